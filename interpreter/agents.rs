@@ -1,0 +1,63 @@
+//! Agents answer decisions. Every decision lists its legal options, so an agent only picks among
+//! them. The random agent keeps no state of its own: its choice depends on the seed, the seat and
+//! how many decisions the game has seen, so a saved game resumes with the same choices.
+
+use crate::check::ir::Game;
+use crate::runtime::state::{Answer, Count, Decision, Rng, State};
+
+pub trait Agent {
+    fn decide(&mut self, game: &Game, st: &State, d: &Decision) -> Answer;
+}
+
+/// Picks uniformly among the legal options.
+pub struct RandomAgent {
+    pub seed: u64,
+}
+
+impl RandomAgent {
+    fn rng(&self, st: &State, d: &Decision) -> Rng {
+        let mut h = self.seed ^ 0x9e37_79b9_7f4a_7c15;
+        for x in [st.decisions, u64::from(d.seat), st.log.len() as u64] {
+            h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
+        }
+        Rng::from_seed(h)
+    }
+}
+
+impl Agent for RandomAgent {
+    fn decide(&mut self, _game: &Game, st: &State, d: &Decision) -> Answer {
+        let mut rng = self.rng(st, d);
+        random_answer(d, &mut rng)
+    }
+}
+
+/// A uniformly random legal answer.
+pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
+    let n = d.options.len();
+    let total = n + usize::from(d.none.is_some());
+    let mut idx: Vec<usize> = (0..n).collect();
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            v.swap(i, j);
+        }
+    };
+    match d.count {
+        Count::One => Answer(vec![rng.below(total.max(1) as u64) as usize]),
+        Count::Exactly(k) => {
+            shuffle(&mut idx);
+            idx.truncate(k as usize);
+            Answer(idx)
+        }
+        Count::UpTo(k) => {
+            shuffle(&mut idx);
+            let take = rng.below(u64::from(k).min(n as u64) + 1) as usize;
+            idx.truncate(take);
+            Answer(idx)
+        }
+        Count::Order => {
+            shuffle(&mut idx);
+            Answer(idx)
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! The compiled game: names resolved to indices, every statement block stored once in
+//! `Game::blocks` so that a running game refers to code by `BlockId` and stays plain data.
+
+use crate::runtime::value::Value;
+use crate::syntax::ast::{BinOp, ModifyOp, UnOp};
+use crate::syntax::span::{SourceFile, Span};
+use indexmap::IndexMap;
+
+pub type Sym = u32;
+pub type KindId = u16;
+pub type ZoneId = u16;
+pub type DefId = u32;
+pub type ProcId = u32;
+pub type FuncId = u32;
+pub type CheckId = u32;
+pub type EventId = u32;
+pub type BlockId = u32;
+pub type Slot = u16;
+
+/// A whole game, ready to run: immutable and shared.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub name: String,
+    pub title: String,
+    pub source: String,
+    pub min_players: u8,
+    pub max_players: u8,
+    pub files: Vec<SourceFile>,
+    pub symbols: Vec<String>,
+    pub sym_index: IndexMap<String, Sym>,
+    pub enums: Vec<EnumDef>,
+    pub kinds: Vec<KindDef>,
+    pub zones: Vec<ZoneDef>,
+    pub player_fields: Vec<VarDef>,
+    pub global_fields: Vec<VarDef>,
+    pub consts: Vec<ConstDef>,
+    pub events: Vec<EventDef>,
+    pub procs: Vec<ProcDef>,
+    pub funcs: Vec<FuncDef>,
+    pub checks: Vec<CheckDef>,
+    pub triggers: Vec<TriggerDef>,
+    pub modifiers: Vec<ModifierDef>,
+    pub replaces: Vec<ReplaceDef>,
+    pub always: Vec<AlwaysDef>,
+    pub defs: Vec<ObjDef>,
+    pub def_index: IndexMap<String, DefId>,
+    pub blocks: Vec<Vec<Stmt>>,
+    pub lambdas: Vec<LambdaDef>,
+    pub durations: Vec<String>,
+    pub default_duration: Option<usize>,
+    pub setup: Option<ProcId>,
+    pub turn: Option<ProcId>,
+    pub trigger_order: Option<FuncId>,
+    pub deck_sections: Vec<String>,
+    pub deck_rules: Vec<DeckRuleDef>,
+    pub decks: Vec<DeckList>,
+    pub variants: Vec<VariantInfo>,
+    pub active_variants: Vec<String>,
+    /// Events that some trigger listens to (others are not matched at all).
+    pub listened: Vec<bool>,
+    /// For each field-name symbol: rulebook modifiers that touch it.
+    pub modifiers_by_field: IndexMap<Sym, Vec<usize>>,
+    pub blank_modifiers: Vec<usize>,
+    /// Definitions that carry static modifiers, triggers, permits, forbids or replacements.
+    pub defs_with_passives: Vec<bool>,
+    pub builtin_events: BuiltinEvents,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuiltinEvents {
+    pub moved: EventId,
+    pub player_left: EventId,
+}
+
+impl Game {
+    pub fn sym(&self, s: Sym) -> &str {
+        self.symbols.get(s as usize).map(String::as_str).unwrap_or("?")
+    }
+
+    pub fn sym_id(&self, s: &str) -> Option<Sym> {
+        self.sym_index.get(s).copied()
+    }
+
+    pub fn block(&self, b: BlockId) -> &[Stmt] {
+        self.blocks.get(b as usize).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn def(&self, d: DefId) -> Option<&ObjDef> {
+        self.defs.get(d as usize)
+    }
+
+    pub fn kind(&self, k: KindId) -> Option<&KindDef> {
+        self.kinds.get(k as usize)
+    }
+
+    pub fn zone(&self, z: ZoneId) -> Option<&ZoneDef> {
+        self.zones.get(z as usize)
+    }
+
+    pub fn proc_def(&self, p: ProcId) -> Option<&ProcDef> {
+        self.procs.get(p as usize)
+    }
+
+    pub fn file_name(&self, span: Span) -> &str {
+        self.files.get(span.file as usize).map(|f| f.name.as_str()).unwrap_or("?")
+    }
+
+    /// `file:line` for a span.
+    pub fn location(&self, span: Span) -> String {
+        match self.files.get(span.file as usize) {
+            Some(f) => {
+                let (line, _) = f.line_col(span.start as usize);
+                format!("{}:{}", f.name, line)
+            }
+            None => "?".to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    pub name: String,
+    pub open: bool,
+    pub members: Vec<Sym>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ty {
+    Any,
+    Nothing,
+    Bool,
+    Int,
+    Text,
+    Player,
+    Obj(Option<KindId>),
+    Def(Option<KindId>),
+    Zone,
+    Sym(Option<u16>),
+    List(Box<Ty>),
+    Amount,
+    Proc,
+    Ability,
+    Lambda,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    pub name: Sym,
+    pub ty: Ty,
+    pub default: Value,
+    /// Every definition of the kind must give it (no default, not optional).
+    pub required: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct KindDef {
+    pub name: String,
+    pub fields: Vec<FieldDef>,
+    pub field_index: IndexMap<Sym, usize>,
+    pub slots: Vec<(String, bool)>,
+    pub active_in: Vec<ZoneId>,
+    pub label: Option<Ex>,
+    pub label_slots: u16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    Public,
+    Owner,
+    Hidden,
+}
+
+#[derive(Debug, Clone)]
+pub struct ZoneDef {
+    pub name: String,
+    pub per_player: bool,
+    pub visibility: Visibility,
+    pub ordered: bool,
+    pub holds: Option<KindId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct VarDef {
+    pub name: String,
+    pub ty: Ty,
+    pub default: Option<Ex>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    pub name: String,
+    pub value: Ex,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EventDef {
+    pub name: String,
+    pub params: Vec<(String, Ty)>,
+}
+
+/// Who or what a piece of running code belongs to: used for causes, citations and budgets.
+#[derive(Debug, Clone)]
+pub struct RuleInfo {
+    pub name: String,
+    pub cite: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProcDef {
+    pub info: RuleInfo,
+    pub params: Vec<(String, Ty)>,
+    pub requires: Option<Ex>,
+    pub body: BlockId,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct FuncDef {
+    pub info: RuleInfo,
+    pub params: Vec<(String, Ty)>,
+    pub body: Ex,
+    pub slots: u16,
+}
+
+/// A `check` with the rulebook's permits and forbids for it.
+#[derive(Debug, Clone)]
+pub struct CheckDef {
+    pub func: FuncDef,
+    pub permits: Vec<HookDef>,
+    pub forbids: Vec<HookDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct HookDef {
+    pub info: RuleInfo,
+    pub check: CheckId,
+    pub when: Ex,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct TriggerDef {
+    pub info: RuleInfo,
+    pub event: EventId,
+    pub when: Option<Ex>,
+    pub by: Option<Ex>,
+    pub body: BlockId,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct ModifierDef {
+    pub info: RuleInfo,
+    /// For modifiers printed on objects: the condition on `self` for the modifier to apply.
+    pub active_while: Option<Ex>,
+    pub var: Slot,
+    pub when: Option<Ex>,
+    pub layer: i64,
+    pub blank_except: Option<Vec<Sym>>,
+    pub effects: Vec<FieldEffectDef>,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct FieldEffectDef {
+    pub field: Sym,
+    pub op: ModifyOp,
+    pub value: Ex,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReplaceDef {
+    pub info: RuleInfo,
+    pub target: ProcId,
+    pub when: Option<Ex>,
+    pub optional: Option<(Ex, String)>,
+    pub body: BlockId,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct AlwaysDef {
+    pub info: RuleInfo,
+    pub body: BlockId,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct LambdaDef {
+    pub params: Vec<Slot>,
+    pub body: Ex,
+}
+
+/// An object definition (a card, a token, a ship...).
+#[derive(Debug, Clone)]
+pub struct ObjDef {
+    pub name: String,
+    pub kind: KindId,
+    /// Printed values by kind field index; `None` means the kind's default.
+    pub fields: Vec<Option<Value>>,
+    pub abilities: Vec<AbilityDef>,
+    pub modifiers: Vec<ModifierDef>,
+    pub triggers: Vec<TriggerDef>,
+    pub permits: Vec<HookDef>,
+    pub forbids: Vec<HookDef>,
+    pub replaces: Vec<ReplaceDef>,
+    pub sample: Option<String>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct AbilityDef {
+    pub info: RuleInfo,
+    pub slot: String,
+    pub label: String,
+    pub costs: Vec<CallIr>,
+    pub targets: Vec<TargetDef>,
+    pub requires: Option<Ex>,
+    pub body: Option<BlockId>,
+    pub slots: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct TargetDef {
+    pub slot: Slot,
+    pub name: String,
+    pub from: Ex,
+    pub filter: Option<Ex>,
+    pub chosen_by: Option<Ex>,
+    pub prompt: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeckRuleDef {
+    pub each: Option<(Slot, Ex)>,
+    pub cond: Ex,
+    pub message: StrEx,
+    pub slots: u16,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeckList {
+    pub name: String,
+    pub sample: Option<String>,
+    pub entries: Vec<DeckLine>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeckLine {
+    pub section: String,
+    pub def: DefId,
+    pub count: u32,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    pub name: String,
+    pub title: String,
+    pub cite: Option<String>,
+    pub changes: Vec<String>,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code
+
+#[derive(Debug, Clone)]
+pub struct Ex {
+    pub kind: ExK,
+    pub span: Span,
+}
+
+/// Object properties every object has, whatever its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjProp {
+    Owner,
+    Controller,
+    Zone,
+    FaceUp,
+    Name,
+    Def,
+    Under,
+    Above,
+    Top,
+    Id,
+}
+
+impl ObjProp {
+    pub const ALL: [(&'static str, ObjProp); 10] = [
+        ("owner", ObjProp::Owner),
+        ("controller", ObjProp::Controller),
+        ("zone", ObjProp::Zone),
+        ("face_up", ObjProp::FaceUp),
+        ("name", ObjProp::Name),
+        ("def", ObjProp::Def),
+        ("under", ObjProp::Under),
+        ("above", ObjProp::Above),
+        ("top", ObjProp::Top),
+        ("id", ObjProp::Id),
+    ];
+}
+
+#[derive(Debug, Clone)]
+pub enum StrPiece {
+    Text(String),
+    Expr(Ex),
+}
+
+pub type StrEx = Vec<StrPiece>;
+
+#[derive(Debug, Clone)]
+pub enum ExK {
+    Lit(Value),
+    Local(Slot),
+    Global(u16),
+    Const(u16),
+    You,
+    SelfObj,
+    Str(StrEx),
+    PlayerField(Box<Ex>, u16),
+    PlayerZone(Box<Ex>, ZoneId),
+    /// `o.power`: a kind field, read through modifiers.
+    ObjField(Box<Ex>, Sym),
+    ObjProp(Box<Ex>, ObjProp),
+    /// `d.power` on a definition: the printed value.
+    DefField(Box<Ex>, Sym),
+    ZoneOwner(Box<Ex>),
+    AbilityLabel(Box<Ex>),
+    AbilitySource(Box<Ex>),
+    /// A field whose base type is only known when it runs.
+    Dynamic(Box<Ex>, Sym),
+    Call(FuncId, Vec<Ex>),
+    Check(CheckId, Vec<Ex>),
+    CanProc(ProcId, Vec<Ex>),
+    Builtin(crate::runtime::builtins::Builtin, Vec<Ex>),
+    ProcRef(ProcId),
+    Lambda(u32),
+    Unary(UnOp, Box<Ex>),
+    Binary(BinOp, Box<Ex>, Box<Ex>),
+    If(Box<Ex>, Box<Ex>, Box<Ex>),
+    Quant {
+        any: bool,
+        slot: Slot,
+        list: Box<Ex>,
+        cond: Box<Ex>,
+    },
+    Filter {
+        slot: Slot,
+        list: Box<Ex>,
+        cond: Box<Ex>,
+    },
+    Map {
+        slot: Slot,
+        list: Box<Ex>,
+        expr: Box<Ex>,
+        cond: Option<Box<Ex>>,
+    },
+    List(Vec<Ex>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub kind: StK,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum CallTarget {
+    Proc(ProcId),
+    Dynamic(Ex),
+}
+
+#[derive(Debug, Clone)]
+pub struct CallIr {
+    pub target: CallTarget,
+    pub args: Vec<Ex>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum PlaceIr {
+    Local(Slot),
+    Global(u16),
+    PlayerField(Ex, u16),
+    ObjField(Ex, Sym),
+}
+
+#[derive(Debug, Clone)]
+pub enum ChooseCountIr {
+    One,
+    Exactly(Ex),
+    UpTo(Ex),
+    Order,
+}
+
+#[derive(Debug, Clone)]
+pub struct BranchIr {
+    pub label: StrEx,
+    pub cond: Option<Ex>,
+    pub body: BlockId,
+}
+
+#[derive(Debug, Clone)]
+pub enum ChooseFormIr {
+    From { count: ChooseCountIr, list: Ex, none: Option<StrEx> },
+    Branches(Vec<BranchIr>),
+}
+
+#[derive(Debug, Clone)]
+pub struct ChooseIr {
+    pub secret: bool,
+    pub who: Ex,
+    pub prompt: StrEx,
+    pub form: ChooseFormIr,
+}
+
+#[derive(Debug, Clone)]
+pub struct CreateIr {
+    pub def: Ex,
+    pub owner: Option<Ex>,
+    pub zone: Ex,
+    pub face_up: Option<bool>,
+}
+
+#[derive(Debug, Clone)]
+pub enum StK {
+    Let { slot: Slot, value: Ex },
+    LetCall { slot: Slot, call: CallIr },
+    Choose { dest: Option<Slot>, choose: Box<ChooseIr> },
+    Roll { slot: Slot, sides: Ex },
+    Pick { slot: Slot, list: Ex },
+    Create { dest: Option<Slot>, create: Box<CreateIr> },
+    Assign { place: PlaceIr, op: crate::syntax::ast::AssignOp, value: Ex },
+    If { arms: Vec<(Ex, BlockId)>, otherwise: Option<BlockId> },
+    For { slot: Slot, list: Ex, body: BlockId },
+    While { cond: Ex, body: BlockId },
+    Repeat { count: Ex, body: BlockId },
+    Return(Option<Ex>),
+    Call(CallIr),
+    Move { what: Ex, to: Ex, bottom: bool, face: Option<bool> },
+    Put { what: Ex, under: bool, target: Ex },
+    Turn { what: Ex, up: bool },
+    Shuffle(Ex),
+    Modify { target: Ex, field: Sym, op: ModifyOp, value: Ex, until: Option<usize> },
+    Expire(usize),
+    Signal { event: EventId, args: Vec<Ex> },
+    Log(StrEx),
+    Win { who: Ex, reason: StrEx },
+    Lose { who: Ex, reason: StrEx },
+    Draw(StrEx),
+    Reveal { what: Ex, to: Option<Ex> },
+    Use(Ex),
+}

@@ -1,0 +1,425 @@
+//! Lowering statements and blocks. Each block is stored once in `Game::blocks`.
+
+use super::Checker;
+use super::ir::*;
+use super::lower_expr::Ctx;
+use super::scope::Scope;
+use crate::diag::{Diag, did_you_mean};
+use crate::runtime::value::Value;
+use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag, StmtKind};
+
+impl Checker {
+    pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
+        sc.push();
+        let mut out = Vec::new();
+        for s in &b.stmts {
+            if let Some(st) = self.lower_stmt(s, sc, cx) {
+                out.push(st);
+            }
+        }
+        sc.pop();
+        let id = self.game.blocks.len() as BlockId;
+        self.game.blocks.push(out);
+        id
+    }
+
+    fn duration(&mut self, n: &ast::Name) -> Option<usize> {
+        match self.game.durations.iter().position(|d| *d == n.node) {
+            Some(i) => Some(i),
+            None => {
+                let help = did_you_mean(&n.node, self.game.durations.iter().map(String::as_str))
+                    .or_else(|| Some(format!("the game declares these durations: {}", self.game.durations.join(", "))));
+                self.error(Diag::error(n.span, format!("unknown duration `{}`", n.node)).label("not declared").maybe_help(help));
+                None
+            }
+        }
+    }
+
+    pub fn lower_call(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &Ctx) -> CallIr {
+        let name = c.name.node.as_str();
+        let mut args = Vec::new();
+        if let Some(&pid) = self.proc_by_name.get(name) {
+            let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
+            if params.len() != c.args.len() {
+                self.error(
+                    Diag::error(
+                        c.span,
+                        format!(
+                            "`{name}` takes {} argument{}, not {}",
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" },
+                            c.args.len()
+                        ),
+                    )
+                    .label("wrong number of arguments")
+                    .help(format!("`{name}({})`", params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "))),
+                );
+            }
+            for (i, a) in c.args.iter().enumerate() {
+                let (x, t) = self.lower_expr(a, sc, cx);
+                if let Some((_, want)) = params.get(i) {
+                    self.expect_ty(&t, want, a.span);
+                }
+                args.push(x);
+            }
+            return CallIr { target: CallTarget::Proc(pid), args, span: c.span };
+        }
+        if let Some((slot, ty)) = sc.lookup(name).map(|(s, t)| (s, t.clone()))
+            && ty.fits(&Ty::Proc)
+        {
+            for a in &c.args {
+                args.push(self.lower_expr(a, sc, cx).0);
+            }
+            return CallIr { target: CallTarget::Dynamic(Ex { kind: ExK::Local(slot), span: c.name.span }), args, span: c.span };
+        }
+        let mut help = did_you_mean(name, self.proc_by_name.keys().map(String::as_str));
+        if help.is_none() && (self.func_by_name.contains_key(name) || self.check_by_name.contains_key(name)) {
+            help = Some(format!("`{name}` is a function: use it in an expression, like `let x = {name}(..)`"));
+        }
+        self.error(Diag::error(c.name.span, format!("unknown procedure `{name}`")).label("not declared").maybe_help(help));
+        CallIr { target: CallTarget::Proc(0), args, span: c.span }
+    }
+
+    fn lower_choose(&mut self, c: &ast::Choose, sc: &mut Scope, cx: &Ctx) -> (ChooseIr, Ty) {
+        let (who, wt) = self.lower_expr(&c.who, sc, cx);
+        self.expect_ty(&wt, &Ty::Player, c.who.span);
+        let prompt = self.lower_str(&c.prompt, sc, cx);
+        let (form, ty) = match &c.form {
+            ChooseForm::From { count, list, none } => {
+                let (l, lt) = self.lower_list(list, sc, cx);
+                let (count, ty) = match count.as_ref() {
+                    ChooseCount::One => (ChooseCountIr::One, lt.elem()),
+                    ChooseCount::Exactly(n) => {
+                        let (x, t) = self.lower_expr(n, sc, cx);
+                        self.expect_ty(&t, &Ty::Int, n.span);
+                        (ChooseCountIr::Exactly(x), Ty::List(Box::new(lt.elem())))
+                    }
+                    ChooseCount::UpTo(n) => {
+                        let (x, t) = self.lower_expr(n, sc, cx);
+                        self.expect_ty(&t, &Ty::Int, n.span);
+                        (ChooseCountIr::UpTo(x), Ty::List(Box::new(lt.elem())))
+                    }
+                    ChooseCount::Order => (ChooseCountIr::Order, Ty::List(Box::new(lt.elem()))),
+                };
+                let none = none.as_ref().map(|s| self.lower_str(s, sc, cx));
+                (ChooseFormIr::From { count, list: l, none }, ty)
+            }
+            ChooseForm::Branches(bs) => {
+                let mut out = Vec::new();
+                for b in bs {
+                    let label = self.lower_str(&b.label, sc, cx);
+                    let cond = b.cond.as_ref().map(|x| {
+                        let (e, t) = self.lower_expr(x, sc, cx);
+                        self.expect_ty(&t, &Ty::Bool, x.span);
+                        e
+                    });
+                    let body = self.lower_block(&b.body, sc, cx);
+                    out.push(BranchIr { label, cond, body });
+                }
+                (ChooseFormIr::Branches(out), Ty::Nothing)
+            }
+        };
+        (ChooseIr { secret: c.secret, who, prompt, form }, ty)
+    }
+
+    fn lower_create(&mut self, c: &ast::Create, sc: &mut Scope, cx: &Ctx) -> CreateIr {
+        let def = match &c.def.node {
+            ast::ExprKind::Str(s) if s.as_plain().is_some() => {
+                let name = s.as_plain().unwrap_or_default();
+                match self.game.def_index.get(&name) {
+                    Some(d) => Ex { kind: ExK::Lit(Value::Def(*d)), span: c.def.span },
+                    None => {
+                        let help = did_you_mean(&name, self.game.def_index.keys().map(String::as_str));
+                        self.error(
+                            Diag::error(c.def.span, format!("no definition named `{name}`"))
+                                .label("unknown card or object")
+                                .maybe_help(help),
+                        );
+                        Ex { kind: ExK::Lit(Value::None), span: c.def.span }
+                    }
+                }
+            }
+            _ => {
+                let (x, t) = self.lower_expr(&c.def, sc, cx);
+                self.expect_ty(&t, &Ty::Def(None), c.def.span);
+                x
+            }
+        };
+        let (zone, zt) = self.lower_expr(&c.zone, sc, cx);
+        self.expect_ty(&zt, &Ty::Zone, c.zone.span);
+        let owner = c.owner.as_ref().map(|o| {
+            let (x, t) = self.lower_expr(o, sc, cx);
+            self.expect_ty(&t, &Ty::Player, o.span);
+            x
+        });
+        CreateIr { def, owner, zone, face_up: c.face_up }
+    }
+
+    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Ex {
+        let (x, t) = self.lower_expr(e, sc, cx);
+        if !(t.fits(&Ty::Obj(None)) || t.is_listlike()) {
+            let msg = format!("expected an object, a list of objects or a zone, found {}", self.ty_name(&t));
+            self.error(Diag::error(e.span, msg).label("wrong kind of value"));
+        }
+        x
+    }
+
+    pub fn lower_stmt(&mut self, s: &ast::Stmt, sc: &mut Scope, cx: &Ctx) -> Option<Stmt> {
+        let span = s.span;
+        if cx.pure {
+            self.error(Diag::error(span, "statements are not allowed here"));
+            return None;
+        }
+        let kind = match &s.node {
+            StmtKind::Let { name, value } => match value {
+                LetValue::Expr(e) => {
+                    let (x, t) = self.lower_expr(e, sc, cx);
+                    let slot = sc.declare(&name.node, t);
+                    StK::Let { slot, value: x }
+                }
+                LetValue::Call(c) => {
+                    let call = self.lower_call(c, sc, cx);
+                    let slot = sc.declare(&name.node, Ty::Any);
+                    StK::LetCall { slot, call }
+                }
+                LetValue::Choose(c) => {
+                    let (choose, ty) = self.lower_choose(c, sc, cx);
+                    if matches!(choose.form, ChooseFormIr::Branches(_)) {
+                        self.error(
+                            Diag::error(span, "a choice between branches has no value to keep")
+                                .help("write `choose p \"..\" { .. }` without `let`"),
+                        );
+                    }
+                    let slot = sc.declare(&name.node, ty);
+                    StK::Choose { dest: Some(slot), choose: Box::new(choose) }
+                }
+                LetValue::Roll(e) => {
+                    let (x, t) = self.lower_expr(e, sc, cx);
+                    self.expect_ty(&t, &Ty::Int, e.span);
+                    let slot = sc.declare(&name.node, Ty::Int);
+                    StK::Roll { slot, sides: x }
+                }
+                LetValue::Pick(e) => {
+                    let (x, t) = self.lower_list(e, sc, cx);
+                    let slot = sc.declare(&name.node, t.elem());
+                    StK::Pick { slot, list: x }
+                }
+                LetValue::Create(c) => {
+                    let create = self.lower_create(c, sc, cx);
+                    let slot = sc.declare(&name.node, Ty::Obj(None));
+                    StK::Create { dest: Some(slot), create: Box::new(create) }
+                }
+            },
+            StmtKind::Assign { place, op, value } => {
+                let (v, vt) = self.lower_expr(value, sc, cx);
+                let place = self.lower_place(place, &vt, sc, cx)?;
+                if op.node != ast::AssignOp::Set {
+                    self.expect_ty(&vt, &Ty::Int, value.span);
+                }
+                StK::Assign { place, op: op.node, value: v }
+            }
+            StmtKind::If { arms, otherwise } => {
+                let mut out = Vec::new();
+                for (c, b) in arms {
+                    let (x, t) = self.lower_expr(c, sc, cx);
+                    self.expect_ty(&t, &Ty::Bool, c.span);
+                    let body = self.lower_block(b, sc, cx);
+                    out.push((x, body));
+                }
+                let otherwise = otherwise.as_ref().map(|b| self.lower_block(b, sc, cx));
+                StK::If { arms: out, otherwise }
+            }
+            StmtKind::For { var, list, body } => {
+                let (l, lt) = self.lower_list(list, sc, cx);
+                sc.push();
+                let slot = sc.declare(&var.node, lt.elem());
+                let body = self.lower_block(body, sc, cx);
+                sc.pop();
+                StK::For { slot, list: l, body }
+            }
+            StmtKind::While { cond, body } => {
+                let (c, t) = self.lower_expr(cond, sc, cx);
+                self.expect_ty(&t, &Ty::Bool, cond.span);
+                let body = self.lower_block(body, sc, cx);
+                StK::While { cond: c, body }
+            }
+            StmtKind::Repeat { count, body } => {
+                let (c, t) = self.lower_expr(count, sc, cx);
+                self.expect_ty(&t, &Ty::Int, count.span);
+                let body = self.lower_block(body, sc, cx);
+                StK::Repeat { count: c, body }
+            }
+            StmtKind::Return(e) => StK::Return(e.as_ref().map(|x| self.lower_expr(x, sc, cx).0)),
+            StmtKind::Call(c) => StK::Call(self.lower_call(c, sc, cx)),
+            StmtKind::Choose(c) => {
+                let (choose, _) = self.lower_choose(c, sc, cx);
+                StK::Choose { dest: None, choose: Box::new(choose) }
+            }
+            StmtKind::Move { what, to, flags } => {
+                let what = self.objects_expr(what, sc, cx);
+                let (to_x, tt) = self.lower_expr(to, sc, cx);
+                self.expect_ty(&tt, &Ty::Zone, to.span);
+                let bottom = flags.iter().any(|f| f.node == MoveFlag::Bottom);
+                let face = flags.iter().rev().find_map(|f| match f.node {
+                    MoveFlag::FaceUp => Some(true),
+                    MoveFlag::FaceDown => Some(false),
+                    _ => None,
+                });
+                StK::Move { what, to: to_x, bottom, face }
+            }
+            StmtKind::Put { what, under, target } => {
+                let what = self.objects_expr(what, sc, cx);
+                let (t, tt) = self.lower_expr(target, sc, cx);
+                self.expect_ty(&tt, &Ty::Obj(None), target.span);
+                StK::Put { what, under: *under, target: t }
+            }
+            StmtKind::Turn { what, up } => StK::Turn { what: self.objects_expr(what, sc, cx), up: *up },
+            StmtKind::Shuffle(z) => {
+                let (x, t) = self.lower_expr(z, sc, cx);
+                self.expect_ty(&t, &Ty::Zone, z.span);
+                StK::Shuffle(x)
+            }
+            StmtKind::Modify { target, field, op, value, until } => {
+                let (t, tt) = self.lower_expr(target, sc, cx);
+                let kind = match &tt {
+                    Ty::Obj(k) => *k,
+                    _ => None,
+                };
+                if !(tt.fits(&Ty::Obj(None)) || tt.is_listlike()) {
+                    let msg = format!("expected an object or a list of objects, found {}", self.ty_name(&tt));
+                    self.error(Diag::error(target.span, msg));
+                }
+                let fsym = match self.object_field_type(kind, &field.node) {
+                    Some((sym, fty)) => {
+                        if matches!(op.node, ast::ModifyOp::Insert | ast::ModifyOp::Remove) && !matches!(fty, Ty::List(_) | Ty::Any) {
+                            self.error(Diag::error(
+                                op.span,
+                                format!("`add` and `remove` work on list fields; `{}` is not a list", field.node),
+                            ));
+                        }
+                        sym
+                    }
+                    None => {
+                        let cands: Vec<String> =
+                            self.game.kinds.iter().flat_map(|k| k.fields.iter().map(|f| self.game.sym(f.name).to_string())).collect();
+                        let help = did_you_mean(&field.node, cands.iter().map(String::as_str));
+                        self.error(
+                            Diag::error(field.span, format!("unknown field `{}`", field.node)).label("not a field").maybe_help(help),
+                        );
+                        0
+                    }
+                };
+                let (v, _) = self.lower_expr(value, sc, cx);
+                let until = until.as_ref().and_then(|u| self.duration(u));
+                StK::Modify { target: t, field: fsym, op: op.node, value: v, until }
+            }
+            StmtKind::Expire(d) => StK::Expire(self.duration(d)?),
+            StmtKind::Signal(c) => {
+                let Some(&ev) = self.event_by_name.get(&c.name.node) else {
+                    let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
+                    self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
+                    return None;
+                };
+                let params = self.game.events.get(ev as usize).map(|e| e.params.clone()).unwrap_or_default();
+                if params.len() != c.args.len() {
+                    self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
+                }
+                let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
+                StK::Signal { event: ev, args }
+            }
+            StmtKind::Log(t) => StK::Log(self.lower_str(t, sc, cx)),
+            StmtKind::Win { who, reason } | StmtKind::Lose { who, reason } => {
+                let (w, wt) = self.lower_expr(who, sc, cx);
+                if !(wt.fits(&Ty::Player) || wt.fits(&Ty::List(Box::new(Ty::Player)))) {
+                    let msg = format!("expected a player or a list of players, found {}", self.ty_name(&wt));
+                    self.error(Diag::error(who.span, msg));
+                }
+                let reason = self.lower_str(reason, sc, cx);
+                if matches!(s.node, StmtKind::Win { .. }) { StK::Win { who: w, reason } } else { StK::Lose { who: w, reason } }
+            }
+            StmtKind::Draw(reason) => StK::Draw(self.lower_str(reason, sc, cx)),
+            StmtKind::Reveal { what, to } => {
+                let what = self.objects_expr(what, sc, cx);
+                let to = to.as_ref().map(|t| self.lower_expr(t, sc, cx).0);
+                StK::Reveal { what, to }
+            }
+            StmtKind::Create(c) => StK::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
+            StmtKind::Use(a) => {
+                let (x, t) = self.lower_expr(a, sc, cx);
+                self.expect_ty(&t, &Ty::Ability, a.span);
+                StK::Use(x)
+            }
+            StmtKind::Run(_) | StmtKind::Answer { .. } | StmtKind::Random(_) | StmtKind::Expect(_) | StmtKind::Stop => {
+                self.error(Diag::error(span, "this statement belongs only at the top level of a scenario"));
+                return None;
+            }
+        };
+        Some(Stmt { kind, span })
+    }
+
+    fn lower_place(&mut self, place: &[ast::Name], vt: &Ty, sc: &mut Scope, cx: &Ctx) -> Option<PlaceIr> {
+        let (first, rest) = place.split_first()?;
+        if rest.is_empty() {
+            if let Some((slot, t)) = sc.lookup(&first.node).map(|(s, t)| (s, t.clone())) {
+                if t == Ty::Nothing || t == Ty::Any {
+                    sc.set_type(slot, vt.clone());
+                }
+                return Some(PlaceIr::Local(slot));
+            }
+            if let Some(i) = self.game.global_fields.iter().position(|f| f.name == first.node) {
+                return Some(PlaceIr::Global(i as u16));
+            }
+            let mut cands: Vec<String> = sc.names().into_iter().map(String::from).collect();
+            cands.extend(self.game.global_fields.iter().map(|f| f.name.clone()));
+            let help = did_you_mean(&first.node, cands.iter().map(String::as_str))
+                .or_else(|| Some(format!("declare it first with `let {} = ..`", first.node)));
+            self.error(Diag::error(first.span, format!("cannot assign to unknown name `{}`", first.node)).maybe_help(help));
+            return None;
+        }
+        // `a.b.c = v`: evaluate `a.b` as an expression, assign field `c`.
+        let (last, prefix) = place.split_last()?;
+        let mut base = ast::Spanned::new(ast::ExprKind::Var(first.node.clone()), first.span);
+        for n in prefix.iter().skip(1) {
+            let span = base.span.to(n.span);
+            base = ast::Spanned::new(ast::ExprKind::Field { base: Box::new(base), field: n.clone() }, span);
+        }
+        let (b, bt) = self.lower_expr(&base, sc, cx);
+        match bt {
+            Ty::Player | Ty::Any if self.game.player_fields.iter().any(|f| f.name == last.node) => {
+                let i = self.game.player_fields.iter().position(|f| f.name == last.node).unwrap_or(0);
+                Some(PlaceIr::PlayerField(b, i as u16))
+            }
+            Ty::Player => {
+                let cands: Vec<&str> = self.game.player_fields.iter().map(|f| f.name.as_str()).collect();
+                let help = did_you_mean(&last.node, cands.iter().copied());
+                self.error(
+                    Diag::error(last.span, format!("players have no field `{}`", last.node)).label("unknown field").maybe_help(help),
+                );
+                None
+            }
+            Ty::Obj(k) | Ty::Def(k) => match self.object_field_type(k, &last.node) {
+                Some((sym, _)) => Some(PlaceIr::ObjField(b, sym)),
+                None => {
+                    let help = did_you_mean(
+                        &last.node,
+                        self.game.kinds.iter().flat_map(|k| k.fields.iter().map(|f| self.game.sym(f.name))).collect::<Vec<_>>(),
+                    );
+                    self.error(Diag::error(last.span, format!("unknown field `{}`", last.node)).label("not a field").maybe_help(help));
+                    None
+                }
+            },
+            Ty::Any => match self.object_field_type(None, &last.node) {
+                Some((sym, _)) => Some(PlaceIr::ObjField(b, sym)),
+                None => {
+                    self.error(Diag::error(last.span, format!("no player or kind has a field `{}`", last.node)));
+                    None
+                }
+            },
+            other => {
+                let msg = format!("cannot assign a field of {}", self.ty_name(&other));
+                self.error(Diag::error(base.span, msg));
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,631 @@
+//! Checking and compiling: every name resolved, every kind and field checked, every error
+//! reported at once; the result is an immutable `ir::Game`.
+
+pub mod decks;
+pub mod ir;
+pub mod items;
+pub mod lower_expr;
+pub mod lower_stmt;
+pub mod project;
+pub mod scenario;
+pub mod scope;
+pub mod variants;
+
+use crate::diag::{Diag, did_you_mean};
+use crate::runtime::value::Value;
+use crate::syntax::ast::{self, Item, PropValue, TypeKind};
+use crate::syntax::span::{SourceFile, Span, Spanned};
+use indexmap::IndexMap;
+use ir::*;
+
+/// What a file is for: decides which items it may hold and how strictly it is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Stdlib,
+    Rulebook,
+    Variant,
+    Cards,
+    Scenario,
+}
+
+pub struct Input {
+    pub file: ast::File,
+    pub role: Role,
+}
+
+/// A compiled game with the scenarios that came with it, and any warnings.
+pub struct Built {
+    pub game: Game,
+    pub scenarios: Vec<scenario::ScenarioIr>,
+    pub warnings: Vec<Diag>,
+}
+
+pub struct Checker {
+    pub game: Game,
+    pub diags: Vec<Diag>,
+    pub member_of: IndexMap<Sym, u16>,
+    pub enum_by_name: IndexMap<String, u16>,
+    pub kind_by_name: IndexMap<String, KindId>,
+    pub zone_by_name: IndexMap<String, ZoneId>,
+    pub const_by_name: IndexMap<String, (u16, Ty)>,
+    pub event_by_name: IndexMap<String, EventId>,
+    pub proc_by_name: IndexMap<String, ProcId>,
+    pub proc_params: Vec<Vec<(String, Ty)>>,
+    pub func_by_name: IndexMap<String, FuncId>,
+    pub func_params: Vec<Vec<(String, Ty)>>,
+    pub func_types: Vec<Ty>,
+    pub check_by_name: IndexMap<String, CheckId>,
+    pub check_params: Vec<Vec<(String, Ty)>>,
+    /// Where each rule item was first declared, for duplicate errors.
+    declared: IndexMap<String, Span>,
+    /// Words written in fields of type `any`, checked once every definition is read.
+    pub loose_words: Vec<(Sym, Span)>,
+}
+
+/// An item with the role of the file it came from.
+#[derive(Clone)]
+pub struct Placed<'a> {
+    pub item: &'a Spanned<Item>,
+    pub role: Role,
+}
+
+impl Checker {
+    pub fn new(files: Vec<SourceFile>) -> Self {
+        let game = Game {
+            name: String::new(),
+            title: String::new(),
+            source: String::new(),
+            min_players: 2,
+            max_players: 2,
+            files,
+            symbols: vec![],
+            sym_index: IndexMap::new(),
+            enums: vec![],
+            kinds: vec![],
+            zones: vec![],
+            player_fields: vec![],
+            global_fields: vec![],
+            consts: vec![],
+            events: vec![],
+            procs: vec![],
+            funcs: vec![],
+            checks: vec![],
+            triggers: vec![],
+            modifiers: vec![],
+            replaces: vec![],
+            always: vec![],
+            defs: vec![],
+            def_index: IndexMap::new(),
+            blocks: vec![],
+            lambdas: vec![],
+            durations: vec![],
+            default_duration: None,
+            setup: None,
+            turn: None,
+            trigger_order: None,
+            deck_sections: vec![],
+            deck_rules: vec![],
+            decks: vec![],
+            variants: vec![],
+            active_variants: vec![],
+            listened: vec![],
+            modifiers_by_field: IndexMap::new(),
+            blank_modifiers: vec![],
+            defs_with_passives: vec![],
+            builtin_events: BuiltinEvents::default(),
+        };
+        Checker {
+            game,
+            diags: vec![],
+            member_of: IndexMap::new(),
+            enum_by_name: IndexMap::new(),
+            kind_by_name: IndexMap::new(),
+            zone_by_name: IndexMap::new(),
+            const_by_name: IndexMap::new(),
+            event_by_name: IndexMap::new(),
+            proc_by_name: IndexMap::new(),
+            proc_params: vec![],
+            func_by_name: IndexMap::new(),
+            func_params: vec![],
+            func_types: vec![],
+            check_by_name: IndexMap::new(),
+            check_params: vec![],
+            declared: IndexMap::new(),
+            loose_words: vec![],
+        }
+    }
+
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&i) = self.game.sym_index.get(s) {
+            return i;
+        }
+        let i = self.game.symbols.len() as Sym;
+        self.game.symbols.push(s.to_string());
+        self.game.sym_index.insert(s.to_string(), i);
+        i
+    }
+
+    /// Record a declaration; a second one with the same name in the same namespace is an error.
+    fn declare(&mut self, namespace: &str, name: &ast::Name) -> bool {
+        let key = format!("{namespace}:{}", name.node);
+        if let Some(first) = self.declared.get(&key).copied() {
+            let at = self.game.location(first);
+            self.error(
+                Diag::error(name.span, format!("`{}` is declared twice", name.node))
+                    .label("second declaration")
+                    .help(format!("the first is at {at}; rename one, or use a variant to replace it")),
+            );
+            return false;
+        }
+        self.declared.insert(key, name.span);
+        true
+    }
+
+    /// A type written in the source.
+    pub fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
+        match &t.kind {
+            TypeKind::List(inner) => Ty::List(Box::new(self.resolve_type(inner))),
+            TypeKind::Named { name, .. } => match name.as_str() {
+                "int" => Ty::Int,
+                "bool" => Ty::Bool,
+                "text" => Ty::Text,
+                "player" => Ty::Player,
+                "object" => Ty::Obj(None),
+                "def" => Ty::Def(None),
+                "zone" => Ty::Zone,
+                "amount" => Ty::Amount,
+                "proc" => Ty::Proc,
+                "ability" => Ty::Ability,
+                "any" => Ty::Any,
+                other => {
+                    if let Some(&e) = self.enum_by_name.get(other) {
+                        return Ty::Sym(Some(e));
+                    }
+                    if let Some(&k) = self.kind_by_name.get(other) {
+                        return Ty::Obj(Some(k));
+                    }
+                    let mut cands: Vec<String> =
+                        ["int", "bool", "text", "player", "object", "def", "zone", "amount", "proc", "ability", "any"]
+                            .map(String::from)
+                            .to_vec();
+                    cands.extend(self.enum_by_name.keys().cloned());
+                    cands.extend(self.kind_by_name.keys().cloned());
+                    let help =
+                        did_you_mean(other, cands.iter().map(String::as_str)).or_else(|| Some(format!("types are: {}", cands.join(", "))));
+                    self.error(Diag::error(t.span, format!("unknown type `{other}`")).label("not a type").maybe_help(help));
+                    Ty::Any
+                }
+            },
+        }
+    }
+
+    fn params(&mut self, ps: &[ast::Param]) -> Vec<(String, Ty)> {
+        ps.iter().map(|p| (p.name.node.clone(), p.ty.as_ref().map(|t| self.resolve_type(t)).unwrap_or(Ty::Any))).collect()
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The game header
+
+    fn lower_game_header(&mut self, g: &ast::GameItem) {
+        self.game.name = g.name.node.clone();
+        let keys = ["title", "source", "players", "setup", "turn", "durations", "default_duration", "trigger_order", "deck_sections"];
+        for p in &g.props {
+            let words: Vec<String> = p
+                .values
+                .iter()
+                .map(|v| match &v.node {
+                    PropValue::Str(s) | PropValue::Word(s) => s.clone(),
+                    PropValue::Int(i) => i.to_string(),
+                    PropValue::To => "to".into(),
+                })
+                .collect();
+            let first = words.first().cloned().unwrap_or_default();
+            match p.key.node.as_str() {
+                "title" => self.game.title = first,
+                "source" => self.game.source = first,
+                "players" => {
+                    let nums: Vec<i64> =
+                        p.values.iter().filter_map(|v| if let PropValue::Int(i) = v.node { Some(i) } else { None }).collect();
+                    match nums.as_slice() {
+                        [n] => {
+                            self.game.min_players = u8::try_from(*n).unwrap_or(2);
+                            self.game.max_players = self.game.min_players;
+                        }
+                        [a, b] => {
+                            self.game.min_players = u8::try_from(*a).unwrap_or(2);
+                            self.game.max_players = u8::try_from(*b).unwrap_or(2);
+                        }
+                        _ => self.error(Diag::error(p.span, "write the player count as `players 2` or `players 2 to 6`")),
+                    }
+                }
+                "durations" => self.game.durations = words,
+                "deck_sections" => self.game.deck_sections = words,
+                "setup" | "turn" | "default_duration" | "trigger_order" => {}
+                other => {
+                    let help = did_you_mean(other, keys).or_else(|| Some(format!("a game header has: {}", keys.join(", "))));
+                    self.error(
+                        Diag::error(p.key.span, format!("unknown game property `{other}`")).label("not a game property").maybe_help(help),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Header properties that name items: resolved after declarations.
+    fn resolve_game_refs(&mut self, g: &ast::GameItem) {
+        for p in &g.props {
+            let Some(v) = p.values.first() else { continue };
+            let word = match &v.node {
+                PropValue::Word(w) | PropValue::Str(w) => w.clone(),
+                _ => continue,
+            };
+            match p.key.node.as_str() {
+                "setup" | "turn" => match self.proc_by_name.get(&word) {
+                    Some(&pid) => {
+                        if p.key.node == "setup" {
+                            self.game.setup = Some(pid);
+                        } else {
+                            self.game.turn = Some(pid);
+                        }
+                    }
+                    None => {
+                        let help = did_you_mean(&word, self.proc_by_name.keys().map(String::as_str));
+                        self.error(Diag::error(v.span, format!("unknown procedure `{word}`")).label("not declared").maybe_help(help));
+                    }
+                },
+                "trigger_order" => match self.func_by_name.get(&word) {
+                    Some(&f) => self.game.trigger_order = Some(f),
+                    None => {
+                        let help = did_you_mean(&word, self.func_by_name.keys().map(String::as_str));
+                        self.error(Diag::error(v.span, format!("unknown function `{word}`")).label("not declared").maybe_help(help));
+                    }
+                },
+                "default_duration" => match self.game.durations.iter().position(|d| *d == word) {
+                    Some(i) => self.game.default_duration = Some(i),
+                    None => {
+                        let help = did_you_mean(&word, self.game.durations.iter().map(String::as_str));
+                        self.error(Diag::error(v.span, format!("unknown duration `{word}`")).label("not in `durations`").maybe_help(help));
+                    }
+                },
+                _ => {}
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Declarations: every name, before any body is lowered.
+
+    fn declare_items(&mut self, items: &[Placed]) {
+        // Enums and kind names first: field types refer to them.
+        for pl in items {
+            match &pl.item.node {
+                Item::Enum(e) => {
+                    if !self.declare("type", &e.name) {
+                        continue;
+                    }
+                    let id = self.game.enums.len() as u16;
+                    let mut members = Vec::new();
+                    for m in &e.members {
+                        let s = self.intern(&m.node);
+                        if let Some(other) = self.member_of.get(&s) {
+                            let oname = self.game.enums.get(*other as usize).map(|x| x.name.clone()).unwrap_or_default();
+                            self.error(
+                                Diag::error(m.span, format!("`{}` is already a member of `{oname}`", m.node))
+                                    .help("a name can belong to one enum only, so that it means one thing"),
+                            );
+                            continue;
+                        }
+                        self.member_of.insert(s, id);
+                        members.push(s);
+                    }
+                    self.enum_by_name.insert(e.name.node.clone(), id);
+                    self.game.enums.push(EnumDef { name: e.name.node.clone(), open: e.open, members });
+                }
+                Item::Kind(k) => {
+                    if !self.declare("type", &k.name) {
+                        continue;
+                    }
+                    let id = self.game.kinds.len() as KindId;
+                    self.kind_by_name.insert(k.name.node.clone(), id);
+                    self.game.kinds.push(KindDef {
+                        name: k.name.node.clone(),
+                        fields: vec![],
+                        field_index: IndexMap::new(),
+                        slots: k.slots.iter().map(|s| (s.name.node.clone(), s.many)).collect(),
+                        active_in: vec![],
+                        label: None,
+                        label_slots: 0,
+                    });
+                }
+                _ => {}
+            }
+        }
+        for pl in items {
+            if let Item::Zone(z) = &pl.item.node {
+                if !self.declare("zone", &z.name) {
+                    continue;
+                }
+                let visibility = match z.visibility.as_ref().map(|v| v.node.as_str()) {
+                    Some("owner") => Visibility::Owner,
+                    Some("hidden") => Visibility::Hidden,
+                    _ => Visibility::Public,
+                };
+                let holds = z.holds.as_ref().and_then(|h| match self.kind_by_name.get(&h.node) {
+                    Some(k) => Some(*k),
+                    None => {
+                        let help = did_you_mean(&h.node, self.kind_by_name.keys().map(String::as_str));
+                        self.error(Diag::error(h.span, format!("unknown kind `{}`", h.node)).maybe_help(help));
+                        None
+                    }
+                });
+                let id = self.game.zones.len() as ZoneId;
+                self.zone_by_name.insert(z.name.node.clone(), id);
+                self.game.zones.push(ZoneDef {
+                    name: z.name.node.clone(),
+                    per_player: z.per_player,
+                    visibility,
+                    ordered: z.ordered,
+                    holds,
+                });
+            }
+        }
+        // Kind fields and active zones.
+        for pl in items {
+            if let Item::Kind(k) = &pl.item.node {
+                let Some(&id) = self.kind_by_name.get(&k.name.node) else { continue };
+                let mut fields = Vec::new();
+                let mut index = IndexMap::new();
+                for f in &k.fields {
+                    let ty = self.resolve_type(&f.ty);
+                    let sym = self.intern(&f.name.node);
+                    if index.contains_key(&sym) {
+                        self.error(Diag::error(f.name.span, format!("field `{}` is declared twice", f.name.node)));
+                        continue;
+                    }
+                    if ObjProp::ALL.iter().any(|(n, _)| *n == f.name.node) {
+                        self.error(
+                            Diag::error(
+                                f.name.span,
+                                format!("`{}` is a property every object has; a field cannot use that name", f.name.node),
+                            )
+                            .help("choose another name"),
+                        );
+                    }
+                    let default = match &f.default {
+                        Some(e) => self.const_value(e, &ty),
+                        None => match &ty {
+                            Ty::Int => Value::Int(0),
+                            Ty::Bool => Value::Bool(false),
+                            Ty::List(_) => Value::list(vec![]),
+                            Ty::Text => Value::text(""),
+                            _ => Value::None,
+                        },
+                    };
+                    let optional = matches!(f.ty.kind, TypeKind::Named { optional: true, .. });
+                    let required = f.default.is_none() && !optional;
+                    index.insert(sym, fields.len());
+                    fields.push(FieldDef { name: sym, ty, default, required, span: f.name.span });
+                }
+                let mut active = Vec::new();
+                for z in &k.active_in {
+                    match self.zone_by_name.get(&z.node) {
+                        Some(&zid) => active.push(zid),
+                        None => {
+                            let help = did_you_mean(&z.node, self.zone_by_name.keys().map(String::as_str));
+                            self.error(Diag::error(z.span, format!("unknown zone `{}`", z.node)).label("not declared").maybe_help(help));
+                        }
+                    }
+                }
+                if let Some(kd) = self.game.kinds.get_mut(id as usize) {
+                    kd.fields = fields;
+                    kd.field_index = index;
+                    kd.active_in = active;
+                }
+            }
+        }
+        // Built-in events.
+        let moved = self.add_event("moved", vec![("o".into(), Ty::Obj(None)), ("from".into(), Ty::Zone), ("to".into(), Ty::Zone)]);
+        let left = self.add_event("player_left", vec![("p".into(), Ty::Player)]);
+        self.game.builtin_events = BuiltinEvents { moved, player_left: left };
+        for pl in items {
+            match &pl.item.node {
+                Item::Player(decls) | Item::Global(decls) => {
+                    let is_player = matches!(pl.item.node, Item::Player(_));
+                    for d in decls {
+                        if !self.declare(if is_player { "player" } else { "global" }, &d.name) {
+                            continue;
+                        }
+                        let ty = self.resolve_type(&d.ty);
+                        let v = VarDef { name: d.name.node.clone(), ty, default: None };
+                        if is_player { self.game.player_fields.push(v) } else { self.game.global_fields.push(v) }
+                    }
+                }
+                Item::Const(c) => {
+                    if !self.declare("value", &c.name) {
+                        continue;
+                    }
+                    let ty = self.resolve_type(&c.ty);
+                    let id = self.const_by_name.len() as u16;
+                    self.const_by_name.insert(c.name.node.clone(), (id, ty));
+                }
+                Item::Event(e) => {
+                    if !self.declare("event", &e.name) {
+                        continue;
+                    }
+                    let params = self.params(&e.params);
+                    self.add_event(&e.name.node, params);
+                }
+                Item::Proc(p) => {
+                    if !self.declare("proc", &p.name) {
+                        continue;
+                    }
+                    let params = self.params(&p.params);
+                    let id = self.proc_params.len() as ProcId;
+                    self.proc_by_name.insert(p.name.node.clone(), id);
+                    self.proc_params.push(params);
+                }
+                Item::Func(f) => {
+                    if !self.declare("func", &f.name) {
+                        continue;
+                    }
+                    let params = self.params(&f.params);
+                    let id = self.func_params.len() as FuncId;
+                    self.func_by_name.insert(f.name.node.clone(), id);
+                    self.func_params.push(params);
+                    self.func_types.push(Ty::Any);
+                }
+                Item::Check(f) => {
+                    if !self.declare("func", &f.name) {
+                        continue;
+                    }
+                    let params = self.params(&f.params);
+                    let id = self.check_params.len() as CheckId;
+                    self.check_by_name.insert(f.name.node.clone(), id);
+                    self.check_params.push(params);
+                }
+                Item::Trigger(t) => {
+                    self.declare("trigger", &t.name);
+                }
+                Item::Modifier(m) => {
+                    self.declare("modifier", &m.name);
+                }
+                Item::Replace(r) => {
+                    self.declare("replace", &r.name);
+                }
+                Item::Always(a) => {
+                    self.declare("always", &a.name);
+                }
+                Item::Permit(h) | Item::Forbid(h) => {
+                    let ns = if matches!(pl.item.node, Item::Permit(_)) { "permit" } else { "forbid" };
+                    let key = format!("{ns}:{}", h.name.node);
+                    // Several permits may name the same check; they are told apart by position.
+                    if !self.declared.contains_key(&key) {
+                        self.declared.insert(key, h.name.span);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn add_event(&mut self, name: &str, params: Vec<(String, Ty)>) -> EventId {
+        let id = self.game.events.len() as EventId;
+        self.event_by_name.insert(name.to_string(), id);
+        self.game.events.push(EventDef { name: name.to_string(), params });
+        id
+    }
+
+    /// A field default or constant written as a literal expression.
+    pub fn const_value(&mut self, e: &ast::Expr, want: &Ty) -> Value {
+        let mut sc = scope::Scope::new();
+        let cx = lower_expr::Ctx { pure: true, ..Default::default() };
+        let (x, t) = self.lower_expr(e, &mut sc, &cx);
+        self.expect_ty(&t, want, e.span);
+        match x.kind {
+            ExK::Lit(v) => v,
+            ExK::Str(pieces) if pieces.iter().all(|p| matches!(p, StrPiece::Text(_))) => {
+                let t: String = pieces.iter().map(|p| if let StrPiece::Text(t) = p { t.as_str() } else { "" }).collect();
+                Value::text(t)
+            }
+            ExK::List(items) => {
+                let vals: Vec<Value> = items.into_iter().filter_map(|i| if let ExK::Lit(v) = i.kind { Some(v) } else { None }).collect();
+                Value::list(vals)
+            }
+            ExK::Unary(crate::syntax::ast::UnOp::Neg, inner) => match inner.kind {
+                ExK::Lit(Value::Int(i)) => Value::Int(-i),
+                _ => Value::None,
+            },
+            _ => {
+                self.error(Diag::error(e.span, "a default value must be written out, like `0`, `[]` or `none`"));
+                Value::None
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        let n = self.game.events.len();
+        let mut listened = vec![false; n];
+        for t in &self.game.triggers {
+            if let Some(l) = listened.get_mut(t.event as usize) {
+                *l = true;
+            }
+        }
+        for d in &self.game.defs {
+            for t in &d.triggers {
+                if let Some(l) = listened.get_mut(t.event as usize) {
+                    *l = true;
+                }
+            }
+        }
+        self.game.listened = listened;
+        let mut by_field: IndexMap<Sym, Vec<usize>> = IndexMap::new();
+        let mut blanks = Vec::new();
+        for (i, m) in self.game.modifiers.iter().enumerate() {
+            if m.blank_except.is_some() {
+                blanks.push(i);
+            }
+            for e in &m.effects {
+                let v = by_field.entry(e.field).or_default();
+                if !v.contains(&i) {
+                    v.push(i);
+                }
+            }
+        }
+        self.game.modifiers_by_field = by_field;
+        self.game.blank_modifiers = blanks;
+        self.game.defs_with_passives = self
+            .game
+            .defs
+            .iter()
+            .map(|d| {
+                !(d.modifiers.is_empty() && d.triggers.is_empty() && d.permits.is_empty() && d.forbids.is_empty() && d.replaces.is_empty())
+            })
+            .collect();
+    }
+}
+
+/// Compile a game from parsed inputs with the given variants switched on.
+pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Result<Built, Vec<Diag>> {
+    let mut c = Checker::new(files);
+    let mut placed: Vec<Placed> = Vec::new();
+    for inp in inputs {
+        for it in &inp.file.items {
+            placed.push(Placed { item: it, role: inp.role });
+        }
+    }
+    let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| p.item).collect();
+    match games.as_slice() {
+        [] => c.error(Diag::error(Span::default(), "no `game` item: a rulebook needs `game name { .. }`")),
+        [g, rest @ ..] => {
+            if let Item::Game(gi) = &g.node {
+                c.lower_game_header(gi);
+            }
+            for r in rest {
+                c.error(Diag::error(r.span, "a second `game` item").help("a rulebook has exactly one `game` header"));
+            }
+        }
+    }
+    let rule_items = variants::apply(&mut c, &placed, variants);
+    c.declare_items(&rule_items);
+    if let Some(g) = games.first()
+        && let Item::Game(gi) = &g.node
+    {
+        c.resolve_game_refs(gi);
+    }
+    c.declare_objects(&rule_items);
+    c.warn_loose_words();
+    c.lower_items(&rule_items);
+    c.lower_objects(&rule_items);
+    c.lower_deckbuilding(&rule_items);
+    c.lower_decks(&rule_items);
+    let scenarios = scenario::lower_scenarios(&mut c, &placed);
+    c.finish();
+    let (errors, warnings): (Vec<Diag>, Vec<Diag>) = c.diags.into_iter().partition(|d| d.is_error());
+    if errors.is_empty() {
+        Ok(Built { game: c.game, scenarios, warnings })
+    } else {
+        let mut all = errors;
+        all.extend(warnings);
+        Err(all)
+    }
+}

@@ -1,0 +1,171 @@
+//! Finding and loading files: the standard library, a game's rulebook, variants and cards, and
+//! any extra files (a designer's new cards, scenarios).
+
+use super::{Built, Input, Role, compile};
+use crate::diag::Diag;
+use crate::syntax::ast::{File, Item};
+use crate::syntax::parse_file;
+use crate::syntax::span::{SourceFile, Span};
+use std::path::{Path, PathBuf};
+
+/// The repository layout: `stdlib/`, `rulebooks/<game>/`, `cards/<game>/`.
+#[derive(Debug, Clone)]
+pub struct Project {
+    pub root: PathBuf,
+}
+
+/// Files as loaded (for rendering diagnostics) and the outcome.
+pub struct Loaded {
+    pub files: Vec<SourceFile>,
+    pub result: Result<Built, Vec<Diag>>,
+}
+
+impl Project {
+    /// The project around `start` (walking up), or the one this binary was built from.
+    pub fn find(start: &Path) -> Project {
+        let mut cur = Some(start.to_path_buf());
+        while let Some(dir) = cur {
+            if dir.join("rulebooks").is_dir() && dir.join("stdlib").is_dir() {
+                return Project { root: dir };
+            }
+            cur = dir.parent().map(Path::to_path_buf);
+        }
+        Project { root: PathBuf::from(env!("CARGO_MANIFEST_DIR")) }
+    }
+
+    pub fn games(&self) -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(self.root.join("rulebooks"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A path as shown in messages: relative to the project root where it can be.
+    pub fn display(&self, p: &Path) -> String {
+        let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        match abs.strip_prefix(&root) {
+            Ok(rel) => rel.to_string_lossy().to_string(),
+            Err(_) => p.to_string_lossy().to_string(),
+        }
+    }
+
+    /// Every `.arb` file under a directory, sorted.
+    pub fn arb_files(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "arb") {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The game's own files with their roles (standard library, rulebook, variants, cards).
+    pub fn game_files(&self, game: &str) -> Vec<(PathBuf, Role)> {
+        let mut out: Vec<(PathBuf, Role)> = Project::arb_files(&self.root.join("stdlib")).into_iter().map(|p| (p, Role::Stdlib)).collect();
+        let rb = self.root.join("rulebooks").join(game);
+        for p in Project::arb_files(&rb) {
+            let role =
+                if p.parent().is_some_and(|d| d.file_name().is_some_and(|n| n == "variants")) { Role::Variant } else { Role::Rulebook };
+            out.push((p, role));
+        }
+        out.extend(Project::arb_files(&self.root.join("cards").join(game)).into_iter().map(|p| (p, Role::Cards)));
+        out
+    }
+
+    /// Load and compile a game with variants and extra files (cards or scenarios).
+    pub fn load(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Loaded {
+        let mut files = Vec::new();
+        let mut diags = Vec::new();
+        if !self.root.join("rulebooks").join(game).is_dir() {
+            let games = self.games();
+            let help = crate::diag::did_you_mean(game, games.iter().map(String::as_str))
+                .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
+            diags.push(Diag::error(Span::default(), format!("no game `{game}` in {}", self.root.join("rulebooks").display())).help(help));
+            return Loaded { files, result: Err(diags) };
+        }
+        let mut paths = self.game_files(game);
+        for p in extra {
+            let known = std::fs::canonicalize(p).ok();
+            if paths.iter().any(|(q, _)| std::fs::canonicalize(q).ok() == known) {
+                continue;
+            }
+            paths.push((p.clone(), Role::Cards));
+        }
+        let mut inputs = Vec::new();
+        for (p, role) in paths {
+            let idx = files.len() as u32;
+            let text = match std::fs::read_to_string(&p) {
+                Ok(t) => t,
+                Err(e) => {
+                    files.push(SourceFile::new(self.display(&p), String::new()));
+                    diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
+                    continue;
+                }
+            };
+            files.push(SourceFile::new(self.display(&p), text.clone()));
+            match parse_file(idx, &text) {
+                Ok(f) => {
+                    let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+                        Role::Scenario
+                    } else {
+                        role
+                    };
+                    inputs.push(Input { file: f, role });
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+        if !diags.is_empty() {
+            return Loaded { files, result: Err(diags) };
+        }
+        let result = compile(files.clone(), &inputs, variants);
+        Loaded { files, result }
+    }
+}
+
+/// Parse one file on its own, to learn what it declares (its game, its scenarios).
+pub fn peek(path: &Path) -> Result<File, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    parse_file(0, &text).map_err(|d| d.message)
+}
+
+/// Which game a file belongs to: by its place in the tree, a `for` line, or a scenario's `game`.
+pub fn game_of(project: &Project, path: &Path) -> Option<String> {
+    let rel = project.display(path);
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        ["rulebooks", g, ..] | ["cards", g, ..] if parts.len() > 2 => return Some((*g).to_string()),
+        _ => {}
+    }
+    let f = peek(path).ok()?;
+    for it in &f.items {
+        match &it.node {
+            Item::For(g) => return Some(g.node.clone()),
+            Item::Scenario(s) => {
+                let mut d = Vec::new();
+                if let Some(g) = super::scenario::header(s, &mut d).game {
+                    return Some(g);
+                }
+            }
+            _ => {}
+        }
+    }
+    if let ["tests", "examples", g, ..] = parts.as_slice() {
+        return Some((*g).to_string());
+    }
+    None
+}

@@ -1,0 +1,219 @@
+//! Compiling scenarios: the state they build, what they run, the answers and random results they
+//! script, and what they expect.
+
+use super::ir::*;
+use super::lower_expr::Ctx;
+use super::scope::Scope;
+use super::{Checker, Placed, Role};
+use crate::diag::Diag;
+use crate::syntax::ast::{self, Expect, Item, PropValue, RandomScript, StmtKind};
+use crate::syntax::span::Span;
+
+#[derive(Debug, Clone)]
+pub struct ScenarioIr {
+    pub id: String,
+    pub title: String,
+    pub game: String,
+    pub players: usize,
+    pub variants: Vec<String>,
+    pub cite: Option<String>,
+    pub note: Option<String>,
+    pub steps: Vec<StepAt>,
+    pub slots: u16,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct StepAt {
+    pub step: Step,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// Ordinary statements that build or change the state.
+    Exec(BlockId),
+    /// Start a procedure and run until it needs a decision or finishes.
+    Run(CallIr),
+    Answer {
+        who: Ex,
+        value: Ex,
+    },
+    Random(RandomIr),
+    Expect(ExpectIr),
+    Stop,
+}
+
+#[derive(Debug, Clone)]
+pub enum RandomIr {
+    Roll(Ex),
+    Keep,
+    Order(Ex),
+    Pick(Ex),
+}
+
+#[derive(Debug, Clone)]
+pub enum ExpectIr {
+    Options { who: Ex, labels: Ex },
+    Finished,
+    Decision { who: Ex, prompt: Option<String> },
+    Log(Ex),
+    True { cond: Ex, text: String, message: Option<StrEx> },
+}
+
+/// The header of a scenario: which game, which variants, how many players.
+pub struct Header {
+    pub game: Option<String>,
+    pub players: usize,
+    pub variants: Vec<String>,
+    pub cite: Option<String>,
+    pub note: Option<String>,
+}
+
+pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
+    let mut h = Header { game: None, players: 2, variants: vec![], cite: None, note: None };
+    for p in &s.props {
+        let first = p.values.first().map(|v| match &v.node {
+            PropValue::Word(w) | PropValue::Str(w) => w.clone(),
+            PropValue::Int(i) => i.to_string(),
+            PropValue::To => "to".into(),
+        });
+        match (p.key.node.as_str(), first) {
+            ("game", Some(g)) => h.game = Some(g),
+            ("players", Some(n)) => match n.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => h.players = n,
+                _ => diags.push(Diag::error(p.span, "`players` takes a number from 1 to 64")),
+            },
+            ("variant", Some(_)) => h.variants.extend(p.values.iter().filter_map(|x| match &x.node {
+                PropValue::Word(w) | PropValue::Str(w) => Some(w.clone()),
+                _ => None,
+            })),
+            ("cite", Some(c)) => h.cite = Some(c),
+            ("note", Some(c)) => h.note = Some(c),
+            (k, _) => diags.push(Diag::error(p.span, format!("`{k}` needs a value"))),
+        }
+    }
+    if h.game.is_none() {
+        diags.push(
+            Diag::error(s.id.span, format!("scenario `{}` does not say which game it is for", s.id.node)).help("add a line `game bsg-ccg`"),
+        );
+    }
+    h
+}
+
+pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
+    let mut out = Vec::new();
+    for pl in placed {
+        if pl.role != Role::Scenario {
+            continue;
+        }
+        let Item::Scenario(s) = &pl.item.node else { continue };
+        let mut hd = Vec::new();
+        let h = header(s, &mut hd);
+        for d in hd {
+            c.error(d);
+        }
+        if let Some(g) = &h.game
+            && *g != c.game.name
+        {
+            c.error(Diag::error(s.id.span, format!("scenario is for `{g}` but was checked with `{}`", c.game.name)));
+        }
+        if h.players < c.game.min_players as usize || h.players > c.game.max_players as usize {
+            c.error(Diag::error(
+                s.id.span,
+                format!("`{}` is for {} to {} players, not {}", c.game.name, c.game.min_players, c.game.max_players, h.players),
+            ));
+        }
+        let mut sc = Scope::new();
+        let cx = Ctx { scenario: true, ..Ctx::default() };
+        let pure = Ctx { scenario: true, pure: true, ..Ctx::default() };
+        let mut steps = Vec::new();
+        let mut pending: Vec<Stmt> = Vec::new();
+        let mut pending_span: Option<Span> = None;
+        let flush = |c: &mut Checker, steps: &mut Vec<StepAt>, pending: &mut Vec<Stmt>, span: &mut Option<Span>| {
+            if !pending.is_empty() {
+                let id = c.game.blocks.len() as BlockId;
+                c.game.blocks.push(std::mem::take(pending));
+                steps.push(StepAt { step: Step::Exec(id), span: span.take().unwrap_or_default() });
+            }
+        };
+        for st in &s.body {
+            let span = st.span;
+            let step = match &st.node {
+                StmtKind::Run(call) => Some(Step::Run(c.lower_call(call, &mut sc, &cx))),
+                StmtKind::Answer { who, value } => {
+                    let (w, wt) = c.lower_expr(who, &mut sc, &pure);
+                    c.expect_ty(&wt, &Ty::Player, who.span);
+                    let (v, _) = c.lower_expr(value, &mut sc, &pure);
+                    Some(Step::Answer { who: w, value: v })
+                }
+                StmtKind::Random(r) => Some(Step::Random(match r {
+                    RandomScript::Roll(e) => {
+                        let (x, t) = c.lower_expr(e, &mut sc, &pure);
+                        c.expect_ty(&t, &Ty::Int, e.span);
+                        RandomIr::Roll(x)
+                    }
+                    RandomScript::Keep => RandomIr::Keep,
+                    RandomScript::Order(e) => RandomIr::Order(c.lower_list(e, &mut sc, &pure).0),
+                    RandomScript::Pick(e) => RandomIr::Pick(c.lower_expr(e, &mut sc, &pure).0),
+                })),
+                StmtKind::Expect(e) => Some(Step::Expect(match e {
+                    Expect::Options { who, labels } => {
+                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
+                        c.expect_ty(&wt, &Ty::Player, who.span);
+                        let (l, _) = c.lower_list(labels, &mut sc, &pure);
+                        ExpectIr::Options { who: w, labels: l }
+                    }
+                    Expect::Finished => ExpectIr::Finished,
+                    Expect::Decision { who, prompt } => {
+                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
+                        c.expect_ty(&wt, &Ty::Player, who.span);
+                        ExpectIr::Decision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
+                    }
+                    Expect::Log(e) => ExpectIr::Log(c.lower_expr(e, &mut sc, &pure).0),
+                    Expect::True { cond, message } => {
+                        let (x, t) = c.lower_expr(cond, &mut sc, &pure);
+                        c.expect_ty(&t, &Ty::Bool, cond.span);
+                        let text = c.game.files.get(cond.span.file as usize).map(|f| f.slice(cond.span).to_string()).unwrap_or_default();
+                        let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
+                        ExpectIr::True { cond: x, text, message }
+                    }
+                })),
+                StmtKind::Stop => Some(Step::Stop),
+                _ => None,
+            };
+            match step {
+                Some(step) => {
+                    flush(c, &mut steps, &mut pending, &mut pending_span);
+                    steps.push(StepAt { step, span });
+                }
+                None => {
+                    if let Some(stmt) = c.lower_stmt(st, &mut sc, &cx) {
+                        pending_span = Some(pending_span.map(|p| p.to(span)).unwrap_or(span));
+                        pending.push(stmt);
+                    }
+                }
+            }
+        }
+        flush(c, &mut steps, &mut pending, &mut pending_span);
+        if let Some(last) = s.body.iter().rposition(|x| matches!(x.node, StmtKind::Stop))
+            && last + 1 != s.body.len()
+            && let Some(st) = s.body.get(last + 1)
+        {
+            c.error(Diag::error(st.span, "nothing may follow `stop`").help("`stop` ends the scenario"));
+        }
+        out.push(ScenarioIr {
+            id: s.id.node.clone(),
+            title: s.title.node.clone(),
+            game: h.game.unwrap_or_default(),
+            players: h.players,
+            variants: h.variants,
+            cite: h.cite,
+            note: h.note,
+            steps,
+            slots: sc.max,
+            span: s.id.span,
+        });
+    }
+    out
+}

@@ -1,0 +1,78 @@
+//! Local scopes while lowering a body: names to slots and static types.
+
+use super::ir::{Slot, Ty};
+
+#[derive(Debug, Default)]
+pub struct Scope {
+    vars: Vec<(String, Slot, Ty)>,
+    marks: Vec<usize>,
+    next: u16,
+    pub max: u16,
+}
+
+impl Scope {
+    pub fn new() -> Self {
+        Scope::default()
+    }
+
+    /// Declare a new local (shadowing any earlier one of that name).
+    pub fn declare(&mut self, name: &str, ty: Ty) -> Slot {
+        let slot = self.next;
+        self.next += 1;
+        self.max = self.max.max(self.next);
+        self.vars.push((name.to_string(), slot, ty));
+        slot
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<(Slot, &Ty)> {
+        self.vars.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, t))
+    }
+
+    pub fn set_type(&mut self, slot: Slot, ty: Ty) {
+        if let Some(v) = self.vars.iter_mut().rev().find(|(_, s, _)| *s == slot) {
+            v.2 = ty;
+        }
+    }
+
+    pub fn names(&self) -> Vec<&str> {
+        self.vars.iter().map(|(n, _, _)| n.as_str()).collect()
+    }
+
+    /// Start a nested block: names declared inside disappear at `pop`, slots are not reused.
+    pub fn push(&mut self) {
+        self.marks.push(self.vars.len());
+    }
+
+    pub fn pop(&mut self) {
+        if let Some(m) = self.marks.pop() {
+            self.vars.truncate(m);
+        }
+    }
+}
+
+impl Ty {
+    /// Can a value of type `self` be used where `want` is expected?
+    pub fn fits(&self, want: &Ty) -> bool {
+        match (self, want) {
+            (Ty::Any, _) | (_, Ty::Any) | (Ty::Nothing, _) => true,
+            (Ty::Obj(a), Ty::Obj(b)) | (Ty::Def(a), Ty::Def(b)) => a.is_none() || b.is_none() || a == b,
+            (Ty::Sym(a), Ty::Sym(b)) => a.is_none() || b.is_none() || a == b,
+            (Ty::List(a), Ty::List(b)) => a.fits(b),
+            (Ty::Zone, Ty::List(inner)) => inner.fits(&Ty::Obj(None)),
+            (a, b) => a == b,
+        }
+    }
+
+    /// The element type of a list-like type.
+    pub fn elem(&self) -> Ty {
+        match self {
+            Ty::List(t) => (**t).clone(),
+            Ty::Zone => Ty::Obj(None),
+            _ => Ty::Any,
+        }
+    }
+
+    pub fn is_listlike(&self) -> bool {
+        matches!(self, Ty::List(_) | Ty::Zone | Ty::Any | Ty::Nothing)
+    }
+}

@@ -1,0 +1,108 @@
+//! Variants are overlays on named rule items: `replace`, `remove` and `add`. Naming an item that
+//! does not exist is an error, for every variant, whether it is switched on or not.
+
+use super::ir::VariantInfo;
+use super::{Checker, Placed, Role};
+use crate::diag::{Diag, did_you_mean};
+use crate::syntax::ast::{Item, VariantOp};
+use crate::syntax::span::Span;
+
+fn key(item: &Item) -> Option<(&'static str, String)> {
+    item.rule_name().map(|n| (item.kind_word(), n.node.clone()))
+}
+
+/// The rule items with the selected variants applied, in order.
+pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
+    let mut base: Vec<Placed<'a>> = placed
+        .iter()
+        .filter(|p| !matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_)))
+        .cloned()
+        .collect();
+    let existing: Vec<(&'static str, String)> = base.iter().filter_map(|p| key(&p.item.node)).collect();
+    let variants: Vec<(&'a crate::syntax::ast::VariantItem, Span)> =
+        placed.iter().filter_map(|p| if let Item::Variant(v) = &p.item.node { Some((v, p.item.span)) } else { None }).collect();
+    for (v, span) in &variants {
+        if c.game.variants.iter().any(|x| x.name == v.name.node) {
+            c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
+            continue;
+        }
+        let mut changes = Vec::new();
+        for op in &v.ops {
+            match &op.node {
+                VariantOp::Replace(item) | VariantOp::Add(item) => {
+                    let is_replace = matches!(op.node, VariantOp::Replace(_));
+                    let Some((kind, name)) = key(&item.node) else {
+                        c.error(Diag::error(item.span, format!("a `{}` item has no name a variant can refer to", item.node.kind_word())));
+                        continue;
+                    };
+                    let exists = existing.iter().any(|(k, n)| *k == kind && *n == name);
+                    if is_replace && !exists {
+                        let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind).map(|(_, n)| n.as_str()).collect();
+                        let help = did_you_mean(&name, cands.iter().copied())
+                            .or_else(|| Some(format!("use `add` to introduce a new {kind}; `replace` needs an existing one")));
+                        let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
+                        c.error(
+                            Diag::error(nspan, format!("variant replaces {kind} `{name}`, which does not exist"))
+                                .label("no such item")
+                                .maybe_help(help),
+                        );
+                    } else if !is_replace && exists {
+                        let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
+                        c.error(
+                            Diag::error(nspan, format!("variant adds {kind} `{name}`, which already exists"))
+                                .help("use `replace` to change an existing item"),
+                        );
+                    }
+                    changes.push(format!("{} {kind} {name}", if is_replace { "replaces" } else { "adds" }));
+                }
+                VariantOp::Remove { kind, name } => {
+                    let exists = existing.iter().any(|(k, n)| *k == kind.node && *n == name.node);
+                    if !exists {
+                        let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind.node).map(|(_, n)| n.as_str()).collect();
+                        let help = did_you_mean(&name.node, cands.iter().copied());
+                        c.error(
+                            Diag::error(name.span, format!("variant removes {} `{}`, which does not exist", kind.node, name.node))
+                                .label("no such item")
+                                .maybe_help(help),
+                        );
+                    }
+                    changes.push(format!("removes {} {}", kind.node, name.node));
+                }
+            }
+        }
+        c.game.variants.push(VariantInfo {
+            name: v.name.node.clone(),
+            title: v.title.node.clone(),
+            cite: v.cite.as_ref().map(|x| x.node.clone()),
+            changes,
+            span: *span,
+        });
+    }
+    for sel in selected {
+        let Some((v, _)) = variants.iter().find(|(v, _)| v.name.node == *sel) else {
+            let help = did_you_mean(sel, variants.iter().map(|(v, _)| v.name.node.as_str())).or_else(|| {
+                Some(format!("this game's variants: {}", variants.iter().map(|(v, _)| v.name.node.as_str()).collect::<Vec<_>>().join(", ")))
+            });
+            c.error(Diag::error(Span::default(), format!("unknown variant `{sel}`")).maybe_help(help));
+            continue;
+        };
+        c.game.active_variants.push(sel.clone());
+        for op in &v.ops {
+            match &op.node {
+                VariantOp::Replace(item) => {
+                    if let Some(k) = key(&item.node)
+                        && let Some(pos) = base.iter().position(|p| key(&p.item.node).as_ref() == Some(&k))
+                        && let Some(slot) = base.get_mut(pos)
+                    {
+                        *slot = Placed { item, role: Role::Variant };
+                    }
+                }
+                VariantOp::Remove { kind, name } => {
+                    base.retain(|p| key(&p.item.node).is_none_or(|(k, n)| !(k == kind.node && n == name.node)));
+                }
+                VariantOp::Add(item) => base.push(Placed { item, role: Role::Variant }),
+            }
+        }
+    }
+    base
+}

@@ -1,0 +1,160 @@
+//! `arbiter check`: every file of every game named, with all its variants, decks and scenarios.
+
+use crate::check::decks;
+use crate::check::project::{Loaded, Project, game_of, peek};
+use crate::diag::{self, Diag};
+use crate::syntax::ast::Item;
+use indexmap::IndexMap;
+use std::path::{Path, PathBuf};
+
+/// Diagnostics found so far, rendered once each.
+#[derive(Default)]
+struct Report {
+    seen: Vec<(String, String)>,
+    text: String,
+    diags: Vec<Diag>,
+}
+
+impl Report {
+    fn add(&mut self, loaded: &Loaded, diags: &[Diag]) {
+        for d in diags {
+            let file = loaded.files.get(d.span.file as usize).map(|f| f.name.clone()).unwrap_or_default();
+            let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
+            if self.seen.contains(&key) {
+                continue;
+            }
+            self.seen.push(key);
+            self.text.push_str(&diag::render(std::slice::from_ref(d), &loaded.files));
+            self.diags.push(d.clone());
+        }
+    }
+}
+
+pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            out.extend(Project::arb_files(p));
+        } else {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+fn is_scenario_file(p: &Path) -> bool {
+    peek(p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
+}
+
+pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32 {
+    let paths = if paths.is_empty() {
+        vec![project.root.join("rulebooks"), project.root.join("cards"), project.root.join("tests/examples")]
+    } else {
+        paths.to_vec()
+    };
+    let files = expand(&paths);
+    let mut by_game: IndexMap<String, Vec<PathBuf>> = IndexMap::new();
+    let mut report = Report::default();
+    let mut unknown = Vec::new();
+    for f in &files {
+        if !f.exists() {
+            unknown.push(format!("no such file or folder: {}", f.display()));
+            continue;
+        }
+        let rel = project.display(f);
+        if rel.starts_with("stdlib/") {
+            for g in project.games() {
+                by_game.entry(g).or_default();
+            }
+            continue;
+        }
+        match game_flag.map(String::from).or_else(|| game_of(project, f)) {
+            Some(g) => by_game.entry(g).or_default().push(f.clone()),
+            None => unknown.push(format!(
+                "cannot tell which game `{}` belongs to: put it under cards/GAME/, start it with `for GAME`, or pass --game GAME",
+                f.display()
+            )),
+        }
+    }
+    for (game, paths) in &by_game {
+        let own: Vec<PathBuf> = project.game_files(game).into_iter().map(|(p, _)| p).collect();
+        let canon = |p: &Path| std::fs::canonicalize(p).ok();
+        let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
+        let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
+        let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
+        let base = project.load(game, &[], &cards);
+        match &base.result {
+            Err(d) => report.add(&base, d),
+            Ok(built) => {
+                report.add(&base, &built.warnings);
+                for v in &built.game.variants {
+                    let with = project.load(game, std::slice::from_ref(&v.name), &cards);
+                    if let Err(d) = &with.result {
+                        report.add(&with, d);
+                    }
+                }
+                for deck in &built.game.decks {
+                    let d = decks::validate(&built.game, deck);
+                    report.add(&base, &d);
+                }
+            }
+        }
+        for s in &scenarios {
+            let variants = scenario_variants(s);
+            let mut extra = cards.clone();
+            extra.push(s.clone());
+            let loaded = project.load(game, &variants, &extra);
+            match &loaded.result {
+                Err(d) => report.add(&loaded, d),
+                Ok(b) => report.add(&loaded, &b.warnings),
+            }
+        }
+    }
+    print!("{}", report.text);
+    for u in &unknown {
+        eprintln!("error: {u}");
+    }
+    let errors = report.diags.iter().filter(|d| d.is_error()).count() + unknown.len();
+    let n = files.len();
+    if report.diags.is_empty() && unknown.is_empty() {
+        println!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
+    } else {
+        println!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
+    }
+    i32::from(errors > 0)
+}
+
+/// The variants a scenario file's first scenario asks for.
+pub fn scenario_variants(p: &Path) -> Vec<String> {
+    let Ok(f) = peek(p) else { return vec![] };
+    for it in &f.items {
+        if let Item::Scenario(s) = &it.node {
+            let mut d = Vec::new();
+            return crate::check::scenario::header(s, &mut d).variants;
+        }
+    }
+    vec![]
+}
+
+pub fn variants(project: &Project, game: &str) -> i32 {
+    let loaded = project.load(game, &[], &[]);
+    match &loaded.result {
+        Err(d) => {
+            print!("{}", diag::render(d, &loaded.files));
+            1
+        }
+        Ok(b) => {
+            if b.game.variants.is_empty() {
+                println!("{game} has no variants");
+            }
+            for v in &b.game.variants {
+                let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+                println!("{} — {}{cite}\n  defined at {}", v.name, v.title, b.game.location(v.span));
+                for c in &v.changes {
+                    println!("  {c}");
+                }
+            }
+            0
+        }
+    }
+}

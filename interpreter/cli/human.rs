@@ -1,0 +1,75 @@
+//! A human seat at the terminal: sees only its own view, picks from numbered legal options,
+//! can ask for the state or the log, and can save the game.
+
+use crate::runtime::state::{Answer, Count, Decision, State};
+use crate::runtime::{Engine, view};
+use std::io::{BufRead, Write};
+
+pub struct Human {
+    pub seats: Vec<u8>,
+}
+
+const HELP: &str = "answer with an option's number (several numbers separated by spaces where more than one is asked)\n\
+  state   show what you can see\n  log     the last events you saw\n  save F  save the game to file F (resume with --resume F)\n  quit    leave the game";
+
+impl Human {
+    pub fn new(seats: Vec<u8>) -> Self {
+        Human { seats }
+    }
+
+    /// Ask until a legal answer is given. `None` when the player quits or input ends.
+    pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision) -> Option<()> {
+        let stdin = std::io::stdin();
+        loop {
+            println!("\nP{} — {}", d.seat + 1, d.prompt);
+            let how = match d.count {
+                Count::One => String::new(),
+                Count::Exactly(k) => format!(" (choose {k})"),
+                Count::UpTo(k) => format!(" (choose up to {k})"),
+                Count::Order => " (put all in order)".to_string(),
+            };
+            for (i, l) in d.labels().iter().enumerate() {
+                println!("  {}. {l}", i + 1);
+            }
+            print!("your choice{how}> ");
+            let _ = std::io::stdout().flush();
+            let mut line = String::new();
+            if stdin.lock().read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let line = line.trim();
+            match line.split_whitespace().collect::<Vec<_>>().as_slice() {
+                ["quit" | "q"] => return None,
+                ["help" | "?"] => println!("{HELP}"),
+                ["state" | "s"] => print!("{}", view::view(engine.game, st, Some(d.seat))),
+                ["log" | "l"] => {
+                    let text = view::trace(engine.game, st, Some(d.seat), false);
+                    let lines: Vec<&str> = text.lines().collect();
+                    for l in lines.iter().skip(lines.len().saturating_sub(25)) {
+                        println!("{l}");
+                    }
+                }
+                ["save", file] => match serde_json::to_string(&st) {
+                    Ok(json) => match std::fs::write(file, json) {
+                        Ok(()) => println!("saved to {file}"),
+                        Err(e) => println!("cannot save: {e}"),
+                    },
+                    Err(e) => println!("cannot save: {e}"),
+                },
+                words => {
+                    let nums: Result<Vec<usize>, _> = words.iter().map(|w| w.parse::<usize>()).collect();
+                    match nums {
+                        Ok(n) if !n.is_empty() && n.iter().all(|x| *x >= 1) => {
+                            let answer = Answer(n.iter().map(|x| x - 1).collect());
+                            match engine.answer(st, d.seat, &answer) {
+                                Ok(()) => return Some(()),
+                                Err(e) => println!("refused: {e}"),
+                            }
+                        }
+                        _ => println!("refused: `{line}` is not an option number; type `help` for commands"),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! The `arbiter` command line: check, play, test, explain, variants, bench.
+
+mod bench;
+mod check;
+mod human;
+mod play;
+mod test;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about = "Rulebooks as data, cards as text, rulings as tests")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Parse and check rulebooks, cards, decks, variants and scenarios; exit 1 on any error.
+    Check {
+        /// Files or folders (default: every rulebook, card and scenario file).
+        paths: Vec<PathBuf>,
+        /// The game for files whose place does not tell it (otherwise `for GAME` in the file).
+        #[arg(long)]
+        game: Option<String>,
+    },
+    /// Play a whole game: seeded random bots by default, `--human` seats at the terminal.
+    Play {
+        /// The game, e.g. `bsg-ccg`.
+        game: String,
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Switch on a variant (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// A seat (1, 2, ...) played at the terminal (repeatable).
+        #[arg(long = "human")]
+        humans: Vec<u8>,
+        /// `SEAT=FILE`: the deck for a seat, from a file holding a `deck` (and any new cards).
+        #[arg(long = "deck")]
+        decks: Vec<String>,
+        /// Print every event with its cause as the game goes.
+        #[arg(long)]
+        log: bool,
+        /// Continue a game saved with the `save FILE` command.
+        #[arg(long)]
+        resume: Option<PathBuf>,
+    },
+    /// Run scenario files and report `N passed, N failed`.
+    Test {
+        /// Scenario files or folders (default: tests/examples).
+        paths: Vec<PathBuf>,
+    },
+    /// Show a scenario's trace: every event with the rule that caused it and its citation.
+    Explain {
+        /// A scenario file.
+        scenario: PathBuf,
+        /// Only the scenario with this id, when the file has several.
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// List a game's variants and what each changes.
+    Variants { game: String },
+    /// Measure parse and check time and random games per second.
+    Bench {
+        game: String,
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Run the command line; the result is the process exit code.
+pub fn main_with(cli: Cli) -> i32 {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let project = crate::check::project::Project::find(&cwd);
+    match cli.command {
+        Command::Check { paths, game } => check::run(&project, &paths, game.as_deref()),
+        Command::Play { game, players, seed, variants, humans, decks, log, resume } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume };
+            play::run(&project, &opts)
+        }
+        Command::Test { paths } => test::run(&project, &paths),
+        Command::Explain { scenario, id } => test::explain(&project, &scenario, id.as_deref()),
+        Command::Variants { game } => check::variants(&project, &game),
+        Command::Bench { game, games, players, seed } => bench::run(&project, &game, games, players, seed),
+    }
+}

@@ -1,0 +1,201 @@
+//! `arbiter play`: a whole game with seeded random bots and any human seats.
+
+use super::human::Human;
+use crate::agents::{Agent, RandomAgent};
+use crate::check::decks;
+use crate::check::ir::{DefId, Game};
+use crate::check::project::Project;
+use crate::diag;
+use crate::runtime::state::{GameResult, Mode, State};
+use crate::runtime::{Engine, Setup, Status, view};
+use indexmap::IndexMap;
+use std::path::PathBuf;
+
+pub struct PlayOptions {
+    pub game: String,
+    pub players: Option<usize>,
+    pub seed: u64,
+    pub variants: Vec<String>,
+    pub humans: Vec<u8>,
+    pub decks: Vec<String>,
+    pub log: bool,
+    pub resume: Option<PathBuf>,
+}
+
+/// Which deck each seat plays: the one given with `--deck`, else the game's decks in turn.
+pub fn choose_decks(game: &Game, players: usize, given: &[(usize, u32)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+    if game.decks.is_empty() {
+        return Ok(vec![IndexMap::new(); players]);
+    }
+    let mut out = Vec::new();
+    let defaults: Vec<usize> =
+        (0..game.decks.len()).filter(|i| !given.iter().any(|(_, f)| game.decks.get(*i).is_some_and(|d| d.span.file == *f))).collect();
+    let defaults = if defaults.is_empty() { (0..game.decks.len()).collect() } else { defaults };
+    for seat in 0..players {
+        let deck = match given.iter().find(|(s, _)| *s == seat) {
+            Some((_, file)) => game
+                .decks
+                .iter()
+                .find(|d| d.span.file == *file)
+                .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?,
+            None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or("no decks")?,
+        };
+        out.push(decks::expand(game, deck));
+    }
+    Ok(out)
+}
+
+pub fn result_line(r: &GameResult, turns: u32) -> String {
+    let seats = |v: &[u8]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(", ");
+    let losers: Vec<u8> = r.losers.iter().map(|(s, _)| *s).collect();
+    let who = match r.winners.as_slice() {
+        [] => format!("no winner; {} lose", seats(&losers)),
+        [w] => {
+            if losers.is_empty() {
+                format!("P{} wins", w + 1)
+            } else {
+                format!("P{} wins; {} lose{}", w + 1, seats(&losers), if losers.len() == 1 { "s" } else { "" })
+            }
+        }
+        ws => format!("tie between {}", seats(ws)),
+    };
+    format!("result after {turns} turn{}: {who} — {}", if turns == 1 { "" } else { "s" }, r.reason)
+}
+
+pub fn run(project: &Project, o: &PlayOptions) -> i32 {
+    let mut given = Vec::new();
+    let mut extra = Vec::new();
+    for d in &o.decks {
+        let Some((seat, file)) = d.split_once('=') else {
+            eprintln!("error: `--deck {d}`: write it as SEAT=FILE, like `--deck 1=my-deck.arb`");
+            return 2;
+        };
+        let Ok(seat) = seat.parse::<usize>() else {
+            eprintln!("error: `--deck {d}`: `{seat}` is not a seat number");
+            return 2;
+        };
+        given.push((seat.saturating_sub(1), PathBuf::from(file)));
+        extra.push(PathBuf::from(file));
+    }
+    let loaded = project.load(&o.game, &o.variants, &extra);
+    let built = match &loaded.result {
+        Ok(b) => b,
+        Err(d) => {
+            print!("{}", diag::render(d, &loaded.files));
+            eprintln!("error: {} in `{}`", diag::summary(d), o.game);
+            return 1;
+        }
+    };
+    let game = &built.game;
+    let players = o.players.unwrap_or(game.min_players as usize);
+    if players < game.min_players as usize || players > game.max_players as usize {
+        eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
+        return 2;
+    }
+    let files: Vec<(usize, u32)> = given
+        .iter()
+        .filter_map(|(s, p)| {
+            let name = project.display(p);
+            loaded.files.iter().position(|f| f.name == name).map(|i| (*s, i as u32))
+        })
+        .collect();
+    let decklists = match choose_decks(game, players, &files) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut bad = Vec::new();
+    for d in &game.decks {
+        if files.iter().any(|(_, f)| *f == d.span.file) {
+            bad.extend(decks::validate(game, d));
+        }
+    }
+    if !bad.is_empty() {
+        print!("{}", diag::render(&bad, &loaded.files));
+        eprintln!("error: a deck breaks the deckbuilding rules");
+        return 1;
+    }
+    let engine = Engine::new(game);
+    let mut st = match &o.resume {
+        Some(path) => match load_state(path, game) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        },
+        None => match engine.new_state(Mode::Game, Setup { players, seed: o.seed, decklists }) {
+            Ok(s) => s,
+            Err(e) => {
+                print!("{}", diag::render(&[e.to_diag()], &game.files));
+                return 2;
+            }
+        },
+    };
+    let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
+    println!("{} — {players} players, seed {}{variants}", if game.title.is_empty() { &game.name } else { &game.title }, o.seed);
+    let mut bots = RandomAgent { seed: o.seed };
+    let mut human = Human::new(o.humans.iter().map(|h| h.saturating_sub(1)).collect());
+    let mut printed = st.log.len();
+    loop {
+        let status = match engine.advance(&mut st) {
+            Ok(s) => s,
+            Err(e) => {
+                print!("{}", diag::render(&[e.to_diag()], &game.files));
+                eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
+                return 2;
+            }
+        };
+        if o.log {
+            print!("{}", events_since(game, &st, printed, None));
+            printed = st.log.len();
+        } else if let Some(&seat) = human.seats.first() {
+            print!("{}", events_since(game, &st, printed, Some(seat)));
+            printed = st.log.len();
+        }
+        match status {
+            Status::Ended | Status::Idle => break,
+            Status::Decision => {
+                let Some(d) = st.pending.clone() else { break };
+                if human.seats.contains(&d.seat) {
+                    match human.ask(&engine, &mut st, &d) {
+                        Some(()) => {}
+                        None => {
+                            println!("game left unfinished");
+                            return 0;
+                        }
+                    }
+                } else {
+                    let a = bots.decide(game, &st, &d);
+                    if let Err(e) = engine.answer(&mut st, d.seat, &a) {
+                        eprintln!("error: the bot's answer was refused: {e}");
+                        return 2;
+                    }
+                }
+            }
+        }
+    }
+    match &st.result {
+        Some(r) => println!("{}", result_line(r, st.turns)),
+        None => println!("result: the game ended without a result"),
+    }
+    0
+}
+
+fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
+    let mut copy = st.clone();
+    copy.log = st.log.get(from..).map(<[_]>::to_vec).unwrap_or_default();
+    view::trace(game, &copy, viewer, viewer.is_none())
+}
+
+pub fn load_state(path: &std::path::Path, game: &Game) -> Result<State, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let st: State = serde_json::from_str(&text).map_err(|e| format!("`{}` is not a saved game: {e}", path.display()))?;
+    let want = crate::runtime::engine::fingerprint(game);
+    if st.fingerprint != want {
+        return Err(format!("`{}` was saved from different rules ({}), not {want}", path.display(), st.fingerprint));
+    }
+    Ok(st)
+}

@@ -1,0 +1,653 @@
+//! The engine advances a `State` until it needs a decision or the game ends. It never blocks:
+//! the frame stack, queued triggers and the pending decision are all in the state, so a game
+//! can be saved at any decision and resumed with the same continuation.
+
+use super::RtError;
+use super::eval::{Ev, err, new_env};
+use super::state::*;
+use super::value::{ObjId, Seat, Value};
+use crate::check::ir::*;
+use crate::syntax::span::Span;
+use indexmap::IndexMap;
+
+/// Statements one advance may execute before the rule is stopped.
+pub const STEP_BUDGET: u64 = 2_000_000;
+/// Frames that may be open at once.
+pub const FRAME_BUDGET: usize = 400;
+/// Turns a game may last.
+pub const TURN_BUDGET: u32 = 2_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// A player must answer `state.pending`.
+    Decision,
+    /// The game has a result.
+    Ended,
+    /// Nothing left to run (scenarios only).
+    Idle,
+}
+
+pub struct Engine<'g> {
+    pub game: &'g Game,
+    pub step_budget: u64,
+}
+
+/// The seats, deck lists and seed a new state starts from.
+pub struct Setup {
+    pub players: usize,
+    pub seed: u64,
+    pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
+}
+
+impl<'g> Engine<'g> {
+    pub fn new(game: &'g Game) -> Self {
+        Engine { game, step_budget: STEP_BUDGET }
+    }
+
+    pub fn ev<'s>(&self, st: &'s State) -> Ev<'s>
+    where
+        'g: 's,
+    {
+        Ev::new(self.game, st)
+    }
+
+    /// A fresh state: fields at their defaults, constants evaluated, zones empty.
+    pub fn new_state(&self, mode: Mode, setup: Setup) -> Result<State, RtError> {
+        let g = self.game;
+        let n = setup.players;
+        let zone_count: usize = g.zones.iter().map(|z| if z.per_player { n } else { 1 }).sum();
+        let mut st = State {
+            fingerprint: fingerprint(g),
+            mode,
+            players: (0..n).map(|_| PlayerState { fields: vec![], out: false }).collect(),
+            globals: vec![],
+            consts: vec![],
+            objects: vec![],
+            zones: vec![vec![]; zone_count],
+            temp_mods: vec![],
+            frames: vec![],
+            envs: vec![Env { slots: vec![], you: None, self_obj: None }],
+            pending: None,
+            triggers: vec![],
+            rng: Rng::from_seed(setup.seed),
+            scripted: None,
+            log: vec![],
+            clock: 0,
+            result: None,
+            dirty: false,
+            checking: false,
+            turns: 0,
+            decklists: setup.decklists,
+            decisions: 0,
+        };
+        st.decklists.resize(n, IndexMap::new());
+        let mut consts = Vec::new();
+        for c in &g.consts {
+            let mut env = new_env(0, vec![], None, None);
+            let v = Ev::new(g, &st).eval(&c.value, &mut env)?;
+            consts.push(v);
+            st.consts = consts.clone();
+        }
+        let mut globals = Vec::new();
+        for f in &g.global_fields {
+            globals.push(self.default_of(&st, f)?);
+        }
+        st.globals = globals;
+        let mut pf = Vec::new();
+        for f in &g.player_fields {
+            pf.push(self.default_of(&st, f)?);
+        }
+        for p in &mut st.players {
+            p.fields = pf.clone();
+        }
+        if mode == Mode::Game {
+            st.frames.push(Frame { kind: FrameKind::Main { setup_done: false }, env: 0 });
+        }
+        Ok(st)
+    }
+
+    fn default_of(&self, st: &State, f: &VarDef) -> Result<Value, RtError> {
+        match &f.default {
+            Some(e) => {
+                let mut env = new_env(0, vec![], None, None);
+                Ev::new(self.game, st).eval(e, &mut env)
+            }
+            None => Ok(match f.ty {
+                Ty::Int => Value::Int(0),
+                Ty::Bool => Value::Bool(false),
+                Ty::List(_) => Value::list(vec![]),
+                _ => Value::None,
+            }),
+        }
+    }
+
+    /// Run until a decision, the end of the game, or (scenarios) nothing left to do.
+    pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
+        let mut steps: u64 = 0;
+        loop {
+            if st.result.is_some() {
+                return Ok(Status::Ended);
+            }
+            if st.pending.is_some() {
+                return Ok(Status::Decision);
+            }
+            steps += 1;
+            if steps > self.step_budget {
+                let span = self.current_span(st);
+                return Err(err(span, format!("step budget exceeded: more than {} steps without a decision", self.step_budget)).with_help(
+                    "a loop in the rules or in a card never ends; check `while` conditions and triggers that cause themselves",
+                ));
+            }
+            if st.frames.len() > FRAME_BUDGET {
+                let span = self.current_span(st);
+                return Err(err(span, format!("depth budget exceeded: more than {FRAME_BUDGET} nested procedures"))
+                    .with_help("a procedure probably calls itself without end"));
+            }
+            if st.dirty && !st.checking && !self.game.always.is_empty() {
+                st.dirty = false;
+                st.checking = true;
+                st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });
+                for (i, a) in self.game.always.iter().enumerate().rev() {
+                    self.push_routine(st, Routine::Always(i as u32), a.body, a.slots, vec![], None, None, None);
+                }
+                continue;
+            }
+            if !st.triggers.is_empty() && !st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. })) {
+                self.schedule_triggers(st)?;
+                continue;
+            }
+            let Some(top) = st.frames.last().cloned() else {
+                return Ok(Status::Idle);
+            };
+            match top.kind {
+                FrameKind::Main { setup_done } => {
+                    let proc = if setup_done { self.game.turn } else { self.game.setup };
+                    if let Some(FrameKind::Main { setup_done: s }) = st.frames.last_mut().map(|f| &mut f.kind) {
+                        *s = true;
+                    }
+                    if setup_done {
+                        st.turns += 1;
+                        if st.turns > TURN_BUDGET {
+                            return Err(err(
+                                Span::default(),
+                                format!("turn budget exceeded: the game lasted more than {TURN_BUDGET} turns"),
+                            )
+                            .with_help("the rulebook's victory conditions may never be met"));
+                        }
+                    }
+                    match proc {
+                        Some(p) => self.push_proc(st, p, vec![], None)?,
+                        None if setup_done => {
+                            return Err(err(Span::default(), "the game has no `turn` procedure")
+                                .with_help("name one in the game header: `turn turn.play`"));
+                        }
+                        None => {}
+                    }
+                }
+                FrameKind::Call { routine, .. } => {
+                    st.frames.pop();
+                    if top.env != u32::MAX {
+                        st.envs.pop();
+                    } else if routine == Routine::Main {
+                        st.checking = false;
+                    }
+                }
+                FrameKind::Block { block, pc } => {
+                    let stmts = self.game.block(block);
+                    match stmts.get(pc as usize) {
+                        None => {
+                            st.frames.pop();
+                        }
+                        Some(stmt) => {
+                            if let Some(FrameKind::Block { pc: p, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
+                                *p += 1;
+                            }
+                            self.exec(st, stmt, top.env, block, pc)?;
+                        }
+                    }
+                }
+                FrameKind::Loop { block, index, iter } => self.step_loop(st, block, index, iter, top.env)?,
+                FrameKind::Ability { obj, idx, stage } => self.step_ability(st, obj, idx, stage, top.env)?,
+            }
+        }
+    }
+
+    /// The span of the statement being run, for errors raised outside a statement.
+    pub fn current_span(&self, st: &State) -> Span {
+        for f in st.frames.iter().rev() {
+            if let FrameKind::Block { block, pc } = f.kind {
+                let i = pc.saturating_sub(1) as usize;
+                if let Some(s) = self.game.block(block).get(i) {
+                    return s.span;
+                }
+            }
+        }
+        Span::default()
+    }
+
+    /// The routine whose code is running (the nearest call frame).
+    pub fn current_routine(&self, st: &State) -> Routine {
+        for f in st.frames.iter().rev() {
+            if let FrameKind::Call { routine, .. } = f.kind {
+                return routine;
+            }
+        }
+        if st.mode == Mode::Scenario { Routine::Scenario } else { Routine::Main }
+    }
+
+    pub fn cause(&self, st: &State, span: Span) -> Cause {
+        Cause { routine: self.current_routine(st), span }
+    }
+
+    pub fn log(&self, st: &mut State, kind: EventKind, visible: u64, span: Span) {
+        let cause = self.cause(st, span);
+        let depth = st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count();
+        st.log.push(Event { kind, cause, visible, depth: u16::try_from(depth).unwrap_or(u16::MAX) });
+    }
+
+    /// Enter a routine: a call frame owning a new env, then its body block.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_routine(
+        &self,
+        st: &mut State,
+        routine: Routine,
+        body: BlockId,
+        slots: u16,
+        args: Vec<Value>,
+        you: Option<Seat>,
+        self_obj: Option<ObjId>,
+        ret: Option<(u32, Slot)>,
+    ) {
+        let holds = matches!(
+            routine,
+            Routine::Ability(..) | Routine::ObjTrigger(..) | Routine::Trigger(_) | Routine::ObjReplace(..) | Routine::Replace(_)
+        );
+        st.envs.push(new_env(slots, args, you, self_obj));
+        let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
+        st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
+        st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
+    }
+
+    pub fn push_proc(&self, st: &mut State, p: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>) -> Result<(), RtError> {
+        let def = self.game.proc_def(p).ok_or_else(|| err(Span::default(), "no such procedure"))?;
+        let (you, self_obj) = self.caller_context(st);
+        self.push_routine(st, Routine::Proc(p), def.body, def.slots, args, you, self_obj, ret);
+        Ok(())
+    }
+
+    /// `you` and `self` carry into procedures called from an ability.
+    fn caller_context(&self, st: &State) -> (Option<Seat>, Option<ObjId>) {
+        for f in st.frames.iter().rev() {
+            if f.env != u32::MAX
+                && let Some(e) = st.envs.get(f.env as usize)
+            {
+                return (e.you, e.self_obj);
+            }
+        }
+        (None, None)
+    }
+
+    fn step_loop(&self, st: &mut State, block: BlockId, index: u32, iter: LoopIter, env: u32) -> Result<(), RtError> {
+        let stmt = self.game.block(block).get(index as usize).cloned().ok_or_else(|| err(Span::default(), "internal: loop"))?;
+        let (body, go, next_iter) = match (&stmt.kind, iter) {
+            (StK::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
+                Some(v) => {
+                    let v = v.clone();
+                    if let Some(e) = st.envs.get_mut(env as usize) {
+                        super::eval::set_slot(e, *slot, v);
+                    }
+                    (*body, true, LoopIter::For { items, next: next + 1 })
+                }
+                None => (*body, false, LoopIter::While),
+            },
+            (StK::While { cond, body }, LoopIter::While) => {
+                let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+                let go = self.ev(st).truth(cond, &mut e)?;
+                if let Some(slot) = st.envs.get_mut(env as usize) {
+                    *slot = e;
+                }
+                (*body, go, LoopIter::While)
+            }
+            (StK::Repeat { body, .. }, LoopIter::Repeat { left }) => (*body, left > 0, LoopIter::Repeat { left: left - 1 }),
+            _ => return Err(err(stmt.span, "internal: loop shape")),
+        };
+        if go {
+            if let Some(FrameKind::Loop { iter, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
+                *iter = next_iter;
+            }
+            st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
+        } else {
+            st.frames.pop();
+        }
+        Ok(())
+    }
+
+    /// Using an ability: each cost, then each target, then the body.
+    fn step_ability(&self, st: &mut State, obj: ObjId, idx: u16, stage: u16, env: u32) -> Result<(), RtError> {
+        let def = st.obj(obj).and_then(|o| self.game.def(o.def)).and_then(|d| d.abilities.get(idx as usize)).cloned();
+        let Some(a) = def else {
+            st.frames.pop();
+            return Ok(());
+        };
+        if let Some(FrameKind::Ability { stage: s, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
+            *s += 1;
+        }
+        let stage = stage as usize;
+        let ncost = a.costs.len();
+        let ntarget = a.targets.len();
+        if stage < ncost {
+            if let Some(c) = a.costs.get(stage) {
+                self.do_call(st, c, env, None)?;
+            }
+        } else if stage < ncost + ntarget {
+            if let Some(t) = a.targets.get(stage - ncost) {
+                self.ask_target(st, t, env)?;
+            }
+        } else if stage == ncost + ntarget {
+            if let Some(b) = a.body {
+                st.frames.push(Frame { kind: FrameKind::Block { block: b, pc: 0 }, env });
+            }
+        } else {
+            st.frames.pop();
+        }
+        Ok(())
+    }
+
+    fn ask_target(&self, st: &mut State, t: &TargetDef, env: u32) -> Result<(), RtError> {
+        let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+        let ev = self.ev(st);
+        let options = ev.target_options(t, &mut e)?;
+        let chooser = match &t.chosen_by {
+            Some(x) => ev.player(x, &mut e)?,
+            None => e.you.ok_or_else(|| err(t.from.span, "no player to choose this target"))?,
+        };
+        let choices: Vec<Choice> = options.into_iter().map(|v| Choice { label: ev.label(&v), value: v }).collect();
+        let dest = Dest::Slot { env, slot: t.slot };
+        self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
+    }
+
+    /// Ask for a decision, or settle it at once when there is nothing to decide.
+    #[allow(clippy::too_many_arguments)]
+    pub fn ask(
+        &self,
+        st: &mut State,
+        seat: Seat,
+        prompt: String,
+        mut options: Vec<Choice>,
+        count: Count,
+        none: Option<String>,
+        secret: bool,
+        dest: Dest,
+        span: Span,
+    ) -> Result<(), RtError> {
+        dedupe_labels(&mut options);
+        let n = options.len();
+        let forced: Option<Value> = match count {
+            Count::One if n == 0 && none.is_none() => Some(Value::None),
+            Count::One if n == 1 && none.is_none() => options.first().map(|c| c.value.clone()),
+            Count::Exactly(k) if k as usize >= n => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
+            Count::UpTo(0) => Some(Value::list(vec![])),
+            Count::Order if n <= 1 => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
+            _ => None,
+        };
+        if let Some(v) = forced {
+            let labels = match &v {
+                Value::None => vec![],
+                _ => options.iter().map(|c| c.label.clone()).collect(),
+            };
+            let vis = if secret { seat_bit(seat) } else { ALL };
+            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true }, vis, span);
+            return self.deliver(st, dest, v, span);
+        }
+        let cause = self.cause(st, span);
+        let labels: Vec<String> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
+        self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
+        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause });
+        Ok(())
+    }
+
+    /// Answer the pending decision. An illegal answer is refused and nothing changes.
+    pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), String> {
+        let Some(d) = st.pending.clone() else { return Err("there is no decision to answer".into()) };
+        if d.seat != seat {
+            return Err(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1));
+        }
+        let total = d.options.len() + usize::from(d.none.is_some());
+        let idx = &answer.0;
+        if let Some(bad) = idx.iter().find(|i| **i >= total) {
+            return Err(format!("there is no option {} (choose 1 to {total})", bad + 1));
+        }
+        let mut seen = idx.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != idx.len() {
+            return Err("an option was chosen twice".into());
+        }
+        let none_idx = d.none.as_ref().map(|_| d.options.len());
+        let pick = |i: &usize| d.options.get(*i).map(|c| c.value.clone()).unwrap_or_default();
+        let value = match d.count {
+            Count::One => {
+                if idx.len() != 1 {
+                    return Err("choose exactly one option".into());
+                }
+                idx.first().map(pick).unwrap_or_default()
+            }
+            Count::Exactly(k) => {
+                if Some(idx.len()) != usize::try_from(k).ok() || idx.iter().any(|i| Some(*i) == none_idx) {
+                    return Err(format!("choose exactly {k} options"));
+                }
+                Value::list(idx.iter().map(pick).collect())
+            }
+            Count::UpTo(k) => {
+                if idx.len() > k as usize || idx.iter().any(|i| Some(*i) == none_idx) {
+                    return Err(format!("choose at most {k} options"));
+                }
+                Value::list(idx.iter().map(pick).collect())
+            }
+            Count::Order => {
+                if idx.len() != d.options.len() {
+                    return Err(format!("put all {} options in order", d.options.len()));
+                }
+                Value::list(idx.iter().map(pick).collect())
+            }
+        };
+        let labels: Vec<String> =
+            idx.iter().map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_default()).collect();
+        st.pending = None;
+        st.decisions += 1;
+        let vis = if d.secret { seat_bit(seat) } else { ALL };
+        st.log.push(Event {
+            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false },
+            cause: d.cause,
+            visible: vis,
+            depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,
+        });
+        self.deliver(st, d.dest, value, d.cause.span).map_err(|e| e.message)
+    }
+
+    fn deliver(&self, st: &mut State, dest: Dest, v: Value, span: Span) -> Result<(), RtError> {
+        st.dirty = true;
+        match dest {
+            Dest::Discard => Ok(()),
+            Dest::Slot { env, slot } => {
+                if let Some(e) = st.envs.get_mut(env as usize) {
+                    super::eval::set_slot(e, slot, v);
+                }
+                Ok(())
+            }
+            Dest::Branch { env, blocks } => {
+                if let Value::Int(i) = v
+                    && let Some(b) = blocks.get(usize::try_from(i).unwrap_or(usize::MAX))
+                {
+                    st.frames.push(Frame { kind: FrameKind::Block { block: *b, pc: 0 }, env });
+                }
+                Ok(())
+            }
+            Dest::Replace { proc, args, ret, candidate, mut declined } => {
+                if v == Value::Bool(true) {
+                    self.push_replacement(st, proc, candidate, args, ret, span)
+                } else {
+                    declined.push(candidate);
+                    self.call_proc(st, proc, args, ret, &declined, span)
+                }
+            }
+        }
+    }
+
+    fn schedule_triggers(&self, st: &mut State) -> Result<(), RtError> {
+        let mut pending = std::mem::take(&mut st.triggers);
+        let order: Vec<Seat> = match self.game.trigger_order {
+            Some(f) => {
+                let env = new_env(0, vec![], None, None);
+                match self.ev(st).call_func(f, vec![], &env, Span::default())? {
+                    Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
+                    _ => vec![],
+                }
+            }
+            None => vec![],
+        };
+        let rank = |t: &PendingTrigger| match t.controller {
+            None => -1,
+            Some(c) => order.iter().position(|p| *p == c).map(|i| i as i64).unwrap_or(i64::MAX),
+        };
+        pending.sort_by_key(|t| (rank(t), t.ts));
+        for t in pending.iter().rev() {
+            let (body, slots, you, self_obj) = match t.routine {
+                Routine::Trigger(i) => {
+                    let Some(d) = self.game.triggers.get(i as usize) else { continue };
+                    (d.body, d.slots, t.controller, None)
+                }
+                Routine::ObjTrigger(o, i) => {
+                    let Some(d) = st.obj(o).and_then(|ob| self.game.def(ob.def)).and_then(|d| d.triggers.get(i as usize)) else {
+                        continue;
+                    };
+                    (d.body, d.slots, t.controller, Some(o))
+                }
+                _ => continue,
+            };
+            self.push_routine(st, t.routine, body, slots, t.args.clone(), you, self_obj, None);
+        }
+        for t in &pending {
+            let span = self.routine_span(t.routine, st);
+            self.log(st, EventKind::Triggered { routine: t.routine }, ALL, span);
+        }
+        Ok(())
+    }
+
+    pub fn routine_span(&self, r: Routine, st: &State) -> Span {
+        match r {
+            Routine::Proc(p) => self.game.proc_def(p).map(|d| d.info.span).unwrap_or_default(),
+            Routine::Trigger(i) => self.game.triggers.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
+            Routine::Always(i) => self.game.always.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
+            Routine::Replace(i) => self.game.replaces.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
+            Routine::ObjTrigger(o, i) => st
+                .obj(o)
+                .and_then(|ob| self.game.def(ob.def))
+                .and_then(|d| d.triggers.get(i as usize))
+                .map(|t| t.info.span)
+                .unwrap_or_default(),
+            Routine::ObjReplace(o, i) => st
+                .obj(o)
+                .and_then(|ob| self.game.def(ob.def))
+                .and_then(|d| d.replaces.get(i as usize))
+                .map(|t| t.info.span)
+                .unwrap_or_default(),
+            Routine::Ability(o, i) => st
+                .obj(o)
+                .and_then(|ob| self.game.def(ob.def))
+                .and_then(|d| d.abilities.get(i as usize))
+                .map(|t| t.info.span)
+                .unwrap_or_default(),
+            Routine::Main | Routine::Scenario => Span::default(),
+        }
+    }
+
+    /// Emit an event: queue every trigger that listens to it and whose condition holds.
+    pub fn emit(&self, st: &mut State, event: EventId, args: Vec<Value>) -> Result<(), RtError> {
+        if !self.game.listened.get(event as usize).copied().unwrap_or(false) {
+            return Ok(());
+        }
+        let mut queued = Vec::new();
+        {
+            let ev = self.ev(st);
+            for (i, t) in self.game.triggers.iter().enumerate() {
+                if t.event != event {
+                    continue;
+                }
+                let mut env = new_env(t.slots, args.clone(), None, None);
+                if let Some(w) = &t.when
+                    && !ev.truth(w, &mut env)?
+                {
+                    continue;
+                }
+                let controller = match &t.by {
+                    Some(b) => Some(ev.player(b, &mut env)?),
+                    None => None,
+                };
+                queued.push(PendingTrigger { routine: Routine::Trigger(i as u32), args: args.clone(), controller, ts: 0 });
+            }
+            for (oi, o) in st.objects.iter().enumerate() {
+                if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
+                    continue;
+                }
+                let Some(def) = self.game.def(o.def) else { continue };
+                if def.triggers.iter().all(|t| t.event != event) {
+                    continue;
+                }
+                let id = ObjId::try_from(oi).unwrap_or(0);
+                if !ev.is_active(id)? {
+                    continue;
+                }
+                for (ti, t) in def.triggers.iter().enumerate() {
+                    if t.event != event {
+                        continue;
+                    }
+                    let mut env = new_env(t.slots, args.clone(), Some(o.controller), Some(id));
+                    if let Some(w) = &t.when
+                        && !ev.truth(w, &mut env)?
+                    {
+                        continue;
+                    }
+                    queued.push(PendingTrigger {
+                        routine: Routine::ObjTrigger(id, ti as u16),
+                        args: args.clone(),
+                        controller: Some(o.controller),
+                        ts: o.since,
+                    });
+                }
+            }
+        }
+        st.triggers.extend(queued);
+        Ok(())
+    }
+}
+
+/// Identical labels get `(2)`, `(3)`… so that every option can be named.
+fn dedupe_labels(options: &mut [Choice]) {
+    let mut counts: IndexMap<String, usize> = IndexMap::new();
+    for c in options.iter() {
+        *counts.entry(c.label.clone()).or_default() += 1;
+    }
+    let mut seen: IndexMap<String, usize> = IndexMap::new();
+    for c in options.iter_mut() {
+        if counts.get(&c.label).copied().unwrap_or(0) > 1 {
+            let n = seen.entry(c.label.clone()).or_default();
+            *n += 1;
+            if *n > 1 {
+                c.label = format!("{} ({})", c.label, n);
+            }
+        }
+    }
+}
+
+/// Identifies the compiled game a state belongs to.
+pub fn fingerprint(g: &Game) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in &g.files {
+        for b in f.name.bytes().chain(f.text.bytes()) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{}+{}:{h:016x}", g.name, g.active_variants.join("+"))
+}

@@ -1,0 +1,859 @@
+//! Expression evaluation: one `match` over the compiled expression, helpers for the big arms.
+//! Expressions read the state and never change it; a recursion budget stops runaway rules.
+
+use super::RtError;
+use super::builtins::Builtin;
+use super::state::{Env, Place, Routine, State};
+use super::value::{ObjId, Seat, Value, ZoneRef};
+use crate::check::ir::*;
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::syntax::span::Span;
+use std::cell::Cell;
+use std::sync::Arc;
+
+/// How deep function calls and field reads may nest before a rule is stopped.
+pub const DEPTH_BUDGET: u32 = 200;
+/// The longest list an expression may build.
+pub const SIZE_BUDGET: usize = 100_000;
+
+pub type R<T> = Result<T, RtError>;
+
+pub struct Ev<'a> {
+    pub game: &'a Game,
+    pub state: &'a State,
+    depth: Cell<u32>,
+}
+
+pub fn err(span: Span, message: impl Into<String>) -> RtError {
+    RtError { message: message.into(), span, help: None }
+}
+
+impl<'a> Ev<'a> {
+    pub fn new(game: &'a Game, state: &'a State) -> Self {
+        Ev { game, state, depth: Cell::new(0) }
+    }
+
+    pub fn enter(&self, span: Span) -> R<()> {
+        let d = self.depth.get() + 1;
+        if d > DEPTH_BUDGET {
+            return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
+                .with_help("a function, check or modifier probably refers to itself without end"));
+        }
+        self.depth.set(d);
+        Ok(())
+    }
+
+    pub fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+
+    pub fn eval(&self, e: &Ex, env: &mut Env) -> R<Value> {
+        match &e.kind {
+            ExK::Lit(v) => Ok(v.clone()),
+            ExK::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExK::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExK::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
+            ExK::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
+            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env)?)),
+            ExK::PlayerField(b, i) => {
+                let p = self.player(b, env)?;
+                let ps = self.state.players.get(p as usize).ok_or_else(|| err(b.span, "no such player"))?;
+                Ok(ps.fields.get(*i as usize).cloned().unwrap_or_default())
+            }
+            ExK::PlayerZone(b, z) => {
+                let p = self.player(b, env)?;
+                Ok(Value::Zone(ZoneRef { zone: *z, owner: Some(p) }))
+            }
+            ExK::ObjField(b, f) => match self.eval(b, env)? {
+                Value::Obj(o) => self.read_field(o, *f, e.span),
+                Value::Def(d) => self.def_field(d, *f, e.span),
+                Value::None => Err(err(b.span, format!("cannot read `{}` of none", self.game.sym(*f)))),
+                other => Err(self.type_err(b.span, "an object", &other)),
+            },
+            ExK::ObjProp(b, prop) => {
+                let v = self.eval(b, env)?;
+                let o = match v {
+                    Value::Obj(o) => o,
+                    Value::None => return Err(err(b.span, "expected an object, found none")),
+                    other => return Err(self.type_err(b.span, "an object", &other)),
+                };
+                self.obj_prop(o, *prop, b.span)
+            }
+            ExK::DefField(b, f) => match self.eval(b, env)? {
+                Value::Def(d) => self.def_field(d, *f, e.span),
+                Value::Obj(o) => self.read_field(o, *f, e.span),
+                other => Err(self.type_err(b.span, "a definition", &other)),
+            },
+            ExK::ZoneOwner(b) => match self.eval(b, env)? {
+                Value::Zone(z) => Ok(z.owner.map(Value::Player).unwrap_or_default()),
+                other => Err(self.type_err(b.span, "a zone", &other)),
+            },
+            ExK::AbilityLabel(b) => match self.eval(b, env)? {
+                Value::Ability(o, i) => Ok(Value::text(self.ability_label(o, i))),
+                other => Err(self.type_err(b.span, "an ability", &other)),
+            },
+            ExK::AbilitySource(b) => match self.eval(b, env)? {
+                Value::Ability(o, _) => Ok(Value::Obj(o)),
+                other => Err(self.type_err(b.span, "an ability", &other)),
+            },
+            ExK::Dynamic(b, f) => {
+                let v = self.eval(b, env)?;
+                self.dynamic_field(v, *f, e.span)
+            }
+            ExK::Call(fid, args) => {
+                let vals = self.eval_args(args, env)?;
+                self.call_func(*fid, vals, env, e.span)
+            }
+            ExK::Check(cid, args) => {
+                let vals = self.eval_args(args, env)?;
+                self.check(*cid, &vals, env, e.span)
+            }
+            ExK::CanProc(pid, args) => {
+                let vals = self.eval_args(args, env)?;
+                self.can_proc(*pid, &vals, env, e.span)
+            }
+            ExK::Builtin(b, args) => self.builtin(*b, args, env, e.span),
+            ExK::ProcRef(p) => Ok(Value::Proc(*p)),
+            ExK::Lambda(l) => Ok(Value::Lambda(*l)),
+            ExK::Unary(op, x) => {
+                let v = self.eval(x, env)?;
+                match (op, v) {
+                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| err(e.span, "number overflow"))?)),
+                    (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+                    (UnOp::Neg, other) => Err(self.type_err(x.span, "a number", &other)),
+                    (UnOp::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
+                }
+            }
+            ExK::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),
+            ExK::If(c, t, o) => {
+                if self.truth(c, env)? {
+                    self.eval(t, env)
+                } else {
+                    self.eval(o, env)
+                }
+            }
+            ExK::Quant { any, slot, list, cond } => {
+                let items = self.list_of(list, env)?;
+                for item in items.iter() {
+                    set_slot(env, *slot, item.clone());
+                    if self.truth(cond, env)? {
+                        return Ok(Value::Bool(*any));
+                    }
+                }
+                Ok(Value::Bool(!*any))
+            }
+            ExK::Filter { slot, list, cond } => {
+                let items = self.list_of(list, env)?;
+                let mut out = Vec::new();
+                for item in items.iter() {
+                    set_slot(env, *slot, item.clone());
+                    if self.truth(cond, env)? {
+                        out.push(item.clone());
+                    }
+                }
+                Ok(Value::list(out))
+            }
+            ExK::Map { slot, list, expr, cond } => {
+                let items = self.list_of(list, env)?;
+                let mut out = Vec::new();
+                for item in items.iter() {
+                    set_slot(env, *slot, item.clone());
+                    if let Some(c) = cond
+                        && !self.truth(c, env)?
+                    {
+                        continue;
+                    }
+                    out.push(self.eval(expr, env)?);
+                }
+                Ok(Value::list(out))
+            }
+            ExK::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i, env)?);
+                }
+                Ok(Value::list(out))
+            }
+        }
+    }
+
+    pub fn truth(&self, e: &Ex, env: &mut Env) -> R<bool> {
+        match self.eval(e, env)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(self.type_err(e.span, "true or false", &other)),
+        }
+    }
+
+    pub fn int(&self, e: &Ex, env: &mut Env) -> R<i64> {
+        match self.eval(e, env)? {
+            Value::Int(i) => Ok(i),
+            other => Err(self.type_err(e.span, "a number", &other)),
+        }
+    }
+
+    pub fn player(&self, e: &Ex, env: &mut Env) -> R<Seat> {
+        match self.eval(e, env)? {
+            Value::Player(p) => Ok(p),
+            other => Err(self.type_err(e.span, "a player", &other)),
+        }
+    }
+
+    pub fn type_err(&self, span: Span, expected: &str, found: &Value) -> RtError {
+        let shown = match found {
+            Value::None => "none".to_string(),
+            other => format!("{} `{}`", other.type_name(), self.label(other)),
+        };
+        err(span, format!("expected {expected}, found {shown}"))
+    }
+
+    pub fn eval_args(&self, args: &[Ex], env: &mut Env) -> R<Vec<Value>> {
+        args.iter().map(|a| self.eval(a, env)).collect()
+    }
+
+    /// A list from a list value or a zone (its objects, top first).
+    pub fn list_of(&self, e: &Ex, env: &mut Env) -> R<Arc<Vec<Value>>> {
+        let v = self.eval(e, env)?;
+        self.as_list(v, e.span)
+    }
+
+    pub fn as_list(&self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
+        match v {
+            Value::List(l) => Ok(l),
+            Value::Zone(z) => Ok(Arc::new(self.state.zone_objects(self.game, z).into_iter().map(Value::Obj).collect())),
+            Value::None => Ok(Arc::new(Vec::new())),
+            other => Err(self.type_err(span, "a list or a zone", &other)),
+        }
+    }
+
+    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env) -> R<String> {
+        let mut s = String::new();
+        for p in pieces {
+            match p {
+                StrPiece::Text(t) => s.push_str(t),
+                StrPiece::Expr(x) => {
+                    let v = self.eval(x, env)?;
+                    s.push_str(&self.label(&v));
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// The text shown for a value: objects by their definition's name.
+    pub fn label(&self, v: &Value) -> String {
+        match v {
+            Value::Obj(o) => self.obj_name(*o),
+            Value::List(l) => l.iter().map(|x| self.label(x)).collect::<Vec<_>>().join(", "),
+            Value::Ability(o, i) => self.ability_label(*o, *i),
+            other => other.display(self.game),
+        }
+    }
+
+    pub fn obj_name(&self, o: ObjId) -> String {
+        self.state.obj(o).and_then(|ob| self.game.def(ob.def)).map(|d| d.name.clone()).unwrap_or_else(|| format!("#{o}"))
+    }
+
+    pub fn ability_label(&self, o: ObjId, i: u16) -> String {
+        let def = self.state.obj(o).and_then(|ob| self.game.def(ob.def));
+        match def.and_then(|d| d.abilities.get(i as usize).map(|a| (d, a))) {
+            Some((d, a)) if !a.label.is_empty() => format!("{}: {}", d.name, a.label),
+            Some((d, a)) => format!("{} ({})", d.name, a.slot),
+            None => format!("ability {i} of #{o}"),
+        }
+    }
+
+    pub fn call_func(&self, fid: FuncId, args: Vec<Value>, env: &Env, span: Span) -> R<Value> {
+        let f = self.game.funcs.get(fid as usize).ok_or_else(|| err(span, "no such function"))?;
+        self.enter(span)?;
+        let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
+        let r = self.eval(&f.body, &mut fenv);
+        self.leave();
+        r
+    }
+
+    /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
+    pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+        let c = self.game.checks.get(cid as usize).ok_or_else(|| err(span, "no such check"))?;
+        self.enter(span)?;
+        let r = self.check_inner(cid, c, args, env);
+        self.leave();
+        r.map(Value::Bool)
+    }
+
+    fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> R<bool> {
+        for h in &c.forbids {
+            let mut henv = new_env(h.slots, args.to_vec(), env.you, env.self_obj);
+            if self.truth(&h.when, &mut henv)? {
+                return Ok(false);
+            }
+        }
+        let hooks = self.object_hooks(cid);
+        for (src, h, forbid) in &hooks {
+            if *forbid {
+                let mut henv = new_env(h.slots, args.to_vec(), self.controller(*src), Some(*src));
+                if self.truth(&h.when, &mut henv)? {
+                    return Ok(false);
+                }
+            }
+        }
+        let mut fenv = new_env(c.func.slots, args.to_vec(), env.you, env.self_obj);
+        if self.truth(&c.func.body, &mut fenv)? {
+            return Ok(true);
+        }
+        for h in &c.permits {
+            let mut henv = new_env(h.slots, args.to_vec(), env.you, env.self_obj);
+            if self.truth(&h.when, &mut henv)? {
+                return Ok(true);
+            }
+        }
+        for (src, h, forbid) in &hooks {
+            if !*forbid {
+                let mut henv = new_env(h.slots, args.to_vec(), self.controller(*src), Some(*src));
+                if self.truth(&h.when, &mut henv)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Permits and forbids printed on objects whose abilities are in effect.
+    fn object_hooks(&self, cid: CheckId) -> Vec<(ObjId, &'a HookDef, bool)> {
+        let mut out = Vec::new();
+        for (i, o) in self.state.objects.iter().enumerate() {
+            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(def) = self.game.def(o.def) else { continue };
+            let id = ObjId::try_from(i).unwrap_or(0);
+            if def.permits.iter().chain(def.forbids.iter()).all(|h| h.check != cid) {
+                continue;
+            }
+            if !self.is_active(id).unwrap_or(false) {
+                continue;
+            }
+            out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
+            out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
+        }
+        out
+    }
+
+    pub fn controller(&self, o: ObjId) -> Option<Seat> {
+        self.state.obj(o).map(|x| x.controller)
+    }
+
+    /// Whether a procedure's `requires` holds for these arguments.
+    pub fn can_proc(&self, pid: ProcId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+        let p = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
+        match &p.requires {
+            None => Ok(Value::Bool(true)),
+            Some(req) => {
+                self.enter(span)?;
+                let mut penv = new_env(p.slots, args.to_vec(), env.you, env.self_obj);
+                let r = self.truth(req, &mut penv);
+                self.leave();
+                r.map(Value::Bool)
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, l: &Ex, r: &Ex, env: &mut Env, span: Span) -> R<Value> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
+            BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
+            _ => {}
+        }
+        let a = self.eval(l, env)?;
+        let b = self.eval(r, env)?;
+        let overflow = || err(span, "number overflow");
+        Ok(match op {
+            BinOp::Eq => Value::Bool(a == b),
+            BinOp::Ne => Value::Bool(a != b),
+            BinOp::In => Value::Bool(self.contains(&b, &a, r.span)?),
+            BinOp::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
+            BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
+            BinOp::Add => match (a, b) {
+                (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+                (Value::Text(x), y) => Value::text(format!("{x}{}", self.label(&y))),
+                (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
+                    let mut v = self.as_list(x, l.span)?.as_ref().clone();
+                    v.extend(self.as_list(y, r.span)?.iter().cloned());
+                    self.sized(v, span)?
+                }
+                (x, _) => return Err(self.type_err(l.span, "numbers, texts or lists", &x)),
+            },
+            _ => {
+                let x = match a {
+                    Value::Int(i) => i,
+                    other => return Err(self.type_err(l.span, "a number", &other)),
+                };
+                let y = match b {
+                    Value::Int(i) => i,
+                    other => return Err(self.type_err(r.span, "a number", &other)),
+                };
+                match op {
+                    BinOp::Lt => Value::Bool(x < y),
+                    BinOp::Le => Value::Bool(x <= y),
+                    BinOp::Gt => Value::Bool(x > y),
+                    BinOp::Ge => Value::Bool(x >= y),
+                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+                    BinOp::Div => Value::Int(x.checked_div(y).ok_or_else(|| err(r.span, "division by zero"))?),
+                    BinOp::Rem => Value::Int(x.checked_rem(y).ok_or_else(|| err(r.span, "division by zero"))?),
+                    _ => return Err(err(span, "internal: operator")),
+                }
+            }
+        })
+    }
+
+    pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
+        if v.len() > SIZE_BUDGET {
+            return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
+        }
+        Ok(Value::list(v))
+    }
+
+    /// `item in container`: list membership, or an object directly in a zone.
+    fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
+        match container {
+            Value::List(l) => Ok(l.contains(item)),
+            Value::None => Ok(false),
+            Value::Zone(z) => match item {
+                Value::Obj(o) => Ok(self.in_zone(*o, *z)),
+                Value::None => Ok(false),
+                other => Err(self.type_err(span, "an object", other)),
+            },
+            Value::Amount(a) => match item {
+                Value::Sym(s) => Ok(a.iter().any(|(_, k)| k == s)),
+                _ => Ok(false),
+            },
+            other => Err(self.type_err(span, "a list or a zone", other)),
+        }
+    }
+
+    pub fn in_zone(&self, o: ObjId, z: ZoneRef) -> bool {
+        match self.state.obj(o).map(|x| x.place) {
+            Some(Place::Zone(at)) => at.zone == z.zone && (z.owner.is_none() || at.owner == z.owner),
+            _ => false,
+        }
+    }
+
+    fn obj_prop(&self, o: ObjId, prop: ObjProp, span: Span) -> R<Value> {
+        let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
+        Ok(match prop {
+            ObjProp::Owner => Value::Player(ob.owner),
+            ObjProp::Controller => Value::Player(ob.controller),
+            ObjProp::Zone => self.state.zone_of(o).map(Value::Zone).unwrap_or_default(),
+            ObjProp::FaceUp => Value::Bool(ob.face_up),
+            ObjProp::Name => Value::text(self.obj_name(o)),
+            ObjProp::Def => Value::Def(ob.def),
+            ObjProp::Under => Value::list(ob.under.iter().map(|u| Value::Obj(*u)).collect()),
+            ObjProp::Above => match ob.place {
+                Place::Under(h) => Value::Obj(h),
+                _ => Value::None,
+            },
+            ObjProp::Top => {
+                let mut cur = o;
+                for _ in 0..64 {
+                    match self.state.obj(cur).map(|x| x.place) {
+                        Some(Place::Under(h)) => cur = h,
+                        _ => break,
+                    }
+                }
+                Value::Obj(cur)
+            }
+            ObjProp::Id => Value::Int(i64::from(o)),
+        })
+    }
+
+    pub fn def_field(&self, d: DefId, f: Sym, span: Span) -> R<Value> {
+        let def = self.game.def(d).ok_or_else(|| err(span, "no such definition"))?;
+        if self.game.sym(f) == "name" {
+            return Ok(Value::text(&def.name));
+        }
+        let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
+        let idx =
+            kind.field_index.get(&f).copied().ok_or_else(|| err(span, format!("`{}` has no field `{}`", def.name, self.game.sym(f))))?;
+        Ok(def.fields.get(idx).cloned().flatten().or_else(|| kind.fields.get(idx).map(|fd| fd.default.clone())).unwrap_or_default())
+    }
+
+    fn dynamic_field(&self, v: Value, f: Sym, span: Span) -> R<Value> {
+        let name = self.game.sym(f);
+        match v {
+            Value::Obj(o) => {
+                if let Some((_, p)) = ObjProp::ALL.iter().find(|(n, _)| *n == name) {
+                    return self.obj_prop(o, *p, span);
+                }
+                self.read_field(o, f, span)
+            }
+            Value::Def(d) => self.def_field(d, f, span),
+            Value::Player(p) => {
+                if let Some(i) = self.game.player_fields.iter().position(|x| x.name == name) {
+                    let ps = self.state.players.get(p as usize).ok_or_else(|| err(span, "no such player"))?;
+                    return Ok(ps.fields.get(i).cloned().unwrap_or_default());
+                }
+                if let Some(z) = self.game.zones.iter().position(|x| x.name == name) {
+                    return Ok(Value::Zone(ZoneRef { zone: u16::try_from(z).unwrap_or(0), owner: Some(p) }));
+                }
+                Err(err(span, format!("players have no field `{name}`")))
+            }
+            Value::Zone(z) if name == "owner" => Ok(z.owner.map(Value::Player).unwrap_or_default()),
+            Value::Ability(o, i) if name == "label" => Ok(Value::text(self.ability_label(o, i))),
+            Value::Ability(o, _) if name == "source" => Ok(Value::Obj(o)),
+            Value::None => Err(err(span, format!("cannot read `{name}` of none"))),
+            other => Err(err(span, format!("{} `{}` has no field `{name}`", other.type_name(), self.label(&other)))),
+        }
+    }
+
+    /// Call a lambda argument with the given values.
+    pub fn call_lambda(&self, v: &Value, args: &[Value], env: &mut Env, span: Span) -> R<Value> {
+        let Value::Lambda(id) = v else { return Err(self.type_err(span, "a function `|x| ..`", v)) };
+        let l = self.game.lambdas.get(*id as usize).ok_or_else(|| err(span, "no such function"))?;
+        for (slot, a) in l.params.iter().zip(args) {
+            set_slot(env, *slot, a.clone());
+        }
+        self.eval(&l.body, env)
+    }
+
+    fn builtin(&self, b: Builtin, args: &[Ex], env: &mut Env, span: Span) -> R<Value> {
+        let vals = self.eval_args(args, env)?;
+        let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
+        let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
+        let list = |i: usize| self.as_list(arg(i), arg_span(i));
+        let int = |i: usize| match arg(i) {
+            Value::Int(x) => Ok(x),
+            other => Err(self.type_err(arg_span(i), "a number", &other)),
+        };
+        let player = |i: usize| match arg(i) {
+            Value::Player(p) => Ok(p),
+            other => Err(self.type_err(arg_span(i), "a player", &other)),
+        };
+        let ints = |i: usize| -> R<Vec<i64>> {
+            list(i)?
+                .iter()
+                .map(|v| match v {
+                    Value::Int(x) => Ok(*x),
+                    other => Err(self.type_err(arg_span(i), "a list of numbers", other)),
+                })
+                .collect()
+        };
+        let players_v = |seats: Vec<Seat>| Value::list(seats.into_iter().map(Value::Player).collect());
+        Ok(match b {
+            Builtin::Count => match arg(0) {
+                Value::Zone(z) => Value::Int(self.state.zone_objects(self.game, z).len() as i64),
+                _ => Value::Int(list(0)?.len() as i64),
+            },
+            Builtin::Sum => {
+                Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| err(span, "number overflow"))?)
+            }
+            Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
+            Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
+            Builtin::First | Builtin::Top => list(0)?.first().cloned().unwrap_or_default(),
+            Builtin::Last | Builtin::Bottom => list(0)?.last().cloned().unwrap_or_default(),
+            Builtin::Reverse => Value::list(list(0)?.iter().rev().cloned().collect()),
+            Builtin::Distinct => {
+                let mut out: Vec<Value> = Vec::new();
+                for v in list(0)?.iter() {
+                    if !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::IndexOf => Value::Int(list(0)?.iter().position(|x| *x == arg(1)).map(|i| i as i64).unwrap_or(-1)),
+            Builtin::Rotate => {
+                let mut v = list(0)?.as_ref().clone();
+                if !v.is_empty() {
+                    let n = int(1)?.rem_euclid(v.len() as i64) as usize;
+                    v.rotate_left(n);
+                }
+                Value::list(v)
+            }
+            Builtin::Take => Value::list(list(0)?.iter().take(int(1)?.max(0) as usize).cloned().collect()),
+            Builtin::Drop => Value::list(list(0)?.iter().skip(int(1)?.max(0) as usize).cloned().collect()),
+            Builtin::Concat => {
+                let mut v = list(0)?.as_ref().clone();
+                v.extend(list(1)?.iter().cloned());
+                self.sized(v, span)?
+            }
+            Builtin::Without => {
+                let remove = match arg(1) {
+                    x @ (Value::List(_) | Value::Zone(_)) => self.as_list(x, arg_span(1))?.as_ref().clone(),
+                    x => vec![x],
+                };
+                Value::list(list(0)?.iter().filter(|x| !remove.contains(x)).cloned().collect())
+            }
+            Builtin::CountOf => Value::Int(list(0)?.iter().filter(|x| **x == arg(1)).count() as i64),
+            Builtin::SortBy | Builtin::Lowest | Builtin::Highest => {
+                let items = list(0)?;
+                let f = arg(1);
+                let mut keyed = Vec::with_capacity(items.len());
+                for it in items.iter() {
+                    let k = match self.call_lambda(&f, std::slice::from_ref(it), env, arg_span(1))? {
+                        Value::Int(k) => k,
+                        other => return Err(self.type_err(arg_span(1), "a number as the key", &other)),
+                    };
+                    keyed.push((k, it.clone()));
+                }
+                match b {
+                    Builtin::SortBy => {
+                        keyed.sort_by_key(|(k, _)| *k);
+                        Value::list(keyed.into_iter().map(|(_, v)| v).collect())
+                    }
+                    _ => {
+                        let best =
+                            if b == Builtin::Lowest { keyed.iter().map(|(k, _)| *k).min() } else { keyed.iter().map(|(k, _)| *k).max() };
+                        Value::list(keyed.into_iter().filter(|(k, _)| Some(*k) == best).map(|(_, v)| v).collect())
+                    }
+                }
+            }
+            Builtin::Players => players_v(self.state.active_seats()),
+            Builtin::AllPlayers => players_v((0..self.state.player_count()).map(|i| Seat::try_from(i).unwrap_or(0)).collect()),
+            Builtin::Opponents => {
+                let p = player(0)?;
+                players_v(self.turn_order(p).into_iter().filter(|x| *x != p).collect())
+            }
+            Builtin::NextPlayer => {
+                let p = player(0)?;
+                self.next_active(p).map(Value::Player).unwrap_or_default()
+            }
+            Builtin::Seat => Value::Int(i64::from(player(0)?) + 1),
+            Builtin::PlayerCount => Value::Int(self.state.active_seats().len() as i64),
+            Builtin::IsOut => Value::Bool(self.state.players.get(player(0)? as usize).is_none_or(|p| p.out)),
+            Builtin::TurnOrder => players_v(self.turn_order(player(0)?)),
+            Builtin::Abilities | Builtin::Ability => {
+                let slot = match arg(1) {
+                    Value::Text(t) => t,
+                    other => return Err(self.type_err(arg_span(1), "a slot name in quotes", &other)),
+                };
+                let abilities = match arg(0) {
+                    Value::Obj(o) => self.abilities(o, &slot)?,
+                    Value::None => vec![],
+                    other => return Err(self.type_err(arg_span(0), "an object", &other)),
+                };
+                if b == Builtin::Ability { abilities.into_iter().next().unwrap_or_default() } else { Value::list(abilities) }
+            }
+            Builtin::CanUse => match arg(0) {
+                Value::Ability(o, i) => Value::Bool(self.can_use(o, i, span)?),
+                Value::None => Value::Bool(false),
+                other => return Err(self.type_err(arg_span(0), "an ability", &other)),
+            },
+            Builtin::DistinctMatch => {
+                let pool = list(0)?;
+                let reqs = list(1)?;
+                let f = arg(2);
+                let mut ok = vec![vec![false; pool.len()]; reqs.len()];
+                for (ri, r) in reqs.iter().enumerate() {
+                    for (pi, p) in pool.iter().enumerate() {
+                        let v = self.call_lambda(&f, &[p.clone(), r.clone()], env, arg_span(2))?;
+                        if let Some(cell) = ok.get_mut(ri).and_then(|row| row.get_mut(pi)) {
+                            *cell = v == Value::Bool(true);
+                        }
+                    }
+                }
+                Value::Bool(bipartite_complete(&ok, pool.len()))
+            }
+            Builtin::Qty => match arg(0) {
+                Value::Amount(a) => Value::Int(a.iter().map(|(n, _)| *n).sum()),
+                Value::None => Value::Int(0),
+                other => return Err(self.type_err(arg_span(0), "an amount", &other)),
+            },
+            Builtin::Kinds => match arg(0) {
+                Value::Amount(a) => Value::list(a.iter().map(|(_, s)| Value::Sym(*s)).collect()),
+                Value::None => Value::list(vec![]),
+                other => return Err(self.type_err(arg_span(0), "an amount", &other)),
+            },
+            Builtin::QtyOf => match (arg(0), arg(1)) {
+                (Value::Amount(a), Value::Sym(s)) => Value::Int(a.iter().filter(|(_, k)| *k == s).map(|(n, _)| *n).sum()),
+                (Value::None, _) => Value::Int(0),
+                (other, _) => return Err(self.type_err(arg_span(0), "an amount and a kind", &other)),
+            },
+            Builtin::Text => Value::text(self.label(&arg(0))),
+            Builtin::Decklist => {
+                let p = player(0)?;
+                let section = match arg(1) {
+                    Value::Text(t) => t,
+                    other => return Err(self.type_err(arg_span(1), "a section name in quotes", &other)),
+                };
+                let defs = self.state.decklists.get(p as usize).and_then(|d| d.get(section.as_ref())).cloned().unwrap_or_default();
+                Value::list(defs.into_iter().map(Value::Def).collect())
+            }
+            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| err(span, "number overflow"))?),
+            Builtin::Clamp => {
+                let (x, lo, hi) = (int(0)?, int(1)?, int(2)?);
+                Value::Int(x.max(lo).min(hi.max(lo)))
+            }
+            Builtin::Objects => Value::List(list(0)?),
+            Builtin::Active => match arg(0) {
+                Value::Obj(o) => Value::Bool(self.is_active(o)?),
+                _ => Value::Bool(false),
+            },
+            Builtin::Flatten => {
+                let mut out = Vec::new();
+                for inner in list(0)?.iter() {
+                    out.extend(self.as_list(inner.clone(), arg_span(0))?.iter().cloned());
+                }
+                self.sized(out, span)?
+            }
+            Builtin::Pile => match arg(0) {
+                Value::Obj(o) => {
+                    let mut v = vec![Value::Obj(o)];
+                    if let Some(ob) = self.state.obj(o) {
+                        v.extend(ob.under.iter().map(|u| Value::Obj(*u)));
+                    }
+                    Value::list(v)
+                }
+                _ => Value::list(vec![]),
+            },
+        })
+    }
+
+    /// Players still in, starting at `first` (or the next one in if `first` is out), going left.
+    pub fn turn_order(&self, first: Seat) -> Vec<Seat> {
+        let n = self.state.player_count();
+        let mut out = Vec::new();
+        for k in 0..n {
+            let s = (first as usize + k) % n.max(1);
+            if self.state.players.get(s).is_some_and(|p| !p.out) {
+                out.push(Seat::try_from(s).unwrap_or(0));
+            }
+        }
+        out
+    }
+
+    pub fn next_active(&self, p: Seat) -> Option<Seat> {
+        let n = self.state.player_count();
+        (1..=n)
+            .map(|k| (p as usize + k) % n.max(1))
+            .find(|s| self.state.players.get(*s).is_some_and(|x| !x.out))
+            .map(|s| Seat::try_from(s).unwrap_or(0))
+    }
+
+    /// The abilities an object has in a slot, if its abilities are in effect.
+    pub fn abilities(&self, o: ObjId, slot: &str) -> R<Vec<Value>> {
+        let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
+        if self.is_blank(o)? {
+            return Ok(vec![]);
+        }
+        let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };
+        Ok(def
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.slot == slot)
+            .map(|(i, _)| Value::Ability(o, u16::try_from(i).unwrap_or(0)))
+            .collect())
+    }
+
+    /// Costs payable, requirement met, and every target has a legal choice.
+    pub fn can_use(&self, o: ObjId, i: u16, span: Span) -> R<bool> {
+        let Some(ob) = self.state.obj(o) else { return Ok(false) };
+        let Some(a) = self.game.def(ob.def).and_then(|d| d.abilities.get(i as usize)) else { return Ok(false) };
+        let mut env = new_env(a.slots, vec![], Some(ob.controller), Some(o));
+        if let Some(req) = &a.requires
+            && !self.truth(req, &mut env)?
+        {
+            return Ok(false);
+        }
+        for c in &a.costs {
+            let args = self.eval_args(&c.args, &mut env)?;
+            if let CallTarget::Proc(p) = c.target
+                && self.can_proc(p, &args, &env, span)? != Value::Bool(true)
+            {
+                return Ok(false);
+            }
+        }
+        for t in &a.targets {
+            if self.target_options(t, &mut env)?.is_empty() {
+                return Ok(false);
+            }
+            // Later targets may depend on earlier ones: assume the first legal choice.
+            if let Some(first) = self.target_options(t, &mut env)?.first() {
+                set_slot(&mut env, t.slot, first.clone());
+            }
+        }
+        Ok(true)
+    }
+
+    pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> R<Vec<Value>> {
+        let items = self.list_of(&t.from, env)?;
+        let mut out = Vec::new();
+        for it in items.iter() {
+            match &t.filter {
+                None => out.push(it.clone()),
+                Some(f) => {
+                    set_slot(env, t.slot, it.clone());
+                    if self.truth(f, env)? {
+                        out.push(it.clone());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn routine_env(&self, routine: Routine) -> (Option<Seat>, Option<ObjId>) {
+        match routine {
+            Routine::ObjTrigger(o, _) | Routine::ObjReplace(o, _) | Routine::Ability(o, _) => (self.controller(o), Some(o)),
+            _ => (None, None),
+        }
+    }
+}
+
+pub fn set_slot(env: &mut Env, slot: Slot, v: Value) {
+    let i = slot as usize;
+    if env.slots.len() <= i {
+        env.slots.resize(i + 1, Value::None);
+    }
+    if let Some(s) = env.slots.get_mut(i) {
+        *s = v;
+    }
+}
+
+pub fn new_env(slots: u16, args: Vec<Value>, you: Option<Seat>, self_obj: Option<ObjId>) -> Env {
+    let mut v = args;
+    v.resize((slots as usize).max(v.len()), Value::None);
+    Env { slots: v, you, self_obj }
+}
+
+/// Whether every row (requirement) can be matched to a distinct column (item).
+fn bipartite_complete(ok: &[Vec<bool>], cols: usize) -> bool {
+    let mut owner: Vec<Option<usize>> = vec![None; cols];
+    fn augment(r: usize, ok: &[Vec<bool>], seen: &mut [bool], owner: &mut [Option<usize>]) -> bool {
+        let Some(row) = ok.get(r) else { return false };
+        for (c, &can) in row.iter().enumerate() {
+            if !can || seen.get(c).copied().unwrap_or(true) {
+                continue;
+            }
+            if let Some(s) = seen.get_mut(c) {
+                *s = true;
+            }
+            let prev = owner.get(c).copied().flatten();
+            if prev.is_none_or(|p| augment(p, ok, seen, owner)) {
+                if let Some(slot) = owner.get_mut(c) {
+                    *slot = Some(r);
+                }
+                return true;
+            }
+        }
+        false
+    }
+    (0..ok.len()).all(|r| {
+        let mut seen = vec![false; cols];
+        augment(r, ok, &mut seen, &mut owner)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bipartite_complete;
+
+    #[test]
+    fn matching_counts_no_item_twice() {
+        // One item fits both requirements: not enough.
+        assert!(!bipartite_complete(&[vec![true], vec![true]], 1));
+        // Item 0 fits both, item 1 fits only the first: a complete matching exists.
+        assert!(bipartite_complete(&[vec![true, true], vec![true, false]], 2));
+    }
+}

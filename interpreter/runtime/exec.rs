@@ -1,0 +1,878 @@
+//! Statement execution: one `match` in `exec`, the larger arms in `exec_*` helpers. A statement
+//! either finishes at once, pushes frames (blocks, loops, calls), or asks a decision.
+
+use super::RtError;
+use super::engine::Engine;
+use super::eval::{err, new_env, set_slot};
+use super::state::*;
+use super::value::{ObjId, Seat, Value, ZoneRef};
+use crate::check::ir::*;
+use crate::syntax::ast::{AssignOp, ModifyOp};
+use crate::syntax::span::Span;
+
+type R = Result<(), RtError>;
+
+impl Engine<'_> {
+    fn env_of(&self, st: &State, env: u32) -> Env {
+        st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None))
+    }
+
+    fn put_env(st: &mut State, env: u32, e: Env) {
+        if let Some(slot) = st.envs.get_mut(env as usize) {
+            *slot = e;
+        }
+    }
+
+    fn eval_in(&self, st: &mut State, env: u32, e: &Ex) -> Result<Value, RtError> {
+        let mut en = self.env_of(st, env);
+        let v = self.ev(st).eval(e, &mut en)?;
+        Self::put_env(st, env, en);
+        Ok(v)
+    }
+
+    fn set_local(st: &mut State, env: u32, slot: Slot, v: Value) {
+        if let Some(e) = st.envs.get_mut(env as usize) {
+            set_slot(e, slot, v);
+        }
+    }
+
+    pub fn exec(&self, st: &mut State, stmt: &Stmt, env: u32, block: BlockId, pc: u32) -> R {
+        let span = stmt.span;
+        match &stmt.kind {
+            StK::Let { slot, value } => {
+                let v = self.eval_in(st, env, value)?;
+                Self::set_local(st, env, *slot, v);
+            }
+            StK::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
+            StK::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
+            StK::Roll { slot, sides } => {
+                let n = match self.eval_in(st, env, sides)? {
+                    Value::Int(n) if n >= 1 => n,
+                    other => return Err(self.ev(st).type_err(sides.span, "a number of sides of at least 1", &other)),
+                };
+                let r = self.random_roll(st, n, span)?;
+                self.log(st, EventKind::Rolled { sides: n, result: r }, ALL, span);
+                Self::set_local(st, env, *slot, Value::Int(r));
+            }
+            StK::Pick { slot, list } => {
+                let items = {
+                    let mut en = self.env_of(st, env);
+                    self.ev(st).list_of(list, &mut en)?
+                };
+                let v = self.random_pick(st, &items, span)?;
+                self.log(st, EventKind::Picked { value: v.clone() }, ALL, span);
+                Self::set_local(st, env, *slot, v);
+            }
+            StK::Create { dest, create } => {
+                let o = self.exec_create(st, create, env, span)?;
+                if let Some(s) = dest {
+                    Self::set_local(st, env, *s, Value::Obj(o));
+                }
+            }
+            StK::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
+            StK::If { arms, otherwise } => {
+                let mut chosen = None;
+                for (cond, body) in arms {
+                    let mut en = self.env_of(st, env);
+                    let t = self.ev(st).truth(cond, &mut en)?;
+                    Self::put_env(st, env, en);
+                    if t {
+                        chosen = Some(*body);
+                        break;
+                    }
+                }
+                if let Some(b) = chosen.or(*otherwise) {
+                    st.frames.push(Frame { kind: FrameKind::Block { block: b, pc: 0 }, env });
+                }
+            }
+            StK::For { list, .. } => {
+                let items = {
+                    let mut en = self.env_of(st, env);
+                    self.ev(st).list_of(list, &mut en)?
+                };
+                st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::For { items, next: 0 } }, env });
+            }
+            StK::While { .. } => {
+                st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::While }, env });
+            }
+            StK::Repeat { count, .. } => {
+                let n = match self.eval_in(st, env, count)? {
+                    Value::Int(n) => n,
+                    other => return Err(self.ev(st).type_err(count.span, "a number", &other)),
+                };
+                st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::Repeat { left: n } }, env });
+            }
+            StK::Return(e) => {
+                let v = match e {
+                    Some(x) => self.eval_in(st, env, x)?,
+                    None => Value::None,
+                };
+                while let Some(f) = st.frames.pop() {
+                    if let FrameKind::Call { ret, .. } = f.kind {
+                        if f.env != u32::MAX {
+                            st.envs.pop();
+                        }
+                        if let Some((renv, rslot)) = ret {
+                            Self::set_local(st, renv, rslot, v);
+                        }
+                        break;
+                    }
+                }
+            }
+            StK::Call(call) => self.do_call(st, call, env, None)?,
+            StK::Move { what, to, bottom, face } => {
+                let items = self.objects_of(st, env, what)?;
+                let zone = self.zone_value(st, env, to)?;
+                for o in items {
+                    self.move_obj(st, o, zone, *bottom, *face, span)?;
+                }
+            }
+            StK::Put { what, under, target } => {
+                let items = self.objects_of(st, env, what)?;
+                let t = match self.eval_in(st, env, target)? {
+                    Value::Obj(t) => t,
+                    other => return Err(self.ev(st).type_err(target.span, "an object", &other)),
+                };
+                for o in items {
+                    if *under { self.put_under(st, o, t, span)? } else { self.put_over(st, o, t, span)? }
+                }
+            }
+            StK::Turn { what, up } => {
+                for o in self.objects_of(st, env, what)? {
+                    self.turn(st, o, *up, span);
+                }
+            }
+            StK::Shuffle(z) => {
+                let zone = self.zone_value(st, env, z)?;
+                self.shuffle(st, zone, span)?;
+            }
+            StK::Modify { target, field, op, value, until } => {
+                let v = self.eval_in(st, env, value)?;
+                let until = until.or(self.game.default_duration);
+                for o in self.objects_of(st, env, target)? {
+                    let ts = st.tick();
+                    st.temp_mods.push(TempMod { obj: o, field: *field, op: *op, value: v.clone(), until, ts });
+                    let def = st.obj(o).map(|x| x.def).unwrap_or(0);
+                    self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, ALL, span);
+                }
+                st.dirty = true;
+            }
+            StK::Expire(d) => {
+                let before = st.temp_mods.len();
+                st.temp_mods.retain(|t| t.until != Some(*d));
+                let count = before - st.temp_mods.len();
+                if count > 0 {
+                    self.log(st, EventKind::Expired { duration: *d, count }, ALL, span);
+                    st.dirty = true;
+                }
+            }
+            StK::Signal { event, args } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval_in(st, env, a)?);
+                }
+                self.log(st, EventKind::Signal { event: *event, args: vals.clone() }, ALL, span);
+                self.emit(st, *event, vals)?;
+            }
+            StK::Log(s) => {
+                let text = self.eval_in(st, env, &Ex { kind: ExK::Str(s.clone()), span })?;
+                self.log(st, EventKind::Log { text: self.ev(st).label(&text) }, ALL, span);
+            }
+            StK::Win { who, reason } => {
+                let winners = self.players_of(st, env, who)?;
+                let reason = self.text_of(st, env, reason, span)?;
+                self.end_game(st, winners, reason, span);
+            }
+            StK::Lose { who, reason } => {
+                let reason = self.text_of(st, env, reason, span)?;
+                for p in self.players_of(st, env, who)? {
+                    self.player_out(st, p, reason.clone(), span)?;
+                }
+            }
+            StK::Draw(reason) => {
+                let reason = self.text_of(st, env, reason, span)?;
+                self.end_game(st, vec![], reason, span);
+            }
+            StK::Reveal { what, to } => {
+                let to = match to {
+                    Some(p) => Some(self.players_of(st, env, p)?),
+                    None => None,
+                };
+                for o in self.objects_of(st, env, what)? {
+                    let mask = match &to {
+                        Some(ps) => ps.iter().fold(0u64, |m, p| m | seat_bit(*p)),
+                        None => ALL,
+                    };
+                    let def = st.obj(o).map(|x| x.def).unwrap_or(0);
+                    if let Some(ob) = st.obj_mut(o) {
+                        ob.known |= mask;
+                    }
+                    self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
+                }
+            }
+            StK::Use(a) => match self.eval_in(st, env, a)? {
+                Value::Ability(o, i) => self.use_ability(st, o, i, span)?,
+                Value::None => {}
+                other => return Err(self.ev(st).type_err(a.span, "an ability", &other)),
+            },
+        }
+        Ok(())
+    }
+
+    pub fn use_ability(&self, st: &mut State, o: ObjId, i: u16, span: Span) -> R {
+        let Some(def) = st.obj(o).and_then(|ob| self.game.def(ob.def)) else {
+            return Err(err(span, format!("no object #{o}")));
+        };
+        let Some(a) = def.abilities.get(i as usize) else { return Err(err(span, "no such ability")) };
+        let you = st.obj(o).map(|x| x.controller);
+        let slots = a.slots;
+        st.envs.push(new_env(slots, vec![], you, Some(o)));
+        let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
+        st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Ability(o, i), ret: None, holds: true }, env });
+        st.frames.push(Frame { kind: FrameKind::Ability { obj: o, idx: i, stage: 0 }, env });
+        Ok(())
+    }
+
+    fn text_of(&self, st: &mut State, env: u32, s: &StrEx, span: Span) -> Result<String, RtError> {
+        let v = self.eval_in(st, env, &Ex { kind: ExK::Str(s.clone()), span })?;
+        Ok(self.ev(st).label(&v))
+    }
+
+    fn players_of(&self, st: &mut State, env: u32, e: &Ex) -> Result<Vec<Seat>, RtError> {
+        match self.eval_in(st, env, e)? {
+            Value::Player(p) => Ok(vec![p]),
+            Value::None => Ok(vec![]),
+            Value::List(l) => l
+                .iter()
+                .map(|v| match v {
+                    Value::Player(p) => Ok(*p),
+                    other => Err(self.ev(st).type_err(e.span, "a list of players", other)),
+                })
+                .collect(),
+            other => Err(self.ev(st).type_err(e.span, "a player or a list of players", &other)),
+        }
+    }
+
+    /// The objects a statement acts on: one object, a list, or a zone's contents.
+    fn objects_of(&self, st: &mut State, env: u32, e: &Ex) -> Result<Vec<ObjId>, RtError> {
+        let v = self.eval_in(st, env, e)?;
+        let ev = self.ev(st);
+        match v {
+            Value::Obj(o) => Ok(vec![o]),
+            Value::None => Ok(vec![]),
+            other => ev
+                .as_list(other, e.span)?
+                .iter()
+                .filter(|x| !x.is_none())
+                .map(|x| match x {
+                    Value::Obj(o) => Ok(*o),
+                    other => Err(ev.type_err(e.span, "objects", other)),
+                })
+                .collect(),
+        }
+    }
+
+    fn zone_value(&self, st: &mut State, env: u32, e: &Ex) -> Result<ZoneRef, RtError> {
+        match self.eval_in(st, env, e)? {
+            Value::Zone(z) => {
+                let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
+                if per_player && z.owner.is_none() {
+                    let name = self.game.zone(z.zone).map(|d| d.name.clone()).unwrap_or_default();
+                    return Err(err(e.span, format!("`{name}` is a zone every player has: say whose, like `p.{name}`")));
+                }
+                Ok(z)
+            }
+            other => Err(self.ev(st).type_err(e.span, "a zone", &other)),
+        }
+    }
+
+    fn exec_choose(&self, st: &mut State, c: &ChooseIr, dest: Option<Slot>, env: u32, span: Span) -> R {
+        let mut en = self.env_of(st, env);
+        let ev = self.ev(st);
+        let seat = ev.player(&c.who, &mut en)?;
+        let prompt = ev.label(&ev.eval(&Ex { kind: ExK::Str(c.prompt.clone()), span }, &mut en)?);
+        match &c.form {
+            ChooseFormIr::From { count, list, none } => {
+                let items = ev.list_of(list, &mut en)?;
+                let count = match count {
+                    ChooseCountIr::One => Count::One,
+                    ChooseCountIr::Exactly(n) => Count::Exactly(u32::try_from(ev.int(n, &mut en)?.max(0)).unwrap_or(0)),
+                    ChooseCountIr::UpTo(n) => Count::UpTo(u32::try_from(ev.int(n, &mut en)?.max(0)).unwrap_or(0)),
+                    ChooseCountIr::Order => Count::Order,
+                };
+                let none = match none {
+                    Some(s) => Some(ev.label(&ev.eval(&Ex { kind: ExK::Str(s.clone()), span }, &mut en)?)),
+                    None => None,
+                };
+                let options: Vec<Choice> = items.iter().map(|v| Choice { label: ev.label(v), value: v.clone() }).collect();
+                let dest = match dest {
+                    Some(slot) => Dest::Slot { env, slot },
+                    None => Dest::Discard,
+                };
+                Self::put_env(st, env, en);
+                self.ask(st, seat, prompt, options, count, none, c.secret, dest, span)
+            }
+            ChooseFormIr::Branches(branches) => {
+                let mut options = Vec::new();
+                let mut blocks = Vec::new();
+                for b in branches {
+                    if let Some(cond) = &b.cond
+                        && !ev.truth(cond, &mut en)?
+                    {
+                        continue;
+                    }
+                    let label = ev.label(&ev.eval(&Ex { kind: ExK::Str(b.label.clone()), span }, &mut en)?);
+                    options.push(Choice { label, value: Value::Int(blocks.len() as i64) });
+                    blocks.push(b.body);
+                }
+                Self::put_env(st, env, en);
+                self.ask(st, seat, prompt, options, Count::One, None, c.secret, Dest::Branch { env, blocks }, span)
+            }
+        }
+    }
+
+    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOp, value: &Ex, env: u32, span: Span) -> R {
+        let v = self.eval_in(st, env, value)?;
+        let combine = |old: &Value, v: Value| -> Result<Value, RtError> {
+            match op {
+                AssignOp::Set => Ok(v),
+                AssignOp::Add => super::modifiers::apply(old.clone(), ModifyOp::Add, v, span),
+                AssignOp::Sub => super::modifiers::apply(old.clone(), ModifyOp::Sub, v, span),
+            }
+        };
+        match place {
+            PlaceIr::Local(slot) => {
+                let old = st.envs.get(env as usize).and_then(|e| e.slots.get(*slot as usize)).cloned().unwrap_or_default();
+                let new = combine(&old, v)?;
+                Self::set_local(st, env, *slot, new);
+            }
+            PlaceIr::Global(i) => {
+                let old = st.globals.get(*i as usize).cloned().unwrap_or_default();
+                let new = combine(&old, v)?;
+                if let Some(g) = st.globals.get_mut(*i as usize) {
+                    *g = new.clone();
+                }
+                let what = self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
+                if old != new {
+                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                    st.dirty = true;
+                }
+            }
+            PlaceIr::PlayerField(pe, i) => {
+                let p = {
+                    let mut en = self.env_of(st, env);
+                    self.ev(st).player(pe, &mut en)?
+                };
+                let old = st.players.get(p as usize).and_then(|x| x.fields.get(*i as usize)).cloned().unwrap_or_default();
+                let new = combine(&old, v)?;
+                if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
+                    *f = new.clone();
+                }
+                let name = self.game.player_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
+                if old != new {
+                    self.log(st, EventKind::Set { what: format!("P{}.{name}", p + 1), old, new }, ALL, span);
+                    st.dirty = true;
+                }
+            }
+            PlaceIr::ObjField(oe, f) => {
+                let o = match self.eval_in(st, env, oe)? {
+                    Value::Obj(o) => o,
+                    other => return Err(self.ev(st).type_err(oe.span, "an object", &other)),
+                };
+                let old = self.ev(st).read_field(o, *f, span)?;
+                let new = combine(&old, v)?;
+                if let Some(ob) = st.obj_mut(o) {
+                    ob.fields.retain(|(s, _)| s != f);
+                    ob.fields.push((*f, new.clone()));
+                }
+                let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
+                self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                st.dirty = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Call a procedure: `requires` not met means nothing happens (do as much as you can);
+    /// replacements may apply instead.
+    pub fn do_call(&self, st: &mut State, call: &CallIr, env: u32, ret: Option<(u32, Slot)>) -> R {
+        let mut args = Vec::with_capacity(call.args.len());
+        for a in &call.args {
+            args.push(self.eval_in(st, env, a)?);
+        }
+        let pid = match &call.target {
+            CallTarget::Proc(p) => *p,
+            CallTarget::Dynamic(e) => match self.eval_in(st, env, e)? {
+                Value::Proc(p) => p,
+                other => return Err(self.ev(st).type_err(e.span, "a procedure", &other)),
+            },
+        };
+        self.call_proc(st, pid, args, ret, &[], call.span)
+    }
+
+    pub fn call_proc(
+        &self,
+        st: &mut State,
+        pid: ProcId,
+        args: Vec<Value>,
+        ret: Option<(u32, Slot)>,
+        declined: &[ReplRef],
+        span: Span,
+    ) -> R {
+        let def = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
+        if def.params.len() != args.len() {
+            return Err(err(span, format!("`{}` takes {} arguments, not {}", def.info.name, def.params.len(), args.len())));
+        }
+        let (you, self_obj) = {
+            let f = st.frames.iter().rev().find(|f| f.env != u32::MAX);
+            f.and_then(|f| st.envs.get(f.env as usize)).map(|e| (e.you, e.self_obj)).unwrap_or((None, None))
+        };
+        if let Some(req) = &def.requires {
+            let mut penv = new_env(def.slots, args.clone(), you, self_obj);
+            if !self.ev(st).truth(req, &mut penv)? {
+                return Ok(());
+            }
+        }
+        if let Some((cand, optional)) = self.find_replacement(st, pid, &args, declined)? {
+            match optional {
+                None => return self.push_replacement(st, pid, cand, args, ret, span),
+                Some((seat, prompt)) => {
+                    let options = vec![
+                        Choice { label: "yes".into(), value: Value::Bool(true) },
+                        Choice { label: "no".into(), value: Value::Bool(false) },
+                    ];
+                    let dest = Dest::Replace { proc: pid, args, ret, candidate: cand, declined: declined.to_vec() };
+                    return self.ask(st, seat, prompt, options, Count::One, None, false, dest, span);
+                }
+            }
+        }
+        self.push_proc(st, pid, args, ret)
+    }
+
+    /// The first replacement that applies to this call and is not already applying.
+    #[allow(clippy::type_complexity)]
+    fn find_replacement(
+        &self,
+        st: &State,
+        pid: ProcId,
+        args: &[Value],
+        declined: &[ReplRef],
+    ) -> Result<Option<(ReplRef, Option<(Seat, String)>)>, RtError> {
+        let running: Vec<Routine> =
+            st.frames.iter().filter_map(|f| if let FrameKind::Call { routine, .. } = f.kind { Some(routine) } else { None }).collect();
+        let ev = self.ev(st);
+        for (i, r) in self.game.replaces.iter().enumerate() {
+            let rr = ReplRef::Rule(i as u32);
+            if r.target != pid || declined.contains(&rr) || running.contains(&Routine::Replace(i as u32)) {
+                continue;
+            }
+            let mut env = new_env(r.slots, args.to_vec(), None, None);
+            if let Some(w) = &r.when
+                && !ev.truth(w, &mut env)?
+            {
+                continue;
+            }
+            let opt = match &r.optional {
+                Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
+                None => None,
+            };
+            return Ok(Some((rr, opt)));
+        }
+        for (oi, o) in st.objects.iter().enumerate() {
+            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(def) = self.game.def(o.def) else { continue };
+            let id = ObjId::try_from(oi).unwrap_or(0);
+            for (ri, r) in def.replaces.iter().enumerate() {
+                let rr = ReplRef::Obj(id, ri as u16);
+                if r.target != pid || declined.contains(&rr) || running.contains(&Routine::ObjReplace(id, ri as u16)) {
+                    continue;
+                }
+                if !ev.is_active(id)? {
+                    continue;
+                }
+                let mut env = new_env(r.slots, args.to_vec(), Some(o.controller), Some(id));
+                if let Some(w) = &r.when
+                    && !ev.truth(w, &mut env)?
+                {
+                    continue;
+                }
+                let opt = match &r.optional {
+                    Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
+                    None => None,
+                };
+                return Ok(Some((rr, opt)));
+            }
+        }
+        Ok(None)
+    }
+
+    pub fn push_replacement(&self, st: &mut State, pid: ProcId, r: ReplRef, args: Vec<Value>, ret: Option<(u32, Slot)>, span: Span) -> R {
+        let (routine, body, slots, you, self_obj) = match r {
+            ReplRef::Rule(i) => {
+                let d = self.game.replaces.get(i as usize).ok_or_else(|| err(span, "no such replacement"))?;
+                (Routine::Replace(i), d.body, d.slots, None, None)
+            }
+            ReplRef::Obj(o, i) => {
+                let d = st
+                    .obj(o)
+                    .and_then(|ob| self.game.def(ob.def))
+                    .and_then(|d| d.replaces.get(i as usize))
+                    .ok_or_else(|| err(span, "no such replacement"))?;
+                (Routine::ObjReplace(o, i), d.body, d.slots, st.obj(o).map(|x| x.controller), Some(o))
+            }
+        };
+        self.log(st, EventKind::Replaced { original: pid, by: routine }, ALL, span);
+        self.push_routine(st, routine, body, slots, args, you, self_obj, ret);
+        Ok(())
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Objects
+
+    fn exec_create(&self, st: &mut State, c: &CreateIr, env: u32, span: Span) -> Result<ObjId, RtError> {
+        let def = match self.eval_in(st, env, &c.def)? {
+            Value::Def(d) => d,
+            Value::Text(t) => {
+                self.game.def_index.get(t.as_ref()).copied().ok_or_else(|| err(c.def.span, format!("no definition named `{t}`")))?
+            }
+            other => return Err(self.ev(st).type_err(c.def.span, "a definition", &other)),
+        };
+        let zone = match self.eval_in(st, env, &c.zone)? {
+            Value::Zone(z) => z,
+            other => return Err(self.ev(st).type_err(c.zone.span, "a zone", &other)),
+        };
+        let owner = match &c.owner {
+            Some(o) => match self.eval_in(st, env, o)? {
+                Value::Player(p) => p,
+                other => return Err(self.ev(st).type_err(o.span, "a player", &other)),
+            },
+            None => zone.owner.ok_or_else(|| err(span, "this zone belongs to no player: say who owns the new object with `owned by p`"))?,
+        };
+        if st.objects.len() >= super::eval::SIZE_BUDGET {
+            return Err(err(span, format!("size budget exceeded: more than {} objects", super::eval::SIZE_BUDGET)));
+        }
+        let id = ObjId::try_from(st.objects.len()).map_err(|_| err(span, "too many objects"))?;
+        let since = st.tick();
+        st.objects.push(Obj {
+            def,
+            owner,
+            controller: zone.owner.unwrap_or(owner),
+            place: Place::Nowhere,
+            face_up: true,
+            known: 0,
+            fields: vec![],
+            under: vec![],
+            since,
+        });
+        self.place_in_zone(st, id, zone, false, c.face_up, span)?;
+        let known = st.obj(id).map(|o| o.known).unwrap_or(0);
+        self.log(st, EventKind::Created { obj: id, def, to: Place::Zone(zone) }, known, span);
+        Ok(id)
+    }
+
+    fn detach(&self, st: &mut State, o: ObjId) -> Result<Place, RtError> {
+        let place = st.obj(o).map(|x| x.place).unwrap_or(Place::Nowhere);
+        match place {
+            Place::Zone(z) => {
+                if let Some(i) = st.zone_slot(self.game, z)
+                    && let Some(list) = st.zones.get_mut(i)
+                {
+                    list.retain(|x| *x != o);
+                }
+            }
+            Place::Under(h) => {
+                if let Some(holder) = st.obj_mut(h) {
+                    holder.under.retain(|x| *x != o);
+                }
+            }
+            Place::Nowhere => {}
+        }
+        Ok(place)
+    }
+
+    fn place_in_zone(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> R {
+        let zdef = self.game.zone(z.zone).ok_or_else(|| err(span, "no such zone"))?;
+        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
+        let ordered = zdef.ordered;
+        let vis = zdef.visibility;
+        if let Some(list) = st.zones.get_mut(slot) {
+            if ordered && !bottom {
+                list.insert(0, o);
+            } else {
+                list.push(o);
+            }
+        }
+        let since = st.tick();
+        // Within public zones an object keeps its face; coming into view it is face up.
+        let was_public = match st.obj(o).map(|x| x.place) {
+            Some(Place::Zone(from)) => self.game.zone(from.zone).is_some_and(|d| d.visibility == Visibility::Public),
+            Some(Place::Under(_)) => true,
+            _ => false,
+        };
+        if let Some(ob) = st.obj_mut(o) {
+            ob.place = Place::Zone(z);
+            ob.face_up = match face {
+                Some(f) => f,
+                None if was_public && vis == Visibility::Public => ob.face_up,
+                None => true,
+            };
+            ob.since = since;
+            if let Some(owner) = z.owner {
+                ob.controller = owner;
+            }
+            ob.known = match vis {
+                Visibility::Hidden => 0,
+                Visibility::Owner => ob.known | seat_bit(z.owner.unwrap_or(ob.owner)),
+                Visibility::Public if ob.face_up => ALL,
+                Visibility::Public => ob.known | seat_bit(ob.controller),
+            };
+        }
+        st.dirty = true;
+        Ok(())
+    }
+
+    pub fn move_obj(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> R {
+        let before = st.obj(o).map(|x| x.known).unwrap_or(0);
+        let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
+        let from_zone = st.zone_of(o);
+        let from = self.detach(st, o)?;
+        self.place_in_zone(st, o, z, bottom, face, span)?;
+        let after = st.obj(o).map(|x| x.known).unwrap_or(0);
+        self.log(st, EventKind::Moved { obj: o, def, from, to: Place::Zone(z) }, before | after, span);
+        let from_v = from_zone.map(Value::Zone).unwrap_or_default();
+        self.emit(st, self.game.builtin_events.moved, vec![Value::Obj(o), from_v, Value::Zone(z)])
+    }
+
+    fn put_under(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> R {
+        if o == target || self.is_within(st, target, o) {
+            return Err(err(span, "an object cannot go under itself"));
+        }
+        let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
+        let tdef = st.obj(target).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{target}")))?;
+        self.detach(st, o)?;
+        let since = st.tick();
+        if let Some(t) = st.obj_mut(target) {
+            t.under.push(o);
+        }
+        if let Some(ob) = st.obj_mut(o) {
+            ob.place = Place::Under(target);
+            ob.since = since;
+        }
+        st.dirty = true;
+        let known = st.obj(o).map(|x| x.known).unwrap_or(0);
+        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: true }, known, span);
+        Ok(())
+    }
+
+    /// `put x over y`: x takes y's place; y and everything under it go under x.
+    fn put_over(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> R {
+        if o == target || self.is_within(st, target, o) {
+            return Err(err(span, "an object cannot go over itself"));
+        }
+        let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
+        let tdef = st.obj(target).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{target}")))?;
+        self.detach(st, o)?;
+        let tplace = st.obj(target).map(|x| x.place).unwrap_or(Place::Nowhere);
+        match tplace {
+            Place::Zone(z) => {
+                if let Some(i) = st.zone_slot(self.game, z)
+                    && let Some(list) = st.zones.get_mut(i)
+                    && let Some(pos) = list.iter().position(|x| *x == target)
+                    && let Some(slot) = list.get_mut(pos)
+                {
+                    *slot = o;
+                }
+            }
+            Place::Under(h) => {
+                if let Some(holder) = st.obj_mut(h)
+                    && let Some(slot) = holder.under.iter_mut().find(|x| **x == target)
+                {
+                    *slot = o;
+                }
+            }
+            Place::Nowhere => {}
+        }
+        let mut pile = vec![target];
+        pile.extend(st.obj(target).map(|t| t.under.clone()).unwrap_or_default());
+        if let Some(t) = st.obj_mut(target) {
+            t.under.clear();
+        }
+        for p in &pile {
+            if let Some(ob) = st.obj_mut(*p) {
+                ob.place = Place::Under(o);
+            }
+        }
+        let (controller, known) = st.obj(target).map(|t| (t.controller, t.known)).unwrap_or((0, 0));
+        let since = st.tick();
+        if let Some(ob) = st.obj_mut(o) {
+            ob.place = tplace;
+            ob.under.extend(pile);
+            ob.controller = controller;
+            ob.since = since;
+            ob.known |= known;
+            if ob.face_up {
+                ob.known = ALL;
+            }
+        }
+        st.dirty = true;
+        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: false }, ALL, span);
+        Ok(())
+    }
+
+    fn is_within(&self, st: &State, o: ObjId, holder: ObjId) -> bool {
+        let mut cur = o;
+        for _ in 0..64 {
+            match st.obj(cur).map(|x| x.place) {
+                Some(Place::Under(h)) if h == holder => return true,
+                Some(Place::Under(h)) => cur = h,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn turn(&self, st: &mut State, o: ObjId, up: bool, span: Span) {
+        let Some(ob) = st.obj_mut(o) else { return };
+        if ob.face_up == up {
+            return;
+        }
+        ob.face_up = up;
+        if up {
+            ob.known = ALL;
+        }
+        let def = ob.def;
+        st.dirty = true;
+        self.log(st, EventKind::Turned { obj: o, def, up }, ALL, span);
+    }
+
+    fn end_game(&self, st: &mut State, winners: Vec<Seat>, reason: String, span: Span) {
+        let mut losers: Vec<(Seat, String)> = Vec::new();
+        for (i, p) in st.players.iter().enumerate() {
+            let s = Seat::try_from(i).unwrap_or(0);
+            if !winners.contains(&s) && !p.out {
+                losers.push((s, reason.clone()));
+            }
+        }
+        for e in &st.log {
+            if let EventKind::PlayerOut { seat, reason } = &e.kind
+                && !losers.iter().any(|(s, _)| s == seat)
+            {
+                losers.push((*seat, reason.clone()));
+            }
+        }
+        losers.sort_by_key(|(s, _)| *s);
+        let result = GameResult { winners, losers, reason };
+        self.log(st, EventKind::GameOver { result: result.clone() }, ALL, span);
+        st.result = Some(result);
+    }
+
+    fn player_out(&self, st: &mut State, p: Seat, reason: String, span: Span) -> R {
+        let Some(ps) = st.players.get_mut(p as usize) else { return Ok(()) };
+        if ps.out {
+            return Ok(());
+        }
+        ps.out = true;
+        st.dirty = true;
+        self.log(st, EventKind::PlayerOut { seat: p, reason }, ALL, span);
+        self.emit(st, self.game.builtin_events.player_left, vec![Value::Player(p)])
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Randomness: seeded, or scripted by a scenario (where an unscripted draw is an error).
+
+    fn next_scripted(&self, st: &mut State, what: &str, span: Span) -> Result<Option<ScriptedRandom>, RtError> {
+        match &mut st.scripted {
+            None => Ok(None),
+            Some(q) => q.pop_front().map(Some).ok_or_else(|| {
+                err(span, format!("unscripted random result: {what}"))
+                    .with_help("script it before the statement that causes it, with `random roll N`, `random keep`, `random order [..]` or `random pick x`")
+            }),
+        }
+    }
+
+    fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
+        let what = format!("a roll of a {sides}-sided die");
+        match self.next_scripted(st, &what, span)? {
+            None => Ok(i64::try_from(st.rng.below(sides as u64)).unwrap_or(0) + 1),
+            Some(ScriptedRandom::Roll(v)) if (1..=sides).contains(&v) => Ok(v),
+            Some(ScriptedRandom::Roll(v)) => Err(err(span, format!("the scenario scripted a roll of {v}, but the die has {sides} sides"))),
+            Some(other) => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+        }
+    }
+
+    fn random_pick(&self, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
+        if items.is_empty() {
+            return Ok(Value::None);
+        }
+        let what = format!("a random pick among {} items", items.len());
+        match self.next_scripted(st, &what, span)? {
+            None => {
+                let i = st.rng.below(items.len() as u64) as usize;
+                Ok(items.get(i).cloned().unwrap_or_default())
+            }
+            Some(ScriptedRandom::Pick(v)) => self.match_scripted(st, items, &v, span),
+            Some(other) => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+        }
+    }
+
+    /// A scripted value: the value itself, or the label of one of the items.
+    fn match_scripted(&self, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
+        if items.contains(v) {
+            return Ok(v.clone());
+        }
+        if let Value::Text(t) = v {
+            let ev = self.ev(st);
+            if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_ref()) {
+                return Ok(found.clone());
+            }
+        }
+        Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", self.ev(st).label(v))))
+    }
+
+    fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
+        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
+        let mut items = st.zones.get(slot).cloned().unwrap_or_default();
+        let what = format!("a shuffle of {}", super::value::zone_name(self.game, z));
+        match self.next_scripted(st, &what, span)? {
+            None => {
+                // Fisher-Yates with the game's generator.
+                for i in (1..items.len()).rev() {
+                    let j = st.rng.below(i as u64 + 1) as usize;
+                    items.swap(i, j);
+                }
+            }
+            Some(ScriptedRandom::Keep) => {}
+            Some(ScriptedRandom::Order(order)) => {
+                let mut rest: Vec<Value> = items.iter().map(|o| Value::Obj(*o)).collect();
+                let mut out = Vec::new();
+                for v in order {
+                    let found = self.match_scripted(st, &rest, &v, span)?;
+                    rest.retain(|x| *x != found);
+                    if let Value::Obj(o) = found {
+                        out.push(o);
+                    }
+                }
+                out.extend(rest.into_iter().filter_map(|v| if let Value::Obj(o) = v { Some(o) } else { None }));
+                items = out;
+            }
+            Some(other) => return Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+        }
+        if let Some(list) = st.zones.get_mut(slot) {
+            *list = items;
+        }
+        st.dirty = true;
+        self.log(st, EventKind::Shuffled { zone: z }, ALL, span);
+        Ok(())
+    }
+}
+
+fn scripted_name(s: &ScriptedRandom) -> &'static str {
+    match s {
+        ScriptedRandom::Roll(_) => "random roll",
+        ScriptedRandom::Keep => "random keep",
+        ScriptedRandom::Order(_) => "random order",
+        ScriptedRandom::Pick(_) => "random pick",
+    }
+}

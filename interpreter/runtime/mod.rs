@@ -1,0 +1,42 @@
+//! Running a compiled game: values, the state, expression evaluation, statement execution,
+//! modifiers, the engine's step loop, and per-seat views.
+
+pub mod builtins;
+pub mod engine;
+pub mod eval;
+pub mod exec;
+pub mod modifiers;
+pub mod state;
+pub mod value;
+pub mod view;
+
+pub use engine::{Engine, Setup, Status};
+pub use state::{Answer, State};
+
+use crate::diag::Diag;
+use crate::syntax::span::Span;
+
+/// A rule stopped while running: a message, where, and what to do about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RtError {
+    pub message: String,
+    pub span: Span,
+    pub help: Option<String>,
+}
+
+impl RtError {
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn to_diag(&self) -> Diag {
+        Diag::error(self.span, self.message.clone()).label("while running this").maybe_help(self.help.clone())
+    }
+}
+
+impl std::fmt::Display for RtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}

@@ -1,0 +1,174 @@
+//! Object fields are computed on read: the printed value (or the kind's default when the object
+//! is blank), then every applicable modifier in a defined order — layer, then timestamp.
+//! Modifiers come from the rulebook, from objects whose abilities are in effect, and from
+//! effects with a duration (temporary modifiers in the state).
+
+use super::eval::{Ev, R, err, new_env};
+use super::state::Place;
+use super::value::{ObjId, Value};
+use crate::check::ir::{ModifierDef, Sym};
+use crate::syntax::ast::ModifyOp;
+use crate::syntax::span::Span;
+use std::sync::Arc;
+
+struct Applied {
+    layer: i64,
+    ts: u64,
+    op: ModifyOp,
+    value: Value,
+}
+
+impl Ev<'_> {
+    /// Is this object blank (its printed values and abilities ignored)? Only the rulebook's
+    /// modifiers can blank an object; an object's own abilities cannot.
+    pub fn is_blank(&self, o: ObjId) -> R<bool> {
+        Ok(self.blank_except(o)?.is_some())
+    }
+
+    /// The fields kept when blank, or `None` when the object is not blank.
+    fn blank_except(&self, o: ObjId) -> R<Option<Vec<Sym>>> {
+        for &mi in &self.game.blank_modifiers {
+            let Some(m) = self.game.modifiers.get(mi) else { continue };
+            if self.modifier_applies(m, o, None)? {
+                return Ok(m.blank_except.clone());
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether an object's abilities are in effect: it is in a zone where its kind is active,
+    /// directly (not under another object), and it is not blank.
+    pub fn is_active(&self, o: ObjId) -> R<bool> {
+        let Some(ob) = self.state.obj(o) else { return Ok(false) };
+        let Place::Zone(z) = ob.place else { return Ok(false) };
+        let Some(def) = self.game.def(ob.def) else { return Ok(false) };
+        let Some(kind) = self.game.kind(def.kind) else { return Ok(false) };
+        if !kind.active_in.contains(&z.zone) {
+            return Ok(false);
+        }
+        Ok(!self.is_blank(o)?)
+    }
+
+    fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
+        let you = source.and_then(|s| self.controller(s));
+        let mut env = new_env(m.slots, vec![], you, source);
+        super::eval::set_slot(&mut env, m.var, Value::Obj(target));
+        if let (Some(cond), Some(_)) = (&m.active_while, source)
+            && !self.truth(cond, &mut env)?
+        {
+            return Ok(false);
+        }
+        match &m.when {
+            Some(w) => self.truth(w, &mut env),
+            None => Ok(true),
+        }
+    }
+
+    /// The printed value of a field (an override, the definition's value, or the default).
+    fn printed(&self, o: ObjId, f: Sym, span: Span) -> R<(Value, Value)> {
+        let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
+        let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
+        let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
+        let idx = kind
+            .field_index
+            .get(&f)
+            .copied()
+            .ok_or_else(|| err(span, format!("`{}` (a {}) has no field `{}`", def.name, kind.name, self.game.sym(f))))?;
+        let default = kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default();
+        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
+            return Ok((v.clone(), default));
+        }
+        Ok((def.fields.get(idx).cloned().flatten().unwrap_or_else(|| default.clone()), default))
+    }
+
+    /// Read an object's field through every modifier.
+    pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+        self.enter(span)?;
+        let r = self.read_field_inner(o, f, span);
+        self.leave();
+        r
+    }
+
+    fn read_field_inner(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+        let (printed, default) = self.printed(o, f, span)?;
+        let blank = self.blank_except(o)?;
+        let mut value = match &blank {
+            Some(keep) if !keep.contains(&f) => default,
+            _ => printed,
+        };
+        let mut applied: Vec<Applied> = Vec::new();
+        // The rulebook's modifiers, in the order written.
+        if let Some(list) = self.game.modifiers_by_field.get(&f) {
+            for (order, &mi) in list.iter().enumerate() {
+                let Some(m) = self.game.modifiers.get(mi) else { continue };
+                if self.modifier_applies(m, o, None)? {
+                    self.collect(m, o, None, order as u64, &mut applied)?;
+                }
+            }
+        }
+        // Static modifiers of objects whose abilities are in effect, by when they arrived.
+        for (i, src) in self.state.objects.iter().enumerate() {
+            if !self.game.defs_with_passives.get(src.def as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(def) = self.game.def(src.def) else { continue };
+            if !def.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f)) {
+                continue;
+            }
+            let sid = ObjId::try_from(i).unwrap_or(0);
+            if !self.is_active(sid)? {
+                continue;
+            }
+            for m in &def.modifiers {
+                if m.effects.iter().any(|e| e.field == f) && self.modifier_applies(m, o, Some(sid))? {
+                    self.collect(m, o, Some(sid), src.since, &mut applied)?;
+                }
+            }
+        }
+        // Effects with durations.
+        for t in &self.state.temp_mods {
+            if t.obj == o && t.field == f {
+                applied.push(Applied { layer: 0, ts: t.ts, op: t.op, value: t.value.clone() });
+            }
+        }
+        applied.sort_by_key(|a| (a.layer, a.ts));
+        for a in applied {
+            value = apply(value, a.op, a.value, span)?;
+        }
+        Ok(value)
+    }
+
+    fn collect(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>, ts: u64, out: &mut Vec<Applied>) -> R<()> {
+        let you = source.and_then(|s| self.controller(s));
+        for e in &m.effects {
+            let mut env = new_env(m.slots, vec![], you, source);
+            super::eval::set_slot(&mut env, m.var, Value::Obj(target));
+            let v = self.eval(&e.value, &mut env)?;
+            out.push(Applied { layer: m.layer, ts, op: e.op, value: v });
+        }
+        Ok(())
+    }
+}
+
+/// Apply one modification to a value.
+pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
+    Ok(match (op, value, by) {
+        (ModifyOp::Set, _, v) => v,
+        (ModifyOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| err(span, "number overflow"))?),
+        (ModifyOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| err(span, "number overflow"))?),
+        (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => Value::Int(if op == ModifyOp::Add { b } else { -b }),
+        (ModifyOp::Insert, Value::List(l), v) => {
+            let mut l = Arc::unwrap_or_clone(l);
+            if !l.contains(&v) {
+                l.push(v);
+            }
+            Value::list(l)
+        }
+        (ModifyOp::Insert, Value::None, v) => Value::list(vec![v]),
+        (ModifyOp::Remove, Value::List(l), v) => Value::list(l.iter().filter(|x| **x != v).cloned().collect()),
+        (ModifyOp::Remove, Value::None, _) => Value::list(vec![]),
+        (op, v, b) => {
+            return Err(err(span, format!("cannot apply `{op:?}` with {} to {}", b.type_name(), v.type_name())));
+        }
+    })
+}

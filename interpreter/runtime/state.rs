@@ -1,0 +1,367 @@
+//! The whole state of a running game as one plain, serializable value: players, objects,
+//! zones, temporary modifiers, the frame stack (the pending effects), queued triggers, the
+//! decision being asked, the random generator and the event log.
+
+use super::value::{ObjId, Seat, Value, ZoneRef};
+use crate::check::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
+use crate::syntax::ast::ModifyOp;
+use crate::syntax::span::Span;
+use indexmap::IndexMap;
+use rand::{Rng as _, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Every seat knows it: the bitmask of all seats.
+pub const ALL: u64 = u64::MAX;
+
+pub fn seat_bit(s: Seat) -> u64 {
+    1u64.checked_shl(u32::from(s)).unwrap_or(0)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Mode {
+    /// A whole game: setup, then the turn procedure again and again until a result.
+    Game,
+    /// A scenario: only what the scenario runs.
+    #[default]
+    Scenario,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct State {
+    pub fingerprint: String,
+    pub mode: Mode,
+    pub players: Vec<PlayerState>,
+    pub globals: Vec<Value>,
+    pub consts: Vec<Value>,
+    pub objects: Vec<Obj>,
+    pub zones: Vec<Vec<ObjId>>,
+    pub temp_mods: Vec<TempMod>,
+    pub frames: Vec<Frame>,
+    pub envs: Vec<Env>,
+    pub pending: Option<Decision>,
+    pub triggers: Vec<PendingTrigger>,
+    pub rng: Rng,
+    pub scripted: Option<VecDeque<ScriptedRandom>>,
+    pub log: Vec<Event>,
+    pub clock: u64,
+    pub result: Option<GameResult>,
+    pub dirty: bool,
+    pub checking: bool,
+    pub turns: u32,
+    pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
+    pub decisions: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Env {
+    pub slots: Vec<Value>,
+    pub you: Option<Seat>,
+    pub self_obj: Option<ObjId>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlayerState {
+    pub fields: Vec<Value>,
+    pub out: bool,
+}
+
+/// Where an object is: directly in a zone, or under another object (a pile).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Place {
+    Zone(ZoneRef),
+    Under(ObjId),
+    Nowhere,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Obj {
+    pub def: DefId,
+    pub owner: Seat,
+    pub controller: Seat,
+    pub place: Place,
+    pub face_up: bool,
+    /// Seats that know what this object is (bitmask).
+    pub known: u64,
+    /// Permanent changes to printed values.
+    pub fields: Vec<(Sym, Value)>,
+    pub under: Vec<ObjId>,
+    /// When it last changed place (for the timestamp order of its effects).
+    pub since: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TempMod {
+    pub obj: ObjId,
+    pub field: Sym,
+    pub op: ModifyOp,
+    pub value: Value,
+    pub until: Option<usize>,
+    pub ts: u64,
+}
+
+/// What a piece of running code is, for causes in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Routine {
+    Main,
+    Scenario,
+    Proc(ProcId),
+    Trigger(u32),
+    ObjTrigger(ObjId, u16),
+    Always(u32),
+    Replace(u32),
+    ObjReplace(ObjId, u16),
+    Ability(ObjId, u16),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cause {
+    pub routine: Routine,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Frame {
+    pub kind: FrameKind,
+    pub env: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum FrameKind {
+    /// The root of a game: runs setup, then turns.
+    Main { setup_done: bool },
+    /// A routine was entered; its env is popped when this frame is.
+    Call { routine: Routine, ret: Option<(u32, Slot)>, holds: bool },
+    /// Statements of a block, the next one at `pc`.
+    Block { block: BlockId, pc: u32 },
+    /// A loop statement at `block[index]`.
+    Loop { block: BlockId, index: u32, iter: LoopIter },
+    /// Using an ability: pay costs, choose targets, then do it.
+    Ability { obj: ObjId, idx: u16, stage: u16 },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum LoopIter {
+    For { items: Arc<Vec<Value>>, next: u32 },
+    While,
+    Repeat { left: i64 },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingTrigger {
+    pub routine: Routine,
+    pub args: Vec<Value>,
+    pub controller: Option<Seat>,
+    pub ts: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Count {
+    One,
+    Exactly(u32),
+    UpTo(u32),
+    Order,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Choice {
+    pub label: String,
+    pub value: Value,
+}
+
+/// Where the answer to a decision goes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Dest {
+    Discard,
+    Slot { env: u32, slot: Slot },
+    Branch { env: u32, blocks: Vec<BlockId> },
+    Replace { proc: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>, candidate: ReplRef, declined: Vec<ReplRef> },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReplRef {
+    Rule(u32),
+    Obj(ObjId, u16),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Decision {
+    pub seat: Seat,
+    pub prompt: String,
+    pub options: Vec<Choice>,
+    pub count: Count,
+    /// The label of the "choose nothing" option, listed last, when there is one.
+    pub none: Option<String>,
+    pub secret: bool,
+    pub dest: Dest,
+    pub cause: Cause,
+}
+
+impl Decision {
+    /// All labels as offered, the "none" option last.
+    pub fn labels(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.options.iter().map(|c| c.label.clone()).collect();
+        if let Some(n) = &self.none {
+            v.push(n.clone());
+        }
+        v
+    }
+}
+
+/// An answer: option indices (0-based, in the order offered; the "none" option is last).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer(pub Vec<usize>);
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum ScriptedRandom {
+    Roll(i64),
+    Keep,
+    Order(Vec<Value>),
+    Pick(Value),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    pub winners: Vec<Seat>,
+    pub losers: Vec<(Seat, String)>,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct Rng {
+    pub seed: [u8; 32],
+    pub pos: u128,
+}
+
+impl Rng {
+    pub fn from_seed(seed: u64) -> Rng {
+        let r = ChaCha8Rng::seed_from_u64(seed);
+        Rng { seed: r.get_seed(), pos: 0 }
+    }
+
+    /// A uniform number in `0..n` (n ≥ 1), by rejection sampling: stable across platforms.
+    pub fn below(&mut self, n: u64) -> u64 {
+        let mut r = ChaCha8Rng::from_seed(self.seed);
+        r.set_word_pos(self.pos);
+        let n = n.max(1);
+        let zone = u64::MAX - (u64::MAX % n);
+        let out = loop {
+            let x = r.next_u64();
+            if x < zone {
+                break x % n;
+            }
+        };
+        self.pos = r.get_word_pos();
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Event {
+    pub kind: EventKind,
+    pub cause: Cause,
+    /// Seats that may see the event's details.
+    pub visible: u64,
+    pub depth: u16,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum EventKind {
+    Created { obj: ObjId, def: DefId, to: Place },
+    Moved { obj: ObjId, def: DefId, from: Place, to: Place },
+    Turned { obj: ObjId, def: DefId, up: bool },
+    Put { obj: ObjId, def: DefId, target: ObjId, target_def: DefId, under: bool },
+    Set { what: String, old: Value, new: Value },
+    Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOp, value: Value, until: Option<usize> },
+    Expired { duration: usize, count: usize },
+    Shuffled { zone: ZoneRef },
+    Rolled { sides: i64, result: i64 },
+    Picked { value: Value },
+    Asked { seat: Seat, prompt: String, options: Vec<String> },
+    Answered { seat: Seat, prompt: String, labels: Vec<String>, forced: bool },
+    Signal { event: u32, args: Vec<Value> },
+    Log { text: String },
+    Triggered { routine: Routine },
+    Replaced { original: ProcId, by: Routine },
+    Revealed { obj: ObjId, def: DefId },
+    PlayerOut { seat: Seat, reason: String },
+    GameOver { result: GameResult },
+}
+
+impl State {
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    pub fn obj(&self, id: ObjId) -> Option<&Obj> {
+        self.objects.get(id as usize)
+    }
+
+    pub fn obj_mut(&mut self, id: ObjId) -> Option<&mut Obj> {
+        self.objects.get_mut(id as usize)
+    }
+
+    /// The index of a zone instance in `zones`.
+    pub fn zone_slot(&self, game: &Game, z: ZoneRef) -> Option<usize> {
+        let n = self.players.len();
+        let mut idx = 0usize;
+        for (i, def) in game.zones.iter().enumerate() {
+            if i == z.zone as usize {
+                return if def.per_player {
+                    let owner = z.owner? as usize;
+                    if owner < n { Some(idx + owner) } else { None }
+                } else {
+                    Some(idx)
+                };
+            }
+            idx += if def.per_player { n } else { 1 };
+        }
+        None
+    }
+
+    pub fn zone_contents(&self, game: &Game, z: ZoneRef) -> &[ObjId] {
+        self.zone_slot(game, z).and_then(|i| self.zones.get(i)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// All objects in a zone; for a per-player zone without owner, in every player's.
+    pub fn zone_objects(&self, game: &Game, z: ZoneRef) -> Vec<ObjId> {
+        let per_player = game.zone(z.zone).is_some_and(|d| d.per_player);
+        if per_player && z.owner.is_none() {
+            let mut out = Vec::new();
+            for p in 0..self.players.len() {
+                let owner = Seat::try_from(p).unwrap_or(0);
+                out.extend_from_slice(self.zone_contents(game, ZoneRef { zone: z.zone, owner: Some(owner) }));
+            }
+            out
+        } else {
+            self.zone_contents(game, z).to_vec()
+        }
+    }
+
+    /// The zone an object is in, following piles up to their top.
+    pub fn zone_of(&self, id: ObjId) -> Option<ZoneRef> {
+        let mut cur = id;
+        for _ in 0..64 {
+            match self.obj(cur)?.place {
+                Place::Zone(z) => return Some(z),
+                Place::Under(h) => cur = h,
+                Place::Nowhere => return None,
+            }
+        }
+        None
+    }
+
+    pub fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    pub fn active_seats(&self) -> Vec<Seat> {
+        (0..self.players.len()).filter(|&i| self.players.get(i).is_some_and(|p| !p.out)).map(|i| Seat::try_from(i).unwrap_or(0)).collect()
+    }
+}

@@ -1,0 +1,107 @@
+//! Runtime values. Plain data: every value serializes, and equality is structural.
+
+use crate::check::ir::{DefId, Game, ProcId, Sym, ZoneId};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+pub type ObjId = u32;
+pub type Seat = u8;
+
+/// A zone instance: a zone name and, for per-player zones, its owner. A per-player zone with
+/// no owner stands for that zone of every player (as in `o in alert`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ZoneRef {
+    pub zone: ZoneId,
+    pub owner: Option<Seat>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub enum Value {
+    #[default]
+    None,
+    Bool(bool),
+    Int(i64),
+    Text(Arc<str>),
+    Sym(Sym),
+    Player(Seat),
+    Obj(ObjId),
+    Def(DefId),
+    Zone(ZoneRef),
+    List(Arc<Vec<Value>>),
+    /// `3 persuasion`, `2 minerals 1 gas`
+    Amount(Arc<Vec<(i64, Sym)>>),
+    Proc(ProcId),
+    /// An ability: the object and the ability's index in its definition.
+    Ability(ObjId, u16),
+    Lambda(u32),
+}
+
+impl Value {
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Arc::new(items))
+    }
+
+    pub fn text(s: impl AsRef<str>) -> Value {
+        Value::Text(Arc::from(s.as_ref()))
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+
+    /// A short name for the value's type, used in runtime error messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Text(_) => "text",
+            Value::Sym(_) => "symbol",
+            Value::Player(_) => "player",
+            Value::Obj(_) => "object",
+            Value::Def(_) => "definition",
+            Value::Zone(_) => "zone",
+            Value::List(_) => "list",
+            Value::Amount(_) => "amount",
+            Value::Proc(_) => "proc",
+            Value::Ability(..) => "ability",
+            Value::Lambda(_) => "function",
+        }
+    }
+
+    /// Render without access to the state (objects appear by id).
+    pub fn display(&self, game: &Game) -> String {
+        match self {
+            Value::None => "none".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Text(t) => t.to_string(),
+            Value::Sym(s) => game.sym(*s).to_string(),
+            Value::Player(p) => format!("P{}", p + 1),
+            Value::Obj(o) => format!("#{o}"),
+            Value::Def(d) => game.def(*d).map(|d| d.name.clone()).unwrap_or_default(),
+            Value::Zone(z) => zone_name(game, *z),
+            Value::List(l) => {
+                let parts: Vec<String> = l.iter().map(|v| v.display(game)).collect();
+                format!("[{}]", parts.join(", "))
+            }
+            Value::Amount(a) => amount_text(game, a),
+            Value::Proc(p) => game.proc_def(*p).map(|p| p.info.name.clone()).unwrap_or_default(),
+            Value::Ability(o, i) => format!("ability {i} of #{o}"),
+            Value::Lambda(_) => "function".into(),
+        }
+    }
+}
+
+pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {
+    let parts: Vec<String> = a.iter().map(|(n, s)| format!("{n} {}", game.sym(*s))).collect();
+    parts.join(" ")
+}
+
+pub fn zone_name(game: &Game, z: ZoneRef) -> String {
+    let name = game.zone(z.zone).map(|d| d.name.as_str()).unwrap_or("?");
+    match z.owner {
+        Some(p) => format!("P{}.{}", p + 1, name),
+        None => name.to_string(),
+    }
+}

@@ -1,0 +1,329 @@
+//! Running a scenario: build the state, run what it says, answer decisions and script random
+//! results in order, and check what it expects. A decision or a random result the scenario does
+//! not script fails it, naming what was asked.
+
+use crate::check::ir::{Ex, ExK, Game};
+use crate::check::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
+use crate::runtime::eval::{Ev, new_env};
+use crate::runtime::state::{Answer, Mode, ScriptedRandom, State};
+use crate::runtime::value::Value;
+use crate::runtime::{Engine, RtError, Setup, Status, view};
+use crate::syntax::ast::BinOp;
+use crate::syntax::span::Span;
+use std::collections::VecDeque;
+
+/// Why a scenario failed, and where.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub message: String,
+    pub expected: Option<String>,
+    pub actual: Option<String>,
+    pub span: Span,
+}
+
+pub struct Outcome {
+    pub id: String,
+    pub title: String,
+    pub failures: Vec<Failure>,
+    pub state: State,
+}
+
+impl Outcome {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// The readable trace: every event with its cause.
+    pub fn trace(&self, game: &Game) -> String {
+        view::trace(game, &self.state, None, true)
+    }
+}
+
+fn fail(message: impl Into<String>, span: Span) -> Failure {
+    Failure { message: message.into(), expected: None, actual: None, span }
+}
+
+fn rt_fail(e: RtError) -> Failure {
+    let mut f = fail(format!("the rules stopped with an error: {}", e.message), e.span);
+    f.actual = e.help;
+    f
+}
+
+pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
+    let engine = Engine::new(game);
+    let mut failures = Vec::new();
+    let setup = Setup { players: sc.players, seed: 0, decklists: vec![] };
+    let mut st = match engine.new_state(Mode::Scenario, setup) {
+        Ok(s) => s,
+        Err(e) => {
+            let st = State::default();
+            return Outcome { id: sc.id.clone(), title: sc.title.clone(), failures: vec![rt_fail(e)], state: st };
+        }
+    };
+    st.scripted = Some(VecDeque::new());
+    if let Some(e) = st.envs.first_mut() {
+        *e = new_env(sc.slots, vec![], None, None);
+    }
+    let mut stopped = false;
+    for step in &sc.steps {
+        let span = step.span;
+        let r: Result<(), Failure> = match &step.step {
+            Step::Exec(block) => {
+                st.frames
+                    .push(crate::runtime::state::Frame { kind: crate::runtime::state::FrameKind::Block { block: *block, pc: 0 }, env: 0 });
+                advance(&engine, &mut st)
+            }
+            Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
+            Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
+            Step::Random(r) => script_random(game, &mut st, r),
+            Step::Expect(e) => expect(&engine, &st, e, span),
+            Step::Stop => {
+                stopped = true;
+                Ok(())
+            }
+        };
+        if let Err(f) = r {
+            failures.push(f);
+            if !matches!(step.step, Step::Expect(_)) {
+                break;
+            }
+        }
+        if stopped {
+            break;
+        }
+    }
+    if failures.is_empty() && !stopped {
+        if let Some(d) = &st.pending {
+            let mut f = fail(format!("unscripted decision: P{} must choose — {}", d.seat + 1, d.prompt), d.cause.span);
+            f.actual = Some(format!("options: {}", d.labels().join(" | ")));
+            f.expected = Some("an `answer` for it, or `stop` to end the scenario here".into());
+            failures.push(f);
+        }
+        if let Some(q) = &st.scripted
+            && !q.is_empty()
+        {
+            failures.push(fail(format!("{} scripted random result(s) were never used", q.len()), sc.span));
+        }
+    }
+    Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st }
+}
+
+fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
+    match engine.advance(st) {
+        Ok(Status::Decision | Status::Ended | Status::Idle) => Ok(()),
+        Err(e) => Err(rt_fail(e)),
+    }
+}
+
+fn eval0(engine: &Engine, st: &State, e: &Ex) -> Result<Value, Failure> {
+    let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+    Ev::new(engine.game, st).eval(e, &mut env).map_err(rt_fail)
+}
+
+fn answer(engine: &Engine, st: &mut State, who: &Ex, value: &Ex, span: Span) -> Result<(), Failure> {
+    let seat = match eval0(engine, st, who)? {
+        Value::Player(p) => p,
+        other => return Err(fail(format!("`answer` needs a player, found {}", other.type_name()), who.span)),
+    };
+    let Some(d) = st.pending.clone() else {
+        return Err(fail(format!("P{} was to answer, but nobody is deciding", seat + 1), span));
+    };
+    if d.seat != seat {
+        let mut f = fail(format!("P{} was to answer, but P{} is deciding: {}", seat + 1, d.seat + 1, d.prompt), span);
+        f.actual = Some(format!("options: {}", d.labels().join(" | ")));
+        return Err(f);
+    }
+    let labels = d.labels();
+    let ev = Ev::new(engine.game, st);
+    let wanted = eval0(engine, st, value)?;
+    let find = |v: &Value| -> Result<usize, Failure> {
+        if let Value::Text(t) = v
+            && let Some(i) = labels.iter().position(|l| l == t.as_ref())
+        {
+            return Ok(i);
+        }
+        if let Some(i) = d.options.iter().position(|c| c.value == *v) {
+            return Ok(i);
+        }
+        let mut f = fail(format!("`{}` is not one of the options for: {}", ev.label(v), d.prompt), span);
+        f.actual = Some(format!("options: {}", labels.join(" | ")));
+        Err(f)
+    };
+    let idx = match &wanted {
+        Value::List(items) => items.iter().map(find).collect::<Result<Vec<_>, _>>()?,
+        v => vec![find(v)?],
+    };
+    engine.answer(st, seat, &Answer(idx)).map_err(|m| fail(format!("the answer was refused: {m}"), span))?;
+    advance(engine, st)
+}
+
+fn script_random(game: &Game, st: &mut State, r: &RandomIr) -> Result<(), Failure> {
+    let ev_state = st.clone();
+    let ev = Ev::new(game, &ev_state);
+    let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+    let item = match r {
+        RandomIr::Roll(e) => match ev.eval(e, &mut env).map_err(rt_fail)? {
+            Value::Int(n) => ScriptedRandom::Roll(n),
+            other => return Err(fail(format!("`random roll` needs a number, found {}", other.type_name()), e.span)),
+        },
+        RandomIr::Keep => ScriptedRandom::Keep,
+        RandomIr::Order(e) => ScriptedRandom::Order(ev.list_of(e, &mut env).map_err(rt_fail)?.as_ref().clone()),
+        RandomIr::Pick(e) => ScriptedRandom::Pick(ev.eval(e, &mut env).map_err(rt_fail)?),
+    };
+    st.scripted.get_or_insert_with(VecDeque::new).push_back(item);
+    Ok(())
+}
+
+fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), Failure> {
+    let ev = Ev::new(engine.game, st);
+    match e {
+        ExpectIr::True { cond, text, message } => {
+            let v = eval0(engine, st, cond)?;
+            if v == Value::Bool(true) {
+                return Ok(());
+            }
+            let mut f = fail(
+                match message {
+                    Some(m) => {
+                        let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+                        let t = ev.eval(&Ex { kind: ExK::Str(m.clone()), span }, &mut env).map(|v| ev.label(&v)).unwrap_or_default();
+                        format!("expectation failed: {t}")
+                    }
+                    None => "expectation failed".to_string(),
+                },
+                span,
+            );
+            f.expected = Some(text.clone());
+            f.actual = Some(explain_false(engine, st, cond, text));
+            Err(f)
+        }
+        ExpectIr::Options { who, labels } => {
+            let seat = match eval0(engine, st, who)? {
+                Value::Player(p) => p,
+                _ => return Err(fail("`expect options` needs a player", who.span)),
+            };
+            let want: Vec<String> = match eval0(engine, st, labels)? {
+                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+                other => vec![ev.label(&other)],
+            };
+            let Some(d) = &st.pending else {
+                let mut f = fail(format!("expected P{} to be choosing, but nobody is", seat + 1), span);
+                f.expected = Some(want.join(" | "));
+                return Err(f);
+            };
+            let have = d.labels();
+            let mut a = want.clone();
+            let mut b = have.clone();
+            a.sort();
+            b.sort();
+            if d.seat != seat || a != b {
+                let mut f = fail(format!("the options offered differ (P{} is choosing: {})", d.seat + 1, d.prompt), span);
+                f.expected = Some(format!("P{}: {}", seat + 1, want.join(" | ")));
+                f.actual = Some(format!("P{}: {}", d.seat + 1, have.join(" | ")));
+                return Err(f);
+            }
+            Ok(())
+        }
+        ExpectIr::Decision { who, prompt } => {
+            let seat = match eval0(engine, st, who)? {
+                Value::Player(p) => p,
+                _ => return Err(fail("`expect decision` needs a player", who.span)),
+            };
+            match &st.pending {
+                Some(d) if d.seat == seat && prompt.as_ref().is_none_or(|p| d.prompt.contains(p.as_str())) => Ok(()),
+                Some(d) => {
+                    let mut f = fail("a different decision is pending", span);
+                    f.expected = Some(format!("P{}: {}", seat + 1, prompt.clone().unwrap_or_default()));
+                    f.actual = Some(format!("P{}: {}", d.seat + 1, d.prompt));
+                    Err(f)
+                }
+                None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
+            }
+        }
+        ExpectIr::Finished => {
+            if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
+                Ok(())
+            } else {
+                let mut f = fail("expected the run to have finished", span);
+                f.actual = st.pending.as_ref().map(|d| format!("P{} is still deciding: {}", d.seat + 1, d.prompt));
+                Err(f)
+            }
+        }
+        ExpectIr::Log(x) => {
+            let want = ev.label(&eval0(engine, st, x)?);
+            let found = st.log.iter().any(|e| view::event_text(engine.game, st, e, None).contains(&want));
+            if found {
+                Ok(())
+            } else {
+                let mut f = fail("no event in the log matches", span);
+                f.expected = Some(want);
+                Err(f)
+            }
+        }
+    }
+}
+
+/// For a failed comparison, show what each side was.
+fn explain_false(engine: &Engine, st: &State, cond: &Ex, text: &str) -> String {
+    let ev = Ev::new(engine.game, st);
+    if let ExK::Binary(op, l, r) = &cond.kind
+        && matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has)
+    {
+        let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
+        let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
+        let file = engine.game.files.get(cond.span.file as usize);
+        let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
+        let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
+        return format!("`{ltext}` is {lv}; `{rtext}` is {rv}");
+    }
+    format!("`{text}` is false")
+}
+
+/// One scenario of a file, run against its game.
+pub struct FileOutcome {
+    pub game: Game,
+    pub outcome: Outcome,
+    pub files: Vec<crate::syntax::span::SourceFile>,
+}
+
+/// Run every scenario in a file. Errors (the file or its game does not check) come back rendered.
+pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path) -> Result<Vec<FileOutcome>, String> {
+    let file = crate::check::project::peek(path)?;
+    let mut out = Vec::new();
+    for it in &file.items {
+        let crate::syntax::ast::Item::Scenario(s) = &it.node else { continue };
+        let mut d = Vec::new();
+        let h = crate::check::scenario::header(s, &mut d);
+        let Some(game) = h.game else {
+            return Err(format!("scenario `{}` in {} does not say which game it is for", s.id.node, path.display()));
+        };
+        let loaded = project.load(&game, &h.variants, &[path.to_path_buf()]);
+        let built = match loaded.result {
+            Ok(b) => b,
+            Err(diags) => return Err(crate::diag::render(&diags, &loaded.files)),
+        };
+        let Some(sc) = built.scenarios.iter().find(|x| x.id == s.id.node) else {
+            return Err(format!("scenario `{}` was not compiled", s.id.node));
+        };
+        let outcome = run(&built.game, sc);
+        out.push(FileOutcome { game: built.game, outcome, files: loaded.files });
+    }
+    Ok(out)
+}
+
+/// A failure as text: message, place, source line, expected and actual.
+pub fn failure_text(game: &Game, f: &Failure) -> String {
+    let mut s = format!("  {}\n", f.message);
+    if let Some(file) = game.files.get(f.span.file as usize) {
+        let (line, col) = file.line_col(f.span.start as usize);
+        let text = file.text.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
+        s.push_str(&format!("  at {}:{line}:{col}\n    {line} | {text}\n", file.name));
+    }
+    if let Some(e) = &f.expected {
+        s.push_str(&format!("  expected: {e}\n"));
+    }
+    if let Some(a) = &f.actual {
+        s.push_str(&format!("  actual:   {a}\n"));
+    }
+    s
+}

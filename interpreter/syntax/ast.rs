@@ -1,0 +1,734 @@
+//! The typed syntax tree. Every node that can be wrong carries a span. Names follow the
+//! language's own constructs; the source each variant comes from is in its doc comment.
+
+pub use super::span::{Span, Spanned};
+
+pub type Name = Spanned<String>;
+
+/// A parsed file: its items in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct File {
+    pub file: u32,
+    pub items: Vec<Spanned<Item>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// `game bsg-ccg { title "..." players 2 to 6 }`
+    Game(GameItem),
+    /// `for bsg-ccg`
+    For(Name),
+    /// `enum resource { persuasion, logistics }` or `enum trait open { .. }`
+    Enum(EnumItem),
+    /// `kind card { field power: int = 0  ability action many  active in alert }`
+    Kind(KindItem),
+    /// `zone hand per player owner ordered`
+    Zone(ZoneItem),
+    /// `player { influence: int = 0 }`
+    Player(Vec<VarDecl>),
+    /// `global { fleet_defense_level: int = 0 }`
+    Global(Vec<VarDecl>),
+    /// `const hand_draw: int = 2`
+    Const(ConstItem),
+    /// `event ready_phase_begins()`
+    Event(EventItem),
+    /// `proc draw(p: player, n: int) { .. }`
+    Proc(ProcItem),
+    /// `func units(p: player) = [..]`
+    Func(FuncItem),
+    /// `check can_defend(u: card, c: card) = ..`
+    Check(FuncItem),
+    /// `permit can_defend(u, c) when ..`
+    Permit(HookItem),
+    /// `forbid can_challenge(u) when ..`
+    Forbid(HookItem),
+    /// `trigger name { on ev(x) when .. by .. do { .. } }`
+    Trigger(TriggerItem),
+    /// `modifier name { to o when .. layer 1 o.power += 1 }`
+    Modifier(ModifierItem),
+    /// `replace name { instead of proc(x) when .. do { .. } }`
+    Replace(ReplaceItem),
+    /// `always name { .. }`
+    Always(AlwaysItem),
+    /// `deckbuilding { require .. else ".." }`
+    Deckbuilding(DeckbuildingItem),
+    /// `deck "Name" { base "Card"  4 "Card" }`
+    Deck(DeckItem),
+    /// `variant slug "Title" { replace .. remove .. add .. }`
+    Variant(VariantItem),
+    /// `scenario CCG-01 "Title" { game bsg-ccg .. }`
+    Scenario(ScenarioItem),
+    /// `card "Name" { type personnel .. }` — an object definition of a declared kind.
+    Object(ObjectItem),
+}
+
+impl Item {
+    /// The item's category word, as written in variant `remove` lines and messages.
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            Item::Game(_) => "game",
+            Item::For(_) => "for",
+            Item::Enum(_) => "enum",
+            Item::Kind(_) => "kind",
+            Item::Zone(_) => "zone",
+            Item::Player(_) => "player",
+            Item::Global(_) => "global",
+            Item::Const(_) => "const",
+            Item::Event(_) => "event",
+            Item::Proc(_) => "proc",
+            Item::Func(_) => "func",
+            Item::Check(_) => "check",
+            Item::Permit(_) => "permit",
+            Item::Forbid(_) => "forbid",
+            Item::Trigger(_) => "trigger",
+            Item::Modifier(_) => "modifier",
+            Item::Replace(_) => "replace",
+            Item::Always(_) => "always",
+            Item::Deckbuilding(_) => "deckbuilding",
+            Item::Deck(_) => "deck",
+            Item::Variant(_) => "variant",
+            Item::Scenario(_) => "scenario",
+            Item::Object(_) => "object",
+        }
+    }
+
+    /// The item's name where it has one that variants can refer to.
+    pub fn rule_name(&self) -> Option<&Name> {
+        match self {
+            Item::Const(c) => Some(&c.name),
+            Item::Proc(p) => Some(&p.name),
+            Item::Func(f) | Item::Check(f) => Some(&f.name),
+            Item::Permit(h) | Item::Forbid(h) => Some(&h.name),
+            Item::Trigger(t) => Some(&t.name),
+            Item::Modifier(m) => Some(&m.name),
+            Item::Replace(r) => Some(&r.name),
+            Item::Always(a) => Some(&a.name),
+            _ => None,
+        }
+    }
+}
+
+/// A property line `key value, value`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prop {
+    pub key: Name,
+    pub values: Vec<Spanned<PropValue>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropValue {
+    Int(i64),
+    Str(String),
+    Word(String),
+    /// the word `to` in `players 2 to 6`
+    To,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameItem {
+    pub name: Name,
+    pub props: Vec<Prop>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumItem {
+    pub name: Name,
+    pub open: bool,
+    pub members: Vec<Name>,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindItem {
+    pub name: Name,
+    pub fields: Vec<FieldDecl>,
+    pub slots: Vec<SlotDecl>,
+    pub active_in: Vec<Name>,
+    pub label: Option<Expr>,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldDecl {
+    pub name: Name,
+    pub ty: TypeExpr,
+    pub default: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotDecl {
+    pub name: Name,
+    pub many: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ZoneItem {
+    pub name: Name,
+    pub per_player: bool,
+    pub visibility: Option<Name>,
+    pub ordered: bool,
+    pub holds: Option<Name>,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarDecl {
+    pub name: Name,
+    pub ty: TypeExpr,
+    pub default: Option<Expr>,
+    pub cite: Option<Spanned<String>>,
+}
+
+/// `int`, `list card`, `player?`
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    Named { name: String, optional: bool },
+    List(Box<TypeExpr>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstItem {
+    pub name: Name,
+    pub ty: TypeExpr,
+    pub value: Expr,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventItem {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: Name,
+    pub ty: Option<TypeExpr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcItem {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub requires: Option<Expr>,
+    pub cite: Option<Spanned<String>>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FuncItem {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub body: Expr,
+    pub cite: Option<Spanned<String>>,
+}
+
+/// A `permit` or `forbid` attached to a named `check`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookItem {
+    pub name: Name,
+    pub params: Vec<Param>,
+    pub when: Expr,
+    pub cite: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriggerItem {
+    pub name: Name,
+    pub cite: Option<Spanned<String>>,
+    pub on: Name,
+    pub params: Vec<Param>,
+    pub when: Option<Expr>,
+    pub by: Option<Expr>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModifierItem {
+    pub name: Name,
+    pub cite: Option<Spanned<String>>,
+    pub body: ModifierBody,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModifierBody {
+    pub var: Name,
+    pub when: Option<Expr>,
+    pub layer: Option<Spanned<i64>>,
+    pub blank: Option<Spanned<Vec<Name>>>,
+    pub effects: Vec<FieldEffect>,
+}
+
+/// `o.power += 1` inside a modifier.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldEffect {
+    pub var: Name,
+    pub field: Name,
+    pub op: Spanned<ModifyOp>,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ModifyOp {
+    Add,
+    Sub,
+    Set,
+    Insert,
+    Remove,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplaceItem {
+    pub name: Name,
+    pub cite: Option<Spanned<String>>,
+    pub body: ReplaceBody,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplaceBody {
+    pub target: Name,
+    pub params: Vec<Param>,
+    pub when: Option<Expr>,
+    pub optional: Option<(Expr, Spanned<String>)>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlwaysItem {
+    pub name: Name,
+    pub cite: Option<Spanned<String>>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckbuildingItem {
+    pub cite: Option<Spanned<String>>,
+    pub rules: Vec<DeckRule>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckRule {
+    pub each: Option<(Name, Expr)>,
+    pub cond: Expr,
+    pub message: Spanned<StrLit>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckItem {
+    pub name: Spanned<String>,
+    pub sample: Option<Spanned<String>>,
+    pub entries: Vec<DeckEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckEntry {
+    /// A section word (`base`) or a count.
+    pub head: Spanned<DeckHead>,
+    pub card: Spanned<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeckHead {
+    Section(String),
+    Count(i64),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantItem {
+    pub name: Name,
+    pub title: Spanned<String>,
+    pub cite: Option<Spanned<String>>,
+    pub ops: Vec<Spanned<VariantOp>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariantOp {
+    Replace(Box<Spanned<Item>>),
+    Remove { kind: Name, name: Name },
+    Add(Box<Spanned<Item>>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioItem {
+    pub id: Name,
+    pub title: Spanned<String>,
+    pub props: Vec<Prop>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectItem {
+    pub kind: Name,
+    pub name: Spanned<String>,
+    pub sample: Option<Spanned<String>>,
+    pub props: Vec<Prop>,
+    pub abilities: Vec<Ability>,
+    pub modifiers: Vec<ObjectModifier>,
+    pub triggers: Vec<ObjectTrigger>,
+    pub permits: Vec<HookItem>,
+    pub forbids: Vec<HookItem>,
+    pub replaces: Vec<ObjectReplace>,
+}
+
+/// `action "Commit: ..." { cost commit(self)  target f from units() where ..  do { .. } }`
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ability {
+    pub slot: Name,
+    pub label: Option<Spanned<String>>,
+    pub costs: Vec<CallExpr>,
+    pub targets: Vec<Target>,
+    pub requires: Option<Expr>,
+    pub body: Option<Block>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    pub name: Name,
+    pub from: Expr,
+    pub filter: Option<Expr>,
+    pub chosen_by: Option<Expr>,
+    pub prompt: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectModifier {
+    pub label: Option<Spanned<String>>,
+    pub active_while: Option<Expr>,
+    pub body: ModifierBody,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectTrigger {
+    pub on: Name,
+    pub params: Vec<Param>,
+    pub when: Option<Expr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectReplace {
+    pub label: Option<Spanned<String>>,
+    pub body: ReplaceBody,
+    pub span: Span,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+pub type Stmt = Spanned<StmtKind>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StmtKind {
+    /// `let x = ..`
+    Let { name: Name, value: LetValue },
+    /// `p.influence -= 1`
+    Assign { place: Vec<Name>, op: Spanned<AssignOp>, value: Expr },
+    /// `if c { } else if d { } else { }`
+    If { arms: Vec<(Expr, Block)>, otherwise: Option<Block> },
+    /// `for x in list { }`
+    For { var: Name, list: Expr, body: Block },
+    /// `while c { }`
+    While { cond: Expr, body: Block },
+    /// `repeat n { }`
+    Repeat { count: Expr, body: Block },
+    /// `return` or `return x`
+    Return(Option<Expr>),
+    /// `call f(x)`
+    Call(CallExpr),
+    /// `choose p "prompt" ..`
+    Choose(Box<Choose>),
+    /// `move x to z top face down`
+    Move { what: Expr, to: Expr, flags: Vec<Spanned<MoveFlag>> },
+    /// `put x under y` / `put x over y`
+    Put { what: Expr, under: bool, target: Expr },
+    /// `turn x face up`
+    Turn { what: Expr, up: bool },
+    /// `shuffle z`
+    Shuffle(Expr),
+    /// `modify x.f += v until d`
+    Modify { target: Expr, field: Name, op: Spanned<ModifyOp>, value: Expr, until: Option<Name> },
+    /// `expire phase`
+    Expire(Name),
+    /// `signal ev(x)`
+    Signal(CallExpr),
+    /// `log "text"`
+    Log(Spanned<StrLit>),
+    /// `win p "reason"`
+    Win { who: Expr, reason: Spanned<StrLit> },
+    /// `lose p "reason"`
+    Lose { who: Expr, reason: Spanned<StrLit> },
+    /// `end draw "reason"`
+    Draw(Spanned<StrLit>),
+    /// `reveal x` / `reveal x to p`
+    Reveal { what: Expr, to: Option<Expr> },
+    /// `create "Card" for p in z face down`
+    Create(Box<Create>),
+    /// `use ability(c, effect)`
+    Use(Expr),
+    // Scenario-only statements.
+    /// `run proc(args)`
+    Run(CallExpr),
+    /// `answer P1 "label"`
+    Answer { who: Expr, value: Expr },
+    /// `random roll 3` / `random keep` / `random order [..]` / `random pick x`
+    Random(RandomScript),
+    /// `expect ..`
+    Expect(Expect),
+    /// `stop`
+    Stop,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LetValue {
+    Expr(Expr),
+    Call(CallExpr),
+    Choose(Box<Choose>),
+    Roll(Expr),
+    Pick(Expr),
+    Create(Box<Create>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveFlag {
+    Top,
+    Bottom,
+    FaceUp,
+    FaceDown,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Create {
+    pub def: Expr,
+    pub owner: Option<Expr>,
+    pub zone: Expr,
+    pub face_up: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallExpr {
+    pub name: Name,
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choose {
+    pub secret: bool,
+    pub who: Expr,
+    pub prompt: Spanned<StrLit>,
+    pub form: ChooseForm,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChooseForm {
+    /// `from list` / `2 of from list` / `up to 2 of from list` / `order of from list`, `else "none"`
+    From { count: Box<ChooseCount>, list: Box<Expr>, none: Option<Spanned<StrLit>> },
+    /// `{ "label" if c => { } ... }`
+    Branches(Vec<Branch>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChooseCount {
+    One,
+    Exactly(Expr),
+    UpTo(Expr),
+    Order,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Branch {
+    pub label: Spanned<StrLit>,
+    pub cond: Option<Expr>,
+    pub body: Block,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RandomScript {
+    Roll(Expr),
+    Keep,
+    Order(Expr),
+    Pick(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expect {
+    Options { who: Expr, labels: Expr },
+    Finished,
+    Decision { who: Expr, prompt: Option<Spanned<String>> },
+    Log(Expr),
+    True { cond: Expr, message: Option<Spanned<StrLit>> },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+pub type Expr = Spanned<ExprKind>;
+
+/// A string literal, possibly with `{expr}` parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrLit {
+    pub parts: Vec<StrPart>,
+}
+
+impl StrLit {
+    pub fn plain(s: impl Into<String>) -> Self {
+        StrLit { parts: vec![StrPart::Text(s.into())] }
+    }
+
+    /// The literal text when there is no `{expr}` part.
+    pub fn as_plain(&self) -> Option<String> {
+        let mut out = String::new();
+        for p in &self.parts {
+            match p {
+                StrPart::Text(t) => out.push_str(t),
+                StrPart::Expr(_) => return None,
+            }
+        }
+        Some(out)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrPart {
+    Text(String),
+    Expr(Expr),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Str(StrLit),
+    Bool(bool),
+    None,
+    /// `you`: the player who controls the ability being played
+    You,
+    /// `self`: the object whose ability this is
+    SelfRef,
+    /// a name: a local, a constant, a global field, an enum member, a zone, a seat (`P1`)
+    Var(String),
+    /// `f(a, b)`
+    Call(CallExpr),
+    /// `proc name`
+    ProcRef(Name),
+    /// `x.field`
+    Field {
+        base: Box<Expr>,
+        field: Name,
+    },
+    Unary {
+        op: UnOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `if c then a else b`
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `any x in l where c` / `no x in l where c`
+    Quant {
+        any: bool,
+        var: Name,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `|a, b| body`
+    Lambda {
+        params: Vec<Name>,
+        body: Box<Expr>,
+    },
+    /// `[x in l where c]`
+    Filter {
+        var: Name,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `[e for x in l where c]`
+    Map {
+        expr: Box<Expr>,
+        var: Name,
+        list: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
+    /// `[a, b]`
+    List(Vec<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Has,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
+            BinOp::Has => "has",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Source text to typed AST: the pest grammar in `grammar/arbiter.pest`, lowered by `parse`.
+
+pub mod ast;
+pub mod parse;
+pub mod span;
+
+pub use parse::parse_file;
