@@ -69,9 +69,17 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         let span = step.span;
         let r: Result<(), Failure> = match &step.step {
             Step::Exec(block) => {
+                let depth = st.frames.len();
                 st.frames
                     .push(crate::runtime::state::Frame { kind: crate::runtime::state::FrameKind::Block { block: *block, pc: 0 }, env: 0 });
-                advance(&engine, &mut st)
+                advance(&engine, &mut st).and_then(|_| match &st.result {
+                    Some(r) if st.frames.len() > depth => {
+                        let mut f = fail("the game ended before these statements were all done", span);
+                        f.actual = Some(view::result_text(r));
+                        Err(f)
+                    }
+                    _ => Ok(()),
+                })
             }
             Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
@@ -250,14 +258,51 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
             }
         }
         ExpectIr::Log(x) => {
-            let want = ev.label(&eval0(engine, st, x)?);
-            let found = st.log.iter().any(|e| view::event_text(engine.game, st, e, None).contains(&want));
-            if found {
-                Ok(())
-            } else {
-                let mut f = fail("no event in the log matches", span);
-                f.expected = Some(want);
-                Err(f)
+            // One text: some event contains it. A list: events containing each, in that order.
+            let wants: Vec<String> = match eval0(engine, st, x)? {
+                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+                v => vec![ev.label(&v)],
+            };
+            let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
+            let mut at = 0;
+            for (i, w) in wants.iter().enumerate() {
+                match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {
+                    Some(k) => at += k + 1,
+                    None => {
+                        let mut f = fail(
+                            if i == 0 {
+                                "no event in the log matches".to_string()
+                            } else {
+                                format!("no event matches item {} after the ones before it", i + 1)
+                            },
+                            span,
+                        );
+                        f.expected = Some(wants.join(" … then … "));
+                        f.actual = texts.iter().find(|t| t.contains(w.as_str())).map(|t| format!("`{t}` appears, but earlier"));
+                        return Err(f);
+                    }
+                }
+            }
+            Ok(())
+        }
+        ExpectIr::Deck { deck, valid, fragment } => {
+            let Some(d) = engine.game.decks.get(*deck) else { return Err(fail("no such deck", span)) };
+            let problems = crate::check::decks::validate(engine.game, d);
+            let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+            match (valid, problems.is_empty()) {
+                (true, true) => Ok(()),
+                (false, false) if fragment.as_ref().is_none_or(|f| messages.iter().any(|m| m.contains(f.as_str()))) => Ok(()),
+                (true, false) => {
+                    let mut f = fail(format!("deck `{}` was expected to be valid", d.name), span);
+                    f.actual = Some(messages.join("; "));
+                    Err(f)
+                }
+                _ => {
+                    let mut f = fail(format!("deck `{}` was expected to break a deckbuilding rule", d.name), span);
+                    f.expected = fragment.clone();
+                    f.actual = Some(if messages.is_empty() { "no rule broken".to_string() } else { messages.join("; ") });
+                    Err(f)
+                }
             }
         }
     }

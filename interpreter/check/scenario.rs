@@ -58,6 +58,7 @@ pub enum ExpectIr {
     Finished,
     Decision { who: Ex, prompt: Option<String> },
     Log(Ex),
+    Deck { deck: usize, valid: bool, fragment: Option<String> },
     True { cond: Ex, text: String, message: Option<StrEx> },
 }
 
@@ -171,6 +172,17 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                         ExpectIr::Decision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
                     }
                     Expect::Log(e) => ExpectIr::Log(c.lower_expr(e, &mut sc, &pure).0),
+                    Expect::Deck { name, valid, fragment } => match c.game.decks.iter().position(|d| d.name == name.node) {
+                        Some(deck) => ExpectIr::Deck { deck, valid: *valid, fragment: fragment.as_ref().map(|f| f.node.clone()) },
+                        None => {
+                            let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
+                            let help = crate::diag::did_you_mean(&name.node, names.iter().copied());
+                            c.error(
+                                Diag::error(name.span, format!("no deck named `{}`", name.node)).label("unknown deck").maybe_help(help),
+                            );
+                            continue;
+                        }
+                    },
                     Expect::True { cond, message } => {
                         let (x, t) = c.lower_expr(cond, &mut sc, &pure);
                         c.expect_ty(&t, &Ty::Bool, cond.span);

@@ -733,7 +733,8 @@ impl<'a> Ev<'a> {
     /// The abilities an object has in a slot, if its abilities are in effect.
     pub fn abilities(&self, o: ObjId, slot: &str) -> R<Vec<Value>> {
         let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
-        if self.is_blank(o)? {
+        // Only the top object of a pile acts: objects under another have no abilities.
+        if matches!(ob.place, super::state::Place::Under(_)) || self.is_blank(o)? {
             return Ok(vec![]);
         }
         let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };

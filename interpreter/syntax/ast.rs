@@ -581,6 +581,7 @@ pub enum Expect {
     Finished,
     Decision { who: Expr, prompt: Option<Spanned<String>> },
     Log(Expr),
+    Deck { name: Spanned<String>, valid: bool, fragment: Option<Spanned<String>> },
     True { cond: Expr, message: Option<Spanned<StrLit>> },
 }
 

@@ -1177,6 +1177,14 @@ impl Cx {
                         Expect::Decision { who, prompt }
                     }
                     Rule::expect_log => Expect::Log(self.lower_inner_expr(e)?),
+                    Rule::expect_deck => {
+                        let mut x = e.into_inner();
+                        let name = self.string(self.next(&mut x, espan, "expect deck")?)?;
+                        let v = self.next(&mut x, espan, "expect deck")?;
+                        let valid = v.as_rule() == Rule::deck_valid;
+                        let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
+                        Expect::Deck { name, valid, fragment }
+                    }
                     Rule::expect_expr => {
                         let mut x = e.into_inner();
                         let cond = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
