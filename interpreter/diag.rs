@@ -101,11 +101,15 @@ pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
     let mut out = String::new();
     for d in diags {
-        let file = files.get(d.span.file as usize);
-        let (name, text) = match file {
-            Some(f) => (f.name.clone(), f.text.clone()),
-            None => ("<unknown>".to_string(), String::new()),
+        let Some(file) = files.get(d.span.file as usize) else {
+            let mark = if d.is_error() { "×" } else { "⚠" };
+            out.push_str(&format!("  {mark} {}\n", d.message));
+            if let Some(h) = &d.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+            continue;
         };
+        let (name, text) = (file.name.clone(), file.text.clone());
         let bound = Bound { diag: d, src: NamedSource::new(name, text) };
         let _ = handler.render_report(&mut out, &bound);
     }
@@ -128,12 +132,13 @@ pub fn summary(diags: &[Diag]) -> String {
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     let lower = name.to_lowercase();
+    let len = name.chars().count();
+    let limit = if len <= 2 { 1 } else { (len / 3).max(2) };
     for c in candidates {
         if c == name {
             continue;
         }
-        let d = levenshtein(&lower, &c.to_lowercase());
-        let limit = (name.chars().count().max(3) / 3).max(1);
+        let d = edit_distance(&lower, &c.to_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
@@ -141,27 +146,38 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     best.map(|(_, c)| format!("did you mean `{c}`?"))
 }
 
-fn levenshtein(a: &str, b: &str) -> usize {
+/// Edits (insert, delete, substitute, swap two neighbours) turning `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        if let Some(first) = cur.first_mut() {
-            *first = i + 1;
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    let at = |i: usize, j: usize| i * w + j;
+    for i in 0..=a.len() {
+        if let Some(x) = d.get_mut(at(i, 0)) {
+            *x = i;
         }
-        for (j, cb) in b.iter().enumerate() {
+    }
+    for j in 0..=b.len() {
+        if let Some(x) = d.get_mut(at(0, j)) {
+            *x = j;
+        }
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let get = |i: usize, j: usize| d.get(at(i, j)).copied().unwrap_or(usize::MAX / 2);
+            let (ca, cb) = (a.get(i - 1), b.get(j - 1));
             let cost = usize::from(ca != cb);
-            let del = prev.get(j + 1).copied().unwrap_or(usize::MAX) + 1;
-            let ins = cur.get(j).copied().unwrap_or(usize::MAX) + 1;
-            let sub = prev.get(j).copied().unwrap_or(usize::MAX) + cost;
-            if let Some(slot) = cur.get_mut(j + 1) {
-                *slot = del.min(ins).min(sub);
+            let mut v = (get(i - 1, j) + 1).min(get(i, j - 1) + 1).min(get(i - 1, j - 1) + cost);
+            if i > 1 && j > 1 && ca == b.get(j - 2) && a.get(i - 2) == cb {
+                v = v.min(get(i - 2, j - 2) + 1);
+            }
+            if let Some(x) = d.get_mut(at(i, j)) {
+                *x = v;
             }
         }
-        std::mem::swap(&mut prev, &mut cur);
     }
-    prev.last().copied().unwrap_or(0)
+    d.last().copied().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -172,5 +188,7 @@ mod tests {
     fn suggests_close_names_only() {
         assert_eq!(did_you_mean("powr", ["power", "threat"]), Some("did you mean `power`?".into()));
         assert_eq!(did_you_mean("xyz", ["power", "threat"]), None);
+        assert_eq!(did_you_mean("crad", ["card", "zone"]), Some("did you mean `card`?".into()));
+        assert_eq!(did_you_mean("cnt", ["count", "sum"]), Some("did you mean `count`?".into()));
     }
 }

@@ -18,6 +18,7 @@ pub struct Failure {
     pub message: String,
     pub expected: Option<String>,
     pub actual: Option<String>,
+    pub help: Option<String>,
     pub span: Span,
 }
 
@@ -40,12 +41,12 @@ impl Outcome {
 }
 
 fn fail(message: impl Into<String>, span: Span) -> Failure {
-    Failure { message: message.into(), expected: None, actual: None, span }
+    Failure { message: message.into(), expected: None, actual: None, help: None, span }
 }
 
 fn rt_fail(e: RtError) -> Failure {
     let mut f = fail(format!("the rules stopped with an error: {}", e.message), e.span);
-    f.actual = e.help;
+    f.help = e.help;
     f
 }
 
@@ -356,6 +357,22 @@ pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path
     Ok(out)
 }
 
+/// A failure as a diagnostic, for rendering with its source.
+pub fn failure_diag(f: &Failure) -> crate::diag::Diag {
+    let mut help = Vec::new();
+    if let Some(e) = &f.expected {
+        help.push(format!("expected: {e}"));
+    }
+    if let Some(a) = &f.actual {
+        help.push(format!("actual: {a}"));
+    }
+    if let Some(h) = &f.help {
+        help.push(h.clone());
+    }
+    let d = crate::diag::Diag::error(f.span, f.message.clone()).label("here");
+    if help.is_empty() { d } else { d.help(help.join("\n")) }
+}
+
 /// A failure as text: message, place, source line, expected and actual.
 pub fn failure_text(game: &Game, f: &Failure) -> String {
     let mut s = format!("  {}\n", f.message);
@@ -369,6 +386,9 @@ pub fn failure_text(game: &Game, f: &Failure) -> String {
     }
     if let Some(a) = &f.actual {
         s.push_str(&format!("  actual:   {a}\n"));
+    }
+    if let Some(h) = &f.help {
+        s.push_str(&format!("  help:     {h}\n"));
     }
     s
 }

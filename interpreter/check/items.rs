@@ -441,7 +441,8 @@ impl Checker {
             }
         }
         for (i, fd) in kd.fields.iter().enumerate() {
-            if fd.required && out.get(i).is_some_and(|v| v.is_none()) {
+            let given = seen.iter().any(|(k, _)| self.game.sym_id(k) == Some(fd.name));
+            if fd.required && !given && out.get(i).is_some_and(|v| v.is_none()) {
                 let fname = self.game.sym(fd.name).to_string();
                 self.error(
                     Diag::error(o.name.span, format!("`{}` has no `{fname}`", o.name.node))

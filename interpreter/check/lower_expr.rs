@@ -34,6 +34,10 @@ impl Checker {
     }
 
     pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx))
+    }
+
+    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
         let span = e.span;
         let mk = |kind| Ex { kind, span };
         match &e.node {

@@ -10,6 +10,10 @@ use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag, Stmt
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_inner(b, sc, cx))
+    }
+
+    fn lower_block_inner(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
         sc.push();
         let mut out = Vec::new();
         for s in &b.stmts {

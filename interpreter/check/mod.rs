@@ -595,7 +595,7 @@ pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) ->
     }
     let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| p.item).collect();
     match games.as_slice() {
-        [] => c.error(Diag::error(Span::default(), "no `game` item: a rulebook needs `game name { .. }`")),
+        [] => c.error(Diag::error(Span::NONE, "no `game` item: a rulebook needs `game name { .. }`")),
         [g, rest @ ..] => {
             if let Item::Game(gi) = &g.node {
                 c.lower_game_header(gi);

@@ -94,7 +94,7 @@ impl Project {
             let games = self.games();
             let help = crate::diag::did_you_mean(game, games.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
-            diags.push(Diag::error(Span::default(), format!("no game `{game}` in {}", self.root.join("rulebooks").display())).help(help));
+            diags.push(Diag::error(Span::NONE, format!("no game `{game}` in rulebooks/")).help(help));
             return Loaded { files, result: Err(diags) };
         }
         let mut paths = self.game_files(game);

@@ -50,6 +50,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                         let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
                         c.error(
                             Diag::error(nspan, format!("variant adds {kind} `{name}`, which already exists"))
+                                .label("already declared")
                                 .help("use `replace` to change an existing item"),
                         );
                     }
@@ -78,12 +79,26 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             span: *span,
         });
     }
+    // A scenario's `variant` line is where an unknown variant is reported, when there is one.
+    let mut asked_at: Vec<(String, Span)> = Vec::new();
+    for p in placed {
+        if let Item::Scenario(s) = &p.item.node {
+            for prop in s.props.iter().filter(|x| x.key.node == "variant") {
+                for v in &prop.values {
+                    if let crate::syntax::ast::PropValue::Word(w) | crate::syntax::ast::PropValue::Str(w) = &v.node {
+                        asked_at.push((w.clone(), v.span));
+                    }
+                }
+            }
+        }
+    }
     for sel in selected {
         let Some((v, _)) = variants.iter().find(|(v, _)| v.name.node == *sel) else {
+            let span = asked_at.iter().find(|(w, _)| w == sel).map(|(_, s)| *s).unwrap_or(Span::NONE);
             let help = did_you_mean(sel, variants.iter().map(|(v, _)| v.name.node.as_str())).or_else(|| {
                 Some(format!("this game's variants: {}", variants.iter().map(|(v, _)| v.name.node.as_str()).collect::<Vec<_>>().join(", ")))
             });
-            c.error(Diag::error(Span::default(), format!("unknown variant `{sel}`")).maybe_help(help));
+            c.error(Diag::error(span, format!("unknown variant `{sel}`")).label("no such variant").maybe_help(help));
             continue;
         };
         c.game.active_variants.push(sel.clone());

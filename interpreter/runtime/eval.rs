@@ -48,6 +48,11 @@ impl<'a> Ev<'a> {
     }
 
     pub fn eval(&self, e: &Ex, env: &mut Env) -> R<Value> {
+        // Deep (but budgeted) recursion must never overflow the thread's stack.
+        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, env))
+    }
+
+    fn eval_inner(&self, e: &Ex, env: &mut Env) -> R<Value> {
         match &e.kind {
             ExK::Lit(v) => Ok(v.clone()),
             ExK::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),

@@ -17,7 +17,39 @@ type P<'a> = Pair<'a, Rule>;
 type Res<T> = Result<T, Diag>;
 
 /// Parse one file. `file` is the index the spans will carry.
+/// How deeply brackets may nest in a source file.
+pub const NESTING_LIMIT: usize = 96;
+
 pub fn parse_file(file: u32, text: &str) -> Result<File, Diag> {
+    check_nesting(file, text)?;
+    stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || parse_nested(file, text))
+}
+
+/// Refuse absurdly deep nesting before the recursive parser sees it.
+fn check_nesting(file: u32, text: &str) -> Result<(), Diag> {
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut prev = ' ';
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '"' if prev != '\\' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => {
+                depth += 1;
+                if depth > NESTING_LIMIT {
+                    return Err(Diag::error(Span::new(file, i, i + 1), format!("brackets nested more than {NESTING_LIMIT} deep"))
+                        .label("too deep")
+                        .help("split the rule into smaller functions or procedures"));
+                }
+            }
+            ')' | ']' | '}' if !in_str => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        prev = ch;
+    }
+    Ok(())
+}
+
+fn parse_nested(file: u32, text: &str) -> Result<File, Diag> {
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
     let cx = Cx { file };
@@ -71,11 +103,25 @@ fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diag {
     };
     let span = Span::new(file, start, tok_end);
     let found = text.get(start..tok_end).unwrap_or("");
+    if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) {
+        return Diag::error(Span::new(file, start, start), "the file ends too soon")
+            .label("here")
+            .help("a `{` is not closed, or an item is unfinished");
+    }
     match e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut words: Vec<&str> = positives.iter().map(|r| readable(*r)).collect();
             words.sort_unstable();
             words.dedup();
+            if words.contains(&"an expression") {
+                words.retain(|w| !matches!(*w, "a name" | "a number" | "a text in quotes" | "`any` or `no`"));
+            }
+            if words.contains(&"the closing `\"`") {
+                let at = Span::new(file, start, start);
+                return Diag::error(at, "this text is not closed")
+                    .label("the line ends here")
+                    .help("a text ends on the line where it starts; write `\\n` for a line break");
+            }
             let expected = join_or(&words);
             let message = if found.is_empty() { format!("expected {expected}") } else { format!("expected {expected}, found `{found}`") };
             Diag::error(span, message).label("here").maybe_help(syntax_help(&positives, found))
@@ -93,6 +139,12 @@ fn join_or(words: &[&str]) -> String {
 }
 
 fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
+    if found == "=" && positives.iter().any(|r| *r == Rule::line_end || readable(*r) == "a value") {
+        return Some("write a property as `key value`, without `=`".to_string());
+    }
+    if found.starts_with('=') && positives.iter().any(|r| readable(*r) == "an expression") {
+        return Some("compare with `==`; assign with `=` as a statement of its own".to_string());
+    }
     if positives.contains(&Rule::EOI) || positives.iter().any(|r| matches!(r, Rule::game_item | Rule::object_item)) {
         return Some(
             "a file holds items: `game`, `enum`, `kind`, `zone`, `player`, `global`, `const`, `event`, `proc`, `func`, \
@@ -104,9 +156,6 @@ fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
     if matches!(found, "choose" | "call" | "roll" | "create" | "random") {
         return Some(format!("keep the result of `{found}` with `let`: `let x = {found} ..`, then use `x`"));
     }
-    if found == "=" && (positives.contains(&Rule::line_end) || positives.contains(&Rule::prop_values)) {
-        return Some("write a property as `key value` with no `=`".to_string());
-    }
     if positives.contains(&Rule::line_end) || positives.contains(&Rule::prop_values) {
         return Some("one property per line, such as `power 2`; separate values with commas".to_string());
     }
@@ -117,6 +166,7 @@ fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
 fn readable(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of file",
+        Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
         Rule::kw_for => "`for`",
         Rule::term => "a value",
         Rule::owned_by => "`owned by`",

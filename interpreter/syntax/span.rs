@@ -13,6 +13,9 @@ pub struct Span {
 }
 
 impl Span {
+    /// A span for problems that come from no file (a command-line option, say).
+    pub const NONE: Span = Span { file: u32::MAX, start: 0, end: 0 };
+
     pub fn new(file: u32, start: usize, end: usize) -> Self {
         Span { file, start: u32::try_from(start).unwrap_or(u32::MAX), end: u32::try_from(end).unwrap_or(u32::MAX) }
     }
