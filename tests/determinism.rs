@@ -3,6 +3,8 @@
 //! the same log as the game played straight through; an illegal answer is refused and changes
 //! nothing.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
 use arbiter::check::decks::expand;

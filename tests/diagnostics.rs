@@ -2,6 +2,8 @@
 //! designer, rules lawyer or modder could write by mistake; its rendered diagnostics (miette,
 //! no colour, fixed width) are snapshotted, and each must report at least one error.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
 use arbiter::check::decks;
 use arbiter::check::project::{Project, game_of, peek};
 use arbiter::diag::{self, Diag};

@@ -1,6 +1,8 @@
 //! Every documented example is a scenario under tests/examples/<game>/: it must pass (its
 //! `expect` lines state the rulebook's outcome), and its trace is snapshotted for review.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
 use arbiter::check::project::Project;
 use arbiter::scenario::{failure_text, run_file};
 use std::path::Path;

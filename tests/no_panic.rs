@@ -1,6 +1,8 @@
 //! Nothing panics on any input: every source file, cut and damaged in many ways, goes through
 //! the parser and the checker and comes out as diagnostics (or a game), never a panic.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
 use arbiter::check::project::Project;
 use arbiter::check::{Input, Role, compile};
 use arbiter::runtime::state::Rng;
