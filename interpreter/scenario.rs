@@ -343,7 +343,7 @@ pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path
         let Some(game) = h.game else {
             return Err(format!("scenario `{}` in {} does not say which game it is for", s.id.node, path.display()));
         };
-        let loaded = project.load(&game, &h.variants, &[path.to_path_buf()]);
+        let loaded = project.load(&game, &h.variants, &crate::check::project::scenario_extras(path));
         let built = match loaded.result {
             Ok(b) => b,
             Err(diags) => return Err(crate::diag::render(&diags, &loaded.files)),

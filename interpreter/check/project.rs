@@ -137,6 +137,21 @@ impl Project {
     }
 }
 
+/// What a scenario file is checked and run with: itself and the card files beside it (files in
+/// its folder that hold no scenario), so that fixtures can be shared by several scenarios.
+pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
+    let mut out = vec![path.to_path_buf()];
+    if let Some(dir) = path.parent() {
+        for p in Project::arb_files(dir) {
+            if p.parent() == Some(dir) && p != path && peek(&p).is_ok_and(|f| !f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// Parse one file on its own, to learn what it declares (its game, its scenarios).
 pub fn peek(path: &Path) -> Result<File, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;

@@ -102,7 +102,11 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32
         for s in &scenarios {
             let variants = scenario_variants(s);
             let mut extra = cards.clone();
-            extra.push(s.clone());
+            for x in crate::check::project::scenario_extras(s) {
+                if !extra.contains(&x) {
+                    extra.push(x);
+                }
+            }
             let loaded = project.load(game, &variants, &extra);
             match &loaded.result {
                 Err(d) => report.add(&loaded, d),

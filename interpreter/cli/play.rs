@@ -184,10 +184,36 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     0
 }
 
+/// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
 fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
     let mut copy = st.clone();
     copy.log = st.log.get(from..).map(<[_]>::to_vec).unwrap_or_default();
-    view::trace(game, &copy, viewer, viewer.is_none())
+    if viewer.is_none() {
+        return view::trace(game, &copy, None, true);
+    }
+    let text = view::trace(game, &copy, viewer, false);
+    let mut out = String::new();
+    let mut last: Option<(&str, usize)> = None;
+    let flush = |out: &mut String, last: Option<(&str, usize)>| {
+        if let Some((l, n)) = last {
+            if n > 1 {
+                out.push_str(&format!("{l} ×{n}\n"));
+            } else {
+                out.push_str(&format!("{l}\n"));
+            }
+        }
+    };
+    for line in text.lines() {
+        match last {
+            Some((l, n)) if l == line => last = Some((l, n + 1)),
+            _ => {
+                flush(&mut out, last);
+                last = Some((line, 1));
+            }
+        }
+    }
+    flush(&mut out, last);
+    out
 }
 
 pub fn load_state(path: &std::path::Path, game: &Game) -> Result<State, String> {

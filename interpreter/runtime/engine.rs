@@ -143,7 +143,10 @@ impl<'g> Engine<'g> {
                 return Err(err(span, format!("depth budget exceeded: more than {FRAME_BUDGET} nested procedures"))
                     .with_help("a procedure probably calls itself without end"));
             }
-            if st.dirty && !st.checking && !self.game.always.is_empty() {
+            // State checks and triggers wait until the effect being resolved is finished, so that
+            // what an effect does to several players happens to them at once.
+            let held = st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. }));
+            if st.dirty && !st.checking && !held && !self.game.always.is_empty() {
                 st.dirty = false;
                 st.checking = true;
                 st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });
@@ -152,7 +155,7 @@ impl<'g> Engine<'g> {
                 }
                 continue;
             }
-            if !st.triggers.is_empty() && !st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. })) {
+            if !st.triggers.is_empty() && !held {
                 self.schedule_triggers(st)?;
                 continue;
             }
