@@ -2,6 +2,8 @@
 
 pub mod ast;
 pub mod parse;
+mod parse_code;
+mod parse_errors;
 pub mod span;
 
 pub use parse::parse_file;

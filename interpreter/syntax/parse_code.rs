@@ -1,0 +1,477 @@
+//! Lowering statements and expressions (the second half of `parse.rs`).
+
+use super::ast::*;
+use super::parse::{Cx, Rule, internal};
+use super::span::{Span, Spanned};
+use crate::diag::Diag;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+type P<'a> = Pair<'a, Rule>;
+type Res<T> = Result<T, Diag>;
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::or_op, Assoc::Left))
+            .op(Op::infix(Rule::and_op, Assoc::Left))
+            .op(Op::prefix(Rule::not_op))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::in_op, Assoc::Left)
+                | Op::infix(Rule::not_in, Assoc::Left)
+                | Op::infix(Rule::has_op, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left) | Op::infix(Rule::rem, Assoc::Left))
+            .op(Op::prefix(Rule::neg))
+            .op(Op::postfix(Rule::field_access))
+    })
+}
+
+impl Cx {
+    pub(super) fn lower_block(&self, p: P) -> Res<Block> {
+        let span = self.span(&p);
+        let stmts = p.into_inner().map(|s| self.lower_stmt(s)).collect::<Res<Vec<_>>>()?;
+        Ok(Block { stmts, span })
+    }
+
+    pub(super) fn lower_call(&self, p: P) -> Res<CallExpr> {
+        let span = self.span(&p);
+        let mut it = p.into_inner();
+        let name = self.name(self.next(&mut it, span, "call")?);
+        let args = it.map(|a| self.lower_expr(a)).collect::<Res<Vec<_>>>()?;
+        Ok(CallExpr { name, args, span })
+    }
+
+    pub(super) fn lower_face(&self, p: &P) -> Option<bool> {
+        match p.as_rule() {
+            Rule::face_up => Some(true),
+            Rule::face_down => Some(false),
+            _ => None,
+        }
+    }
+
+    pub(super) fn lower_create(&self, p: P) -> Res<Create> {
+        let span = self.span(&p);
+        self.lower_create_from_iter(span, p.into_inner())
+    }
+
+    pub(super) fn lower_choose(&self, p: P) -> Res<Choose> {
+        let span = self.span(&p);
+        self.lower_choose_from_iter(span, p.into_inner())
+    }
+
+    pub(super) fn lower_stmt(&self, p: P) -> Res<Stmt> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        let kind = match rule {
+            Rule::let_stmt => {
+                let name = self.name(self.next(&mut it, span, "let")?);
+                let v = self.next(&mut it, span, "let")?;
+                let vspan = self.span(&v);
+                let value = match v.as_rule() {
+                    Rule::call_stmt => LetValue::Call(self.lower_call(self.next(&mut v.into_inner(), vspan, "call")?)?),
+                    Rule::choose_stmt => LetValue::Choose(Box::new(self.lower_choose(v)?)),
+                    Rule::roll_expr => LetValue::Roll(self.lower_inner_expr(v)?),
+                    Rule::pick_expr => LetValue::Pick(self.lower_inner_expr(v)?),
+                    Rule::create_stmt => LetValue::Create(Box::new(self.lower_create(v)?)),
+                    _ => LetValue::Expr(self.lower_expr(v)?),
+                };
+                StmtKind::Let { name, value }
+            }
+            Rule::assign_stmt => {
+                let place_pair = self.next(&mut it, span, "assignment")?;
+                let place = place_pair.into_inner().map(|n| self.name(n)).collect();
+                let op_pair = self.next(&mut it, span, "assignment")?;
+                let op_span = self.span(&op_pair);
+                let op = match op_pair.as_str() {
+                    "+=" => AssignOp::Add,
+                    "-=" => AssignOp::Sub,
+                    _ => AssignOp::Set,
+                };
+                let value = self.lower_expr(self.next(&mut it, span, "assignment")?)?;
+                StmtKind::Assign { place, op: Spanned::new(op, op_span), value }
+            }
+            Rule::if_stmt => {
+                let mut arms = Vec::new();
+                let mut otherwise = None;
+                let parts: Vec<P> = it.collect();
+                let mut i = 0;
+                while i < parts.len() {
+                    let a = parts.get(i).cloned().ok_or_else(|| internal(span, "if"))?;
+                    if a.as_rule() == Rule::block {
+                        otherwise = Some(self.lower_block(a)?);
+                        i += 1;
+                    } else {
+                        let b = parts.get(i + 1).cloned().ok_or_else(|| internal(span, "if"))?;
+                        arms.push((self.lower_expr(a)?, self.lower_block(b)?));
+                        i += 2;
+                    }
+                }
+                StmtKind::If { arms, otherwise }
+            }
+            Rule::for_stmt => {
+                let _ = it.next();
+                let var = self.name(self.next(&mut it, span, "for")?);
+                let list = self.lower_expr(self.next(&mut it, span, "for")?)?;
+                let body = self.lower_block(self.next(&mut it, span, "for")?)?;
+                StmtKind::For { var, list, body }
+            }
+            Rule::while_stmt => {
+                let cond = self.lower_expr(self.next(&mut it, span, "while")?)?;
+                let body = self.lower_block(self.next(&mut it, span, "while")?)?;
+                StmtKind::While { cond, body }
+            }
+            Rule::repeat_stmt => {
+                let count = self.lower_expr(self.next(&mut it, span, "repeat")?)?;
+                let body = self.lower_block(self.next(&mut it, span, "repeat")?)?;
+                StmtKind::Repeat { count, body }
+            }
+            Rule::return_stmt => StmtKind::Return(it.next().map(|e| self.lower_expr(e)).transpose()?),
+            Rule::call_stmt => StmtKind::Call(self.lower_call(self.next(&mut it, span, "call")?)?),
+            Rule::choose_stmt => StmtKind::Choose(Box::new(self.lower_choose_from_iter(span, it)?)),
+            Rule::move_stmt => {
+                let what = self.lower_expr(self.next(&mut it, span, "move")?)?;
+                let to = self.lower_expr(self.next(&mut it, span, "move")?)?;
+                let mut flags = Vec::new();
+                for f in it {
+                    let fspan = self.span(&f);
+                    let flag = match f.as_str() {
+                        "top" => MoveFlag::Top,
+                        "bottom" => MoveFlag::Bottom,
+                        _ => match f.into_inner().next().map(|x| x.as_rule()) {
+                            Some(Rule::face_up) => MoveFlag::FaceUp,
+                            _ => MoveFlag::FaceDown,
+                        },
+                    };
+                    flags.push(Spanned::new(flag, fspan));
+                }
+                StmtKind::Move { what, to, flags }
+            }
+            Rule::put_stmt => {
+                let what = self.lower_expr(self.next(&mut it, span, "put")?)?;
+                let under = self.next(&mut it, span, "put")?.as_str() == "under";
+                let target = self.lower_expr(self.next(&mut it, span, "put")?)?;
+                StmtKind::Put { what, under, target }
+            }
+            Rule::turn_stmt => {
+                let what = self.lower_expr(self.next(&mut it, span, "turn")?)?;
+                let up = self.next(&mut it, span, "turn")?.as_rule() == Rule::face_up;
+                StmtKind::Turn { what, up }
+            }
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.lower_expr(self.next(&mut it, span, "shuffle")?)?),
+            Rule::modify_stmt => {
+                let place_pair = self.next(&mut it, span, "modify")?;
+                let pspan = self.span(&place_pair);
+                let mut names: Vec<Name> = place_pair.into_inner().map(|n| self.name(n)).collect();
+                let field = names.pop().ok_or_else(|| internal(pspan, "modify"))?;
+                if names.is_empty() {
+                    return Err(Diag::error(pspan, "`modify` needs an object and a field, like `modify f.power += 2`"));
+                }
+                let target = place_to_expr(&names);
+                let op = self.lower_modify_op(self.next(&mut it, span, "modify")?)?;
+                let value = self.lower_expr(self.next(&mut it, span, "modify")?)?;
+                let until = it.next().map(|u| self.name(u));
+                StmtKind::Modify { target, field, op, value, until }
+            }
+            Rule::expire_stmt => StmtKind::Expire(self.name(self.next(&mut it, span, "expire")?)),
+            Rule::signal_stmt => StmtKind::Signal(self.lower_call(self.next(&mut it, span, "signal")?)?),
+            Rule::log_stmt => StmtKind::Log(self.spanned_strlit(self.next(&mut it, span, "log")?)?),
+            Rule::win_stmt | Rule::lose_stmt => {
+                let who = self.lower_expr(self.next(&mut it, span, "win")?)?;
+                let reason = self.spanned_strlit(self.next(&mut it, span, "win")?)?;
+                if rule == Rule::win_stmt { StmtKind::Win { who, reason } } else { StmtKind::Lose { who, reason } }
+            }
+            Rule::draw_stmt => StmtKind::Draw(self.spanned_strlit(self.next(&mut it, span, "end draw")?)?),
+            Rule::reveal_stmt => {
+                let what = self.lower_expr(self.next(&mut it, span, "reveal")?)?;
+                let to = it.next().map(|e| self.lower_expr(e)).transpose()?;
+                StmtKind::Reveal { what, to }
+            }
+            Rule::create_stmt => StmtKind::Create(Box::new(self.lower_create_from_iter(span, it)?)),
+            Rule::run_ability_stmt => StmtKind::Use(self.lower_expr(self.next(&mut it, span, "use")?)?),
+            Rule::run_stmt => StmtKind::Run(self.lower_call(self.next(&mut it, span, "run")?)?),
+            Rule::answer_stmt => {
+                let who = self.lower_expr(self.next(&mut it, span, "answer")?)?;
+                let value = self.lower_expr(self.next(&mut it, span, "answer")?)?;
+                StmtKind::Answer { who, value }
+            }
+            Rule::random_stmt => {
+                let r = self.next(&mut it, span, "random")?;
+                let rspan = self.span(&r);
+                let script = match r.as_rule() {
+                    Rule::random_roll => RandomScript::Roll(self.lower_inner_expr(r)?),
+                    Rule::random_keep => RandomScript::Keep,
+                    Rule::random_order => RandomScript::Order(self.lower_inner_expr(r)?),
+                    Rule::random_pick => RandomScript::Pick(self.lower_inner_expr(r)?),
+                    _ => return Err(internal(rspan, "random")),
+                };
+                StmtKind::Random(script)
+            }
+            Rule::expect_stmt => {
+                let e = self.next(&mut it, span, "expect")?;
+                let espan = self.span(&e);
+                let expect = match e.as_rule() {
+                    Rule::expect_options => {
+                        let mut x = e.into_inner();
+                        let who = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
+                        let labels = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
+                        Expect::Options { who, labels }
+                    }
+                    Rule::expect_finished => Expect::Finished,
+                    Rule::expect_decision => {
+                        let mut x = e.into_inner();
+                        let who = self.lower_expr(self.next(&mut x, espan, "expect decision")?)?;
+                        let prompt = x.next().map(|s| self.string(s)).transpose()?;
+                        Expect::Decision { who, prompt }
+                    }
+                    Rule::expect_log => Expect::Log(self.lower_inner_expr(e)?),
+                    Rule::expect_deck => {
+                        let mut x = e.into_inner();
+                        let name = self.string(self.next(&mut x, espan, "expect deck")?)?;
+                        let v = self.next(&mut x, espan, "expect deck")?;
+                        let valid = v.as_rule() == Rule::deck_valid;
+                        let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
+                        Expect::Deck { name, valid, fragment }
+                    }
+                    Rule::expect_expr => {
+                        let mut x = e.into_inner();
+                        let cond = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                        let message = x.next().map(|s| self.spanned_strlit(s)).transpose()?;
+                        Expect::True { cond, message }
+                    }
+                    _ => return Err(internal(espan, "expect")),
+                };
+                StmtKind::Expect(expect)
+            }
+            Rule::stop_stmt => StmtKind::Stop,
+            _ => return Err(internal(span, "statement")),
+        };
+        Ok(Spanned::new(kind, span))
+    }
+
+    fn lower_choose_from_iter(&self, span: Span, it: Pairs<Rule>) -> Res<Choose> {
+        let parts: Vec<P> = it.collect();
+        let mut secret = false;
+        let mut idx = 0;
+        if parts.first().map(|p| p.as_rule()) == Some(Rule::secret_mark) {
+            secret = true;
+            idx = 1;
+        }
+        let who = self.lower_expr(parts.get(idx).cloned().ok_or_else(|| internal(span, "choose"))?)?;
+        let prompt = self.spanned_strlit(parts.get(idx + 1).cloned().ok_or_else(|| internal(span, "choose"))?)?;
+        let form_pair = parts.get(idx + 2).cloned().ok_or_else(|| internal(span, "choose"))?;
+        let form = self.lower_choose_form(form_pair)?;
+        Ok(Choose { secret, who, prompt, form })
+    }
+
+    fn lower_choose_form(&self, form_pair: P) -> Res<ChooseForm> {
+        let fspan = self.span(&form_pair);
+        Ok(match form_pair.as_rule() {
+            Rule::choose_from => {
+                let mut count = ChooseCount::One;
+                let mut list = None;
+                let mut none = None;
+                for x in form_pair.into_inner() {
+                    let xspan = self.span(&x);
+                    match x.as_rule() {
+                        Rule::choose_count => {
+                            let c = self.next(&mut x.into_inner(), xspan, "choose count")?;
+                            let cspan = self.span(&c);
+                            count = match c.as_rule() {
+                                Rule::choose_up_to => {
+                                    ChooseCount::UpTo(self.lower_expr(self.next(&mut c.into_inner(), cspan, "up to")?)?)
+                                }
+                                Rule::choose_order => ChooseCount::Order,
+                                _ => ChooseCount::Exactly(self.lower_expr(c)?),
+                            };
+                        }
+                        Rule::expr => list = Some(self.lower_expr(x)?),
+                        Rule::choose_none => {
+                            let s = self.next(&mut x.into_inner(), xspan, "else")?;
+                            none = Some(self.spanned_strlit(s)?);
+                        }
+                        _ => return Err(internal(xspan, "choose")),
+                    }
+                }
+                let list = list.ok_or_else(|| internal(fspan, "choose"))?;
+                ChooseForm::From { count: Box::new(count), list: Box::new(list), none }
+            }
+            _ => {
+                let mut branches = Vec::new();
+                for b in form_pair.into_inner() {
+                    let bspan = self.span(&b);
+                    let mut bi = b.into_inner();
+                    let label = self.spanned_strlit(self.next(&mut bi, bspan, "choice")?)?;
+                    let mut cond = None;
+                    let mut body = None;
+                    for y in bi {
+                        match y.as_rule() {
+                            Rule::expr => cond = Some(self.lower_expr(y)?),
+                            Rule::block => body = Some(self.lower_block(y)?),
+                            _ => return Err(internal(bspan, "choice")),
+                        }
+                    }
+                    let body = body.ok_or_else(|| internal(bspan, "choice"))?;
+                    branches.push(Branch { label, cond, body });
+                }
+                ChooseForm::Branches(branches)
+            }
+        })
+    }
+
+    fn lower_create_from_iter(&self, span: Span, mut it: Pairs<Rule>) -> Res<Create> {
+        let def = self.lower_expr(self.next(&mut it, span, "create")?)?;
+        let zone = self.lower_expr(self.next(&mut it, span, "create")?)?;
+        let mut owner = None;
+        let mut face_up = None;
+        for x in it {
+            match x.as_rule() {
+                Rule::owned_by => owner = Some(self.lower_inner_expr(x)?),
+                _ => face_up = self.lower_face(&x),
+            }
+        }
+        Ok(Create { def, owner, zone, face_up })
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Expressions
+
+    pub(super) fn lower_expr(&self, p: P) -> Res<Expr> {
+        let span = self.span(&p);
+        if p.as_rule() != Rule::expr && p.as_rule() != Rule::term {
+            return self.lower_primary(p);
+        }
+        pratt()
+            .map_primary(|x| self.lower_primary(x))
+            .map_prefix(|op, rhs| {
+                let rhs = rhs?;
+                let s = self.span(&op).to(rhs.span);
+                let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
+                Ok(Spanned::new(ExprKind::Unary { op, expr: Box::new(rhs) }, s))
+            })
+            .map_postfix(|lhs, op| {
+                let lhs = lhs?;
+                let ospan = self.span(&op);
+                let field = self.next(&mut op.into_inner(), ospan, "field")?;
+                let field = self.name(field);
+                let s = lhs.span.to(ospan);
+                Ok(Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s))
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let s = lhs.span.to(rhs.span);
+                let op = match op.as_rule() {
+                    Rule::or_op => BinOp::Or,
+                    Rule::and_op => BinOp::And,
+                    Rule::eq => BinOp::Eq,
+                    Rule::ne => BinOp::Ne,
+                    Rule::lt => BinOp::Lt,
+                    Rule::le => BinOp::Le,
+                    Rule::gt => BinOp::Gt,
+                    Rule::ge => BinOp::Ge,
+                    Rule::in_op => BinOp::In,
+                    Rule::not_in => BinOp::NotIn,
+                    Rule::has_op => BinOp::Has,
+                    Rule::add => BinOp::Add,
+                    Rule::sub => BinOp::Sub,
+                    Rule::mul => BinOp::Mul,
+                    Rule::div => BinOp::Div,
+                    Rule::rem => BinOp::Rem,
+                    _ => return Err(internal(span, "operator")),
+                };
+                Ok(Spanned::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, s))
+            })
+            .parse(p.into_inner())
+    }
+
+    pub(super) fn lower_primary(&self, p: P) -> Res<Expr> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let kind = match rule {
+            Rule::int => ExprKind::Int(self.int(&p)?),
+            Rule::string => ExprKind::Str(self.strlit(p)?),
+            Rule::true_lit => ExprKind::Bool(true),
+            Rule::false_lit => ExprKind::Bool(false),
+            Rule::none_lit => ExprKind::None,
+            Rule::you => ExprKind::You,
+            Rule::self_ref => ExprKind::SelfRef,
+            Rule::var => ExprKind::Var(p.as_str().to_string()),
+            Rule::paren => return self.lower_inner_expr(p),
+            Rule::call_expr => ExprKind::Call(self.lower_call(p)?),
+            Rule::proc_ref => ExprKind::ProcRef(self.name(self.next(&mut p.into_inner(), span, "proc")?)),
+            Rule::if_expr => {
+                let mut it = p.into_inner();
+                let cond = self.lower_expr(self.next(&mut it, span, "if")?)?;
+                let then = self.lower_expr(self.next(&mut it, span, "if")?)?;
+                let otherwise = self.lower_expr(self.next(&mut it, span, "if")?)?;
+                ExprKind::If { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) }
+            }
+            Rule::quant_expr => {
+                let mut it = p.into_inner();
+                let any = self.next(&mut it, span, "any")?.as_str() == "any";
+                let var = self.name(self.next(&mut it, span, "any")?);
+                let list = self.lower_expr(self.next(&mut it, span, "any")?)?;
+                let cond = self.lower_expr(self.next(&mut it, span, "any")?)?;
+                ExprKind::Quant { any, var, list: Box::new(list), cond: Box::new(cond) }
+            }
+            Rule::lambda => {
+                let parts: Vec<P> = p.into_inner().collect();
+                let (body, params) = parts.split_last().ok_or_else(|| internal(span, "lambda"))?;
+                let params = params.iter().map(|x| self.name(x.clone())).collect();
+                ExprKind::Lambda { params, body: Box::new(self.lower_expr(body.clone())?) }
+            }
+            Rule::comprehension => {
+                let inner = self.next(&mut p.into_inner(), span, "list")?;
+                let ispan = self.span(&inner);
+                let mut it = inner.clone().into_inner();
+                match inner.as_rule() {
+                    Rule::comp_filter => {
+                        let var = self.name(self.next(&mut it, ispan, "list")?);
+                        let list = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
+                        let cond = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
+                        ExprKind::Filter { var, list: Box::new(list), cond: Box::new(cond) }
+                    }
+                    _ => {
+                        let expr = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
+                        let var = self.name(self.next(&mut it, ispan, "list")?);
+                        let list = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
+                        let cond = it.next().map(|c| self.lower_expr(c)).transpose()?.map(Box::new);
+                        ExprKind::Map { expr: Box::new(expr), var, list: Box::new(list), cond }
+                    }
+                }
+            }
+            Rule::list_lit => ExprKind::List(p.into_inner().map(|e| self.lower_expr(e)).collect::<Res<Vec<_>>>()?),
+            Rule::expr => return self.lower_expr(p),
+            _ => return Err(internal(span, "expression")),
+        };
+        Ok(Spanned::new(kind, span))
+    }
+}
+
+/// `a.b.c` as the expression `a` with fields `b` and `c`.
+fn place_to_expr(names: &[Name]) -> Expr {
+    let mut iter = names.iter();
+    let first = iter.next().map(|n| Spanned::new(ExprKind::Var(n.node.clone()), n.span));
+    let mut e = first.unwrap_or_else(|| Spanned::new(ExprKind::None, Span::default()));
+    for n in iter {
+        let span = e.span.to(n.span);
+        e = Spanned::new(ExprKind::Field { base: Box::new(e), field: n.clone() }, span);
+    }
+    e
+}
+
+pub(super) fn push_text(parts: &mut Vec<StrPart>, t: &str) {
+    if let Some(StrPart::Text(last)) = parts.last_mut() {
+        last.push_str(t);
+    } else {
+        parts.push(StrPart::Text(t.to_string()));
+    }
+}

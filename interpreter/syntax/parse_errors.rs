@@ -1,0 +1,232 @@
+//! Syntax errors: pest's expectations turned into readable words, with help for common slips.
+
+use super::parse::Rule;
+use super::span::Span;
+use crate::diag::Diag;
+
+/// Turn a pest error into a diagnostic with readable expectations.
+pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diag {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    // Underline the token at the error position so the caret is visible.
+    let tok_end = if end > start {
+        end
+    } else {
+        let rest = text.get(start..).unwrap_or("");
+        let len = rest.chars().take_while(|c| !c.is_whitespace()).map(char::len_utf8).sum::<usize>();
+        start + len.clamp(if rest.is_empty() { 0 } else { 1 }, 24)
+    };
+    let span = Span::new(file, start, tok_end);
+    let found = text.get(start..tok_end).unwrap_or("");
+    if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) {
+        return Diag::error(Span::new(file, start, start), "the file ends too soon")
+            .label("here")
+            .help("a `{` is not closed, or an item is unfinished");
+    }
+    match e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<&str> = positives.iter().map(|r| readable(*r)).collect();
+            words.sort_unstable();
+            words.dedup();
+            if words.contains(&"an expression") {
+                words.retain(|w| !matches!(*w, "a name" | "a number" | "a text in quotes" | "`any` or `no`"));
+            }
+            if words.contains(&"the closing `\"`") {
+                let at = Span::new(file, start, start);
+                return Diag::error(at, "this text is not closed")
+                    .label("the line ends here")
+                    .help("a text ends on the line where it starts; write `\\n` for a line break");
+            }
+            let expected = join_or(&words);
+            let message = if found.is_empty() { format!("expected {expected}") } else { format!("expected {expected}, found `{found}`") };
+            Diag::error(span, message).label("here").maybe_help(syntax_help(&positives, found))
+        }
+        ErrorVariant::CustomError { message } => Diag::error(span, message),
+    }
+}
+
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => "something else".to_string(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
+    if found == "=" && positives.iter().any(|r| *r == Rule::line_end || readable(*r) == "a value") {
+        return Some("write a property as `key value`, without `=`".to_string());
+    }
+    if found.starts_with('=') && positives.iter().any(|r| readable(*r) == "an expression") {
+        return Some("compare with `==`; assign with `=` as a statement of its own".to_string());
+    }
+    if positives.contains(&Rule::EOI) || positives.iter().any(|r| matches!(r, Rule::game_item | Rule::object_item)) {
+        return Some(
+            "a file holds items: `game`, `enum`, `kind`, `zone`, `player`, `global`, `const`, `event`, `proc`, `func`, \
+             `check`, `permit`, `forbid`, `trigger`, `modifier`, `replace`, `always`, `deckbuilding`, `deck`, \
+             `variant`, `scenario`, or an object such as `card \"Name\" { .. }`"
+                .to_string(),
+        );
+    }
+    if matches!(found, "choose" | "call" | "roll" | "create" | "random") {
+        return Some(format!("keep the result of `{found}` with `let`: `let x = {found} ..`, then use `x`"));
+    }
+    if positives.contains(&Rule::line_end) || positives.contains(&Rule::prop_values) {
+        return Some("one property per line, such as `power 2`; separate values with commas".to_string());
+    }
+    None
+}
+
+/// The words a syntax error uses for what it expected.
+fn readable(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
+        Rule::kw_for => "`for`",
+        Rule::term => "a value",
+        Rule::owned_by => "`owned by`",
+        Rule::ident | Rule::word | Rule::var | Rule::item_name | Rule::place => "a name",
+        Rule::slug => "an id such as `bsg-ccg`",
+        Rule::int | Rule::neg_int => "a number",
+        Rule::string => "a text in quotes",
+        Rule::cite => "`cite \"...\"`",
+        Rule::block => "`{`",
+        Rule::expr
+        | Rule::primary
+        | Rule::paren
+        | Rule::call_expr
+        | Rule::list_lit
+        | Rule::comprehension
+        | Rule::lambda
+        | Rule::quant_expr
+        | Rule::if_expr
+        | Rule::true_lit
+        | Rule::false_lit
+        | Rule::none_lit
+        | Rule::you
+        | Rule::self_ref
+        | Rule::proc_ref
+        | Rule::neg
+        | Rule::not_op => "an expression",
+        Rule::or_op
+        | Rule::and_op
+        | Rule::eq
+        | Rule::ne
+        | Rule::lt
+        | Rule::le
+        | Rule::gt
+        | Rule::ge
+        | Rule::in_op
+        | Rule::not_in
+        | Rule::has_op
+        | Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::rem
+        | Rule::field_access => "an operator",
+        Rule::let_stmt
+        | Rule::if_stmt
+        | Rule::for_stmt
+        | Rule::while_stmt
+        | Rule::repeat_stmt
+        | Rule::return_stmt
+        | Rule::call_stmt
+        | Rule::choose_stmt
+        | Rule::move_stmt
+        | Rule::put_stmt
+        | Rule::turn_stmt
+        | Rule::shuffle_stmt
+        | Rule::modify_stmt
+        | Rule::expire_stmt
+        | Rule::signal_stmt
+        | Rule::log_stmt
+        | Rule::win_stmt
+        | Rule::lose_stmt
+        | Rule::draw_stmt
+        | Rule::reveal_stmt
+        | Rule::create_stmt
+        | Rule::run_ability_stmt
+        | Rule::assign_stmt
+        | Rule::run_stmt
+        | Rule::answer_stmt
+        | Rule::random_stmt
+        | Rule::expect_stmt
+        | Rule::stop_stmt => "a statement",
+        Rule::assign_op => "`=`, `+=` or `-=`",
+        Rule::modify_op => "`+=`, `-=`, `=`, `add` or `remove`",
+        Rule::prop | Rule::scenario_prop => "a property line",
+        Rule::prop_values | Rule::prop_value | Rule::bare_word | Rule::range_value => "a value",
+        Rule::line_end => "the end of the line",
+        Rule::params => "`(`",
+        Rule::param => "a parameter",
+        Rule::type_expr | Rule::list_type => "a type",
+        Rule::optional_mark => "`?`",
+        Rule::game_item
+        | Rule::for_item
+        | Rule::enum_item
+        | Rule::kind_item
+        | Rule::zone_item
+        | Rule::player_item
+        | Rule::global_item
+        | Rule::const_item
+        | Rule::event_item
+        | Rule::proc_item
+        | Rule::func_item
+        | Rule::check_item
+        | Rule::permit_item
+        | Rule::forbid_item
+        | Rule::trigger_item
+        | Rule::modifier_item
+        | Rule::replace_item
+        | Rule::always_item
+        | Rule::deckbuilding_item
+        | Rule::deck_item
+        | Rule::variant_item
+        | Rule::scenario_item
+        | Rule::object_item => "an item",
+        Rule::field_decl | Rule::slot_decl | Rule::active_decl | Rule::label_decl => "`field`, `ability`, `active in` or `label`",
+        Rule::zone_flag | Rule::per_player | Rule::shared => "a zone flag (`per player`, `shared`, `public`, `owner`, `hidden`, `ordered`)",
+        Rule::requires_clause => "`requires`",
+        Rule::when_clause => "`when`",
+        Rule::by_clause => "`by`",
+        Rule::do_clause => "`do`",
+        Rule::trigger_on => "`on`",
+        Rule::layer_clause => "`layer`",
+        Rule::blank_effect | Rule::field_effect => "a modifier effect such as `o.power += 1`",
+        Rule::optional_clause => "`optional by`",
+        Rule::modifier_body | Rule::replace_body | Rule::choose_branches => "`{`",
+        Rule::deck_rule => "`require`",
+        Rule::each_clause => "`each`",
+        Rule::sample_clause => "`sample \"why\"`",
+        Rule::deck_entry => "a deck line such as `4 \"Card Name\"`",
+        Rule::variant_replace | Rule::variant_remove | Rule::variant_add => "`replace`, `remove` or `add`",
+        Rule::item_kind => {
+            "an item kind (`proc`, `func`, `check`, `permit`, `forbid`, `trigger`, `modifier`, `replace`, `always`, `const`)"
+        }
+        Rule::ability | Rule::object_modifier | Rule::object_trigger | Rule::object_permit | Rule::object_forbid | Rule::object_replace => {
+            "an ability"
+        }
+        Rule::cost_clause => "`cost`",
+        Rule::target_clause => "`target`",
+        Rule::target_where => "`where`",
+        Rule::target_chooser => "`chosen by`",
+        Rule::choose_from | Rule::choose_count | Rule::choose_up_to | Rule::choose_order => "`from`",
+        Rule::choose_none => "`else`",
+        Rule::choose_branch => "a choice such as `\"label\" => { .. }`",
+        Rule::secret_mark => "`secretly`",
+        Rule::move_flag | Rule::face_up | Rule::face_down => "`top`, `bottom`, `face up` or `face down`",
+        Rule::put_where => "`under` or `over`",
+        Rule::roll_expr | Rule::pick_expr => "an expression",
+        Rule::random_roll | Rule::random_keep | Rule::random_order | Rule::random_pick => "`roll`, `keep`, `order` or `pick`",
+        Rule::expect_options | Rule::expect_finished | Rule::expect_decision | Rule::expect_log | Rule::expect_expr => "an expectation",
+        Rule::comp_filter | Rule::comp_map => "a list",
+        Rule::quantifier => "`any` or `no`",
+        Rule::slot_many => "`many`",
+        Rule::open_mark => "`open`",
+        _ => "something else",
+    }
+}
