@@ -137,14 +137,14 @@ impl Project {
     }
 }
 
-/// What a scenario file is checked and run with: itself and the card files beside it (files in
-/// its folder that hold no scenario), so that fixtures can be shared by several scenarios.
+/// What a scenario file is checked and run with: itself, and the files named `fixtures*.arb` in its
+/// folder, so that several scenarios can share fixture cards.
 pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
     let mut out = vec![path.to_path_buf()];
     if let Some(dir) = path.parent() {
         for p in Project::arb_files(dir) {
-            if p.parent() == Some(dir) && p != path && peek(&p).is_ok_and(|f| !f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
-            {
+            let shared = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fixtures"));
+            if shared && p.parent() == Some(dir) && p != path {
                 out.push(p);
             }
         }
