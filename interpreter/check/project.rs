@@ -141,6 +141,19 @@ impl Project {
 /// folder, so that several scenarios can share fixture cards.
 pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
     let mut out = vec![path.to_path_buf()];
+    if let Ok(f) = peek(path) {
+        for it in &f.items {
+            if let Item::Scenario(s) = &it.node {
+                let mut d = Vec::new();
+                for u in super::scenario::header(s, &mut d).uses {
+                    let p = path.parent().map(|dir| dir.join(&u)).unwrap_or_else(|| PathBuf::from(&u));
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
     if let Some(dir) = path.parent() {
         for p in Project::arb_files(dir) {
             let shared = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fixtures"));

@@ -65,6 +65,8 @@ pub enum ExpectIr {
 /// The header of a scenario: which game, which variants, how many players.
 pub struct Header {
     pub game: Option<String>,
+    /// Card files the scenario needs, relative to its own file.
+    pub uses: Vec<String>,
     pub players: usize,
     pub variants: Vec<String>,
     pub cite: Option<String>,
@@ -72,7 +74,7 @@ pub struct Header {
 }
 
 pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
-    let mut h = Header { game: None, players: 2, variants: vec![], cite: None, note: None };
+    let mut h = Header { game: None, uses: vec![], players: 2, variants: vec![], cite: None, note: None };
     for p in &s.props {
         let first = p.values.first().map(|v| match &v.node {
             PropValue::Word(w) | PropValue::Str(w) => w.clone(),
@@ -87,6 +89,10 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
             },
             ("variant", Some(_)) => h.variants.extend(p.values.iter().filter_map(|x| match &x.node {
                 PropValue::Word(w) | PropValue::Str(w) => Some(w.clone()),
+                _ => None,
+            })),
+            ("uses", Some(_)) => h.uses.extend(p.values.iter().filter_map(|x| match &x.node {
+                PropValue::Str(w) | PropValue::Word(w) => Some(w.clone()),
                 _ => None,
             })),
             ("cite", Some(c)) => h.cite = Some(c),

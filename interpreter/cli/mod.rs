@@ -3,7 +3,7 @@
 mod bench;
 mod check;
 mod human;
-mod play;
+pub mod play;
 mod test;
 
 use clap::{Parser, Subcommand};
