@@ -350,7 +350,16 @@ impl Checker {
             StmtKind::Create(c) => StK::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
             StmtKind::Use(a) => {
                 let (x, t) = self.lower_expr(a, sc, cx);
-                self.expect_ty(&t, &Ty::Ability, a.span);
+                if matches!(t, Ty::Obj(_)) {
+                    let msg = format!("expected an ability, found {}", self.ty_name(&t));
+                    self.error(
+                        Diag::error(a.span, msg)
+                            .label("an object, not one of its abilities")
+                            .help("name the ability: `use ability(c, \"action\")`"),
+                    );
+                } else {
+                    self.expect_ty(&t, &Ty::Ability, a.span);
+                }
                 StK::Use(x)
             }
             StmtKind::Run(_) | StmtKind::Answer { .. } | StmtKind::Random(_) | StmtKind::Expect(_) | StmtKind::Stop => {

@@ -38,7 +38,10 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                     let exists = existing.iter().any(|(k, n)| *k == kind && *n == name);
                     if is_replace && !exists {
                         let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind).map(|(_, n)| n.as_str()).collect();
-                        let help = did_you_mean(&name, cands.iter().copied())
+                        let other_kind = existing.iter().find(|(_, n)| *n == name).map(|(k, _)| *k);
+                        let help = other_kind
+                            .map(|k| format!("`{name}` is a {k}; a replacement must be the same kind of item"))
+                            .or_else(|| did_you_mean(&name, cands.iter().copied()))
                             .or_else(|| Some(format!("use `add` to introduce a new {kind}; `replace` needs an existing one")));
                         let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
                         c.error(
@@ -60,7 +63,11 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                     let exists = existing.iter().any(|(k, n)| *k == kind.node && *n == name.node);
                     if !exists {
                         let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind.node).map(|(_, n)| n.as_str()).collect();
-                        let help = did_you_mean(&name.node, cands.iter().copied());
+                        let other_kind = existing.iter().find(|(_, n)| *n == name.node).map(|(k, _)| *k);
+                        let help = match other_kind {
+                            Some(k) => Some(format!("`{}` is a {k}: write `remove {k} {}`", name.node, name.node)),
+                            None => did_you_mean(&name.node, cands.iter().copied()),
+                        };
                         c.error(
                             Diag::error(name.span, format!("variant removes {} `{}`, which does not exist", kind.node, name.node))
                                 .label("no such item")

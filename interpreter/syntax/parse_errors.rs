@@ -42,7 +42,9 @@ pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> 
             }
             let expected = join_or(&words);
             let message = if found.is_empty() { format!("expected {expected}") } else { format!("expected {expected}, found `{found}`") };
-            Diag::error(span, message).label("here").maybe_help(syntax_help(&positives, found))
+            let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
+            let help = syntax_help(&positives, found).or_else(|| context_help(before, found, &positives));
+            Diag::error(span, message).label("here").maybe_help(help)
         }
         ErrorVariant::CustomError { message } => Diag::error(span, message),
     }
@@ -54,6 +56,19 @@ fn join_or(words: &[&str]) -> String {
         [one] => (*one).to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
     }
+}
+
+/// Help that depends on the word before the error.
+fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String> {
+    if matches!(before, "run" | "answer" | "random" | "expect" | "stop") || matches!(found, "expect" | "answer" | "run" | "random" | "stop")
+    {
+        let word = if matches!(found, "expect" | "answer" | "run" | "random" | "stop") { found } else { before };
+        return Some(format!("`{word}` is a scenario statement: it belongs at the top level of a `scenario`, not in a rule or an ability"));
+    }
+    if found == "from" && positives.contains(&Rule::string) {
+        return Some("a decision names who decides, then the prompt: `choose p \"prompt\" from ..`".to_string());
+    }
+    None
 }
 
 fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
