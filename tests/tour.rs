@@ -34,15 +34,10 @@ fn designer_card_checks_and_plays_in_a_deck() {
     let engine = Engine::new(&built.game);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 7, decklists }).unwrap();
     let mut bot = RandomAgent { seed: 7 };
-    loop {
-        match engine.advance(&mut st).unwrap() {
-            Status::Decision => {
-                let d = st.pending.clone().unwrap();
-                let a = bot.decide(&built.game, &st, &d);
-                engine.answer(&mut st, d.seat, &a).unwrap();
-            }
-            _ => break,
-        }
+    while let Status::Decision = engine.advance(&mut st).unwrap() {
+        let d = st.pending.clone().unwrap();
+        let a = bot.decide(&built.game, &st, &d);
+        engine.answer(&mut st, d.seat, &a).unwrap();
     }
     assert!(st.result.is_some());
     let recon = built.game.def_index["Raptor Recon Team"];
