@@ -472,13 +472,13 @@ impl Checker {
                 while let Some(n) = it.next() {
                     let (PropValue::Int(q), Some(w)) = (&n.node, it.next()) else {
                         self.error(
-                            Diag::error(n.span, "write an amount as numbers and kinds, like `3 persuasion`")
+                            Diag::error(n.span, "write an amount as numbers and kinds, like `3 gold`")
                                 .label("expected a number then a kind"),
                         );
                         return None;
                     };
                     let PropValue::Word(word) = &w.node else {
-                        self.error(Diag::error(w.span, "expected a kind such as `persuasion`"));
+                        self.error(Diag::error(w.span, "expected a kind of amount, such as `gold`"));
                         return None;
                     };
                     let sym = self.intern(word);

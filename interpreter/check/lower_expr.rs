@@ -73,7 +73,7 @@ impl Checker {
                 }
             },
             ExprKind::Field { base, field } => {
-                // `resource.persuasion`: an enum member named with its enum, when a local hides it.
+                // `resource.gold`: an enum member named with its enum, when a local hides it.
                 if let ExprKind::Var(n) = &base.node
                     && sc.lookup(n).is_none()
                     && let Some(&eid) = self.enum_by_name.get(n)

@@ -124,7 +124,7 @@ pub const BUILTINS: &[Sig] = &[
         (2, 2),
         "whether each requirement can be met by a different item: distinct_match(units, reqs, |u, r| ..)",
     ),
-    sig("qty", Builtin::Qty, 1, 1, Ret::Int, "the total of an amount (`3 persuasion` → 3)"),
+    sig("qty", Builtin::Qty, 1, 1, Ret::Int, "the total of an amount (`3 gold` → 3)"),
     sig("kinds", Builtin::Kinds, 1, 1, Ret::Syms, "the kinds named in an amount"),
     sig("qty_of", Builtin::QtyOf, 2, 2, Ret::Int, "how much of one kind an amount holds"),
     sig("text", Builtin::Text, 1, 1, Ret::Text, "a value as text"),

@@ -17,7 +17,8 @@ use crate::diag::Diag;
 use crate::syntax::span::Span;
 
 /// A rule stopped while running: a message, where, and what to do about it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
 pub struct RtError {
     pub message: String,
     pub span: Span,
@@ -32,11 +33,5 @@ impl RtError {
 
     pub fn to_diag(&self) -> Diag {
         Diag::error(self.span, self.message.clone()).label("while running this").maybe_help(self.help.clone())
-    }
-}
-
-impl std::fmt::Display for RtError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.message)
     }
 }

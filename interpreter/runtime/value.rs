@@ -28,7 +28,7 @@ pub enum Value {
     Def(DefId),
     Zone(ZoneRef),
     List(Arc<Vec<Value>>),
-    /// `3 persuasion`, `2 minerals 1 gas`
+    /// `3 gold`, `2 wood 1 stone`
     Amount(Arc<Vec<(i64, Sym)>>),
     Proc(ProcId),
     /// An ability: the object and the ability's index in its definition.

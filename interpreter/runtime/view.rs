@@ -142,7 +142,7 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
     }
 }
 
-/// `P1 wins (reached 20 influence); P2 loses (...)`
+/// `game over: P1 wins — reached 10 points`
 pub fn result_text(r: &GameResult) -> String {
     let seats = |v: &[Seat]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(" and ");
     match r.winners.as_slice() {

@@ -18,15 +18,15 @@ pub enum Item {
     Game(GameItem),
     /// `for bsg-ccg`
     For(Name),
-    /// `enum resource { persuasion, logistics }` or `enum trait open { .. }`
+    /// `enum resource { gold, wood }` or `enum trait open { .. }`
     Enum(EnumItem),
     /// `kind card { field power: int = 0  ability action many  active in alert }`
     Kind(KindItem),
     /// `zone hand per player owner ordered`
     Zone(ZoneItem),
-    /// `player { influence: int = 0 }`
+    /// `player { score: int = 0 }`
     Player(Vec<VarDecl>),
-    /// `global { fleet_defense_level: int = 0 }`
+    /// `global { round: int = 0 }`
     Global(Vec<VarDecl>),
     /// `const hand_draw: int = 2`
     Const(ConstItem),
@@ -439,7 +439,7 @@ pub type Stmt = Spanned<StmtKind>;
 pub enum StmtKind {
     /// `let x = ..`
     Let { name: Name, value: LetValue },
-    /// `p.influence -= 1`
+    /// `p.score -= 1`
     Assign { place: Vec<Name>, op: Spanned<AssignOp>, value: Expr },
     /// `if c { } else if d { } else { }`
     If { arms: Vec<(Expr, Block)>, otherwise: Option<Block> },
