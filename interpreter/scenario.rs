@@ -68,6 +68,13 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
     let mut stopped = false;
     for step in &sc.steps {
         let span = step.span;
+        if let (Step::Exec(_) | Step::Run(_), Some(d)) = (&step.step, &st.pending) {
+            let mut f = fail(format!("P{} is still deciding — {}", d.seat + 1, d.prompt), span);
+            f.actual = Some(format!("options: {}", d.labels().join(" | ")));
+            f.help = Some("answer the decision first (or end the scenario with `stop`)".into());
+            failures.push(f);
+            break;
+        }
         let r: Result<(), Failure> = match &step.step {
             Step::Exec(block) => {
                 let depth = st.frames.len();
@@ -162,13 +169,22 @@ fn answer(engine: &Engine, st: &mut State, who: &Ex, value: &Ex, span: Span) -> 
         Value::List(items) => items.iter().map(find).collect::<Result<Vec<_>, _>>()?,
         v => vec![find(v)?],
     };
-    engine.answer(st, seat, &Answer(idx)).map_err(|m| fail(format!("the answer was refused: {m}"), span))?;
+    match engine.answer(st, seat, &Answer(idx)) {
+        Ok(()) => {}
+        Err(crate::runtime::AnswerError::Refused(m)) => return Err(fail(format!("the answer was refused: {m}"), span)),
+        Err(crate::runtime::AnswerError::Rule(e)) => return Err(rt_fail(e)),
+    }
     advance(engine, st)
 }
 
 fn script_random(game: &Game, st: &mut State, r: &RandomIr) -> Result<(), Failure> {
-    let ev_state = st.clone();
-    let ev = Ev::new(game, &ev_state);
+    let item = scripted_value(game, st, r)?;
+    st.scripted.get_or_insert_with(VecDeque::new).push_back(item);
+    Ok(())
+}
+
+fn scripted_value(game: &Game, st: &State, r: &RandomIr) -> Result<ScriptedRandom, Failure> {
+    let ev = Ev::new(game, st);
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
     let item = match r {
         RandomIr::Roll(e) => match ev.eval(e, &mut env).map_err(rt_fail)? {
@@ -179,8 +195,7 @@ fn script_random(game: &Game, st: &mut State, r: &RandomIr) -> Result<(), Failur
         RandomIr::Order(e) => ScriptedRandom::Order(ev.list_of(e, &mut env).map_err(rt_fail)?.as_ref().clone()),
         RandomIr::Pick(e) => ScriptedRandom::Pick(ev.eval(e, &mut env).map_err(rt_fail)?),
     };
-    st.scripted.get_or_insert_with(VecDeque::new).push_back(item);
-    Ok(())
+    Ok(item)
 }
 
 fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), Failure> {

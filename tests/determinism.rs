@@ -10,7 +10,7 @@ use arbiter::check::Built;
 use arbiter::check::decks::expand;
 use arbiter::check::project::Project;
 use arbiter::runtime::state::{Answer, Mode, State};
-use arbiter::runtime::{Engine, Setup, Status, view};
+use arbiter::runtime::{AnswerError, Engine, Setup, Status, view};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -107,12 +107,13 @@ fn an_illegal_answer_is_refused_and_the_game_goes_on() {
     let d = st.pending.clone().unwrap();
     let before = st.log.len();
     let total = d.options.len() + usize::from(d.none.is_some());
-    let out_of_range = engine.answer(&mut st, d.seat, &Answer(vec![total]));
-    assert!(out_of_range.unwrap_err().contains("there is no option"));
-    let wrong_seat = engine.answer(&mut st, (d.seat + 1) % 2, &Answer(vec![0]));
-    assert!(wrong_seat.unwrap_err().contains("decision, not"));
-    let twice = engine.answer(&mut st, d.seat, &Answer(vec![0, 0]));
-    assert!(twice.is_err());
+    let refused = |r: Result<(), AnswerError>| match r {
+        Err(AnswerError::Refused(m)) => m,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert!(refused(engine.answer(&mut st, d.seat, &Answer(vec![total]))).contains("there is no option"));
+    assert!(refused(engine.answer(&mut st, (d.seat + 1) % 2, &Answer(vec![0]))).contains("decision, not"));
+    assert!(refused(engine.answer(&mut st, d.seat, &Answer(vec![0, 0]))).contains("twice"));
     // Nothing changed: the same decision is pending and nothing was logged.
     assert_eq!(st.log.len(), before);
     assert_eq!(st.pending.as_ref().map(|p| p.prompt.clone()), Some(d.prompt.clone()));

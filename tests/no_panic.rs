@@ -93,3 +93,17 @@ fn arbitrary_bytes_never_panic() {
     let deep = format!("func f() = {}1{}", "(".repeat(10_000), ")".repeat(10_000));
     assert!(parse_file(0, &deep).is_err());
 }
+
+#[test]
+fn long_operator_chains_never_overflow_the_stack() {
+    let nots = format!("func f() = {}true", "not ".repeat(200_000));
+    let _ = parse_file(0, &nots);
+    let negs = format!("func f() = {}1", "- ".repeat(300_000));
+    let _ = parse_file(0, &negs);
+    let ifs = format!("func f() = {}1", "if true then 1 else ".repeat(50_000));
+    let _ = parse_file(0, &ifs);
+    let fields = format!("func f(p: player) = p{}", ".influence".repeat(80_000));
+    let _ = parse_file(0, &fields);
+    let sums = format!("func f() = 1{}", " + 1".repeat(200_000));
+    let _ = parse_file(0, &sums);
+}

@@ -226,16 +226,20 @@ impl Checker {
                 "players" => {
                     let nums: Vec<i64> =
                         p.values.iter().filter_map(|v| if let PropValue::Int(i) = v.node { Some(i) } else { None }).collect();
+                    let ok = |n: &i64| (1..=64).contains(n);
                     match nums.as_slice() {
-                        [n] => {
+                        [n] if ok(n) => {
                             self.game.min_players = u8::try_from(*n).unwrap_or(2);
                             self.game.max_players = self.game.min_players;
                         }
-                        [a, b] => {
+                        [a, b] if ok(a) && ok(b) && a <= b => {
                             self.game.min_players = u8::try_from(*a).unwrap_or(2);
                             self.game.max_players = u8::try_from(*b).unwrap_or(2);
                         }
-                        _ => self.error(Diag::error(p.span, "write the player count as `players 2` or `players 2 to 6`")),
+                        _ => self.error(
+                            Diag::error(p.span, "write the player count as `players 2` or `players 2 to 6`")
+                                .help("from 1 to 64 players, the smaller number first"),
+                        ),
                     }
                 }
                 "durations" => self.game.durations = words,
@@ -521,21 +525,9 @@ impl Checker {
         let cx = lower_expr::Ctx { pure: true, ..Default::default() };
         let (x, t) = self.lower_expr(e, &mut sc, &cx);
         self.expect_ty(&t, want, e.span);
-        match x.kind {
-            ExK::Lit(v) => v,
-            ExK::Str(pieces) if pieces.iter().all(|p| matches!(p, StrPiece::Text(_))) => {
-                let t: String = pieces.iter().map(|p| if let StrPiece::Text(t) = p { t.as_str() } else { "" }).collect();
-                Value::text(t)
-            }
-            ExK::List(items) => {
-                let vals: Vec<Value> = items.into_iter().filter_map(|i| if let ExK::Lit(v) = i.kind { Some(v) } else { None }).collect();
-                Value::list(vals)
-            }
-            ExK::Unary(crate::syntax::ast::UnOp::Neg, inner) => match inner.kind {
-                ExK::Lit(Value::Int(i)) => Value::Int(-i),
-                _ => Value::None,
-            },
-            _ => {
+        match fold(&x) {
+            Some(v) => v,
+            None => {
                 self.error(Diag::error(e.span, "a default value must be written out, like `0`, `[]` or `none`"));
                 Value::None
             }
@@ -581,6 +573,29 @@ impl Checker {
                 !(d.modifiers.is_empty() && d.triggers.is_empty() && d.permits.is_empty() && d.forbids.is_empty() && d.replaces.is_empty())
             })
             .collect();
+    }
+}
+
+/// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
+fn fold(x: &Ex) -> Option<Value> {
+    match &x.kind {
+        ExK::Lit(v) => Some(v.clone()),
+        ExK::Str(pieces) => {
+            let mut t = String::new();
+            for p in pieces {
+                match p {
+                    StrPiece::Text(s) => t.push_str(s),
+                    StrPiece::Expr(_) => return None,
+                }
+            }
+            Some(Value::text(t))
+        }
+        ExK::List(items) => items.iter().map(fold).collect::<Option<Vec<_>>>().map(Value::list),
+        ExK::Unary(crate::syntax::ast::UnOp::Neg, inner) => match fold(inner)? {
+            Value::Int(i) => i.checked_neg().map(Value::Int),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

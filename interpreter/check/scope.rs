@@ -18,7 +18,7 @@ impl Scope {
     /// Declare a new local (shadowing any earlier one of that name).
     pub fn declare(&mut self, name: &str, ty: Ty) -> Slot {
         let slot = self.next;
-        self.next += 1;
+        self.next = self.next.saturating_add(1);
         self.max = self.max.max(self.next);
         self.vars.push((name.to_string(), slot, ty));
         slot

@@ -2,14 +2,15 @@
 //! can ask for the state or the log, and can save the game.
 
 use crate::runtime::state::{Answer, Count, Decision, State};
-use crate::runtime::{Engine, view};
+use crate::runtime::{AnswerError, Engine, RtError, view};
 use std::io::{BufRead, Write};
 
 pub struct Human {
     pub seats: Vec<u8>,
 }
 
-const HELP: &str = "answer with an option's number (several numbers separated by spaces where more than one is asked)\n\
+const HELP: &str = "answer with an option's number (several numbers separated by spaces where more than one is asked;\n\
+  `none` where you may choose nothing)\n\
   state   show what you can see\n  log     the last events you saw\n  save F  save the game to file F (resume with --resume F)\n  quit    leave the game";
 
 impl Human {
@@ -17,8 +18,9 @@ impl Human {
         Human { seats }
     }
 
-    /// Ask until a legal answer is given. `None` when the player quits or input ends.
-    pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision) -> Option<()> {
+    /// Ask until a legal answer is given: `Ok(true)`; the player quits or input ends: `Ok(false)`;
+    /// the rules fail taking the answer in: the error.
+    pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision) -> Result<bool, RtError> {
         let stdin = std::io::stdin();
         loop {
             println!("\nP{} — {}", d.seat + 1, d.prompt);
@@ -34,12 +36,18 @@ impl Human {
             print!("your choice{how}> ");
             let _ = std::io::stdout().flush();
             let mut line = String::new();
-            if stdin.lock().read_line(&mut line).ok()? == 0 {
-                return None;
+            if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
+                return Ok(false);
             }
             let line = line.trim();
             match line.split_whitespace().collect::<Vec<_>>().as_slice() {
-                ["quit" | "q"] => return None,
+                ["quit" | "q"] => return Ok(false),
+                ["none" | "0"] if matches!(d.count, Count::UpTo(_) | Count::Exactly(0)) => match engine.answer(st, d.seat, &Answer(vec![]))
+                {
+                    Ok(()) => return Ok(true),
+                    Err(AnswerError::Refused(e)) => println!("refused: {e}"),
+                    Err(AnswerError::Rule(e)) => return Err(e),
+                },
                 ["help" | "?"] => println!("{HELP}"),
                 ["state" | "s"] => print!("{}", view::view(engine.game, st, Some(d.seat))),
                 ["log" | "l"] => {
@@ -62,8 +70,9 @@ impl Human {
                         Ok(n) if !n.is_empty() && n.iter().all(|x| *x >= 1) => {
                             let answer = Answer(n.iter().map(|x| x - 1).collect());
                             match engine.answer(st, d.seat, &answer) {
-                                Ok(()) => return Some(()),
-                                Err(e) => println!("refused: {e}"),
+                                Ok(()) => return Ok(true),
+                                Err(AnswerError::Refused(e)) => println!("refused: {e}"),
+                                Err(AnswerError::Rule(e)) => return Err(e),
                             }
                         }
                         _ => println!("refused: `{line}` is not an option number; type `help` for commands"),

@@ -7,7 +7,7 @@ use crate::check::ir::{DefId, Game};
 use crate::check::project::Project;
 use crate::diag;
 use crate::runtime::state::{GameResult, Mode, State};
-use crate::runtime::{Engine, Setup, Status, view};
+use crate::runtime::{AnswerError, Engine, Setup, Status, view};
 use indexmap::IndexMap;
 use std::path::PathBuf;
 
@@ -159,18 +159,28 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             Status::Ended | Status::Idle => break,
             Status::Decision => {
                 let Some(d) = st.pending.clone() else { break };
-                if human.seats.contains(&d.seat) {
+                let taken = if human.seats.contains(&d.seat) {
                     match human.ask(&engine, &mut st, &d) {
-                        Some(()) => {}
-                        None => {
+                        Ok(true) => Ok(()),
+                        Ok(false) => {
                             println!("game left unfinished");
                             return 0;
                         }
+                        Err(e) => Err(AnswerError::Rule(e)),
                     }
                 } else {
                     let a = bots.decide(game, &st, &d);
-                    if let Err(e) = engine.answer(&mut st, d.seat, &a) {
+                    engine.answer(&mut st, d.seat, &a)
+                };
+                match taken {
+                    Ok(()) => {}
+                    Err(AnswerError::Refused(e)) => {
                         eprintln!("error: the bot's answer was refused: {e}");
+                        return 2;
+                    }
+                    Err(AnswerError::Rule(e)) => {
+                        print!("{}", diag::render(&[e.to_diag()], &game.files));
+                        eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
                         return 2;
                     }
                 }
@@ -186,12 +196,11 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
 fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
-    let mut copy = st.clone();
-    copy.log = st.log.get(from..).map(<[_]>::to_vec).unwrap_or_default();
+    let events = st.log.get(from..).unwrap_or(&[]);
     if viewer.is_none() {
-        return view::trace(game, &copy, None, true);
+        return view::trace_of(game, st, events, None, true);
     }
-    let text = view::trace(game, &copy, viewer, false);
+    let text = view::trace_of(game, st, events, viewer, false);
     let mut out = String::new();
     let mut last: Option<(&str, usize)> = None;
     let flush = |out: &mut String, last: Option<(&str, usize)>| {

@@ -32,6 +32,24 @@ pub struct Engine<'g> {
     pub step_budget: u64,
 }
 
+/// Why an answer was not taken.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnswerError {
+    /// Not a legal answer: nothing changed, ask again.
+    Refused(String),
+    /// The rules failed while taking the answer in.
+    Rule(RtError),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Refused(m) => write!(f, "{m}"),
+            AnswerError::Rule(e) => write!(f, "{}", e.message),
+        }
+    }
+}
+
 /// The seats, deck lists and seed a new state starts from.
 pub struct Setup {
     pub players: usize,
@@ -279,7 +297,7 @@ impl<'g> Engine<'g> {
     }
 
     /// `you` and `self` carry into procedures called from an ability.
-    fn caller_context(&self, st: &State) -> (Option<Seat>, Option<ObjId>) {
+    pub fn caller_context(&self, st: &State) -> (Option<Seat>, Option<ObjId>) {
         for f in st.frames.iter().rev() {
             if f.env != u32::MAX
                 && let Some(e) = st.envs.get(f.env as usize)
@@ -311,7 +329,7 @@ impl<'g> Engine<'g> {
                 }
                 (*body, go, LoopIter::While)
             }
-            (StK::Repeat { body, .. }, LoopIter::Repeat { left }) => (*body, left > 0, LoopIter::Repeat { left: left - 1 }),
+            (StK::Repeat { body, .. }, LoopIter::Repeat { left }) => (*body, left > 0, LoopIter::Repeat { left: left.saturating_sub(1) }),
             _ => return Err(err(stmt.span, "internal: loop shape")),
         };
         if go {
@@ -383,6 +401,9 @@ impl<'g> Engine<'g> {
         dest: Dest,
         span: Span,
     ) -> Result<(), RtError> {
+        if let Some(p) = &st.pending {
+            return Err(err(span, format!("internal: a decision was asked while P{} was still deciding `{}`", p.seat + 1, p.prompt)));
+        }
         dedupe_labels(&mut options);
         let n = options.len();
         let forced: Option<Value> = match count {
@@ -409,9 +430,15 @@ impl<'g> Engine<'g> {
         Ok(())
     }
 
-    /// Answer the pending decision. An illegal answer is refused and nothing changes.
-    pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), String> {
-        let Some(d) = st.pending.clone() else { return Err("there is no decision to answer".into()) };
+    /// Answer the pending decision. An illegal answer is refused and nothing changes; a rule that
+    /// fails while taking the answer in is a rule error.
+    pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
+        self.check_answer(st, seat, answer).map_err(AnswerError::Refused)?;
+        self.take_answer(st, seat, answer).map_err(AnswerError::Rule)
+    }
+
+    fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), String> {
+        let Some(d) = &st.pending else { return Err("there is no decision to answer".into()) };
         if d.seat != seat {
             return Err(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1));
         }
@@ -427,32 +454,23 @@ impl<'g> Engine<'g> {
             return Err("an option was chosen twice".into());
         }
         let none_idx = d.none.as_ref().map(|_| d.options.len());
+        let uses_none = idx.iter().any(|i| Some(*i) == none_idx);
+        match d.count {
+            Count::One if idx.len() != 1 => Err("choose exactly one option".into()),
+            Count::Exactly(k) if Some(idx.len()) != usize::try_from(k).ok() || uses_none => Err(format!("choose exactly {k} options")),
+            Count::UpTo(k) if idx.len() > k as usize || uses_none => Err(format!("choose at most {k} options")),
+            Count::Order if idx.len() != d.options.len() || uses_none => Err(format!("put all {} options in order", d.options.len())),
+            _ => Ok(()),
+        }
+    }
+
+    fn take_answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), RtError> {
+        let Some(d) = st.pending.clone() else { return Ok(()) };
+        let idx = &answer.0;
         let pick = |i: &usize| d.options.get(*i).map(|c| c.value.clone()).unwrap_or_default();
         let value = match d.count {
-            Count::One => {
-                if idx.len() != 1 {
-                    return Err("choose exactly one option".into());
-                }
-                idx.first().map(pick).unwrap_or_default()
-            }
-            Count::Exactly(k) => {
-                if Some(idx.len()) != usize::try_from(k).ok() || idx.iter().any(|i| Some(*i) == none_idx) {
-                    return Err(format!("choose exactly {k} options"));
-                }
-                Value::list(idx.iter().map(pick).collect())
-            }
-            Count::UpTo(k) => {
-                if idx.len() > k as usize || idx.iter().any(|i| Some(*i) == none_idx) {
-                    return Err(format!("choose at most {k} options"));
-                }
-                Value::list(idx.iter().map(pick).collect())
-            }
-            Count::Order => {
-                if idx.len() != d.options.len() {
-                    return Err(format!("put all {} options in order", d.options.len()));
-                }
-                Value::list(idx.iter().map(pick).collect())
-            }
+            Count::One => idx.first().map(pick).unwrap_or_default(),
+            _ => Value::list(idx.iter().map(pick).collect()),
         };
         let labels: Vec<String> =
             idx.iter().map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_default()).collect();
@@ -465,7 +483,7 @@ impl<'g> Engine<'g> {
             visible: vis,
             depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,
         });
-        self.deliver(st, d.dest, value, d.cause.span).map_err(|e| e.message)
+        self.deliver(st, d.dest, value, d.cause.span)
     }
 
     fn deliver(&self, st: &mut State, dest: Dest, v: Value, span: Span) -> Result<(), RtError> {
@@ -514,6 +532,11 @@ impl<'g> Engine<'g> {
             Some(c) => order.iter().position(|p| *p == c).map(|i| i as i64).unwrap_or(i64::MAX),
         };
         pending.sort_by_key(|t| (rank(t), t.ts));
+        // The cause of a trigger is the statement that raised its event.
+        let span = self.current_span(st);
+        for t in &pending {
+            self.log(st, EventKind::Triggered { routine: t.routine }, ALL, span);
+        }
         for t in pending.iter().rev() {
             let (body, slots, you, self_obj) = match t.routine {
                 Routine::Trigger(i) => {
@@ -529,10 +552,6 @@ impl<'g> Engine<'g> {
                 _ => continue,
             };
             self.push_routine(st, t.routine, body, slots, t.args.clone(), you, self_obj, None);
-        }
-        for t in &pending {
-            let span = self.routine_span(t.routine, st);
-            self.log(st, EventKind::Triggered { routine: t.routine }, ALL, span);
         }
         Ok(())
     }
@@ -589,18 +608,8 @@ impl<'g> Engine<'g> {
                 };
                 queued.push(PendingTrigger { routine: Routine::Trigger(i as u32), args: args.clone(), controller, ts: 0 });
             }
-            for (oi, o) in st.objects.iter().enumerate() {
-                if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
-                    continue;
-                }
-                let Some(def) = self.game.def(o.def) else { continue };
-                if def.triggers.iter().all(|t| t.event != event) {
-                    continue;
-                }
-                let id = ObjId::try_from(oi).unwrap_or(0);
-                if !ev.is_active(id)? {
-                    continue;
-                }
+            for (id, def) in ev.active_passives(|d| d.triggers.iter().any(|t| t.event == event))? {
+                let Some(o) = st.obj(id) else { continue };
                 for (ti, t) in def.triggers.iter().enumerate() {
                     if t.event != event {
                         continue;

@@ -3,7 +3,7 @@
 
 use super::RtError;
 use super::builtins::Builtin;
-use super::state::{Env, Place, Routine, State};
+use super::state::{Env, Place, State};
 use super::value::{ObjId, Seat, Value, ZoneRef};
 use crate::check::ir::*;
 use crate::syntax::ast::{BinOp, UnOp};
@@ -15,6 +15,8 @@ use std::sync::Arc;
 pub const DEPTH_BUDGET: u32 = 200;
 /// The longest list an expression may build.
 pub const SIZE_BUDGET: usize = 100_000;
+/// How many steps one evaluation may take before the rule is stopped.
+pub const EVAL_BUDGET: u64 = 5_000_000;
 
 pub type R<T> = Result<T, RtError>;
 
@@ -22,6 +24,7 @@ pub struct Ev<'a> {
     pub game: &'a Game,
     pub state: &'a State,
     depth: Cell<u32>,
+    steps: Cell<u64>,
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
@@ -30,7 +33,7 @@ pub fn err(span: Span, message: impl Into<String>) -> RtError {
 
 impl<'a> Ev<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Ev { game, state, depth: Cell::new(0) }
+        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0) }
     }
 
     pub fn enter(&self, span: Span) -> R<()> {
@@ -48,6 +51,12 @@ impl<'a> Ev<'a> {
     }
 
     pub fn eval(&self, e: &Ex, env: &mut Env) -> R<Value> {
+        let steps = self.steps.get() + 1;
+        if steps > EVAL_BUDGET {
+            return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
+                .with_help("a condition or function does too much work, or loops over lists that keep growing"));
+        }
+        self.steps.set(steps);
         // Deep (but budgeted) recursion must never overflow the thread's stack.
         stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, env))
     }
@@ -293,7 +302,7 @@ impl<'a> Ev<'a> {
                 return Ok(false);
             }
         }
-        let hooks = self.object_hooks(cid);
+        let hooks = self.object_hooks(cid)?;
         for (src, h, forbid) in &hooks {
             if *forbid {
                 let mut henv = new_env(h.slots, args.to_vec(), self.controller(*src), Some(*src));
@@ -324,24 +333,13 @@ impl<'a> Ev<'a> {
     }
 
     /// Permits and forbids printed on objects whose abilities are in effect.
-    fn object_hooks(&self, cid: CheckId) -> Vec<(ObjId, &'a HookDef, bool)> {
+    fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
         let mut out = Vec::new();
-        for (i, o) in self.state.objects.iter().enumerate() {
-            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(def) = self.game.def(o.def) else { continue };
-            let id = ObjId::try_from(i).unwrap_or(0);
-            if def.permits.iter().chain(def.forbids.iter()).all(|h| h.check != cid) {
-                continue;
-            }
-            if !self.is_active(id).unwrap_or(false) {
-                continue;
-            }
+        for (id, def) in self.active_passives(|d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
             out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
             out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
         }
-        out
+        Ok(out)
     }
 
     pub fn controller(&self, o: ObjId) -> Option<Seat> {
@@ -648,6 +646,9 @@ impl<'a> Ev<'a> {
                 let pool = list(0)?;
                 let reqs = list(1)?;
                 let f = arg(2);
+                if pool.len().saturating_mul(reqs.len()) > 1_000_000 {
+                    return Err(err(span, "size budget exceeded: matching more than a million item and requirement pairs"));
+                }
                 let mut ok = vec![vec![false; pool.len()]; reqs.len()];
                 for (ri, r) in reqs.iter().enumerate() {
                     for (pi, p) in pool.iter().enumerate() {
@@ -660,7 +661,9 @@ impl<'a> Ev<'a> {
                 Value::Bool(bipartite_complete(&ok, pool.len()))
             }
             Builtin::Qty => match arg(0) {
-                Value::Amount(a) => Value::Int(a.iter().map(|(n, _)| *n).sum()),
+                Value::Amount(a) => {
+                    Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| err(span, "number overflow"))?)
+                }
                 Value::None => Value::Int(0),
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
             },
@@ -670,7 +673,12 @@ impl<'a> Ev<'a> {
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
             },
             Builtin::QtyOf => match (arg(0), arg(1)) {
-                (Value::Amount(a), Value::Sym(s)) => Value::Int(a.iter().filter(|(_, k)| *k == s).map(|(n, _)| *n).sum()),
+                (Value::Amount(a), Value::Sym(s)) => Value::Int(
+                    a.iter()
+                        .filter(|(_, k)| *k == s)
+                        .try_fold(0i64, |acc, (n, _)| acc.checked_add(*n))
+                        .ok_or_else(|| err(span, "number overflow"))?,
+                ),
                 (Value::None, _) => Value::Int(0),
                 (other, _) => return Err(self.type_err(arg_span(0), "an amount and a kind", &other)),
             },
@@ -771,12 +779,10 @@ impl<'a> Ev<'a> {
             }
         }
         for t in &a.targets {
-            if self.target_options(t, &mut env)?.is_empty() {
-                return Ok(false);
-            }
             // Later targets may depend on earlier ones: assume the first legal choice.
-            if let Some(first) = self.target_options(t, &mut env)?.first() {
-                set_slot(&mut env, t.slot, first.clone());
+            match self.target_options(t, &mut env)?.into_iter().next() {
+                None => return Ok(false),
+                Some(first) => set_slot(&mut env, t.slot, first),
             }
         }
         Ok(true)
@@ -797,13 +803,6 @@ impl<'a> Ev<'a> {
             }
         }
         Ok(out)
-    }
-
-    pub fn routine_env(&self, routine: Routine) -> (Option<Seat>, Option<ObjId>) {
-        match routine {
-            Routine::ObjTrigger(o, _) | Routine::ObjReplace(o, _) | Routine::Ability(o, _) => (self.controller(o), Some(o)),
-            _ => (None, None),
-        }
     }
 }
 
@@ -836,7 +835,7 @@ fn bipartite_complete(ok: &[Vec<bool>], cols: usize) -> bool {
                 *s = true;
             }
             let prev = owner.get(c).copied().flatten();
-            if prev.is_none_or(|p| augment(p, ok, seen, owner)) {
+            if prev.is_none_or(|p| stacker::maybe_grow(32 * 1024, 1024 * 1024, || augment(p, ok, seen, owner))) {
                 if let Some(slot) = owner.get_mut(c) {
                     *slot = Some(r);
                 }

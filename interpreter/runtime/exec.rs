@@ -152,8 +152,8 @@ impl Engine<'_> {
                 for o in self.objects_of(st, env, target)? {
                     let ts = st.tick();
                     st.temp_mods.push(TempMod { obj: o, field: *field, op: *op, value: v.clone(), until, ts });
-                    let def = st.obj(o).map(|x| x.def).unwrap_or(0);
-                    self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, ALL, span);
+                    let (def, known) = st.obj(o).map(|x| (x.def, x.known)).unwrap_or((0, 0));
+                    self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, known, span);
                 }
                 st.dirty = true;
             }
@@ -386,7 +386,8 @@ impl Engine<'_> {
                     ob.fields.push((*f, new.clone()));
                 }
                 let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
-                self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                let known = st.obj(o).map(|x| x.known).unwrap_or(0);
+                self.log(st, EventKind::Set { what, old, new }, known, span);
                 st.dirty = true;
             }
         }
@@ -419,14 +420,15 @@ impl Engine<'_> {
         declined: &[ReplRef],
         span: Span,
     ) -> R {
+        // A call that returns nothing (it did nothing, or ended without `return`) leaves `none`.
+        if let Some((renv, rslot)) = ret {
+            Self::set_local(st, renv, rslot, Value::None);
+        }
         let def = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
         if def.params.len() != args.len() {
             return Err(err(span, format!("`{}` takes {} arguments, not {}", def.info.name, def.params.len(), args.len())));
         }
-        let (you, self_obj) = {
-            let f = st.frames.iter().rev().find(|f| f.env != u32::MAX);
-            f.and_then(|f| st.envs.get(f.env as usize)).map(|e| (e.you, e.self_obj)).unwrap_or((None, None))
-        };
+        let (you, self_obj) = self.caller_context(st);
         if let Some(req) = &def.requires {
             let mut penv = new_env(def.slots, args.clone(), you, self_obj);
             if !self.ev(st).truth(req, &mut penv)? {
@@ -478,21 +480,14 @@ impl Engine<'_> {
             };
             return Ok(Some((rr, opt)));
         }
-        for (oi, o) in st.objects.iter().enumerate() {
-            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(def) = self.game.def(o.def) else { continue };
-            let id = ObjId::try_from(oi).unwrap_or(0);
+        for (id, def) in ev.active_passives(|d| d.replaces.iter().any(|r| r.target == pid))? {
+            let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
                 let rr = ReplRef::Obj(id, ri as u16);
                 if r.target != pid || declined.contains(&rr) || running.contains(&Routine::ObjReplace(id, ri as u16)) {
                     continue;
                 }
-                if !ev.is_active(id)? {
-                    continue;
-                }
-                let mut env = new_env(r.slots, args.to_vec(), Some(o.controller), Some(id));
+                let mut env = new_env(r.slots, args.to_vec(), controller, Some(id));
                 if let Some(w) = &r.when
                     && !ev.truth(w, &mut env)?
                 {
@@ -639,10 +634,30 @@ impl Engine<'_> {
         let from_zone = st.zone_of(o);
         let from = self.detach(st, o)?;
         self.place_in_zone(st, o, z, bottom, face, span)?;
+        if self.left_play(def, from, Place::Zone(z)) {
+            self.forget(st, o);
+        }
         let after = st.obj(o).map(|x| x.known).unwrap_or(0);
         self.log(st, EventKind::Moved { obj: o, def, from, to: Place::Zone(z) }, before | after, span);
         let from_v = from_zone.map(Value::Zone).unwrap_or_default();
         self.emit(st, self.game.builtin_events.moved, vec![Value::Obj(o), from_v, Value::Zone(z)])
+    }
+
+    /// Did an object leave the zones where its kind is active ("leave play")?
+    fn left_play(&self, def: DefId, from: Place, to: Place) -> bool {
+        let active = |p: Place| match (p, self.game.def(def).and_then(|d| self.game.kind(d.kind))) {
+            (Place::Zone(z), Some(k)) => k.active_in.contains(&z.zone),
+            _ => false,
+        };
+        active(from) && !active(to)
+    }
+
+    /// An object that leaves play is a new object: effects on it end, changes to it are undone.
+    fn forget(&self, st: &mut State, o: ObjId) {
+        st.temp_mods.retain(|t| t.obj != o);
+        if let Some(ob) = st.obj_mut(o) {
+            ob.fields.clear();
+        }
     }
 
     fn put_under(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> R {
@@ -651,7 +666,10 @@ impl Engine<'_> {
         }
         let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let tdef = st.obj(target).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{target}")))?;
-        self.detach(st, o)?;
+        let from = self.detach(st, o)?;
+        if self.left_play(def, from, Place::Under(target)) {
+            self.forget(st, o);
+        }
         let since = st.tick();
         if let Some(t) = st.obj_mut(target) {
             t.under.push(o);
@@ -661,8 +679,8 @@ impl Engine<'_> {
             ob.since = since;
         }
         st.dirty = true;
-        let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: true }, known, span);
+        let (known, target_known) = (st.obj(o).map(|x| x.known).unwrap_or(0), st.obj(target).map(|x| x.known).unwrap_or(0));
+        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: true, target_known }, known, span);
         Ok(())
     }
 
@@ -704,20 +722,20 @@ impl Engine<'_> {
                 ob.place = Place::Under(o);
             }
         }
-        let (controller, known) = st.obj(target).map(|t| (t.controller, t.known)).unwrap_or((0, 0));
+        let controller = st.obj(target).map(|t| t.controller).unwrap_or(0);
         let since = st.tick();
         if let Some(ob) = st.obj_mut(o) {
             ob.place = tplace;
             ob.under.extend(pile);
             ob.controller = controller;
             ob.since = since;
-            ob.known |= known;
             if ob.face_up {
                 ob.known = ALL;
             }
         }
         st.dirty = true;
-        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: false }, ALL, span);
+        let (known, target_known) = (st.obj(o).map(|x| x.known).unwrap_or(0), st.obj(target).map(|x| x.known).unwrap_or(0));
+        self.log(st, EventKind::Put { obj: o, def, target, target_def: tdef, under: false, target_known }, known, span);
         Ok(())
     }
 
@@ -742,9 +760,10 @@ impl Engine<'_> {
         if up {
             ob.known = ALL;
         }
-        let def = ob.def;
+        let (def, known) = (ob.def, ob.known);
         st.dirty = true;
-        self.log(st, EventKind::Turned { obj: o, def, up }, ALL, span);
+        // Who may see which object was turned: those who know it.
+        self.log(st, EventKind::Turned { obj: o, def, up }, known, span);
     }
 
     fn end_game(&self, st: &mut State, winners: Vec<Seat>, reason: String, span: Span) {

@@ -10,7 +10,7 @@ pub mod state;
 pub mod value;
 pub mod view;
 
-pub use engine::{Engine, Setup, Status};
+pub use engine::{AnswerError, Engine, Setup, Status};
 pub use state::{Answer, State};
 
 use crate::diag::Diag;

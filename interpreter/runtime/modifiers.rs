@@ -6,7 +6,7 @@
 use super::eval::{Ev, R, err, new_env};
 use super::state::Place;
 use super::value::{ObjId, Value};
-use crate::check::ir::{ModifierDef, Sym};
+use crate::check::ir::{ModifierDef, ObjDef, Sym};
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::Span;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ struct Applied {
     value: Value,
 }
 
-impl Ev<'_> {
+impl<'a> Ev<'a> {
     /// Is this object blank (its printed values and abilities ignored)? Only the rulebook's
     /// modifiers can blank an object; an object's own abilities cannot.
     pub fn is_blank(&self, o: ObjId) -> R<bool> {
@@ -47,6 +47,26 @@ impl Ev<'_> {
             return Ok(false);
         }
         Ok(!self.is_blank(o)?)
+    }
+
+    /// Objects whose definitions pass `wanted` (a cheap test first) and whose abilities are in
+    /// effect: the sources of continuous effects, triggers, permits, forbids and replacements.
+    pub fn active_passives(&self, wanted: impl Fn(&'a ObjDef) -> bool) -> R<Vec<(ObjId, &'a ObjDef)>> {
+        let mut out = Vec::new();
+        for (i, o) in self.state.objects.iter().enumerate() {
+            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let Some(def) = self.game.def(o.def) else { continue };
+            if !wanted(def) {
+                continue;
+            }
+            let id = ObjId::try_from(i).unwrap_or(0);
+            if self.is_active(id)? {
+                out.push((id, def));
+            }
+        }
+        Ok(out)
     }
 
     fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
@@ -107,21 +127,12 @@ impl Ev<'_> {
             }
         }
         // Static modifiers of objects whose abilities are in effect, by when they arrived.
-        for (i, src) in self.state.objects.iter().enumerate() {
-            if !self.game.defs_with_passives.get(src.def as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(def) = self.game.def(src.def) else { continue };
-            if !def.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f)) {
-                continue;
-            }
-            let sid = ObjId::try_from(i).unwrap_or(0);
-            if !self.is_active(sid)? {
-                continue;
-            }
+        let touches = |d: &ObjDef| d.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f));
+        for (sid, def) in self.active_passives(touches)? {
+            let since = self.state.obj(sid).map(|x| x.since).unwrap_or(0);
             for m in &def.modifiers {
                 if m.effects.iter().any(|e| e.field == f) && self.modifier_applies(m, o, Some(sid))? {
-                    self.collect(m, o, Some(sid), src.since, &mut applied)?;
+                    self.collect(m, o, Some(sid), since, &mut applied)?;
                 }
             }
         }
@@ -156,7 +167,9 @@ pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
         (ModifyOp::Set, _, v) => v,
         (ModifyOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| err(span, "number overflow"))?),
         (ModifyOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| err(span, "number overflow"))?),
-        (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => Value::Int(if op == ModifyOp::Add { b } else { -b }),
+        (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => {
+            Value::Int(if op == ModifyOp::Add { b } else { b.checked_neg().ok_or_else(|| err(span, "number overflow"))? })
+        }
         (ModifyOp::Insert, Value::List(l), v) => {
             let mut l = Arc::unwrap_or_clone(l);
             if !l.contains(&v) {

@@ -275,7 +275,7 @@ pub enum EventKind {
     Created { obj: ObjId, def: DefId, to: Place },
     Moved { obj: ObjId, def: DefId, from: Place, to: Place },
     Turned { obj: ObjId, def: DefId, up: bool },
-    Put { obj: ObjId, def: DefId, target: ObjId, target_def: DefId, under: bool },
+    Put { obj: ObjId, def: DefId, target: ObjId, target_def: DefId, under: bool, target_known: u64 },
     Set { what: String, old: Value, new: Value },
     Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOp, value: Value, until: Option<usize> },
     Expired { duration: usize, count: usize },

@@ -82,14 +82,21 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
             format!("{} moved from {} to {}", name(*def), place_text(game, st, *from), place_text(game, st, *to))
         }
         EventKind::Turned { def, up, .. } => format!("{} turned face {}", name(*def), if *up { "up" } else { "down" }),
-        EventKind::Put { def, target_def, under, .. } => {
-            if *under {
-                format!("{} put under {}", name(*def), def_name(game, *target_def))
+        EventKind::Put { def, target_def, under, target_known, .. } => {
+            let target = if sees(*target_known, viewer) { def_name(game, *target_def) } else { hidden_name(game, *target_def) };
+            format!("{} put {} {target}", name(*def), if *under { "under" } else { "over" })
+        }
+        EventKind::Set { what, old, new } => {
+            if shown {
+                format!("{what}: {} → {}", value_text(game, st, old), value_text(game, st, new))
             } else {
-                format!("{} put over {}", name(*def), def_name(game, *target_def))
+                "a hidden value changed".to_string()
             }
         }
-        EventKind::Set { what, old, new } => format!("{what}: {} → {}", value_text(game, st, old), value_text(game, st, new)),
+        EventKind::Modified { def, field, op, value, until, .. } if !shown => {
+            let _ = (op, value, until);
+            format!("{}.{} changed", name(*def), game.sym(*field))
+        }
         EventKind::Modified { def, field, op, value, until, .. } => {
             let op = match op {
                 ModifyOp::Add => "+=",
@@ -154,8 +161,13 @@ pub fn result_text(r: &GameResult) -> String {
 
 /// The log as text, one event per line, indented by depth, each with its cause.
 pub fn trace(game: &Game, st: &State, viewer: Option<Seat>, with_causes: bool) -> String {
+    trace_of(game, st, &st.log, viewer, with_causes)
+}
+
+/// Some events as text (the newest ones, say), as `trace` renders them.
+pub fn trace_of(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>, with_causes: bool) -> String {
     let mut out = String::new();
-    for e in &st.log {
+    for e in events {
         if viewer.is_some() && matches!(e.kind, EventKind::Asked { .. }) && !sees(e.visible, viewer) {
             continue;
         }

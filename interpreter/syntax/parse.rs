@@ -21,9 +21,18 @@ type Res<T> = Result<T, Diag>;
 /// How deeply brackets may nest in a source file.
 pub const NESTING_LIMIT: usize = 96;
 
+/// The largest source file accepted.
+pub const FILE_LIMIT: usize = 1 << 20;
+
 pub fn parse_file(file: u32, text: &str) -> Result<File, Diag> {
+    if text.len() > FILE_LIMIT {
+        return Err(Diag::error(Span::new(file, 0, 0), format!("this file is larger than {} KiB", FILE_LIMIT >> 10))
+            .help("split it into several files"));
+    }
     check_nesting(file, text)?;
-    stacker::maybe_grow(256 * 1024, 8 * 1024 * 1024, || parse_nested(file, text))
+    // Long chains of operators or `if .. then .. else` nest without brackets: parse on a stack
+    // big enough for the largest file accepted (it is reserved, not used, unless needed).
+    stacker::grow(256 << 20, || parse_nested(file, text))
 }
 
 /// Refuse absurdly deep nesting before the recursive parser sees it.
@@ -53,7 +62,7 @@ fn check_nesting(file: u32, text: &str) -> Result<(), Diag> {
 fn parse_nested(file: u32, text: &str) -> Result<File, Diag> {
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
-    let cx = Cx { file };
+    let cx = Cx { file, depth: std::cell::Cell::new(0) };
     let mut items = Vec::new();
     for pair in root.into_inner() {
         if pair.as_rule() == Rule::EOI {
@@ -66,6 +75,8 @@ fn parse_nested(file: u32, text: &str) -> Result<File, Diag> {
 
 pub(super) struct Cx {
     pub(super) file: u32,
+    /// How deeply `lower_expr` calls are nested right now.
+    pub(super) depth: std::cell::Cell<u32>,
 }
 
 pub(super) fn internal(span: Span, what: &str) -> Diag {

@@ -9,6 +9,15 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
 
 type P<'a> = Pair<'a, Rule>;
+
+/// How deeply one expression may nest (operators, `if`, quantifiers, lists, calls).
+pub const EXPR_NESTING: u32 = 64;
+
+fn too_deep(span: Span) -> Diag {
+    Diag::error(span, format!("this expression nests more than {EXPR_NESTING} levels deep"))
+        .label("too deep")
+        .help("split it into named functions")
+}
 type Res<T> = Result<T, Diag>;
 
 fn pratt() -> &'static PrattParser<Rule> {
@@ -345,29 +354,58 @@ impl Cx {
     // Expressions
 
     pub(super) fn lower_expr(&self, p: P) -> Res<Expr> {
+        // Expressions nest without brackets (`if .. then .. else if ..`, `not not ..`, `a + b + ..`):
+        // bound how deep, so that no tree is too deep to build, check or drop.
+        let d = self.depth.get() + 1;
+        if d > EXPR_NESTING {
+            return Err(too_deep(self.span(&p)));
+        }
+        self.depth.set(d);
+        let r = self.lower_expr_tree(p).map(|(e, _)| e);
+        self.depth.set(d - 1);
+        r
+    }
+
+    fn lower_expr_tree(&self, p: P) -> Res<(Expr, u32)> {
         let span = self.span(&p);
         if p.as_rule() != Rule::expr && p.as_rule() != Rule::term {
-            return self.lower_primary(p);
+            return Ok((self.lower_primary(p)?, 1));
+        }
+        let deeper = |d: u32, s: Span| if d > EXPR_NESTING { Err(too_deep(s)) } else { Ok(d) };
+        // The Pratt parser recurses once per prefix operator before it calls back: count first.
+        let mut run = 0u32;
+        for x in p.clone().into_inner() {
+            if matches!(x.as_rule(), Rule::neg | Rule::not_op) {
+                run += 1;
+                if run > EXPR_NESTING {
+                    return Err(too_deep(self.span(&x)));
+                }
+            } else {
+                run = 0;
+            }
         }
         pratt()
-            .map_primary(|x| self.lower_primary(x))
+            .map_primary(|x| Ok((self.lower_primary(x)?, 1)))
             .map_prefix(|op, rhs| {
-                let rhs = rhs?;
+                let (rhs, d) = rhs?;
                 let s = self.span(&op).to(rhs.span);
+                let d = deeper(d + 1, s)?;
                 let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
-                Ok(Spanned::new(ExprKind::Unary { op, expr: Box::new(rhs) }, s))
+                Ok((Spanned::new(ExprKind::Unary { op, expr: Box::new(rhs) }, s), d))
             })
             .map_postfix(|lhs, op| {
-                let lhs = lhs?;
+                let (lhs, d) = lhs?;
                 let ospan = self.span(&op);
                 let field = self.next(&mut op.into_inner(), ospan, "field")?;
                 let field = self.name(field);
                 let s = lhs.span.to(ospan);
-                Ok(Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s))
+                let d = deeper(d + 1, s)?;
+                Ok((Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s), d))
             })
             .map_infix(|lhs, op, rhs| {
-                let (lhs, rhs) = (lhs?, rhs?);
+                let ((lhs, dl), (rhs, dr)) = (lhs?, rhs?);
                 let s = lhs.span.to(rhs.span);
+                let d = deeper(dl.max(dr) + 1, s)?;
                 let op = match op.as_rule() {
                     Rule::or_op => BinOp::Or,
                     Rule::and_op => BinOp::And,
@@ -387,7 +425,7 @@ impl Cx {
                     Rule::rem => BinOp::Rem,
                     _ => return Err(internal(span, "operator")),
                 };
-                Ok(Spanned::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, s))
+                Ok((Spanned::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, s), d))
             })
             .parse(p.into_inner())
     }
