@@ -143,3 +143,26 @@ fn a_seat_sees_only_its_own_hand() {
     assert!(p2_log.lines().any(|l| l.trim_start() == "a card moved from P1.deck to P1.hand"), "{p2_log}");
     assert!(!p2_log.lines().any(|l| l.contains("moved from P1.deck to P1.hand") && !l.trim_start().starts_with("a card")), "{p2_log}");
 }
+
+#[test]
+fn supply_cards_stay_hidden_from_opponents() {
+    use arbiter::runtime::state::{EventKind, Place};
+    let game = &built().game;
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let st = play(seed, 2, None);
+        for e in &st.log {
+            let EventKind::Turned { obj, up: false, .. } = &e.kind else { continue };
+            let Some(o) = st.obj(*obj) else { continue };
+            // A card turned face down beneath a resource stack is a supply card (from its owner's hand).
+            if !matches!(o.place, Place::Under(_)) || o.face_up {
+                continue;
+            }
+            let opponent = 1 - o.owner;
+            let text = view::event_text(game, &st, e, Some(opponent));
+            assert!(text.starts_with("a card"), "seed {seed}: the opponent saw `{text}`");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no supply card was played in 40 games");
+}

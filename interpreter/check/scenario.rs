@@ -102,7 +102,8 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
     }
     if h.game.is_none() {
         diags.push(
-            Diag::error(s.id.span, format!("scenario `{}` does not say which game it is for", s.id.node)).help("add a line `game bsg-ccg`"),
+            Diag::error(s.id.span, format!("scenario `{}` does not say which game it is for", s.id.node))
+                .help("add a line `game NAME`, naming a folder of rulebooks/"),
         );
     }
     h

@@ -18,7 +18,14 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
         .filter(|p| !matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_)))
         .cloned()
         .collect();
+    // What a variant may name: the base items, and items any variant adds.
     let existing: Vec<(&'static str, String)> = base.iter().filter_map(|p| key(&p.item.node)).collect();
+    let added: Vec<(&'static str, String)> = placed
+        .iter()
+        .filter_map(|p| if let Item::Variant(v) = &p.item.node { Some(v) } else { None })
+        .flat_map(|v| v.ops.iter())
+        .filter_map(|op| if let VariantOp::Add(item) = &op.node { key(&item.node) } else { None })
+        .collect();
     let variants: Vec<(&'a crate::syntax::ast::VariantItem, Span)> =
         placed.iter().filter_map(|p| if let Item::Variant(v) = &p.item.node { Some((v, p.item.span)) } else { None }).collect();
     for (v, span) in &variants {
@@ -35,7 +42,8 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                         c.error(Diag::error(item.span, format!("a `{}` item has no name a variant can refer to", item.node.kind_word())));
                         continue;
                     };
-                    let exists = existing.iter().any(|(k, n)| *k == kind && *n == name);
+                    let exists =
+                        existing.iter().any(|(k, n)| *k == kind && *n == name) || (is_replace && added.contains(&(kind, name.clone())));
                     if is_replace && !exists {
                         let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind).map(|(_, n)| n.as_str()).collect();
                         let other_kind = existing.iter().find(|(_, n)| *n == name).map(|(k, _)| *k);
@@ -60,7 +68,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                     changes.push(format!("{} {kind} {name}", if is_replace { "replaces" } else { "adds" }));
                 }
                 VariantOp::Remove { kind, name } => {
-                    let exists = existing.iter().any(|(k, n)| *k == kind.node && *n == name.node);
+                    let exists = existing.iter().chain(added.iter()).any(|(k, n)| *k == kind.node && *n == name.node);
                     if !exists {
                         let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind.node).map(|(_, n)| n.as_str()).collect();
                         let other_kind = existing.iter().find(|(_, n)| *n == name.node).map(|(k, _)| *k);

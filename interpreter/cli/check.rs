@@ -48,7 +48,11 @@ fn is_scenario_file(p: &Path) -> bool {
 
 pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32 {
     let paths = if paths.is_empty() {
-        vec![project.root.join("rulebooks"), project.root.join("cards"), project.root.join("tests/examples")]
+        ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
+            .iter()
+            .map(|d| project.root.join(d))
+            .filter(|p| p.exists())
+            .collect()
     } else {
         paths.to_vec()
     };

@@ -153,7 +153,7 @@ impl<'g> Engine<'g> {
             if steps > self.step_budget {
                 let span = self.current_span(st);
                 return Err(err(span, format!("step budget exceeded: more than {} steps without a decision", self.step_budget)).with_help(
-                    "a loop in the rules or in a card never ends; check `while` conditions and triggers that cause themselves",
+                    "a loop in the rules or in an object's ability never ends; check `while` conditions and triggers that cause themselves",
                 ));
             }
             if st.frames.len() > FRAME_BUDGET {
@@ -407,7 +407,8 @@ impl<'g> Engine<'g> {
         dedupe_labels(&mut options);
         let n = options.len();
         let forced: Option<Value> = match count {
-            Count::One if n == 0 && none.is_none() => Some(Value::None),
+            // Nothing to choose but "nothing" (when there is such an option): that is the only choice.
+            Count::One if n == 0 => Some(Value::None),
             Count::One if n == 1 && none.is_none() => options.first().map(|c| c.value.clone()),
             Count::Exactly(k) if k as usize >= n => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
             Count::UpTo(0) => Some(Value::list(vec![])),
@@ -416,7 +417,7 @@ impl<'g> Engine<'g> {
         };
         if let Some(v) = forced {
             let labels = match &v {
-                Value::None => vec![],
+                Value::None => none.clone().into_iter().collect(),
                 _ => options.iter().map(|c| c.label.clone()).collect(),
             };
             let vis = if secret { seat_bit(seat) } else { ALL };
