@@ -53,7 +53,13 @@ fn rt_fail(e: RtError) -> Failure {
 pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
     let engine = Engine::new(game);
     let mut failures = Vec::new();
-    let setup = Setup { players: sc.players, seed: 0, decklists: vec![] };
+    let mut decklists = vec![indexmap::IndexMap::new(); sc.players];
+    for (seat, deck) in &sc.decks {
+        if let (Some(slot), Some(d)) = (decklists.get_mut(*seat), game.decks.get(*deck)) {
+            *slot = crate::check::decks::expand(game, d);
+        }
+    }
+    let setup = Setup { players: sc.players, seed: 0, decklists };
     let mut st = match engine.new_state(Mode::Scenario, setup) {
         Ok(s) => s,
         Err(e) => {

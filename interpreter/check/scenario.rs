@@ -12,6 +12,8 @@ use crate::syntax::span::Span;
 #[derive(Debug, Clone)]
 pub struct ScenarioIr {
     pub id: String,
+    /// Deck lists by seat (0-based), by index into `Game::decks`.
+    pub decks: Vec<(usize, usize)>,
     pub title: String,
     pub game: String,
     pub players: usize,
@@ -65,6 +67,8 @@ pub enum ExpectIr {
 /// The header of a scenario: which game, which variants, how many players.
 pub struct Header {
     pub game: Option<String>,
+    /// `deck 1 "Name"`: a seat's deck list, with where it was written.
+    pub decks: Vec<(usize, String, Span)>,
     /// Card files the scenario needs, relative to its own file.
     pub uses: Vec<String>,
     pub players: usize,
@@ -74,7 +78,7 @@ pub struct Header {
 }
 
 pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
-    let mut h = Header { game: None, uses: vec![], players: 2, variants: vec![], cite: None, note: None };
+    let mut h = Header { game: None, decks: vec![], uses: vec![], players: 2, variants: vec![], cite: None, note: None };
     for p in &s.props {
         let first = p.values.first().map(|v| match &v.node {
             PropValue::Word(w) | PropValue::Str(w) => w.clone(),
@@ -95,6 +99,12 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
                 PropValue::Str(w) | PropValue::Word(w) => Some(w.clone()),
                 _ => None,
             })),
+            ("deck", Some(_)) => match p.values.as_slice() {
+                [ast::Spanned { node: PropValue::Int(seat), .. }, ast::Spanned { node: PropValue::Str(name), span }] if *seat >= 1 => {
+                    h.decks.push((usize::try_from(*seat - 1).unwrap_or(0), name.clone(), *span));
+                }
+                _ => diags.push(Diag::error(p.span, "write a seat's deck as `deck 1 \"Deck Name\"`")),
+            },
             ("cite", Some(c)) => h.cite = Some(c),
             ("note", Some(c)) => h.note = Some(c),
             (k, _) => diags.push(Diag::error(p.span, format!("`{k}` needs a value"))),
@@ -221,8 +231,21 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         {
             c.error(Diag::error(st.span, "nothing may follow `stop`").help("`stop` ends the scenario"));
         }
+        let mut decks = Vec::new();
+        for (seat, name, span) in &h.decks {
+            match c.game.decks.iter().position(|d| d.name == *name) {
+                Some(i) if *seat < h.players => decks.push((*seat, i)),
+                Some(_) => c.error(Diag::error(*span, format!("seat {} is not in a {}-player game", seat + 1, h.players))),
+                None => {
+                    let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
+                    let help = crate::diag::did_you_mean(name, names.iter().copied());
+                    c.error(Diag::error(*span, format!("no deck named `{name}`")).label("unknown deck").maybe_help(help));
+                }
+            }
+        }
         out.push(ScenarioIr {
             id: s.id.node.clone(),
+            decks,
             title: s.title.node.clone(),
             game: h.game.unwrap_or_default(),
             players: h.players,
