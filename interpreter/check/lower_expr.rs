@@ -109,22 +109,12 @@ impl Checker {
                 (mk(ExK::If(Box::new(c), Box::new(a), Box::new(b))), ty)
             }
             ExprKind::Quant { any, var, list, cond } => {
-                let (l, lt) = self.lower_list(list, sc, cx);
-                sc.push();
-                let slot = sc.declare(&var.node, lt.elem());
-                let (c, ct) = self.lower_expr(cond, sc, cx);
-                sc.pop();
-                self.expect_ty(&ct, &Ty::Bool, cond.span);
+                let (l, slot, c, _) = self.lower_each(var, list, cond, sc, cx);
                 (mk(ExK::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
             }
             ExprKind::Filter { var, list, cond } => {
-                let (l, lt) = self.lower_list(list, sc, cx);
-                sc.push();
-                let slot = sc.declare(&var.node, lt.elem());
-                let (c, ct) = self.lower_expr(cond, sc, cx);
-                sc.pop();
-                self.expect_ty(&ct, &Ty::Bool, cond.span);
-                (mk(ExK::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(lt.elem())))
+                let (l, slot, c, elem) = self.lower_each(var, list, cond, sc, cx);
+                (mk(ExK::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
             }
             ExprKind::Map { expr, var, list, cond } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
@@ -155,6 +145,17 @@ impl Checker {
                 self.bad(span, "a function `|x| ..` can only be passed straight to a built-in such as `sort_by` or `distinct_match`")
             }
         }
+    }
+
+    /// `x in list where cond`: the list, the slot `x` lives in, the condition, the item type.
+    fn lower_each(&mut self, var: &ast::Name, list: &ast::Expr, cond: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Slot, Ex, Ty) {
+        let (l, lt) = self.lower_list(list, sc, cx);
+        sc.push();
+        let slot = sc.declare(&var.node, lt.elem());
+        let (c, ct) = self.lower_expr(cond, sc, cx);
+        sc.pop();
+        self.expect_ty(&ct, &Ty::Bool, cond.span);
+        (l, slot, c, lt.elem())
     }
 
     pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {

@@ -267,7 +267,7 @@ impl<'g> Engine<'g> {
     }
 
     /// Enter a routine: a call frame owning a new env, then its body block.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "a routine's whole context, passed once")]
     pub fn push_routine(
         &self,
         st: &mut State,
@@ -388,7 +388,7 @@ impl<'g> Engine<'g> {
     }
 
     /// Ask for a decision, or settle it at once when there is nothing to decide.
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments, reason = "a decision's whole description, passed once")]
     pub fn ask(
         &self,
         st: &mut State,

@@ -452,7 +452,7 @@ impl Engine<'_> {
     }
 
     /// The first replacement that applies to this call and is not already applying.
-    #[allow(clippy::type_complexity)]
+    #[expect(clippy::type_complexity, reason = "a replacement and who is asked about it")]
     fn find_replacement(
         &self,
         st: &State,
@@ -463,22 +463,26 @@ impl Engine<'_> {
         let running: Vec<Routine> =
             st.frames.iter().filter_map(|f| if let FrameKind::Call { routine, .. } = f.kind { Some(routine) } else { None }).collect();
         let ev = self.ev(st);
+        // Does this replacement apply (and, if optional, who is asked what)?
+        let applies = |r: &ReplaceDef, env: &mut Env| -> Result<Option<Option<(Seat, String)>>, RtError> {
+            if let Some(w) = &r.when
+                && !ev.truth(w, env)?
+            {
+                return Ok(None);
+            }
+            Ok(Some(match &r.optional {
+                Some((who, prompt)) => Some((ev.player(who, env)?, prompt.clone())),
+                None => None,
+            }))
+        };
         for (i, r) in self.game.replaces.iter().enumerate() {
             let rr = ReplRef::Rule(i as u32);
             if r.target != pid || declined.contains(&rr) || running.contains(&Routine::Replace(i as u32)) {
                 continue;
             }
-            let mut env = new_env(r.slots, args.to_vec(), None, None);
-            if let Some(w) = &r.when
-                && !ev.truth(w, &mut env)?
-            {
-                continue;
+            if let Some(opt) = applies(r, &mut new_env(r.slots, args.to_vec(), None, None))? {
+                return Ok(Some((rr, opt)));
             }
-            let opt = match &r.optional {
-                Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
-                None => None,
-            };
-            return Ok(Some((rr, opt)));
         }
         for (id, def) in ev.active_passives(|d| d.replaces.iter().any(|r| r.target == pid))? {
             let controller = st.obj(id).map(|x| x.controller);
@@ -487,17 +491,9 @@ impl Engine<'_> {
                 if r.target != pid || declined.contains(&rr) || running.contains(&Routine::ObjReplace(id, ri as u16)) {
                     continue;
                 }
-                let mut env = new_env(r.slots, args.to_vec(), controller, Some(id));
-                if let Some(w) = &r.when
-                    && !ev.truth(w, &mut env)?
-                {
-                    continue;
+                if let Some(opt) = applies(r, &mut new_env(r.slots, args.to_vec(), controller, Some(id)))? {
+                    return Ok(Some((rr, opt)));
                 }
-                let opt = match &r.optional {
-                    Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
-                    None => None,
-                };
-                return Ok(Some((rr, opt)));
             }
         }
         Ok(None)
