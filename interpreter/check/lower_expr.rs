@@ -528,7 +528,20 @@ impl Checker {
                 Ret::Ability => Ty::Ability,
                 Ret::Abilities => Ty::List(Box::new(Ty::Ability)),
                 Ret::Syms => Ty::List(Box::new(Ty::Sym(None))),
+                Ret::Ints => Ty::List(Box::new(Ty::Int)),
             };
+            if sig.builtin == builtins::Builtin::Definitions
+                && let Some(ast::Spanned { node: ExprKind::Str(s), span: sspan }) = c.args.first()
+                && let Some(kind) = s.as_plain()
+            {
+                match self.kind_by_name.get(&kind) {
+                    Some(&k) => return (mk(ExK::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
+                    None => {
+                        let help = did_you_mean(&kind, self.kind_by_name.keys().map(String::as_str));
+                        self.error(Diag::error(*sspan, format!("no kind named `{kind}`")).maybe_help(help));
+                    }
+                }
+            }
             if matches!(sig.builtin, builtins::Builtin::Abilities | builtins::Builtin::Ability)
                 && let Some(ast::Spanned { node: ExprKind::Str(s), span: sspan }) = c.args.get(1)
                 && let Some(slot) = s.as_plain()

@@ -46,6 +46,9 @@ pub enum Builtin {
     Active,
     Pile,
     Flatten,
+    Nth,
+    Range,
+    Definitions,
 }
 
 /// What a builtin returns, for the checker.
@@ -63,6 +66,7 @@ pub enum Ret {
     Ability,
     Abilities,
     Syms,
+    Ints,
 }
 
 pub struct Sig {
@@ -133,6 +137,16 @@ pub const BUILTINS: &[Sig] = &[
     sig("clamp", Builtin::Clamp, 3, 3, Ret::Int, "clamp(x, lo, hi)"),
     sig("objects", Builtin::Objects, 1, 1, Ret::Objects, "the objects in a zone as a list"),
     sig("active", Builtin::Active, 1, 1, Ret::Bool, "whether an object's abilities are in effect (in an active zone, not blank)"),
+    sig(
+        "definitions",
+        Builtin::Definitions,
+        1,
+        1,
+        Ret::Defs,
+        "every definition of a kind, in the order written, like definitions(\"card\")",
+    ),
+    sig("range", Builtin::Range, 2, 2, Ret::Ints, "the whole numbers from lo to hi, both included"),
+    sig("nth", Builtin::Nth, 2, 2, Ret::Elem, "the item at a position (0-based), none when out of range"),
     sig("flatten", Builtin::Flatten, 1, 1, Ret::Elem, "a list of lists joined into one list"),
     sig("pile", Builtin::Pile, 1, 1, Ret::Objects, "an object followed by every object under it"),
 ];

@@ -702,6 +702,34 @@ impl<'a> Ev<'a> {
                 Value::Obj(o) => Value::Bool(self.is_active(o)?),
                 _ => Value::Bool(false),
             },
+            Builtin::Definitions => {
+                let name = match arg(0) {
+                    Value::Text(t) => t,
+                    other => return Err(self.type_err(arg_span(0), "a kind's name in quotes", &other)),
+                };
+                let kind = self.game.kinds.iter().position(|k| k.name == name.as_ref());
+                Value::list(
+                    self.game
+                        .defs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, d)| Some(d.kind as usize) == kind)
+                        .map(|(i, _)| Value::Def(u32::try_from(i).unwrap_or(0)))
+                        .collect(),
+                )
+            }
+            Builtin::Range => {
+                let (lo, hi) = (int(0)?, int(1)?);
+                if hi.saturating_sub(lo) >= SIZE_BUDGET as i64 {
+                    return Err(err(span, format!("size budget exceeded: a range of more than {SIZE_BUDGET} numbers")));
+                }
+                Value::list((lo..=hi).map(Value::Int).collect())
+            }
+            Builtin::Nth => {
+                let i = int(1)?;
+                let l = list(0)?;
+                usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default()
+            }
             Builtin::Flatten => {
                 let mut out = Vec::new();
                 for inner in list(0)?.iter() {
