@@ -530,30 +530,96 @@ pub struct CreateIr {
 
 #[derive(Debug, Clone)]
 pub enum StK {
-    Let { slot: Slot, value: Ex },
-    LetCall { slot: Slot, call: CallIr },
-    Choose { dest: Option<Slot>, choose: Box<ChooseIr> },
-    Roll { slot: Slot, sides: Ex },
-    Pick { slot: Slot, list: Ex },
-    Create { dest: Option<Slot>, create: Box<CreateIr> },
-    Assign { place: PlaceIr, op: crate::syntax::ast::AssignOp, value: Ex },
-    If { arms: Vec<(Ex, BlockId)>, otherwise: Option<BlockId> },
-    For { slot: Slot, list: Ex, body: BlockId },
-    While { cond: Ex, body: BlockId },
-    Repeat { count: Ex, body: BlockId },
+    Let {
+        slot: Slot,
+        value: Ex,
+    },
+    LetCall {
+        slot: Slot,
+        call: CallIr,
+    },
+    Choose {
+        dest: Option<Slot>,
+        choose: Box<ChooseIr>,
+    },
+    Roll {
+        slot: Slot,
+        sides: Ex,
+    },
+    Pick {
+        slot: Slot,
+        list: Ex,
+    },
+    Create {
+        dest: Option<Slot>,
+        create: Box<CreateIr>,
+    },
+    Assign {
+        place: PlaceIr,
+        op: crate::syntax::ast::AssignOp,
+        value: Ex,
+    },
+    If {
+        arms: Vec<(Ex, BlockId)>,
+        otherwise: Option<BlockId>,
+    },
+    For {
+        slot: Slot,
+        list: Ex,
+        body: BlockId,
+    },
+    While {
+        cond: Ex,
+        body: BlockId,
+    },
+    Repeat {
+        count: Ex,
+        body: BlockId,
+    },
     Return(Option<Ex>),
     Call(CallIr),
-    Move { what: Ex, to: Ex, bottom: bool, face: Option<bool> },
-    Put { what: Ex, under: bool, target: Ex },
-    Turn { what: Ex, up: bool },
+    Move {
+        what: Ex,
+        to: Ex,
+        bottom: bool,
+        face: Option<bool>,
+    },
+    Put {
+        what: Ex,
+        under: bool,
+        target: Ex,
+    },
+    Turn {
+        what: Ex,
+        up: bool,
+    },
     Shuffle(Ex),
-    Modify { target: Ex, field: Sym, op: ModifyOp, value: Ex, until: Option<usize> },
+    Modify {
+        target: Ex,
+        field: Sym,
+        op: ModifyOp,
+        value: Ex,
+        until: Option<usize>,
+    },
     Expire(usize),
-    Signal { event: EventId, args: Vec<Ex> },
+    Signal {
+        event: EventId,
+        args: Vec<Ex>,
+    },
     Log(StrEx),
-    Win { who: Ex, reason: StrEx },
-    Lose { who: Ex, reason: StrEx },
+    Win {
+        who: Ex,
+        reason: StrEx,
+    },
+    Lose {
+        who: Ex,
+        reason: StrEx,
+    },
     Draw(StrEx),
-    Reveal { what: Ex, to: Option<Ex> },
-    Use(Ex),
+    Reveal {
+        what: Ex,
+        to: Option<Ex>,
+    },
+    /// The ability, and the player who uses it (default: its object's controller).
+    Use(Ex, Option<Ex>),
 }

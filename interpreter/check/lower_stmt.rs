@@ -348,7 +348,12 @@ impl Checker {
                 StK::Reveal { what, to }
             }
             StmtKind::Create(c) => StK::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
-            StmtKind::Use(a) => {
+            StmtKind::Use(a, by) => {
+                let by = by.as_ref().map(|b| {
+                    let (bx, bt) = self.lower_expr(b, sc, cx);
+                    self.expect_ty(&bt, &Ty::Player, b.span);
+                    bx
+                });
                 let (x, t) = self.lower_expr(a, sc, cx);
                 if matches!(t, Ty::Obj(_)) {
                     let msg = format!("expected an ability, found {}", self.ty_name(&t));
@@ -360,7 +365,7 @@ impl Checker {
                 } else {
                     self.expect_ty(&t, &Ty::Ability, a.span);
                 }
-                StK::Use(x)
+                StK::Use(x, by)
             }
             StmtKind::Run(_) | StmtKind::Answer { .. } | StmtKind::Random(_) | StmtKind::Expect(_) | StmtKind::Stop => {
                 self.error(Diag::error(span, "this statement belongs only at the top level of a scenario"));
@@ -391,7 +396,12 @@ impl Checker {
         }
         // `a.b.c = v`: evaluate `a.b` as an expression, assign field `c`.
         let (last, prefix) = place.split_last()?;
-        let mut base = ast::Spanned::new(ast::ExprKind::Var(first.node.clone()), first.span);
+        let root = match first.node.as_str() {
+            "you" => ast::ExprKind::You,
+            "self" => ast::ExprKind::SelfRef,
+            _ => ast::ExprKind::Var(first.node.clone()),
+        };
+        let mut base = ast::Spanned::new(root, first.span);
         for n in prefix.iter().skip(1) {
             let span = base.span.to(n.span);
             base = ast::Spanned::new(ast::ExprKind::Field { base: Box::new(base), field: n.clone() }, span);

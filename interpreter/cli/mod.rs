@@ -70,10 +70,14 @@ pub enum Command {
         game: String,
         #[arg(long, default_value_t = 200)]
         games: u64,
+        /// How many players; `3-6` spreads the games over each count in turn.
         #[arg(long)]
-        players: Option<usize>,
+        players: Option<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// A variant to switch on (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
     },
 }
 
@@ -90,6 +94,8 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Test { paths } => test::run(&project, &paths),
         Command::Explain { scenario, id } => test::explain(&project, &scenario, id.as_deref()),
         Command::Variants { game } => check::variants(&project, &game),
-        Command::Bench { game, games, players, seed } => bench::run(&project, &game, games, players, seed),
+        Command::Bench { game, games, players, seed, variants } => {
+            bench::run(&project, &bench::Options { game, games, players, seed, variants })
+        }
     }
 }

@@ -57,7 +57,13 @@ pub fn result_line(r: &GameResult, turns: u32) -> String {
                 format!("P{} wins; {} lose{}", w + 1, seats(&losers), if losers.len() == 1 { "s" } else { "" })
             }
         }
-        ws => format!("tie between {}", seats(ws)),
+        ws => {
+            if losers.is_empty() {
+                format!("{} win together", seats(ws))
+            } else {
+                format!("{} win; {} lose{}", seats(ws), seats(&losers), if losers.len() == 1 { "s" } else { "" })
+            }
+        }
     };
     format!("result after {turns} turn{}: {who} — {}", if turns == 1 { "" } else { "s" }, r.reason)
 }

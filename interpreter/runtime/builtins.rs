@@ -119,7 +119,14 @@ pub const BUILTINS: &[Sig] = &[
     sig("turn_order", Builtin::TurnOrder, 1, 1, Ret::Players, "players still in the game, starting with p and going left"),
     sig("abilities", Builtin::Abilities, 2, 2, Ret::Abilities, "an object's abilities in a slot, like abilities(c, \"action\")"),
     sig("ability", Builtin::Ability, 2, 2, Ret::Ability, "an object's first ability in a slot, or none"),
-    sig("can_use", Builtin::CanUse, 1, 1, Ret::Bool, "whether an ability's costs, requirements and targets can be met"),
+    sig(
+        "can_use",
+        Builtin::CanUse,
+        1,
+        2,
+        Ret::Bool,
+        "whether an ability's costs, requirements and targets can be met (by its controller, or by the player given)",
+    ),
     sig_l(
         "distinct_match",
         Builtin::DistinctMatch,

@@ -638,7 +638,13 @@ impl<'a> Ev<'a> {
                 if b == Builtin::Ability { abilities.into_iter().next().unwrap_or_default() } else { Value::list(abilities) }
             }
             Builtin::CanUse => match arg(0) {
-                Value::Ability(o, i) => Value::Bool(self.can_use(o, i, span)?),
+                Value::Ability(o, i) => {
+                    let by = match arg(1) {
+                        Value::Player(p) => Some(p),
+                        _ => None,
+                    };
+                    Value::Bool(self.can_use(o, i, by, span)?)
+                }
                 Value::None => Value::Bool(false),
                 other => return Err(self.type_err(arg_span(0), "an ability", &other)),
             },
@@ -789,10 +795,10 @@ impl<'a> Ev<'a> {
     }
 
     /// Costs payable, requirement met, and every target has a legal choice.
-    pub fn can_use(&self, o: ObjId, i: u16, span: Span) -> R<bool> {
+    pub fn can_use(&self, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> R<bool> {
         let Some(ob) = self.state.obj(o) else { return Ok(false) };
         let Some(a) = self.game.def(ob.def).and_then(|d| d.abilities.get(i as usize)) else { return Ok(false) };
-        let mut env = new_env(a.slots, vec![], Some(ob.controller), Some(o));
+        let mut env = new_env(a.slots, vec![], Some(by.unwrap_or(ob.controller)), Some(o));
         if let Some(req) = &a.requires
             && !self.truth(req, &mut env)?
         {

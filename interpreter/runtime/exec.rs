@@ -210,8 +210,17 @@ impl Engine<'_> {
                     self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
                 }
             }
-            StK::Use(a) => match self.eval_in(st, env, a)? {
-                Value::Ability(o, i) => self.use_ability(st, o, i, span)?,
+            StK::Use(a, by) => match self.eval_in(st, env, a)? {
+                Value::Ability(o, i) => {
+                    let you = match by {
+                        Some(b) => match self.eval_in(st, env, b)? {
+                            Value::Player(p) => Some(p),
+                            other => return Err(self.ev(st).type_err(b.span, "a player", &other)),
+                        },
+                        None => None,
+                    };
+                    self.use_ability(st, o, i, you, span)?
+                }
                 Value::None => {}
                 other => return Err(self.ev(st).type_err(a.span, "an ability", &other)),
             },
@@ -219,12 +228,12 @@ impl Engine<'_> {
         Ok(())
     }
 
-    pub fn use_ability(&self, st: &mut State, o: ObjId, i: u16, span: Span) -> R {
+    pub fn use_ability(&self, st: &mut State, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> R {
         let Some(def) = st.obj(o).and_then(|ob| self.game.def(ob.def)) else {
             return Err(err(span, format!("no object #{o}")));
         };
         let Some(a) = def.abilities.get(i as usize) else { return Err(err(span, "no such ability")) };
-        let you = st.obj(o).map(|x| x.controller);
+        let you = by.or_else(|| st.obj(o).map(|x| x.controller));
         let slots = a.slots;
         st.envs.push(new_env(slots, vec![], you, Some(o)));
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);

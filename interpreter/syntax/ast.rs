@@ -482,7 +482,8 @@ pub enum StmtKind {
     /// `create "Card" for p in z face down`
     Create(Box<Create>),
     /// `use ability(c, effect)`
-    Use(Expr),
+    /// `use a` or `use a by p`
+    Use(Expr, Option<Expr>),
     // Scenario-only statements.
     /// `run proc(args)`
     Run(CallExpr),

@@ -205,7 +205,11 @@ impl Cx {
                 StmtKind::Reveal { what, to }
             }
             Rule::create_stmt => StmtKind::Create(Box::new(self.lower_create_from_iter(span, it)?)),
-            Rule::run_ability_stmt => StmtKind::Use(self.lower_expr(self.next(&mut it, span, "use")?)?),
+            Rule::run_ability_stmt => {
+                let a = self.lower_expr(self.next(&mut it, span, "use")?)?;
+                let by = it.next().map(|p| self.lower_expr(p)).transpose()?;
+                StmtKind::Use(a, by)
+            }
             Rule::run_stmt => StmtKind::Run(self.lower_call(self.next(&mut it, span, "run")?)?),
             Rule::answer_stmt => {
                 let who = self.lower_expr(self.next(&mut it, span, "answer")?)?;
@@ -497,7 +501,14 @@ impl Cx {
 /// `a.b.c` as the expression `a` with fields `b` and `c`.
 fn place_to_expr(names: &[Name]) -> Expr {
     let mut iter = names.iter();
-    let first = iter.next().map(|n| Spanned::new(ExprKind::Var(n.node.clone()), n.span));
+    let first = iter.next().map(|n| {
+        let root = match n.node.as_str() {
+            "you" => ExprKind::You,
+            "self" => ExprKind::SelfRef,
+            _ => ExprKind::Var(n.node.clone()),
+        };
+        Spanned::new(root, n.span)
+    });
     let mut e = first.unwrap_or_else(|| Spanned::new(ExprKind::None, Span::default()));
     for n in iter {
         let span = e.span.to(n.span);
