@@ -31,5 +31,20 @@ fn scenarios_pass_and_traces_are_snapshotted() {
             insta::assert_snapshot!(format!("trace-{}", o.outcome.id), trace);
         }
     });
-    assert!(ran >= 14, "expected the 14 CCG scenarios at least, ran {ran}");
+    assert!(ran >= 14 + 44, "expected the CCG and board game scenarios at least, ran {ran}");
+}
+
+/// Every documented example has its scenario: one file per catalogue ID, holding a scenario with
+/// that ID.
+#[test]
+fn every_documented_example_has_a_scenario() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples");
+    for (dir, prefix, n) in [("bsg-ccg", "CCG", 14), ("bsg-board", "BSG", 44)] {
+        for i in 1..=n {
+            let id = format!("{prefix}-{i:02}");
+            let path = root.join(dir).join(format!("{id}.arb"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing", path.display()));
+            assert!(text.contains(&format!("scenario {id} ")), "{} has no scenario {id}", path.display());
+        }
+    }
 }

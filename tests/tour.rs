@@ -57,7 +57,9 @@ fn modder_variant_switches_on() {
     let loaded = project.load("bsg-ccg", &["sniper-like-type-only".to_string()], &[]);
     let built = loaded.result.as_ref().unwrap_or_else(|d| panic!("{}", arbiter::diag::render(d, &loaded.files)));
     assert_eq!(built.game.active_variants, vec!["sniper-like-type-only".to_string()]);
-    assert!(built.game.variants.iter().any(|v| v.changes == vec!["replaces func defenders".to_string()]));
+    assert!(
+        built.game.variants.iter().any(|v| v.changes.iter().map(ToString::to_string).collect::<Vec<_>>() == ["replaces func defenders"])
+    );
     let unknown = project.load("bsg-ccg", &["no-such-variant".to_string()], &[]);
     assert!(unknown.result.is_err());
 }

@@ -363,8 +363,28 @@ pub struct VariantInfo {
     pub name: String,
     pub title: String,
     pub cite: Option<String>,
-    pub changes: Vec<String>,
+    pub changes: Vec<VariantChange>,
     pub span: Span,
+}
+
+/// One change a variant makes: `replaces proc x`, with where the item it changes is written and
+/// where the variant's version is.
+#[derive(Debug, Clone)]
+pub struct VariantChange {
+    /// `replaces`, `adds` or `removes`.
+    pub verb: &'static str,
+    pub kind: String,
+    pub name: String,
+    /// The item as the game has it without this variant (none for an addition).
+    pub before: Option<Span>,
+    /// The variant's item (none for a removal).
+    pub after: Option<Span>,
+}
+
+impl std::fmt::Display for VariantChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.verb, self.kind, self.name)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

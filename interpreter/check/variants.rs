@@ -1,7 +1,7 @@
 //! Variants are overlays on named rule items: `replace`, `remove` and `add`. Naming an item that
 //! does not exist is an error, for every variant, whether it is switched on or not.
 
-use super::ir::VariantInfo;
+use super::ir::{VariantChange, VariantInfo};
 use super::{Checker, Placed, Role};
 use crate::diag::{Diag, did_you_mean};
 use crate::syntax::ast::{Item, VariantOp};
@@ -20,6 +20,8 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
         .collect();
     // What a variant may name: the base items, and items any variant adds.
     let existing: Vec<(&'static str, String)> = base.iter().filter_map(|p| key(&p.item.node)).collect();
+    let base_span =
+        |kind: &str, name: &str| base.iter().find(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name)).map(|p| p.item.span);
     let added: Vec<(&'static str, String)> = placed
         .iter()
         .filter_map(|p| if let Item::Variant(v) = &p.item.node { Some(v) } else { None })
@@ -65,7 +67,13 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                                 .help("use `replace` to change an existing item"),
                         );
                     }
-                    changes.push(format!("{} {kind} {name}", if is_replace { "replaces" } else { "adds" }));
+                    changes.push(VariantChange {
+                        verb: if is_replace { "replaces" } else { "adds" },
+                        kind: kind.to_string(),
+                        before: if is_replace { base_span(kind, &name) } else { None },
+                        name,
+                        after: Some(item.span),
+                    });
                 }
                 VariantOp::Remove { kind, name } => {
                     let exists = existing.iter().chain(added.iter()).any(|(k, n)| *k == kind.node && *n == name.node);
@@ -82,7 +90,13 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                                 .maybe_help(help),
                         );
                     }
-                    changes.push(format!("removes {} {}", kind.node, name.node));
+                    changes.push(VariantChange {
+                        verb: "removes",
+                        kind: kind.node.clone(),
+                        name: name.node.clone(),
+                        before: base_span(&kind.node, &name.node),
+                        after: None,
+                    });
                 }
             }
         }

@@ -144,25 +144,53 @@ pub fn scenario_variants(p: &Path) -> Vec<String> {
     vec![]
 }
 
-pub fn variants(project: &Project, game: &str) -> i32 {
+/// `arbiter variants GAME`: one line per variant. With `--show NAME`: that variant's changes, each
+/// rule item as the game has it and as the variant has it.
+pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     let loaded = project.load(game, &[], &[]);
-    match &loaded.result {
+    let b = match &loaded.result {
         Err(d) => {
             print!("{}", diag::render(d, &loaded.files));
-            1
+            return 1;
         }
-        Ok(b) => {
-            if b.game.variants.is_empty() {
-                println!("{game} has no variants");
-            }
-            for v in &b.game.variants {
-                let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
-                println!("{} — {}{cite}\n  defined at {}", v.name, v.title, b.game.location(v.span));
-                for c in &v.changes {
-                    println!("  {c}");
-                }
-            }
-            0
+        Ok(b) => b,
+    };
+    let Some(name) = show else {
+        if b.game.variants.is_empty() {
+            println!("{game} has no variants");
+        }
+        let width = b.game.variants.iter().map(|v| v.name.len()).max().unwrap_or(0);
+        for v in &b.game.variants {
+            let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+            println!("{:width$}  {}{cite}", v.name, v.title);
+        }
+        return 0;
+    };
+    let Some(v) = b.game.variants.iter().find(|v| v.name == name) else {
+        let help = diag::did_you_mean(name, b.game.variants.iter().map(|v| v.name.as_str()))
+            .unwrap_or_else(|| format!("`arbiter variants {game}` lists them"));
+        eprintln!("error: {game} has no variant `{name}`\n  help: {help}");
+        return 2;
+    };
+    let source = |s: crate::syntax::span::Span| -> String {
+        loaded
+            .files
+            .get(s.file as usize)
+            .and_then(|f| f.text.get(s.start as usize..s.end as usize))
+            .map(|t| t.lines().map(|l| format!("    {l}\n")).collect())
+            .unwrap_or_default()
+    };
+    let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
+    println!("{} — {}{cite}\ndefined at {}", v.name, v.title, b.game.location(v.span));
+    for c in &v.changes {
+        println!("\n{c}");
+        if let Some(s) = c.before {
+            println!("  as the game has it, at {}:\n{}", b.game.location(s), source(s));
+        }
+        match c.after {
+            Some(s) => println!("  with {}, at {}:\n{}", v.name, b.game.location(s), source(s)),
+            None => println!("  with {}: gone", v.name),
         }
     }
+    0
 }

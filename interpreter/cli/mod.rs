@@ -64,7 +64,12 @@ pub enum Command {
         id: Option<String>,
     },
     /// List a game's variants and what each changes.
-    Variants { game: String },
+    Variants {
+        game: String,
+        /// Show one variant: each rule item it changes, as the game has it and as the variant has it.
+        #[arg(long)]
+        show: Option<String>,
+    },
     /// Measure parse and check time and random games per second.
     Bench {
         game: String,
@@ -93,7 +98,7 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Command::Test { paths } => test::run(&project, &paths),
         Command::Explain { scenario, id } => test::explain(&project, &scenario, id.as_deref()),
-        Command::Variants { game } => check::variants(&project, &game),
+        Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
         Command::Bench { game, games, players, seed, variants } => {
             bench::run(&project, &bench::Options { game, games, players, seed, variants })
         }

@@ -411,6 +411,7 @@ impl<'g> Engine<'g> {
             Count::One if n == 0 => Some(Value::None),
             Count::One if n == 1 && none.is_none() => options.first().map(|c| c.value.clone()),
             Count::Exactly(k) if k as usize >= n => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
+            Count::UpTo(_) if n == 0 => Some(Value::list(vec![])),
             Count::UpTo(0) => Some(Value::list(vec![])),
             Count::Order if n <= 1 => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
             _ => None,

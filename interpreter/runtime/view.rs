@@ -155,7 +155,7 @@ pub fn result_text(r: &GameResult) -> String {
     match r.winners.as_slice() {
         [] => format!("game over: no winner — {}", r.reason),
         [w] => format!("game over: P{} wins — {}", w + 1, r.reason),
-        ws => format!("game over: {} tie — {}", seats(ws), r.reason),
+        ws => format!("game over: {} win together — {}", seats(ws), r.reason),
     }
 }
 

@@ -1,0 +1,122 @@
+//! Seeded random-bot games of the Battlestar Galactica board game, with and without each variant:
+//! every game reaches a result without an engine error, and no seat's log or view names a Loyalty
+//! card that seat has not been shown.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+use arbiter::agents::{Agent, RandomAgent};
+use arbiter::check::Built;
+use arbiter::check::project::Project;
+use arbiter::runtime::state::{Mode, State, seat_bit};
+use arbiter::runtime::{Engine, Setup, Status, view};
+use std::path::Path;
+
+fn load(variants: &[String]) -> Built {
+    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    match project.load("bsg-board", variants, &[]).result {
+        Ok(b) => b,
+        Err(d) => panic!("bsg-board does not check with {variants:?}: {d:?}"),
+    }
+}
+
+fn play(b: &Built, seed: u64, players: usize) -> State {
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: vec![] }).expect("new state");
+    let mut bot = RandomAgent { seed };
+    loop {
+        match engine.advance(&mut st) {
+            Ok(Status::Decision) => {
+                let d = st.pending.clone().expect("pending decision");
+                let a = bot.decide(game, &st, &d);
+                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
+            }
+            Ok(_) => return st,
+            Err(e) => panic!("seed {seed}, {players} players: engine error: {} at {}", e.message, game.location(e.span)),
+        }
+    }
+}
+
+#[test]
+fn seeded_games_over_three_to_six_players_reach_a_result() {
+    let b = load(&[]);
+    for seed in 0..120u64 {
+        let players = 3 + (seed % 4) as usize;
+        let st = play(&b, seed, players);
+        let r = st.result.as_ref().unwrap_or_else(|| panic!("seed {seed}: no result"));
+        assert!(!r.reason.is_empty());
+    }
+}
+
+#[test]
+fn every_variant_plays_complete_games() {
+    let names: Vec<String> = load(&[]).game.variants.iter().map(|v| v.name.clone()).collect();
+    for name in names {
+        let b = load(std::slice::from_ref(&name));
+        for seed in 0..8u64 {
+            let players = 3 + (seed % 4) as usize;
+            let st = play(&b, seed, players);
+            assert!(st.result.is_some(), "variant {name}, seed {seed}: no result");
+        }
+    }
+}
+
+/// Names of the Loyalty cards a game holds one copy of: a log line naming one identifies the card.
+fn unique_loyalty_names(b: &Built, st: &State) -> Vec<String> {
+    let game = &b.game;
+    let Some(kind) = game.kinds.iter().position(|k| k.name == "loyalty") else { panic!("no loyalty kind") };
+    let loyalty: Vec<&arbiter::check::ir::ObjDef> =
+        st.objects.iter().filter_map(|o| game.def(o.def)).filter(|d| d.kind as usize == kind).collect();
+    let mut names: Vec<String> =
+        loyalty.iter().filter(|d| loyalty.iter().filter(|e| e.name == d.name).count() == 1).map(|d| d.name.clone()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn no_seat_sees_a_loyalty_card_it_was_not_shown() {
+    let b = load(&[]);
+    let game = &b.game;
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let players = 3 + (seed % 4) as usize;
+        let st = play(&b, seed, players);
+        let names = unique_loyalty_names(&b, &st);
+        for seat in 0..players as u8 {
+            let log = view::trace(game, &st, Some(seat), false);
+            let seen = view::view(game, &st, Some(seat));
+            for (id, o) in st.objects.iter().enumerate() {
+                let Some(def) = game.def(o.def) else { continue };
+                if !names.contains(&def.name) || o.known & seat_bit(seat) != 0 {
+                    continue;
+                }
+                // A card this seat never knew: neither its log nor its view may name it.
+                assert!(!log.contains(&def.name), "seed {seed}: P{} saw `{}` (object {id}) in the log:\n{log}", seat + 1, def.name);
+                assert!(!seen.contains(&def.name), "seed {seed}: P{} saw `{}` in the view:\n{seen}", seat + 1, def.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no hidden Loyalty card to check in 40 games");
+}
+
+#[test]
+fn a_seat_sees_its_own_loyalty_cards() {
+    let b = load(&[]);
+    let game = &b.game;
+    let st = play(&b, 3, 4);
+    let names = unique_loyalty_names(&b, &st);
+    let mut checked = 0;
+    for seat in 0..4u8 {
+        let seen = view::view(game, &st, Some(seat));
+        for o in st.objects.iter().filter(|o| o.owner == seat) {
+            let Some(def) = game.def(o.def) else { continue };
+            if names.contains(&def.name) && o.known & seat_bit(seat) != 0 && matches!(o.place, arbiter::runtime::state::Place::Zone(_)) {
+                assert!(seen.contains(&def.name), "P{} does not see its own `{}`:\n{seen}", seat + 1, def.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no seat held a unique Loyalty card");
+}
