@@ -355,6 +355,15 @@ pub struct FileOutcome {
 
 /// Run every scenario in a file. Errors (the file or its game does not check) come back rendered.
 pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path) -> Result<Vec<FileOutcome>, String> {
+    run_file_with(project, path, &[])
+}
+
+/// Run every scenario in a file with these variants switched on as well as the scenario's own.
+pub fn run_file_with(
+    project: &crate::check::project::Project,
+    path: &std::path::Path,
+    variants: &[String],
+) -> Result<Vec<FileOutcome>, String> {
     let file = crate::check::project::peek(path)?;
     let mut out = Vec::new();
     for it in &file.items {
@@ -364,7 +373,13 @@ pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path
         let Some(game) = h.game else {
             return Err(format!("scenario `{}` in {} does not say which game it is for", s.id.node, path.display()));
         };
-        let loaded = project.load(&game, &h.variants, &crate::check::project::scenario_extras(path));
+        let mut wanted = variants.to_vec();
+        for v in h.variants {
+            if !wanted.contains(&v) {
+                wanted.push(v);
+            }
+        }
+        let loaded = project.load(&game, &wanted, &crate::check::project::scenario_extras(path));
         let built = match loaded.result {
             Ok(b) => b,
             Err(diags) => return Err(crate::diag::render(&diags, &loaded.files)),

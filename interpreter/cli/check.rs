@@ -46,7 +46,7 @@ fn is_scenario_file(p: &Path) -> bool {
     peek(p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
 }
 
-pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32 {
+pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> i32 {
     let paths = if paths.is_empty() {
         ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
             .iter()
@@ -86,13 +86,13 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32
         let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
         let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
         let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
-        let base = project.load(game, &[], &cards);
+        let base = project.load(game, forced, &cards);
         match &base.result {
             Err(d) => report.add(&base, d),
             Ok(built) => {
                 report.add(&base, &built.warnings);
-                for v in &built.game.variants {
-                    let with = project.load(game, std::slice::from_ref(&v.name), &cards);
+                for v in built.game.variants.iter().filter(|v| !forced.contains(&v.name)) {
+                    let with = project.load(game, &with_variants(forced, std::slice::from_ref(&v.name)), &cards);
                     if let Err(d) = &with.result {
                         report.add(&with, d);
                     }
@@ -104,7 +104,7 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32
             }
         }
         for s in &scenarios {
-            let variants = scenario_variants(s);
+            let variants = with_variants(forced, &scenario_variants(s));
             let mut extra = cards.clone();
             for x in crate::check::project::scenario_extras(s) {
                 if !extra.contains(&x) {
@@ -130,6 +130,17 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>) -> i32
         println!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
     }
     i32::from(errors > 0)
+}
+
+/// The variants switched on from the command line, then the others (each once).
+pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
+    let mut out = forced.to_vec();
+    for v in more {
+        if !out.contains(v) {
+            out.push(v.clone());
+        }
+    }
+    out
 }
 
 /// The variants a scenario file's first scenario asks for.

@@ -25,6 +25,10 @@ pub enum Command {
         /// The game for files whose place does not tell it (otherwise `for GAME` in the file).
         #[arg(long)]
         game: Option<String>,
+        /// Check with this variant switched on, everywhere (repeatable; every variant is checked on
+        /// its own anyway).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
     },
     /// Play a whole game: seeded random bots by default, `--human` seats at the terminal.
     Play {
@@ -54,6 +58,9 @@ pub enum Command {
     Test {
         /// Scenario files or folders (default: tests/examples).
         paths: Vec<PathBuf>,
+        /// Run every scenario with this variant switched on too (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
     },
     /// Show a scenario's trace: every event with the rule that caused it and its citation.
     Explain {
@@ -62,6 +69,9 @@ pub enum Command {
         /// Only the scenario with this id, when the file has several.
         #[arg(long)]
         id: Option<String>,
+        /// Run it with this variant switched on too (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
     },
     /// List a game's variants and what each changes.
     Variants {
@@ -91,13 +101,13 @@ pub fn main_with(cli: Cli) -> i32 {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let project = crate::check::project::Project::find(&cwd);
     match cli.command {
-        Command::Check { paths, game } => check::run(&project, &paths, game.as_deref()),
+        Command::Check { paths, game, variants } => check::run(&project, &paths, game.as_deref(), &variants),
         Command::Play { game, players, seed, variants, humans, decks, log, resume } => {
             let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume };
             play::run(&project, &opts)
         }
-        Command::Test { paths } => test::run(&project, &paths),
-        Command::Explain { scenario, id } => test::explain(&project, &scenario, id.as_deref()),
+        Command::Test { paths, variants } => test::run(&project, &paths, &variants),
+        Command::Explain { scenario, id, variants } => test::explain(&project, &scenario, id.as_deref(), &variants),
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
         Command::Bench { game, games, players, seed, variants } => {
             bench::run(&project, &bench::Options { game, games, players, seed, variants })

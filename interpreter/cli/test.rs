@@ -2,15 +2,15 @@
 
 use super::check::expand;
 use crate::check::project::Project;
-use crate::scenario::{failure_text, run_file};
+use crate::scenario::{failure_text, run_file_with};
 use std::path::{Path, PathBuf};
 
-pub fn run(project: &Project, paths: &[PathBuf]) -> i32 {
+pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     let paths = if paths.is_empty() { vec![project.root.join("tests/examples")] } else { paths.to_vec() };
     let mut passed = 0;
     let mut failed = 0;
     for f in expand(&paths) {
-        match run_file(project, &f) {
+        match run_file_with(project, &f, variants) {
             Err(e) => {
                 failed += 1;
                 println!("FAIL {}\n{e}", project.display(&f));
@@ -35,8 +35,8 @@ pub fn run(project: &Project, paths: &[PathBuf]) -> i32 {
     i32::from(failed > 0)
 }
 
-pub fn explain(project: &Project, path: &Path, id: Option<&str>) -> i32 {
-    match run_file(project, path) {
+pub fn explain(project: &Project, path: &Path, id: Option<&str>, variants: &[String]) -> i32 {
+    match run_file_with(project, path, variants) {
         Err(e) => {
             print!("{e}");
             1
