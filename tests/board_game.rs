@@ -1,6 +1,6 @@
 //! Seeded random-bot games of the Battlestar Galactica board game, with and without each variant:
-//! every game reaches a result without an engine error, and no seat's log or view names a Loyalty
-//! card that seat has not been shown.
+//! every game reaches a result without an engine error, no seat's log or view names a Loyalty card
+//! that seat has not been shown, and no seat knows a civilian ship it has not looked at.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
@@ -119,4 +119,35 @@ fn a_seat_sees_its_own_loyalty_cards() {
         }
     }
     assert!(checked > 0, "no seat held a unique Loyalty card");
+}
+
+#[test]
+fn no_seat_knows_a_civilian_ship_it_did_not_look_at() {
+    use arbiter::runtime::state::Place;
+    let b = load(&[]);
+    let game = &b.game;
+    let areas: Vec<u16> =
+        game.zones.iter().enumerate().filter(|(_, z)| z.name.starts_with("area")).map(|(i, _)| u16::try_from(i).unwrap()).collect();
+    let mut checked = 0;
+    for seed in 0..30u64 {
+        let players = 3 + (seed % 4) as usize;
+        let st = play(&b, seed, players);
+        // Who was shown each object (Communications lets its user look at civilian ships).
+        let mut shown: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
+        for e in &st.log {
+            if let arbiter::runtime::state::EventKind::Revealed { obj, .. } = &e.kind {
+                *shown.entry(*obj).or_default() |= e.visible;
+            }
+        }
+        for (id, o) in st.objects.iter().enumerate() {
+            let Some(def) = game.def(o.def) else { continue };
+            let Place::Zone(z) = o.place else { continue };
+            if def.name.starts_with("Civilian Ship") && areas.contains(&z.zone) && !o.face_up {
+                let allowed = shown.get(&u32::try_from(id).unwrap()).copied().unwrap_or(0);
+                assert_eq!(o.known & !allowed, 0, "seed {seed}: a face-down civilian ship in space is known to a seat never shown it");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no civilian ship in space in 30 games");
 }

@@ -264,6 +264,22 @@ impl<'a> Ev<'a> {
         }
     }
 
+    /// A value as a player sees it when choosing: an object they don't know is "a KIND".
+    pub fn label_for(&self, v: &Value, seat: Seat) -> String {
+        match v {
+            Value::Obj(o) if !self.knows(*o, seat) => {
+                let kind = self.state.obj(*o).and_then(|ob| self.game.def(ob.def)).and_then(|d| self.game.kind(d.kind));
+                format!("a {}", kind.map(|k| k.name.replace('_', " ")).unwrap_or_else(|| "thing".to_string()))
+            }
+            _ => self.label(v),
+        }
+    }
+
+    /// Whether a player knows what an object is: its known-to mask, or face up in a public zone.
+    pub fn knows(&self, o: ObjId, seat: Seat) -> bool {
+        self.state.obj(o).is_some_and(|ob| ob.known & super::state::seat_bit(seat) != 0)
+    }
+
     pub fn obj_name(&self, o: ObjId) -> String {
         self.state.obj(o).and_then(|ob| self.game.def(ob.def)).map(|d| d.name.clone()).unwrap_or_else(|| format!("#{o}"))
     }

@@ -60,7 +60,12 @@ impl Engine<'_> {
                     self.ev(st).list_of(list, &mut en)?
                 };
                 let v = self.random_pick(st, &items, span)?;
-                self.log(st, EventKind::Picked { value: v.clone() }, ALL, span);
+                // An object picked at random is named only to whoever knows what it is.
+                let vis = match &v {
+                    Value::Obj(o) => st.obj(*o).map_or(ALL, |x| x.known),
+                    _ => ALL,
+                };
+                self.log(st, EventKind::Picked { value: v.clone() }, vis, span);
                 Self::set_local(st, env, *slot, v);
             }
             StK::Create { dest, create } => {
@@ -313,7 +318,7 @@ impl Engine<'_> {
                     Some(s) => Some(ev.label(&ev.eval(&Ex { kind: ExK::Str(s.clone()), span }, &mut en)?)),
                     None => None,
                 };
-                let options: Vec<Choice> = items.iter().map(|v| Choice { label: ev.label(v), value: v.clone() }).collect();
+                let options: Vec<Choice> = items.iter().map(|v| Choice { label: ev.label_for(v, seat), value: v.clone() }).collect();
                 let dest = match dest {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,
@@ -626,7 +631,9 @@ impl Engine<'_> {
                 Visibility::Hidden => 0,
                 Visibility::Owner => ob.known | seat_bit(z.owner.unwrap_or(ob.owner)),
                 Visibility::Public if ob.face_up => ALL,
-                Visibility::Public => ob.known | seat_bit(ob.controller),
+                // Face down in view of all: nobody learns what it is by its move (a card from a
+                // hand stays known to that hand's owner; a tile from a hidden pile to no one).
+                Visibility::Public => ob.known,
             };
         }
         st.dirty = true;

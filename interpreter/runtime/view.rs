@@ -113,7 +113,8 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
         }
         EventKind::Shuffled { zone } => format!("{} shuffled", zone_name(game, *zone)),
         EventKind::Rolled { sides, result } => format!("rolled {result} on a {sides}-sided die"),
-        EventKind::Picked { value } => format!("picked {} at random", value_text(game, st, value)),
+        EventKind::Picked { value } if shown => format!("picked {} at random", value_text(game, st, value)),
+        EventKind::Picked { .. } => "picked one at random".to_string(),
         EventKind::Asked { seat, prompt, options } => {
             if shown {
                 format!("P{} to choose: {prompt} [{}]", seat + 1, options.join(" | "))
