@@ -63,6 +63,9 @@ pub struct Game {
     pub blank_modifiers: Vec<usize>,
     /// Definitions that carry static modifiers, triggers, permits, forbids or replacements.
     pub defs_with_passives: Vec<bool>,
+    /// Fields some definition's static modifier changes: reading any other field skips the scan
+    /// for objects whose modifiers are in effect.
+    pub passive_fields: Vec<Sym>,
     pub builtin_events: BuiltinEvents,
 }
 

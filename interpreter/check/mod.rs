@@ -112,6 +112,7 @@ impl Checker {
             modifiers_by_field: IndexMap::new(),
             blank_modifiers: vec![],
             defs_with_passives: vec![],
+            passive_fields: vec![],
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -573,6 +574,11 @@ impl Checker {
                 !(d.modifiers.is_empty() && d.triggers.is_empty() && d.permits.is_empty() && d.forbids.is_empty() && d.replaces.is_empty())
             })
             .collect();
+        let mut fields: Vec<Sym> =
+            self.game.defs.iter().flat_map(|d| d.modifiers.iter().flat_map(|m| m.effects.iter().map(|e| e.field))).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        self.game.passive_fields = fields;
     }
 }
 

@@ -399,10 +399,12 @@ impl Engine<'_> {
                     ob.fields.retain(|(s, _)| s != f);
                     ob.fields.push((*f, new.clone()));
                 }
-                let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
-                let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-                self.log(st, EventKind::Set { what, old, new }, known, span);
-                st.dirty = true;
+                if old != new {
+                    let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
+                    let known = st.obj(o).map(|x| x.known).unwrap_or(0);
+                    self.log(st, EventKind::Set { what, old, new }, known, span);
+                    st.dirty = true;
+                }
             }
         }
         Ok(())

@@ -128,7 +128,8 @@ impl<'a> Ev<'a> {
         }
         // Static modifiers of objects whose abilities are in effect, by when they arrived.
         let touches = |d: &ObjDef| d.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f));
-        for (sid, def) in self.active_passives(touches)? {
+        let sources = if self.game.passive_fields.binary_search(&f).is_ok() { self.active_passives(touches)? } else { Vec::new() };
+        for (sid, def) in sources {
             let since = self.state.obj(sid).map(|x| x.since).unwrap_or(0);
             for m in &def.modifiers {
                 if m.effects.iter().any(|e| e.field == f) && self.modifier_applies(m, o, Some(sid))? {
