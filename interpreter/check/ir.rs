@@ -643,6 +643,7 @@ pub enum StK {
         what: Ex,
         to: Option<Ex>,
     },
+    Conceal(Ex),
     /// The ability, and the player who uses it (default: its object's controller).
     Use(Ex, Option<Ex>),
 }

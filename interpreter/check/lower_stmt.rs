@@ -347,6 +347,7 @@ impl Checker {
                 let to = to.as_ref().map(|t| self.lower_expr(t, sc, cx).0);
                 StK::Reveal { what, to }
             }
+            StmtKind::Conceal(what) => StK::Conceal(self.objects_expr(what, sc, cx)),
             StmtKind::Create(c) => StK::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
             StmtKind::Use(a, by) => {
                 let by = by.as_ref().map(|b| {

@@ -353,6 +353,16 @@ impl<'g> Engine<'g> {
         if let Some(FrameKind::Ability { stage: s, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
             *s += 1;
         }
+        // An ability whose requirement fails does nothing (as a procedure's `requires`).
+        if stage == 0
+            && let Some(req) = &a.requires
+        {
+            let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+            if !self.ev(st).truth(req, &mut e)? {
+                st.frames.pop();
+                return Ok(());
+            }
+        }
         let stage = stage as usize;
         let ncost = a.costs.len();
         let ntarget = a.targets.len();

@@ -215,6 +215,19 @@ impl Engine<'_> {
                     self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
                 }
             }
+            StK::Conceal(what) => {
+                for o in self.objects_of(st, env, what)? {
+                    let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
+                    if let Some(ob) = st.obj_mut(o) {
+                        ob.known = match vis {
+                            Some((Visibility::Owner, owner)) => seat_bit(owner.unwrap_or(ob.owner)),
+                            Some((Visibility::Public, _)) if ob.face_up => ALL,
+                            _ => 0,
+                        };
+                    }
+                    st.dirty = true;
+                }
+            }
             StK::Use(a, by) => match self.eval_in(st, env, a)? {
                 Value::Ability(o, i) => {
                     let you = match by {

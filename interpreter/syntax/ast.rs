@@ -438,17 +438,37 @@ pub type Stmt = Spanned<StmtKind>;
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
     /// `let x = ..`
-    Let { name: Name, value: LetValue },
+    Let {
+        name: Name,
+        value: LetValue,
+    },
     /// `p.score -= 1`
-    Assign { place: Vec<Name>, op: Spanned<AssignOp>, value: Expr },
+    Assign {
+        place: Vec<Name>,
+        op: Spanned<AssignOp>,
+        value: Expr,
+    },
     /// `if c { } else if d { } else { }`
-    If { arms: Vec<(Expr, Block)>, otherwise: Option<Block> },
+    If {
+        arms: Vec<(Expr, Block)>,
+        otherwise: Option<Block>,
+    },
     /// `for x in list { }`
-    For { var: Name, list: Expr, body: Block },
+    For {
+        var: Name,
+        list: Expr,
+        body: Block,
+    },
     /// `while c { }`
-    While { cond: Expr, body: Block },
+    While {
+        cond: Expr,
+        body: Block,
+    },
     /// `repeat n { }`
-    Repeat { count: Expr, body: Block },
+    Repeat {
+        count: Expr,
+        body: Block,
+    },
     /// `return` or `return x`
     Return(Option<Expr>),
     /// `call f(x)`
@@ -456,15 +476,32 @@ pub enum StmtKind {
     /// `choose p "prompt" ..`
     Choose(Box<Choose>),
     /// `move x to z top face down`
-    Move { what: Expr, to: Expr, flags: Vec<Spanned<MoveFlag>> },
+    Move {
+        what: Expr,
+        to: Expr,
+        flags: Vec<Spanned<MoveFlag>>,
+    },
     /// `put x under y` / `put x over y`
-    Put { what: Expr, under: bool, target: Expr },
+    Put {
+        what: Expr,
+        under: bool,
+        target: Expr,
+    },
     /// `turn x face up`
-    Turn { what: Expr, up: bool },
+    Turn {
+        what: Expr,
+        up: bool,
+    },
     /// `shuffle z`
     Shuffle(Expr),
     /// `modify x.f += v until d`
-    Modify { target: Expr, field: Name, op: Spanned<ModifyOp>, value: Expr, until: Option<Name> },
+    Modify {
+        target: Expr,
+        field: Name,
+        op: Spanned<ModifyOp>,
+        value: Expr,
+        until: Option<Name>,
+    },
     /// `expire phase`
     Expire(Name),
     /// `signal ev(x)`
@@ -472,13 +509,23 @@ pub enum StmtKind {
     /// `log "text"`
     Log(Spanned<StrLit>),
     /// `win p "reason"`
-    Win { who: Expr, reason: Spanned<StrLit> },
+    Win {
+        who: Expr,
+        reason: Spanned<StrLit>,
+    },
     /// `lose p "reason"`
-    Lose { who: Expr, reason: Spanned<StrLit> },
+    Lose {
+        who: Expr,
+        reason: Spanned<StrLit>,
+    },
     /// `end draw "reason"`
     Draw(Spanned<StrLit>),
     /// `reveal x` / `reveal x to p`
-    Reveal { what: Expr, to: Option<Expr> },
+    Reveal {
+        what: Expr,
+        to: Option<Expr>,
+    },
+    Conceal(Expr),
     /// `create "Card" for p in z face down`
     Create(Box<Create>),
     /// `use ability(c, effect)`
@@ -488,7 +535,10 @@ pub enum StmtKind {
     /// `run proc(args)`
     Run(CallExpr),
     /// `answer P1 "label"`
-    Answer { who: Expr, value: Expr },
+    Answer {
+        who: Expr,
+        value: Expr,
+    },
     /// `random roll 3` / `random keep` / `random order [..]` / `random pick x`
     Random(RandomScript),
     /// `expect ..`

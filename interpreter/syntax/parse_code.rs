@@ -204,6 +204,7 @@ impl Cx {
                 let to = it.next().map(|e| self.lower_expr(e)).transpose()?;
                 StmtKind::Reveal { what, to }
             }
+            Rule::conceal_stmt => StmtKind::Conceal(self.lower_expr(self.next(&mut it, span, "conceal")?)?),
             Rule::create_stmt => StmtKind::Create(Box::new(self.lower_create_from_iter(span, it)?)),
             Rule::run_ability_stmt => {
                 let a = self.lower_expr(self.next(&mut it, span, "use")?)?;
