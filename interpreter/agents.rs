@@ -9,7 +9,8 @@ pub trait Agent {
     fn decide(&mut self, game: &Game, st: &State, d: &Decision) -> Answer;
 }
 
-/// Picks uniformly among the legal options.
+/// Picks at random among the legal options: uniformly, except that options marked `rarely` are
+/// picked a tenth as often.
 pub struct RandomAgent {
     pub seed: u64,
 }
@@ -43,7 +44,21 @@ pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
         }
     };
     match d.count {
-        Count::One => Answer(vec![rng.below(total.max(1) as u64) as usize]),
+        Count::One => {
+            // Options marked `rarely` weigh 1; the others (and "none") weigh 10.
+            let weight = |i: usize| d.options.get(i).map_or(10, |c| if c.rarely { 1 } else { 10 });
+            let sum: u64 = (0..total).map(&weight).sum();
+            let mut x = rng.below(sum.max(1));
+            let mut pick = 0;
+            for i in 0..total {
+                if x < weight(i) {
+                    pick = i;
+                    break;
+                }
+                x -= weight(i);
+            }
+            Answer(vec![pick])
+        }
         Count::Exactly(k) => {
             shuffle(&mut idx);
             idx.truncate(k as usize);

@@ -110,7 +110,7 @@ fn a_seat_sees_its_own_loyalty_cards() {
     let mut checked = 0;
     for seat in 0..4u8 {
         let seen = view::view(game, &st, Some(seat));
-        for o in st.objects.iter().filter(|o| o.owner == seat) {
+        for o in st.objects.iter().filter(|o| o.controller == seat) {
             let Some(def) = game.def(o.def) else { continue };
             if names.contains(&def.name) && o.known & seat_bit(seat) != 0 && matches!(o.place, arbiter::runtime::state::Place::Zone(_)) {
                 assert!(seen.contains(&def.name), "P{} does not see its own `{}`:\n{seen}", seat + 1, def.name);

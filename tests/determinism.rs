@@ -151,11 +151,14 @@ fn supply_cards_stay_hidden_from_opponents() {
     let mut checked = 0;
     for seed in 0..40u64 {
         let st = play(seed, 2, None);
-        for e in &st.log {
+        for (i, e) in st.log.iter().enumerate() {
             let EventKind::Turned { obj, up: false, .. } = &e.kind else { continue };
             let Some(o) = st.obj(*obj) else { continue };
-            // A card turned face down beneath a resource stack is a supply card (from its owner's hand).
-            if !matches!(o.place, Place::Under(_)) || o.face_up {
+            // A card put beneath a resource stack and turned face down at once is a supply card,
+            // played from its owner's hand (an exhausted card in play, turned face down, is not).
+            let just_put =
+                i > 0 && st.log.get(i - 1).is_some_and(|p| matches!(p.kind, EventKind::Put { obj: x, under: true, .. } if x == *obj));
+            if !just_put || !matches!(o.place, Place::Under(_)) {
                 continue;
             }
             let opponent = 1 - o.owner;

@@ -126,3 +126,37 @@ fn a_seat_sees_its_own_combat_hand_only() {
     assert!(!hand(&mine).contains("hidden"), "{mine}");
     assert!(hand(&theirs).contains("hidden"), "{theirs}");
 }
+
+/// Every placed planet is joined to the galaxy by a navigation route, even with six players (each
+/// planet placed connects to at least one other, L708-711).
+#[test]
+fn every_planet_is_connected_after_setup() {
+    use arbiter::runtime::value::Value;
+    let b = load(&[]);
+    let galaxy = zone_id(&b, "galaxy");
+    let routes = zone_id(&b, "routes");
+    for seed in 0..80u64 {
+        let players = 5 + (seed % 2) as usize;
+        let st = play_until(&b, seed, players, &|st| st.pending.as_ref().is_some_and(|d| d.prompt.starts_with("Place an order")));
+        let ev = arbiter::runtime::eval::Ev::new(&b.game, &st);
+        let a_sym = b.game.sym_id("a").unwrap();
+        let b_sym = b.game.sym_id("b").unwrap();
+        let ends: Vec<(Value, Value)> = st
+            .objects
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.place, Place::Zone(z) if z.zone == routes))
+            .map(|(i, _)| {
+                let id = u32::try_from(i).unwrap();
+                (ev.read_field(id, a_sym, Default::default()).unwrap(), ev.read_field(id, b_sym, Default::default()).unwrap())
+            })
+            .collect();
+        for (i, o) in st.objects.iter().enumerate() {
+            if matches!(o.place, Place::Zone(z) if z.zone == galaxy) {
+                let me = Value::Obj(u32::try_from(i).unwrap());
+                let linked = ends.iter().any(|(x, y)| *x == me || *y == me);
+                assert!(linked, "seed {seed}, {players} players: {} has no navigation route", b.game.def(o.def).unwrap().name);
+            }
+        }
+    }
+}

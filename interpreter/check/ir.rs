@@ -526,6 +526,7 @@ pub enum ChooseCountIr {
 pub struct BranchIr {
     pub label: StrEx,
     pub cond: Option<Ex>,
+    pub rarely: bool,
     pub body: BlockId,
 }
 

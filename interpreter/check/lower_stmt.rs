@@ -118,7 +118,7 @@ impl Checker {
                         e
                     });
                     let body = self.lower_block(&b.body, sc, cx);
-                    out.push(BranchIr { label, cond, body });
+                    out.push(BranchIr { label, cond, rarely: b.rarely, body });
                 }
                 (ChooseFormIr::Branches(out), Ty::Nothing)
             }

@@ -40,13 +40,13 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let built = match &loaded.result {
         Ok(b) => b,
         Err(d) => {
-            print!("{}", crate::diag::render(d, &loaded.files));
+            out!("{}", crate::diag::render(d, &loaded.files));
             return 1;
         }
     };
     let g = &built.game;
     let lines: usize = loaded.files.iter().map(|f| f.text.lines().count()).sum();
-    println!("parse and check: {} files, {lines} lines in {:.1} ms", loaded.files.len(), parse_check.as_secs_f64() * 1e3);
+    outln!("parse and check: {} files, {lines} lines in {:.1} ms", loaded.files.len(), parse_check.as_secs_f64() * 1e3);
     let counts = match player_counts(o.players.as_deref(), g.min_players as usize) {
         Ok(c) => c,
         Err(e) => {
@@ -106,7 +106,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let secs = t1.elapsed().as_secs_f64();
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     let variants = if o.variants.is_empty() { String::new() } else { format!(", variants {}", o.variants.join(", ")) };
-    println!(
+    outln!(
         "{games} random games of {game} ({players} players{variants}): {:.2} s, {:.1} games/s, {:.0} decisions/s, {:.1} turns per game",
         secs,
         games as f64 / secs.max(1e-9),
@@ -115,7 +115,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     );
     reasons.sort_by(|_, a, _, b| b.cmp(a));
     for (why, n) in &reasons {
-        println!("  {n:>5}  {why}");
+        outln!("  {n:>5}  {why}");
     }
     0
 }

@@ -118,16 +118,16 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
             }
         }
     }
-    print!("{}", report.text);
+    out!("{}", report.text);
     for u in &unknown {
         eprintln!("error: {u}");
     }
     let errors = report.diags.iter().filter(|d| d.is_error()).count() + unknown.len();
     let n = files.len();
     if report.diags.is_empty() && unknown.is_empty() {
-        println!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
+        outln!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
     } else {
-        println!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
+        outln!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
     }
     i32::from(errors > 0)
 }
@@ -161,19 +161,19 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     let loaded = project.load(game, &[], &[]);
     let b = match &loaded.result {
         Err(d) => {
-            print!("{}", diag::render(d, &loaded.files));
+            out!("{}", diag::render(d, &loaded.files));
             return 1;
         }
         Ok(b) => b,
     };
     let Some(name) = show else {
         if b.game.variants.is_empty() {
-            println!("{game} has no variants");
+            outln!("{game} has no variants");
         }
         let width = b.game.variants.iter().map(|v| v.name.len()).max().unwrap_or(0);
         for v in &b.game.variants {
             let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
-            println!("{:width$}  {}{cite}", v.name, v.title);
+            outln!("{:width$}  {}{cite}", v.name, v.title);
         }
         return 0;
     };
@@ -192,15 +192,15 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
             .unwrap_or_default()
     };
     let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
-    println!("{} — {}{cite}\ndefined at {}", v.name, v.title, b.game.location(v.span));
+    outln!("{} — {}{cite}\ndefined at {}", v.name, v.title, b.game.location(v.span));
     for c in &v.changes {
-        println!("\n{c}");
+        outln!("\n{c}");
         if let Some(s) = c.before {
-            println!("  as the game has it, at {}:\n{}", b.game.location(s), source(s));
+            outln!("  as the game has it, at {}:\n{}", b.game.location(s), source(s));
         }
         match c.after {
-            Some(s) => println!("  with {}, at {}:\n{}", v.name, b.game.location(s), source(s)),
-            None => println!("  with {}: gone", v.name),
+            Some(s) => outln!("  with {}, at {}:\n{}", v.name, b.game.location(s), source(s)),
+            None => outln!("  with {}: gone", v.name),
         }
     }
     0

@@ -23,7 +23,7 @@ impl Human {
     pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision) -> Result<bool, RtError> {
         let stdin = std::io::stdin();
         loop {
-            println!("\nP{} — {}", d.seat + 1, d.prompt);
+            outln!("\nP{} — {}", d.seat + 1, d.prompt);
             let how = match d.count {
                 Count::One => String::new(),
                 Count::Exactly(k) => format!(" (choose {k})"),
@@ -31,9 +31,9 @@ impl Human {
                 Count::Order => " (put all in order)".to_string(),
             };
             for (i, l) in d.labels().iter().enumerate() {
-                println!("  {}. {l}", i + 1);
+                outln!("  {}. {l}", i + 1);
             }
-            print!("your choice{how}> ");
+            out!("your choice{how}> ");
             let _ = std::io::stdout().flush();
             let mut line = String::new();
             if stdin.lock().read_line(&mut line).unwrap_or(0) == 0 {
@@ -45,24 +45,24 @@ impl Human {
                 ["none" | "0"] if matches!(d.count, Count::UpTo(_) | Count::Exactly(0)) => match engine.answer(st, d.seat, &Answer(vec![]))
                 {
                     Ok(()) => return Ok(true),
-                    Err(AnswerError::Refused(e)) => println!("refused: {e}"),
+                    Err(AnswerError::Refused(e)) => outln!("refused: {e}"),
                     Err(AnswerError::Rule(e)) => return Err(e),
                 },
-                ["help" | "?"] => println!("{HELP}"),
-                ["state" | "s"] => print!("{}", view::view(engine.game, st, Some(d.seat))),
+                ["help" | "?"] => outln!("{HELP}"),
+                ["state" | "s"] => out!("{}", view::view(engine.game, st, Some(d.seat))),
                 ["log" | "l"] => {
                     let text = view::trace(engine.game, st, Some(d.seat), false);
                     let lines: Vec<&str> = text.lines().collect();
                     for l in lines.iter().skip(lines.len().saturating_sub(25)) {
-                        println!("{l}");
+                        outln!("{l}");
                     }
                 }
                 ["save", file] => match serde_json::to_string(&st) {
                     Ok(json) => match std::fs::write(file, json) {
-                        Ok(()) => println!("saved to {file}"),
-                        Err(e) => println!("cannot save: {e}"),
+                        Ok(()) => outln!("saved to {file}"),
+                        Err(e) => outln!("cannot save: {e}"),
                     },
-                    Err(e) => println!("cannot save: {e}"),
+                    Err(e) => outln!("cannot save: {e}"),
                 },
                 words => {
                     let nums: Result<Vec<usize>, _> = words.iter().map(|w| w.parse::<usize>()).collect();
@@ -71,11 +71,11 @@ impl Human {
                             let answer = Answer(n.iter().map(|x| x - 1).collect());
                             match engine.answer(st, d.seat, &answer) {
                                 Ok(()) => return Ok(true),
-                                Err(AnswerError::Refused(e)) => println!("refused: {e}"),
+                                Err(AnswerError::Refused(e)) => outln!("refused: {e}"),
                                 Err(AnswerError::Rule(e)) => return Err(e),
                             }
                         }
-                        _ => println!("refused: `{line}` is not an option number; type `help` for commands"),
+                        _ => outln!("refused: `{line}` is not an option number; type `help` for commands"),
                     }
                 }
             }

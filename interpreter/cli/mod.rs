@@ -1,5 +1,26 @@
 //! The `arbiter` command line: check, play, test, explain, variants, bench.
 
+/// `println!` that ends the program quietly when standard output is closed (`arbiter ... | head`)
+/// instead of panicking.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// `print!` that ends the program quietly when standard output is closed.
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($t)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod bench;
 mod check;
 mod human;

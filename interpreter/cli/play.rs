@@ -87,7 +87,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     let built = match &loaded.result {
         Ok(b) => b,
         Err(d) => {
-            print!("{}", diag::render(d, &loaded.files));
+            out!("{}", diag::render(d, &loaded.files));
             eprintln!("error: {} in `{}`", diag::summary(d), o.game);
             return 1;
         }
@@ -119,7 +119,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         }
     }
     if !bad.is_empty() {
-        print!("{}", diag::render(&bad, &loaded.files));
+        out!("{}", diag::render(&bad, &loaded.files));
         eprintln!("error: a deck breaks the deckbuilding rules");
         return 1;
     }
@@ -135,13 +135,13 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         None => match engine.new_state(Mode::Game, Setup { players, seed: o.seed, decklists }) {
             Ok(s) => s,
             Err(e) => {
-                print!("{}", diag::render(&[e.to_diag()], &game.files));
+                out!("{}", diag::render(&[e.to_diag()], &game.files));
                 return 2;
             }
         },
     };
     let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
-    println!("{} — {players} players, seed {}{variants}", if game.title.is_empty() { &game.name } else { &game.title }, o.seed);
+    outln!("{} — {players} players, seed {}{variants}", if game.title.is_empty() { &game.name } else { &game.title }, o.seed);
     let mut bots = RandomAgent { seed: o.seed };
     let mut human = Human::new(o.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
@@ -149,16 +149,16 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         let status = match engine.advance(&mut st) {
             Ok(s) => s,
             Err(e) => {
-                print!("{}", diag::render(&[e.to_diag()], &game.files));
+                out!("{}", diag::render(&[e.to_diag()], &game.files));
                 eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
                 return 2;
             }
         };
         if o.log {
-            print!("{}", events_since(game, &st, printed, None));
+            out!("{}", events_since(game, &st, printed, None));
             printed = st.log.len();
         } else if let Some(&seat) = human.seats.first() {
-            print!("{}", events_since(game, &st, printed, Some(seat)));
+            out!("{}", events_since(game, &st, printed, Some(seat)));
             printed = st.log.len();
         }
         match status {
@@ -169,7 +169,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
                     match human.ask(&engine, &mut st, &d) {
                         Ok(true) => Ok(()),
                         Ok(false) => {
-                            println!("game left unfinished");
+                            outln!("game left unfinished");
                             return 0;
                         }
                         Err(e) => Err(AnswerError::Rule(e)),
@@ -185,7 +185,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
                         return 2;
                     }
                     Err(AnswerError::Rule(e)) => {
-                        print!("{}", diag::render(&[e.to_diag()], &game.files));
+                        out!("{}", diag::render(&[e.to_diag()], &game.files));
                         eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
                         return 2;
                     }
@@ -194,8 +194,8 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         }
     }
     match &st.result {
-        Some(r) => println!("{}", result_line(r, st.turns)),
-        None => println!("result: the game ended without a result"),
+        Some(r) => outln!("{}", result_line(r, st.turns)),
+        None => outln!("result: the game ended without a result"),
     }
     0
 }

@@ -13,47 +13,47 @@ pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
         match run_file_with(project, &f, variants) {
             Err(e) => {
                 failed += 1;
-                println!("FAIL {}\n{e}", project.display(&f));
+                outln!("FAIL {}\n{e}", project.display(&f));
             }
             Ok(outcomes) => {
                 for o in outcomes {
                     if o.outcome.passed() {
                         passed += 1;
-                        println!("ok   {} {}", o.outcome.id, o.outcome.title);
+                        outln!("ok   {} {}", o.outcome.id, o.outcome.title);
                     } else {
                         failed += 1;
-                        println!("FAIL {} {}", o.outcome.id, o.outcome.title);
+                        outln!("FAIL {} {}", o.outcome.id, o.outcome.title);
                         for fl in &o.outcome.failures {
-                            print!("{}", failure_text(&o.game, fl));
+                            out!("{}", failure_text(&o.game, fl));
                         }
                     }
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     i32::from(failed > 0)
 }
 
 pub fn explain(project: &Project, path: &Path, id: Option<&str>, variants: &[String]) -> i32 {
     match run_file_with(project, path, variants) {
         Err(e) => {
-            print!("{e}");
+            out!("{e}");
             1
         }
         Ok(outcomes) => {
             let mut code = 0;
             for o in outcomes.iter().filter(|o| id.is_none_or(|i| o.outcome.id == i)) {
-                println!("{} {}", o.outcome.id, o.outcome.title);
-                print!("{}", o.outcome.trace(&o.game));
+                outln!("{} {}", o.outcome.id, o.outcome.title);
+                out!("{}", o.outcome.trace(&o.game));
                 if o.outcome.passed() {
-                    println!("scenario passed");
+                    outln!("scenario passed");
                 } else {
                     code = 1;
                     for fl in &o.outcome.failures {
-                        print!("{}", failure_text(&o.game, fl));
+                        out!("{}", failure_text(&o.game, fl));
                     }
-                    println!("scenario failed");
+                    outln!("scenario failed");
                 }
             }
             code

@@ -392,7 +392,8 @@ impl<'g> Engine<'g> {
             Some(x) => ev.player(x, &mut e)?,
             None => e.you.ok_or_else(|| err(t.from.span, "no player to choose this target"))?,
         };
-        let choices: Vec<Choice> = options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser), value: v }).collect();
+        let choices: Vec<Choice> =
+            options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser), value: v, rarely: false }).collect();
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
     }

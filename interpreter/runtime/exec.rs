@@ -331,7 +331,8 @@ impl Engine<'_> {
                     Some(s) => Some(ev.label(&ev.eval(&Ex { kind: ExK::Str(s.clone()), span }, &mut en)?)),
                     None => None,
                 };
-                let options: Vec<Choice> = items.iter().map(|v| Choice { label: ev.label_for(v, seat), value: v.clone() }).collect();
+                let options: Vec<Choice> =
+                    items.iter().map(|v| Choice { label: ev.label_for(v, seat), value: v.clone(), rarely: false }).collect();
                 let dest = match dest {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,
@@ -349,7 +350,7 @@ impl Engine<'_> {
                         continue;
                     }
                     let label = ev.label(&ev.eval(&Ex { kind: ExK::Str(b.label.clone()), span }, &mut en)?);
-                    options.push(Choice { label, value: Value::Int(blocks.len() as i64) });
+                    options.push(Choice { label, value: Value::Int(blocks.len() as i64), rarely: b.rarely });
                     blocks.push(b.body);
                 }
                 Self::put_env(st, env, en);
@@ -469,8 +470,8 @@ impl Engine<'_> {
                 None => return self.push_replacement(st, pid, cand, args, ret, span),
                 Some((seat, prompt)) => {
                     let options = vec![
-                        Choice { label: "yes".into(), value: Value::Bool(true) },
-                        Choice { label: "no".into(), value: Value::Bool(false) },
+                        Choice { label: "yes".into(), value: Value::Bool(true), rarely: false },
+                        Choice { label: "no".into(), value: Value::Bool(false), rarely: false },
                     ];
                     let dest = Dest::Replace { proc: pid, args, ret, candidate: cand, declined: declined.to_vec() };
                     return self.ask(st, seat, prompt, options, Count::One, None, false, dest, span);

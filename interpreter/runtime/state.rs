@@ -169,6 +169,9 @@ pub enum Count {
 pub struct Choice {
     pub label: String,
     pub value: Value,
+    /// A branch marked `rarely`: the random bots pick it seldom.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rarely: bool,
 }
 
 /// Where the answer to a decision goes.

@@ -615,6 +615,8 @@ pub enum ChooseCount {
 pub struct Branch {
     pub label: Spanned<StrLit>,
     pub cond: Option<Expr>,
+    /// `rarely`: the random bots pick it seldom.
+    pub rarely: bool,
     pub body: Block,
 }
 

@@ -326,15 +326,17 @@ impl Cx {
                     let label = self.spanned_strlit(self.next(&mut bi, bspan, "choice")?)?;
                     let mut cond = None;
                     let mut body = None;
+                    let mut rarely = false;
                     for y in bi {
                         match y.as_rule() {
                             Rule::expr => cond = Some(self.lower_expr(y)?),
+                            Rule::rarely_mark => rarely = true,
                             Rule::block => body = Some(self.lower_block(y)?),
                             _ => return Err(internal(bspan, "choice")),
                         }
                     }
                     let body = body.ok_or_else(|| internal(bspan, "choice"))?;
-                    branches.push(Branch { label, cond, body });
+                    branches.push(Branch { label, cond, rarely, body });
                 }
                 ChooseForm::Branches(branches)
             }
