@@ -184,8 +184,31 @@ pub fn trace_of(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>,
 }
 
 fn obj_text(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>) -> String {
+    obj_text_in(game, st, o, viewer, false)
+}
+
+/// An object as a seat sees it. In a shared zone (`shared`), also whose it is and where it points:
+/// the objects its fields refer to (a unit's area, an order token's planet), which are public.
+fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: bool) -> String {
     let Some(ob) = st.obj(o) else { return "?".into() };
     let mut s = if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) };
+    if shared && st.players.len() > 1 {
+        // Whose it is, for kinds players own (kept in some per-player zone).
+        let kind = game.def(ob.def).map(|d| d.kind);
+        let players_own = game.zones.iter().any(|z| z.per_player && (z.holds.is_none() || z.holds == kind));
+        let mut extra = if players_own { vec![format!("P{}", ob.controller + 1)] } else { vec![] };
+        for (f, v) in &ob.fields {
+            if let Value::Obj(x) = v
+                && let Some(xo) = st.obj(*x)
+            {
+                let name = if sees(xo.known, viewer) { def_name(game, xo.def) } else { hidden_name(game, xo.def) };
+                extra.push(format!("{} {name}", game.sym(*f)));
+            }
+        }
+        if !extra.is_empty() {
+            s.push_str(&format!(" ({})", extra.join(", ")));
+        }
+    }
     if !ob.face_up {
         s.push_str(" (face down)");
     }
@@ -211,7 +234,7 @@ fn zone_text(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Optio
     if !contents_visible {
         return Some(format!("{name}: {} hidden", items.len()));
     }
-    let list: Vec<String> = items.iter().map(|o| obj_text(game, st, *o, viewer)).collect();
+    let list: Vec<String> = items.iter().map(|o| obj_text_in(game, st, *o, viewer, z.owner.is_none())).collect();
     Some(format!("{name} ({}): {}", items.len(), list.join("; ")))
 }
 
