@@ -51,6 +51,8 @@ pub struct Game {
     pub setup: Option<ProcId>,
     pub turn: Option<ProcId>,
     pub trigger_order: Option<FuncId>,
+    /// A function giving the drawings of the table for `arbiter render` (see runtime/picture.rs).
+    pub picture: Option<FuncId>,
     pub deck_sections: Vec<String>,
     pub deck_rules: Vec<DeckRuleDef>,
     pub decks: Vec<DeckList>,
@@ -144,6 +146,8 @@ pub enum Ty {
     Proc,
     Ability,
     Lambda,
+    /// A point and a heading on the table.
+    Pose,
 }
 
 #[derive(Debug, Clone)]

@@ -206,6 +206,7 @@ impl Checker {
             Ty::Proc => "a procedure".into(),
             Ty::Ability => "an ability".into(),
             Ty::Lambda => "a function".into(),
+            Ty::Pose => "a pose".into(),
         }
     }
 
@@ -529,6 +530,8 @@ impl Checker {
                 Ret::Abilities => Ty::List(Box::new(Ty::Ability)),
                 Ret::Syms => Ty::List(Box::new(Ty::Sym(None))),
                 Ret::Ints => Ty::List(Box::new(Ty::Int)),
+                Ret::Pose => Ty::Pose,
+                Ret::Poses => Ty::List(Box::new(Ty::Pose)),
             };
             if sig.builtin == builtins::Builtin::Definitions
                 && let Some(ast::Spanned { node: ExprKind::Str(s), span: sspan }) = c.args.first()

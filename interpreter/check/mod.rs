@@ -103,6 +103,7 @@ impl Checker {
             setup: None,
             turn: None,
             trigger_order: None,
+            picture: None,
             deck_sections: vec![],
             deck_rules: vec![],
             decks: vec![],
@@ -175,6 +176,7 @@ impl Checker {
                 "def" => Ty::Def(None),
                 "zone" => Ty::Zone,
                 "amount" => Ty::Amount,
+                "pose" => Ty::Pose,
                 "proc" => Ty::Proc,
                 "ability" => Ty::Ability,
                 "any" => Ty::Any,
@@ -209,7 +211,8 @@ impl Checker {
 
     fn lower_game_header(&mut self, g: &ast::GameItem) {
         self.game.name = g.name.node.clone();
-        let keys = ["title", "source", "players", "setup", "turn", "durations", "default_duration", "trigger_order", "deck_sections"];
+        let keys =
+            ["title", "source", "players", "setup", "turn", "durations", "default_duration", "trigger_order", "deck_sections", "picture"];
         for p in &g.props {
             let words: Vec<String> = p
                 .values
@@ -245,7 +248,7 @@ impl Checker {
                 }
                 "durations" => self.game.durations = words,
                 "deck_sections" => self.game.deck_sections = words,
-                "setup" | "turn" | "default_duration" | "trigger_order" => {}
+                "setup" | "turn" | "default_duration" | "trigger_order" | "picture" => {}
                 other => {
                     let help = did_you_mean(other, keys).or_else(|| Some(format!("a game header has: {}", keys.join(", "))));
                     self.error(
@@ -278,7 +281,8 @@ impl Checker {
                         self.error(Diag::error(v.span, format!("unknown procedure `{word}`")).label("not declared").maybe_help(help));
                     }
                 },
-                "trigger_order" => match self.func_by_name.get(&word) {
+                "trigger_order" | "picture" => match self.func_by_name.get(&word) {
+                    Some(&f) if p.key.node == "picture" => self.game.picture = Some(f),
                     Some(&f) => self.game.trigger_order = Some(f),
                     None => {
                         let help = did_you_mean(&word, self.func_by_name.keys().map(String::as_str));

@@ -25,6 +25,7 @@ mod bench;
 mod check;
 mod human;
 pub mod play;
+mod render;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -74,6 +75,27 @@ pub enum Command {
         /// Continue a game saved with the `save FILE` command.
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Write a picture of the table (SVG) into this folder at the start of every turn and at
+        /// the end, for games that draw one.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+    },
+    /// Write an SVG picture of the table: at the end of a scenario, or of a saved game.
+    Render {
+        /// A scenario file, or a game saved with `save FILE` (then say `--game`).
+        file: PathBuf,
+        /// Only the scenario with this id, when the file has several.
+        #[arg(long)]
+        id: Option<String>,
+        /// The game of a saved game.
+        #[arg(long)]
+        game: Option<String>,
+        /// Variants of a saved game (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// Where to write the picture (default: the file's name with `.svg`).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
     },
     /// Run scenario files and report `N passed, N failed`.
     Test {
@@ -123,10 +145,11 @@ pub fn main_with(cli: Cli) -> i32 {
     let project = crate::check::project::Project::find(&cwd);
     match cli.command {
         Command::Check { paths, game, variants } => check::run(&project, &paths, game.as_deref(), &variants),
-        Command::Play { game, players, seed, variants, humans, decks, log, resume } => {
-            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume };
+        Command::Play { game, players, seed, variants, humans, decks, log, resume, svg } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume, svg };
             play::run(&project, &opts)
         }
+        Command::Render { file, id, game, variants, out } => render::run(&project, &render::Options { file, id, game, variants, out }),
         Command::Test { paths, variants } => test::run(&project, &paths, &variants),
         Command::Explain { scenario, id, variants } => test::explain(&project, &scenario, id.as_deref(), &variants),
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),

@@ -20,6 +20,7 @@ pub struct PlayOptions {
     pub decks: Vec<String>,
     pub log: bool,
     pub resume: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
 }
 
 /// Which deck each seat plays: the one given with `--deck`, else the game's decks in turn.
@@ -145,6 +146,13 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     let mut bots = RandomAgent { seed: o.seed };
     let mut human = Human::new(o.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
+    let mut pictured_turn: Option<u32> = None;
+    if let Some(dir) = &o.svg
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        eprintln!("error: cannot make `{}`: {e}", dir.display());
+        return 2;
+    }
     loop {
         let status = match engine.advance(&mut st) {
             Ok(s) => s,
@@ -160,6 +168,18 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         } else if let Some(&seat) = human.seats.first() {
             out!("{}", events_since(game, &st, printed, Some(seat)));
             printed = st.log.len();
+        }
+        if let Some(dir) = &o.svg
+            && pictured_turn != Some(st.turns)
+            && st.turns > 0
+        {
+            pictured_turn = Some(st.turns);
+            if let Err(e) =
+                super::render::write_picture(game, &st, &dir.join(format!("turn-{:03}.svg", st.turns)), &format!("turn {}", st.turns))
+            {
+                eprintln!("error: {e}");
+                return 2;
+            }
         }
         match status {
             Status::Ended | Status::Idle => break,
@@ -192,6 +212,12 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
                 }
             }
         }
+    }
+    if let Some(dir) = &o.svg
+        && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end")
+    {
+        eprintln!("error: {e}");
+        return 2;
     }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),

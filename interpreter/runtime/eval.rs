@@ -558,6 +558,27 @@ impl<'a> Ev<'a> {
                 .collect()
         };
         let players_v = |seats: Vec<Seat>| Value::list(seats.into_iter().map(Value::Player).collect());
+        use super::geometry as geo;
+        let pose = |i: usize| match arg(i) {
+            Value::Pose(x, y, h) => Ok(geo::Pose { x, y, h }),
+            other => Err(self.type_err(arg_span(i), "a pose", &other)),
+        };
+        let shape = |i: usize| -> R<Vec<geo::P>> {
+            list(i)?
+                .iter()
+                .map(|v| match v {
+                    Value::Pose(x, y, _) => Ok(geo::P { x: *x as f64, y: *y as f64 }),
+                    other => Err(self.type_err(arg_span(i), "a shape (a list of points)", other)),
+                })
+                .collect()
+        };
+        let pv = |p: geo::Pose| Value::Pose(p.x, p.y, p.h);
+        let ptv = |p: geo::P| {
+            let q = geo::to_pose(p);
+            Value::Pose(q.x, q.y, 0)
+        };
+        let shape_v = |s: Vec<geo::P>| Value::list(s.into_iter().map(ptv).collect());
+        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| err(span, "number overflow"));
         Ok(match b {
             Builtin::Count => match arg(0) {
                 Value::Zone(z) => Value::Int(self.state.zone_objects(self.game, z).len() as i64),
@@ -746,6 +767,42 @@ impl<'a> Ev<'a> {
                     return Err(err(span, format!("size budget exceeded: a range of more than {SIZE_BUDGET} numbers")));
                 }
                 Value::list((lo..=hi).map(Value::Int).collect())
+            }
+            Builtin::Mm => scaled(0, 1_000)?,
+            Builtin::Cm => scaled(0, 10_000)?,
+            Builtin::Deg => scaled(0, 1_000)?,
+            Builtin::Point => Value::Pose(int(0)?, int(1)?, 0),
+            Builtin::PoseOf => Value::Pose(int(0)?, int(1)?, geo::norm_angle(int(2)?)),
+            Builtin::PoseX => Value::Int(pose(0)?.x),
+            Builtin::PoseY => Value::Int(pose(0)?.y),
+            Builtin::HeadingOf => Value::Int(pose(0)?.h),
+            Builtin::Step => pv(geo::step(pose(0)?, int(1)?, int(2)?, int(3)?)),
+            Builtin::Forward => pv(geo::step(pose(0)?, int(1)?, 0, 0)),
+            Builtin::Turned => pv(geo::step(pose(0)?, 0, 0, int(1)?)),
+            Builtin::Place => shape_v(geo::place(&shape(0)?, pose(1)?)),
+            Builtin::Distance => Value::Int(geo::round_len(geo::dist(pose(0)?.p(), pose(1)?.p()))),
+            Builtin::Bearing => Value::Int(geo::bearing(pose(0)?.p(), pose(1)?.p())),
+            Builtin::AngleDiff => Value::Int(geo::angle_diff(int(0)?, int(1)?)),
+            Builtin::PointIn => Value::Bool(geo::point_in(pose(0)?.p(), &shape(1)?)),
+            Builtin::Overlaps => Value::Bool(geo::overlaps(&shape(0)?, &shape(1)?)),
+            Builtin::Crosses => Value::Bool(geo::crosses(pose(0)?.p(), pose(1)?.p(), &shape(2)?)),
+            Builtin::FirstEdge => match geo::first_edge(pose(0)?.p(), pose(1)?.p(), &shape(2)?) {
+                Some(i) => Value::Int(i64::try_from(i).unwrap_or(0)),
+                None => Value::None,
+            },
+            Builtin::Within => Value::Bool(geo::within(&shape(0)?, &shape(1)?)),
+            Builtin::InArc => Value::Bool(geo::in_arc(pose(0)?, int(1)?, pose(2)?.p())),
+            Builtin::NearestInArc => geo::nearest_in_arc(pose(0)?, int(1)?, &shape(2)?).map(ptv).unwrap_or_default(),
+            Builtin::PointsInArc => shape_v(geo::points_in_arc(pose(0)?, int(1)?, &shape(2)?, int(3)? as f64)),
+            Builtin::DistanceTo => Value::Int(geo::round_len(geo::distance_to(pose(0)?.p(), &shape(1)?))),
+            Builtin::ShapeDistance => Value::Int(geo::round_len(geo::shape_distance(&shape(0)?, &shape(1)?))),
+            Builtin::Regular => {
+                let n = usize::try_from(int(0)?).unwrap_or(3);
+                shape_v(geo::regular(n, int(1)? as f64))
+            }
+            Builtin::Rect => {
+                let (l, w) = (int(0)? as f64 / 2.0, int(1)? as f64 / 2.0);
+                shape_v(vec![geo::P { x: l, y: w }, geo::P { x: -l, y: w }, geo::P { x: -l, y: -w }, geo::P { x: l, y: -w }])
             }
             Builtin::Nth => {
                 let i = int(1)?;

@@ -34,6 +34,8 @@ pub enum Value {
     /// An ability: the object and the ability's index in its definition.
     Ability(ObjId, u16),
     Lambda(u32),
+    /// A point and a heading on the table: x and y in micrometres, heading in millidegrees.
+    Pose(i64, i64, i64),
 }
 
 impl Value {
@@ -66,6 +68,7 @@ impl Value {
             Value::Proc(_) => "proc",
             Value::Ability(..) => "ability",
             Value::Lambda(_) => "function",
+            Value::Pose(..) => "pose",
         }
     }
 
@@ -89,8 +92,19 @@ impl Value {
             Value::Proc(p) => game.proc_def(*p).map(|p| p.info.name.clone()).unwrap_or_default(),
             Value::Ability(o, i) => format!("ability {i} of #{o}"),
             Value::Lambda(_) => "function".into(),
+            Value::Pose(x, y, h) => pose_text(*x, *y, *h),
         }
     }
+}
+
+/// `(12.5, -3 mm, 90°)`: millimetres and degrees, with as many decimals as needed.
+pub fn pose_text(x: i64, y: i64, h: i64) -> String {
+    let mm = |v: i64| {
+        let s = format!("{}.{:03}", v / 1000, (v % 1000).abs());
+        let s = if v < 0 && v > -1000 { format!("-{s}") } else { s };
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if h == 0 { format!("({}, {} mm)", mm(x), mm(y)) } else { format!("({}, {} mm, {}°)", mm(x), mm(y), mm(h)) }
 }
 
 pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {

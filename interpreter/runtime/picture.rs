@@ -1,0 +1,169 @@
+//! A picture of the table as SVG, drawn from what the rules say is there.
+//!
+//! A game that wants pictures names a function in its header: `picture picture.items`. The
+//! function returns a list of drawings, each a list whose first item says what it is:
+//!
+//! | drawing | meaning |
+//! |---|---|
+//! | `["area", shape]` | the play area (the picture's frame) |
+//! | `["polygon", shape, style]` | a shape's outline and fill |
+//! | `["wedge", pose, half_angle, radius, style]` | an arc from a pose, both sides of its heading |
+//! | `["circle", point, radius, style]` | a circle |
+//! | `["line", a, b, style]` | a segment |
+//! | `["arrow", pose, length, style]` | an arrow along a pose's heading |
+//! | `["text", point, text, style]` | a label |
+//!
+//! A style is SVG presentation attributes in CSS form: `"fill:#9cf;stroke:#036"`. Lengths are the
+//! language's (micrometres); the picture is in millimetres, y up.
+
+use super::eval::{Ev, new_env};
+use super::geometry as geo;
+use super::state::State;
+use super::value::Value;
+use crate::check::ir::Game;
+use crate::syntax::span::Span;
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn num(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The drawings the game's picture function gives for this state.
+pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
+    let Some(f) = game.picture else {
+        return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
+    };
+    let env = new_env(0, vec![], None, None);
+    let v = Ev::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.message)?;
+    let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
+    Ok(items
+        .iter()
+        .filter_map(|d| match d {
+            Value::List(parts) => Some(parts.iter().cloned().collect()),
+            _ => None,
+        })
+        .collect())
+}
+
+/// The table as an SVG document.
+pub fn svg(game: &Game, st: &State, title: &str) -> Result<String, String> {
+    let items = drawings(game, st)?;
+    let pose = |v: Option<&Value>| match v {
+        Some(Value::Pose(x, y, h)) => Some(geo::Pose { x: *x, y: *y, h: *h }),
+        _ => None,
+    };
+    let shape = |v: Option<&Value>| -> Vec<geo::P> {
+        match v {
+            Some(Value::List(l)) => l
+                .iter()
+                .filter_map(|p| if let Value::Pose(x, y, _) = p { Some(geo::P { x: *x as f64, y: *y as f64 }) } else { None })
+                .collect(),
+            _ => vec![],
+        }
+    };
+    let int = |v: Option<&Value>| match v {
+        Some(Value::Int(i)) => *i,
+        _ => 0,
+    };
+    let text = |v: Option<&Value>| match v {
+        Some(Value::Text(t)) => t.to_string(),
+        _ => String::new(),
+    };
+    // The frame: the play area if drawn, else everything drawn.
+    let mut pts: Vec<geo::P> = Vec::new();
+    for d in &items {
+        if text(d.first()) == "area" {
+            pts.extend(shape(d.get(1)));
+        }
+    }
+    if pts.is_empty() {
+        for d in &items {
+            pts.extend(shape(d.get(1)));
+            if let Some(p) = pose(d.get(1)) {
+                pts.push(p.p());
+            }
+        }
+    }
+    if pts.is_empty() {
+        pts.push(geo::P { x: 0.0, y: 0.0 });
+    }
+    let (minx, maxx) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.x), b.max(p.x)));
+    let (miny, maxy) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.y), b.max(p.y)));
+    let margin = 10_000.0;
+    let (x0, y1) = (minx - margin, maxy + margin);
+    let (w, h) = ((maxx - minx + 2.0 * margin) / 1000.0, (maxy - miny + 2.0 * margin) / 1000.0);
+    let px = |p: geo::P| (num((p.x - x0) / 1000.0), num((y1 - p.y) / 1000.0));
+    let mut out = String::new();
+    out.push_str(&format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}mm\" height=\"{}mm\" font-family=\"sans-serif\">\n",
+        num(w),
+        num(h),
+        num(w),
+        num(h)
+    ));
+    out.push_str(&format!("<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#0b1020\"/>\n", esc(title)));
+    for d in &items {
+        let kind = text(d.first());
+        match kind.as_str() {
+            "area" | "polygon" => {
+                let s = shape(d.get(1));
+                let style = if kind == "area" { "fill:#111a33;stroke:#556;stroke-width:1".to_string() } else { text(d.get(2)) };
+                let points: Vec<String> = s.iter().map(|p| px(*p)).map(|(a, b)| format!("{a},{b}")).collect();
+                out.push_str(&format!("<polygon points=\"{}\" style=\"{}\"/>\n", points.join(" "), esc(&style)));
+            }
+            "wedge" => {
+                let (Some(p), half, r) = (pose(d.get(1)), int(d.get(2)), int(d.get(3)) as f64) else { continue };
+                let style = text(d.get(4));
+                let mut path = vec![];
+                let (cx, cy) = px(p.p());
+                path.push(format!("M{cx},{cy}"));
+                let steps = 24;
+                for k in 0..=steps {
+                    let a = p.h - half + (2 * half) * k / steps;
+                    let (s, c) = geo::sin_cos(a);
+                    let (qx, qy) = px(geo::P { x: p.x as f64 + r * c, y: p.y as f64 + r * s });
+                    path.push(format!("L{qx},{qy}"));
+                }
+                path.push("Z".into());
+                out.push_str(&format!("<path d=\"{}\" style=\"{}\"/>\n", path.join(" "), esc(&style)));
+            }
+            "circle" => {
+                let Some(p) = pose(d.get(1)) else { continue };
+                let (cx, cy) = px(p.p());
+                out.push_str(&format!(
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" style=\"{}\"/>\n",
+                    num(int(d.get(2)) as f64 / 1000.0),
+                    esc(&text(d.get(3)))
+                ));
+            }
+            "line" => {
+                let (Some(a), Some(b)) = (pose(d.get(1)), pose(d.get(2))) else { continue };
+                let ((ax, ay), (bx, by)) = (px(a.p()), px(b.p()));
+                out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{}\"/>\n", esc(&text(d.get(3)))));
+            }
+            "arrow" => {
+                let Some(p) = pose(d.get(1)) else { continue };
+                let len = int(d.get(2));
+                let tip = geo::step(p, len, 0, 0);
+                let l = geo::step(tip, -len / 4, len / 8, 0);
+                let r = geo::step(tip, -len / 4, -len / 8, 0);
+                let ((ax, ay), (bx, by), (lx, ly), (rx, ry)) = (px(p.p()), px(tip.p()), px(l.p()), px(r.p()));
+                let style = esc(&text(d.get(3)));
+                out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{style}\"/>\n"));
+                out.push_str(&format!("<polyline points=\"{lx},{ly} {bx},{by} {rx},{ry}\" style=\"fill:none;{style}\"/>\n"));
+            }
+            "text" => {
+                let Some(p) = pose(d.get(1)) else { continue };
+                let (x, y) = px(p.p());
+                out.push_str(&format!("<text x=\"{x}\" y=\"{y}\" style=\"{}\">{}</text>\n", esc(&text(d.get(3))), esc(&text(d.get(2)))));
+            }
+            other => return Err(format!("the picture has a drawing of an unknown kind `{other}`")),
+        }
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
