@@ -7,6 +7,27 @@ use crate::syntax::span::{SourceFile, Span};
 use indexmap::IndexMap;
 
 pub type Sym = u32;
+
+/// Hashes a symbol (a small number) by itself: symbol-keyed maps are read on every field access.
+#[derive(Default, Clone, Copy)]
+pub struct SymHasher(u64);
+
+impl std::hash::Hasher for SymHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8 | u64::from(*b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map keyed by symbols, hashed cheaply.
+pub type SymMap<V> = IndexMap<Sym, V, std::hash::BuildHasherDefault<SymHasher>>;
 pub type KindId = u16;
 pub type ZoneId = u16;
 pub type DefId = u32;
@@ -61,7 +82,7 @@ pub struct Game {
     /// Events that some trigger listens to (others are not matched at all).
     pub listened: Vec<bool>,
     /// For each field-name symbol: rulebook modifiers that touch it.
-    pub modifiers_by_field: IndexMap<Sym, Vec<usize>>,
+    pub modifiers_by_field: SymMap<Vec<usize>>,
     pub blank_modifiers: Vec<usize>,
     /// Definitions that carry static modifiers, triggers, permits, forbids or replacements.
     pub defs_with_passives: Vec<bool>,
@@ -164,7 +185,7 @@ pub struct FieldDef {
 pub struct KindDef {
     pub name: String,
     pub fields: Vec<FieldDef>,
-    pub field_index: IndexMap<Sym, usize>,
+    pub field_index: SymMap<usize>,
     pub slots: Vec<(String, bool)>,
     pub active_in: Vec<ZoneId>,
     pub label: Option<Ex>,

@@ -110,7 +110,7 @@ impl Checker {
             variants: vec![],
             active_variants: vec![],
             listened: vec![],
-            modifiers_by_field: IndexMap::new(),
+            modifiers_by_field: SymMap::default(),
             blank_modifiers: vec![],
             defs_with_passives: vec![],
             passive_fields: vec![],
@@ -339,7 +339,7 @@ impl Checker {
                     self.game.kinds.push(KindDef {
                         name: k.name.node.clone(),
                         fields: vec![],
-                        field_index: IndexMap::new(),
+                        field_index: SymMap::default(),
                         slots: k.slots.iter().map(|s| (s.name.node.clone(), s.many)).collect(),
                         active_in: vec![],
                         label: None,
@@ -383,7 +383,7 @@ impl Checker {
             if let Item::Kind(k) = &pl.item.node {
                 let Some(&id) = self.kind_by_name.get(&k.name.node) else { continue };
                 let mut fields = Vec::new();
-                let mut index = IndexMap::new();
+                let mut index = SymMap::default();
                 for f in &k.fields {
                     let ty = self.resolve_type(&f.ty);
                     let sym = self.intern(&f.name.node);
@@ -555,7 +555,7 @@ impl Checker {
             }
         }
         self.game.listened = listened;
-        let mut by_field: IndexMap<Sym, Vec<usize>> = IndexMap::new();
+        let mut by_field: SymMap<Vec<usize>> = SymMap::default();
         let mut blanks = Vec::new();
         for (i, m) in self.game.modifiers.iter().enumerate() {
             if m.blank_except.is_some() {

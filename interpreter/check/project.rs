@@ -6,7 +6,10 @@ use crate::diag::Diag;
 use crate::syntax::ast::{File, Item};
 use crate::syntax::parse_file;
 use crate::syntax::span::{SourceFile, Span};
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// The repository layout: `stdlib/`, `rulebooks/<game>/`, `cards/<game>/`.
 #[derive(Debug, Clone)]
@@ -47,8 +50,8 @@ impl Project {
 
     /// A path as shown in messages: relative to the project root where it can be.
     pub fn display(&self, p: &Path) -> String {
-        let abs = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-        let root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| self.root.clone());
+        let abs = canonical(p).unwrap_or_else(|| p.to_path_buf());
+        let root = canonical(&self.root).unwrap_or_else(|| self.root.clone());
         match abs.strip_prefix(&root) {
             Ok(rel) => rel.to_string_lossy().to_string(),
             Err(_) => p.to_string_lossy().to_string(),
@@ -99,8 +102,8 @@ impl Project {
         }
         let mut paths = self.game_files(game);
         for p in extra {
-            let known = std::fs::canonicalize(p).ok();
-            if paths.iter().any(|(q, _)| std::fs::canonicalize(q).ok() == known) {
+            let known = canonical(p);
+            if paths.iter().any(|(q, _)| canonical(q) == known) {
                 continue;
             }
             paths.push((p.clone(), Role::Cards));
@@ -117,7 +120,7 @@ impl Project {
                 }
             };
             files.push(SourceFile::new(self.display(&p), text.clone()));
-            match parse_file(idx, &text) {
+            match parse_cached(&p, idx, &text) {
                 Ok(f) => {
                     let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
                         Role::Scenario
@@ -168,7 +171,50 @@ pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
 /// Parse one file on its own, to learn what it declares (its game, its scenarios).
 pub fn peek(path: &Path) -> Result<File, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse_file(0, &text).map_err(|d| d.message)
+    parse_cached(path, 0, &text).map_err(|d| d.message)
+}
+
+/// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
+pub fn canonical(p: &Path) -> Option<PathBuf> {
+    static SEEN: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
+    if let Ok(guard) = SEEN.lock()
+        && let Some(c) = guard.as_ref().and_then(|m| m.get(p))
+    {
+        return c.clone();
+    }
+    let c = std::fs::canonicalize(p).ok();
+    if let Ok(mut guard) = SEEN.lock() {
+        guard.get_or_insert_with(HashMap::new).insert(p.to_path_buf(), c.clone());
+    }
+    c
+}
+
+type ParseCache = HashMap<(PathBuf, u32), (u64, Arc<str>, File)>;
+
+/// Parsed files, by path and file index (spans carry the index), kept while the text is the same:
+/// `arbiter check` loads a game's files once per variant and per scenario file, and parses each
+/// once.
+static PARSED: Mutex<Option<ParseCache>> = Mutex::new(None);
+
+fn parse_cached(path: &Path, idx: u32, text: &str) -> Result<File, Diag> {
+    let key = (path.to_path_buf(), idx);
+    let digest = {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        h.finish()
+    };
+    if let Ok(guard) = PARSED.lock()
+        && let Some((d, t, f)) = guard.as_ref().and_then(|m| m.get(&key))
+        && *d == digest
+        && &**t == text
+    {
+        return Ok(f.clone());
+    }
+    let f = parse_file(idx, text)?;
+    if let Ok(mut guard) = PARSED.lock() {
+        guard.get_or_insert_with(HashMap::new).insert(key, (digest, Arc::from(text), f.clone()));
+    }
+    Ok(f)
 }
 
 /// Which game a file belongs to: by its place in the tree, a `for` line, or a scenario's `game`.

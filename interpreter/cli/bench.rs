@@ -1,4 +1,5 @@
-//! `arbiter bench`: parse-and-check time and random games per second, on one core.
+//! `arbiter bench`: parse-and-check time and random games per second, on one core; with
+//! `--parse`, the time to parse and check every rulebook, card and scenario file.
 
 use super::play::choose_decks;
 use crate::agents::{Agent, RandomAgent};
@@ -8,7 +9,8 @@ use crate::runtime::{Engine, Setup, Status};
 use std::time::Instant;
 
 pub struct Options {
-    pub game: String,
+    pub game: Option<String>,
+    pub parse: bool,
     pub games: u64,
     /// `4`, or a range `3-6` played in turn.
     pub players: Option<String>,
@@ -32,8 +34,41 @@ fn player_counts(spec: Option<&str>, default: usize) -> Result<Vec<usize>, Strin
     }
 }
 
+/// The process's peak resident memory, in KiB (Linux), or `None` where it can't be read.
+fn peak_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `arbiter bench --parse`: parse and check every file of the repository, as `arbiter check` does.
+fn parse_all(project: &Project) -> i32 {
+    let t0 = Instant::now();
+    let checked = super::check::check_files(project, &[], None, &[]);
+    let secs = t0.elapsed().as_secs_f64();
+    let lines: usize = ["stdlib", "rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
+        .iter()
+        .flat_map(|d| Project::arb_files(&project.root.join(d)))
+        .map(|p| std::fs::read_to_string(p).map(|t| t.lines().count()).unwrap_or(0))
+        .sum();
+    outln!(
+        "parse and check every rulebook, card and scenario file: {} files, {lines} lines in {:.1} ms ({} errors)",
+        checked.files,
+        secs * 1e3,
+        checked.errors()
+    );
+    i32::from(checked.errors() > 0)
+}
+
 pub fn run(project: &Project, o: &Options) -> i32 {
-    let (game, games, seed) = (o.game.as_str(), o.games, o.seed);
+    if o.parse {
+        return parse_all(project);
+    }
+    let Some(game) = o.game.as_deref() else {
+        eprintln!("error: name a game (`arbiter bench bsg-ccg`), or measure parsing with `arbiter bench --parse`");
+        return 2;
+    };
+    let (games, seed) = (o.games, o.seed);
     let t0 = Instant::now();
     let loaded = project.load(game, &o.variants, &[]);
     let parse_check = t0.elapsed();
@@ -61,7 +96,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let engine = Engine::new(g);
     let t1 = Instant::now();
     let mut decisions = 0u64;
+    let mut events = 0u64;
     let mut turns = 0u64;
+    // A state from the middle of the first game: its serialized size and the time to clone it.
+    let mut sample: Option<crate::runtime::state::State> = None;
     let mut reasons: indexmap::IndexMap<String, u64> = indexmap::IndexMap::new();
     for i in 0..games {
         let s = seed.wrapping_add(i);
@@ -91,6 +129,9 @@ pub fn run(project: &Project, o: &Options) -> i32 {
                         return 2;
                     }
                     decisions += 1;
+                    if i == 0 && st.decisions == 20 {
+                        sample = Some(st.clone());
+                    }
                 }
                 Ok(_) => break,
                 Err(e) => {
@@ -100,19 +141,50 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             }
         }
         turns += u64::from(st.turns);
+        events += st.log.len() as u64;
+        if i == 0 && sample.is_none() {
+            sample = Some(st.clone());
+        }
         let why = st.result.as_ref().map_or_else(|| "unfinished".to_string(), |r| r.reason.clone());
         *reasons.entry(why).or_default() += 1;
     }
     let secs = t1.elapsed().as_secs_f64();
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     let variants = if o.variants.is_empty() { String::new() } else { format!(", variants {}", o.variants.join(", ")) };
+    let per_s = |n: u64| n as f64 / secs.max(1e-9);
+    outln!("{games} random games of {game} ({players} players{variants}) on one core: {secs:.2} s");
     outln!(
-        "{games} random games of {game} ({players} players{variants}): {:.2} s, {:.1} games/s, {:.0} decisions/s, {:.1} turns per game",
-        secs,
-        games as f64 / secs.max(1e-9),
-        decisions as f64 / secs.max(1e-9),
-        turns as f64 / games.max(1) as f64
+        "  {:.1} games/s, {:.0} decisions/s, {:.0} events/s; per game {:.1} decisions, {:.1} turns, {:.0} events",
+        per_s(games),
+        per_s(decisions),
+        per_s(events),
+        decisions as f64 / games.max(1) as f64,
+        turns as f64 / games.max(1) as f64,
+        events as f64 / games.max(1) as f64
     );
+    if let Some(st) = &sample {
+        let bytes = serde_json::to_vec(st).map(|v| v.len()).unwrap_or(0);
+        let reps = 2000u32;
+        let t = Instant::now();
+        let mut kept = 0usize;
+        for _ in 0..reps {
+            let c = std::hint::black_box(st.clone());
+            kept += c.objects.len();
+        }
+        let clone_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(reps);
+        std::hint::black_box(kept);
+        outln!(
+            "  a state after {} decisions: {} objects, {} events, {:.1} KiB as JSON; cloned in {clone_us:.2} µs",
+            st.decisions,
+            st.objects.len(),
+            st.log.len(),
+            bytes as f64 / 1024.0
+        );
+    }
+    match peak_kib() {
+        Some(k) => outln!("  peak memory: {:.1} MiB", k as f64 / 1024.0),
+        None => outln!("  peak memory: not measured on this system"),
+    }
     reasons.sort_by(|_, a, _, b| b.cmp(a));
     for (why, n) in &reasons {
         outln!("  {n:>5}  {why}");

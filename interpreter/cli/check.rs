@@ -46,7 +46,36 @@ fn is_scenario_file(p: &Path) -> bool {
     peek(p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
 }
 
+/// What checking found: rendered diagnostics, files nobody can place, and how many files.
+pub struct Checked {
+    report: Report,
+    unknown: Vec<String>,
+    pub files: usize,
+}
+
+impl Checked {
+    pub fn errors(&self) -> usize {
+        self.report.diags.iter().filter(|d| d.is_error()).count() + self.unknown.len()
+    }
+}
+
 pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> i32 {
+    let Checked { report, unknown, files: n } = check_files(project, paths, game_flag, forced);
+    out!("{}", report.text);
+    for u in &unknown {
+        eprintln!("error: {u}");
+    }
+    let errors = report.diags.iter().filter(|d| d.is_error()).count() + unknown.len();
+    if report.diags.is_empty() && unknown.is_empty() {
+        outln!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
+    } else {
+        outln!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
+    }
+    i32::from(errors > 0)
+}
+
+/// Check files (every rulebook, card and scenario file when none are named), without printing.
+pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
     let paths = if paths.is_empty() {
         ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
             .iter()
@@ -82,7 +111,7 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
     }
     for (game, paths) in &by_game {
         let own: Vec<PathBuf> = project.game_files(game).into_iter().map(|(p, _)| p).collect();
-        let canon = |p: &Path| std::fs::canonicalize(p).ok();
+        let canon = |p: &Path| crate::check::project::canonical(p);
         let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
         let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
         let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
@@ -118,18 +147,7 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
             }
         }
     }
-    out!("{}", report.text);
-    for u in &unknown {
-        eprintln!("error: {u}");
-    }
-    let errors = report.diags.iter().filter(|d| d.is_error()).count() + unknown.len();
-    let n = files.len();
-    if report.diags.is_empty() && unknown.is_empty() {
-        outln!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
-    } else {
-        outln!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
-    }
-    i32::from(errors > 0)
+    Checked { report, unknown, files: files.len() }
 }
 
 /// The variants switched on from the command line, then the others (each once).

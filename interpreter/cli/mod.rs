@@ -123,9 +123,14 @@ pub enum Command {
         #[arg(long)]
         show: Option<String>,
     },
-    /// Measure parse and check time and random games per second.
+    /// Measure parse and check time and random games per second (`--parse`: every file's parse
+    /// and check time).
     Bench {
-        game: String,
+        /// The game (not needed with `--parse`).
+        game: Option<String>,
+        /// Measure parsing and checking every rulebook, card and scenario file instead.
+        #[arg(long)]
+        parse: bool,
         #[arg(long, default_value_t = 200)]
         games: u64,
         /// How many players; `3-6` spreads the games over each count in turn.
@@ -153,8 +158,8 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Test { paths, variants } => test::run(&project, &paths, &variants),
         Command::Explain { scenario, id, variants } => test::explain(&project, &scenario, id.as_deref(), &variants),
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
-        Command::Bench { game, games, players, seed, variants } => {
-            bench::run(&project, &bench::Options { game, games, players, seed, variants })
+        Command::Bench { game, parse, games, players, seed, variants } => {
+            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants })
         }
     }
 }

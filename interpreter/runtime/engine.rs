@@ -30,6 +30,8 @@ pub enum Status {
 pub struct Engine<'g> {
     pub game: &'g Game,
     pub step_budget: u64,
+    /// The game's fingerprint, computed on the first new state (it hashes every rule file).
+    fingerprint: std::cell::OnceCell<String>,
 }
 
 /// Why an answer was not taken.
@@ -59,7 +61,7 @@ pub struct Setup {
 
 impl<'g> Engine<'g> {
     pub fn new(game: &'g Game) -> Self {
-        Engine { game, step_budget: STEP_BUDGET }
+        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new() }
     }
 
     pub fn ev<'s>(&self, st: &'s State) -> Ev<'s>
@@ -75,7 +77,7 @@ impl<'g> Engine<'g> {
         let n = setup.players;
         let zone_count: usize = g.zones.iter().map(|z| if z.per_player { n } else { 1 }).sum();
         let mut st = State {
-            fingerprint: fingerprint(g),
+            fingerprint: self.fingerprint.get_or_init(|| fingerprint(g)).clone(),
             mode,
             players: (0..n).map(|_| PlayerState { fields: vec![], out: false }).collect(),
             globals: vec![],
@@ -649,17 +651,22 @@ impl<'g> Engine<'g> {
 
 /// Identical labels get `(2)`, `(3)`… so that every option can be named.
 fn dedupe_labels(options: &mut [Choice]) {
-    let mut counts: IndexMap<String, usize> = IndexMap::new();
-    for c in options.iter() {
-        *counts.entry(c.label.clone()).or_default() += 1;
+    let mut sorted: Vec<&str> = options.iter().map(|c| c.label.as_str()).collect();
+    sorted.sort_unstable();
+    if sorted.windows(2).all(|w| w.first() != w.last()) {
+        return;
     }
-    let mut seen: IndexMap<String, usize> = IndexMap::new();
+    let mut counts: std::collections::HashMap<String, (usize, usize)> = std::collections::HashMap::new();
+    for c in options.iter() {
+        counts.entry(c.label.clone()).or_default().0 += 1;
+    }
     for c in options.iter_mut() {
-        if counts.get(&c.label).copied().unwrap_or(0) > 1 {
-            let n = seen.entry(c.label.clone()).or_default();
-            *n += 1;
-            if *n > 1 {
-                c.label = format!("{} ({})", c.label, n);
+        if let Some((total, seen)) = counts.get_mut(&c.label)
+            && *total > 1
+        {
+            *seen += 1;
+            if *seen > 1 {
+                c.label = format!("{} ({})", c.label, seen);
             }
         }
     }

@@ -25,6 +25,8 @@ pub struct Ev<'a> {
     pub state: &'a State,
     depth: Cell<u32>,
     steps: Cell<u64>,
+    /// How deeply `eval` is nested now.
+    level: Cell<u32>,
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
@@ -33,7 +35,7 @@ pub fn err(span: Span, message: impl Into<String>) -> RtError {
 
 impl<'a> Ev<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0) }
+        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0) }
     }
 
     pub fn enter(&self, span: Span) -> R<()> {
@@ -57,8 +59,17 @@ impl<'a> Ev<'a> {
                 .with_help("a condition or function does too much work, or loops over lists that keep growing"));
         }
         self.steps.set(steps);
-        // Deep (but budgeted) recursion must never overflow the thread's stack.
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.eval_inner(e, env))
+        // Deep (but budgeted) recursion must never overflow the thread's stack: every 16 levels,
+        // make sure there is room for 16 more (a level takes well under 4 KiB).
+        let level = self.level.get();
+        self.level.set(level + 1);
+        let r = if level % 16 == 15 {
+            stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.eval_inner(e, env))
+        } else {
+            self.eval_inner(e, env)
+        };
+        self.level.set(level);
+        r
     }
 
     fn eval_inner(&self, e: &Ex, env: &mut Env) -> R<Value> {
@@ -148,9 +159,9 @@ impl<'a> Ev<'a> {
                 }
             }
             ExK::Quant { any, slot, list, cond } => {
-                let items = self.list_of(list, env)?;
-                for item in items.iter() {
-                    set_slot(env, *slot, item.clone());
+                let items = self.items_of(list, env)?;
+                for i in 0..items.len() {
+                    set_slot(env, *slot, items.get(i));
                     if self.truth(cond, env)? {
                         return Ok(Value::Bool(*any));
                     }
@@ -158,21 +169,22 @@ impl<'a> Ev<'a> {
                 Ok(Value::Bool(!*any))
             }
             ExK::Filter { slot, list, cond } => {
-                let items = self.list_of(list, env)?;
+                let items = self.items_of(list, env)?;
                 let mut out = Vec::new();
-                for item in items.iter() {
+                for i in 0..items.len() {
+                    let item = items.get(i);
                     set_slot(env, *slot, item.clone());
                     if self.truth(cond, env)? {
-                        out.push(item.clone());
+                        out.push(item);
                     }
                 }
                 Ok(Value::list(out))
             }
             ExK::Map { slot, list, expr, cond } => {
-                let items = self.list_of(list, env)?;
+                let items = self.items_of(list, env)?;
                 let mut out = Vec::new();
-                for item in items.iter() {
-                    set_slot(env, *slot, item.clone());
+                for i in 0..items.len() {
+                    set_slot(env, *slot, items.get(i));
                     if let Some(c) = cond
                         && !self.truth(c, env)?
                     {
@@ -223,6 +235,23 @@ impl<'a> Ev<'a> {
 
     pub fn eval_args(&self, args: &[Ex], env: &mut Env) -> R<Vec<Value>> {
         args.iter().map(|a| self.eval(a, env)).collect()
+    }
+
+    /// The items of a list value or a zone, without copying a zone's objects into a list.
+    pub fn items_of(&self, e: &Ex, env: &mut Env) -> R<Items<'a>> {
+        match self.eval(e, env)? {
+            Value::List(l) => Ok(Items::List(l)),
+            Value::Zone(z) => {
+                let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
+                if per_player && z.owner.is_none() {
+                    Ok(Items::Owned(self.state.zone_objects(self.game, z)))
+                } else {
+                    Ok(Items::Objs(self.state.zone_contents(self.game, z)))
+                }
+            }
+            Value::None => Ok(Items::Objs(&[])),
+            other => Err(self.type_err(e.span, "a list or a zone", &other)),
+        }
     }
 
     /// A list from a list value or a zone (its objects, top first).
@@ -589,7 +618,12 @@ impl<'a> Ev<'a> {
             }
             Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
             Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
-            Builtin::First | Builtin::Top => list(0)?.first().cloned().unwrap_or_default(),
+            Builtin::First | Builtin::Top => match arg(0) {
+                Value::Zone(z) if z.owner.is_some() || !self.game.zone(z.zone).is_some_and(|d| d.per_player) => {
+                    self.state.zone_contents(self.game, z).first().map(|o| Value::Obj(*o)).unwrap_or_default()
+                }
+                _ => list(0)?.first().cloned().unwrap_or_default(),
+            },
             Builtin::Last | Builtin::Bottom => list(0)?.last().cloned().unwrap_or_default(),
             Builtin::Reverse => Value::list(list(0)?.iter().rev().cloned().collect()),
             Builtin::Distinct => {
@@ -806,6 +840,12 @@ impl<'a> Ev<'a> {
             }
             Builtin::Nth => {
                 let i = int(1)?;
+                if let Value::Zone(z) = arg(0)
+                    && (z.owner.is_some() || !self.game.zone(z.zone).is_some_and(|d| d.per_player))
+                {
+                    let objs = self.state.zone_contents(self.game, z);
+                    return Ok(usize::try_from(i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default());
+                }
                 let l = list(0)?;
                 usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default()
             }
@@ -920,6 +960,35 @@ pub fn set_slot(env: &mut Env, slot: Slot, v: Value) {
     }
     if let Some(s) = env.slots.get_mut(i) {
         *s = v;
+    }
+}
+
+/// What a quantifier or comprehension walks over: a list, or a zone's objects in place.
+pub enum Items<'a> {
+    List(Arc<Vec<Value>>),
+    Objs(&'a [ObjId]),
+    Owned(Vec<ObjId>),
+}
+
+impl Items<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            Items::List(l) => l.len(),
+            Items::Objs(o) => o.len(),
+            Items::Owned(o) => o.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, i: usize) -> Value {
+        match self {
+            Items::List(l) => l.get(i).cloned().unwrap_or_default(),
+            Items::Objs(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
+            Items::Owned(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
+        }
     }
 }
 

@@ -111,6 +111,14 @@ impl<'a> Ev<'a> {
 
     fn read_field_inner(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
         let (printed, default) = self.printed(o, f, span)?;
+        // Nothing can change this field now: the printed value is the value.
+        if self.game.blank_modifiers.is_empty()
+            && self.state.temp_mods.is_empty()
+            && !self.game.modifiers_by_field.contains_key(&f)
+            && self.game.passive_fields.binary_search(&f).is_err()
+        {
+            return Ok(printed);
+        }
         let blank = self.blank_except(o)?;
         let mut value = match &blank {
             Some(keep) if !keep.contains(&f) => default,
