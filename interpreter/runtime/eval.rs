@@ -127,7 +127,12 @@ impl<'a> Ev<'a> {
                 self.dynamic_field(v, *f, e.span)
             }
             ExK::Call(fid, args) => {
-                let vals = self.eval_args(args, env)?;
+                // The arguments become the function's slots: room for all of them at once.
+                let slots = self.game.funcs.get(*fid as usize).map_or(0, |f| f.slots as usize);
+                let mut vals = Vec::with_capacity(slots.max(args.len()));
+                for a in args {
+                    vals.push(self.eval(a, env)?);
+                }
                 self.call_func(*fid, vals, env, e.span)
             }
             ExK::Check(cid, args) => {
