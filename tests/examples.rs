@@ -31,7 +31,7 @@ fn scenarios_pass_and_traces_are_snapshotted() {
             insta::assert_snapshot!(format!("trace-{}", o.outcome.id), trace);
         }
     });
-    assert!(ran >= 14 + 44 + 46, "expected the CCG, board game and StarCraft scenarios at least, ran {ran}");
+    assert!(ran >= 14 + 44 + 46 + 30, "expected the CCG, board game, StarCraft and Starship Battles scenarios at least, ran {ran}");
 }
 
 /// Every documented example has its scenario: one file per catalogue ID, holding a scenario with
@@ -39,7 +39,7 @@ fn scenarios_pass_and_traces_are_snapshotted() {
 #[test]
 fn every_documented_example_has_a_scenario() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples");
-    for (dir, prefix, n) in [("bsg-ccg", "CCG", 14), ("bsg-board", "BSG", 44), ("starcraft", "SC", 46)] {
+    for (dir, prefix, n) in [("bsg-ccg", "CCG", 14), ("bsg-board", "BSG", 44), ("starcraft", "SC", 46), ("starship-battles", "SB", 30)] {
         for i in 1..=n {
             let id = format!("{prefix}-{i:02}");
             let path = root.join(dir).join(format!("{id}.arb"));

@@ -59,10 +59,11 @@ fn seeded_games_reach_a_result() {
 fn every_variant_plays_complete_games() {
     let names: Vec<String> = load(&[]).game.variants.iter().map(|v| v.name.clone()).collect();
     for name in names {
-        // Variants built on the Complete Rules are played with them.
+        // Variants built on another (fuel and levels on the Complete Rules, talents on pilots) are
+        // played with it.
         let mut vs = vec![name.clone()];
-        if name != "complete-rules" && names_needing_cr().contains(&name.as_str()) {
-            vs.insert(0, "complete-rules".to_string());
+        if let Some(base) = built_on(&name) {
+            vs.insert(0, base.to_string());
         }
         let b = load(&vs);
         for seed in 0..6u64 {
@@ -73,8 +74,22 @@ fn every_variant_plays_complete_games() {
     }
 }
 
-fn names_needing_cr() -> Vec<&'static str> {
-    vec!["fuel", "three-dimensional"]
+fn built_on(name: &str) -> Option<&'static str> {
+    match name {
+        "fuel" | "three-dimensional" => Some("complete-rules"),
+        "talents-and-flaws" => Some("pilots"),
+        _ => None,
+    }
+}
+
+#[test]
+fn complete_rules_games_reach_a_result() {
+    let b = load(&["complete-rules".to_string()]);
+    for seed in 0..40u64 {
+        let players = 2 + 2 * (seed % 2) as usize;
+        let st = play_until(&b, seed, players, &|_| false);
+        assert!(st.result.is_some(), "complete-rules, seed {seed}: no result");
+    }
 }
 
 /// While players are planning, every planned card and setting is known to its player alone; and
