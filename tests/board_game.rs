@@ -4,37 +4,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
-use arbiter::agents::{Agent, RandomAgent};
+mod common;
+
 use arbiter::check::Built;
-use arbiter::check::project::Project;
-use arbiter::runtime::state::{Mode, State, seat_bit};
-use arbiter::runtime::{Engine, Setup, Status, view};
-use std::path::Path;
+use arbiter::runtime::state::{State, seat_bit};
+use arbiter::runtime::view;
+use common::play_until;
 
 fn load(variants: &[String]) -> Built {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
-    match project.load("bsg-board", variants, &[]).result {
-        Ok(b) => b,
-        Err(d) => panic!("bsg-board does not check with {variants:?}: {d:?}"),
-    }
+    common::load("bsg-board", variants)
 }
 
 fn play(b: &Built, seed: u64, players: usize) -> State {
-    let game = &b.game;
-    let engine = Engine::new(game);
-    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: vec![] }).expect("new state");
-    let mut bot = RandomAgent { seed };
-    loop {
-        match engine.advance(&mut st) {
-            Ok(Status::Decision) => {
-                let d = st.pending.clone().expect("pending decision");
-                let a = bot.decide(game, &st, &d);
-                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
-            }
-            Ok(_) => return st,
-            Err(e) => panic!("seed {seed}, {players} players: engine error: {} at {}", e.message, game.location(e.span)),
-        }
-    }
+    play_until(b, seed, players, &|_| false)
 }
 
 #[test]

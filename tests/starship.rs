@@ -5,44 +5,15 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
-use arbiter::agents::{Agent, RandomAgent};
+mod common;
+
 use arbiter::check::Built;
-use arbiter::check::project::Project;
-use arbiter::runtime::state::{Mode, Place, State, seat_bit};
-use arbiter::runtime::{Engine, Setup, Status, picture};
-use std::path::Path;
+use arbiter::runtime::picture;
+use arbiter::runtime::state::{Place, seat_bit};
+use common::{play_until, zone_id};
 
 fn load(variants: &[String]) -> Built {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
-    match project.load("starship-battles", variants, &[]).result {
-        Ok(b) => b,
-        Err(d) => panic!("starship-battles does not check with {variants:?}: {d:?}"),
-    }
-}
-
-fn play_until(b: &Built, seed: u64, players: usize, stop: &dyn Fn(&State) -> bool) -> State {
-    let game = &b.game;
-    let engine = Engine::new(game);
-    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: vec![] }).expect("new state");
-    let mut bot = RandomAgent { seed };
-    loop {
-        match engine.advance(&mut st) {
-            Ok(Status::Decision) => {
-                if stop(&st) {
-                    return st;
-                }
-                let d = st.pending.clone().expect("pending decision");
-                let a = bot.decide(game, &st, &d);
-                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
-            }
-            Ok(_) => return st,
-            Err(e) => panic!("seed {seed}, {players} players: engine error: {} at {}", e.message, game.location(e.span)),
-        }
-    }
-}
-
-fn zone_id(b: &Built, name: &str) -> u16 {
-    u16::try_from(b.game.zones.iter().position(|z| z.name == name).unwrap_or_else(|| panic!("no zone {name}"))).unwrap()
+    common::load("starship-battles", variants)
 }
 
 #[test]

@@ -1,0 +1,48 @@
+//! What the seeded-game test harnesses share: loading a game with variants, playing it with random
+//! bots until it ends (or until a condition holds at a decision), and finding a zone by name.
+
+#![allow(dead_code, reason = "each harness uses the helpers it needs")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
+
+use arbiter::agents::{Agent, RandomAgent};
+use arbiter::check::Built;
+use arbiter::check::project::Project;
+use arbiter::runtime::state::{Mode, State};
+use arbiter::runtime::{Engine, Setup, Status};
+use std::path::Path;
+
+/// A game of this repository with variants switched on; a game that does not check fails the test.
+pub fn load(game: &str, variants: &[String]) -> Built {
+    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    match project.load(game, variants, &[]).result {
+        Ok(b) => b,
+        Err(d) => panic!("{game} does not check with {variants:?}: {d:?}"),
+    }
+}
+
+/// Play a seeded random-bot game until it ends, or until `stop` says so at a decision.
+pub fn play_until(b: &Built, seed: u64, players: usize, stop: &dyn Fn(&State) -> bool) -> State {
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: vec![] }).expect("new state");
+    let mut bot = RandomAgent { seed };
+    loop {
+        match engine.advance(&mut st) {
+            Ok(Status::Decision) => {
+                if stop(&st) {
+                    return st;
+                }
+                let d = st.pending.clone().expect("pending decision");
+                let a = bot.decide(game, &st, &d);
+                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
+            }
+            Ok(_) => return st,
+            Err(e) => panic!("seed {seed}, {players} players: engine error: {} at {}", e.message, game.location(e.span)),
+        }
+    }
+}
+
+/// The id of a zone, by name.
+pub fn zone_id(b: &Built, name: &str) -> u16 {
+    u16::try_from(b.game.zones.iter().position(|z| z.name == name).unwrap_or_else(|| panic!("no zone {name}"))).unwrap()
+}
