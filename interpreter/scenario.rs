@@ -68,6 +68,8 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         }
     };
     st.scripted = Some(VecDeque::new());
+    // Scenarios keep the record `arbiter explain --why` walks back.
+    st.tracing = Some(Box::default());
     if let Some(e) = st.envs.first_mut() {
         *e = new_env(sc.slots, vec![], None, None);
     }

@@ -38,12 +38,62 @@ pub type EventId = u32;
 pub type BlockId = u32;
 pub type Slot = u16;
 
+/// A titled part of the seed text: `section "Challenge Procedure" cite "L365-392"`.
+#[derive(Debug, Clone)]
+pub struct Section {
+    pub title: String,
+    pub cite: String,
+    /// The line ranges the citation names.
+    pub ranges: Vec<(u32, u32)>,
+}
+
+/// The line ranges of a citation like `L365-392, L486`: `None` when it is not written that way.
+pub fn cite_ranges(cite: &str) -> Option<Vec<(u32, u32)>> {
+    let mut out = Vec::new();
+    for part in cite.split(',') {
+        let part = part.trim();
+        let part = part.strip_prefix('L')?;
+        let (a, b) = match part.split_once(['-', '–']) {
+            Some((a, b)) => (a.trim(), b.trim().trim_start_matches('L')),
+            None => (part, part),
+        };
+        let (a, b) = (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?);
+        if a > b {
+            return None;
+        }
+        out.push((a, b));
+    }
+    if out.is_empty() { None } else { Some(out) }
+}
+
+impl Game {
+    /// The innermost section holding the first line a citation names, as `source — Title`.
+    pub fn section_of(&self, cite: &str) -> Option<String> {
+        let first = cite_ranges_lenient(cite)?;
+        let best = self
+            .sections
+            .iter()
+            .filter(|s| s.ranges.iter().any(|(a, b)| *a <= first && first <= *b))
+            .min_by_key(|s| s.ranges.iter().map(|(a, b)| b - a).min().unwrap_or(u32::MAX))?;
+        Some(if self.source.is_empty() { best.title.clone() } else { format!("{} — {}", self.source, best.title) })
+    }
+}
+
+/// The first line number a citation names (`L365-392, ...` → 365), however loosely written.
+fn cite_ranges_lenient(cite: &str) -> Option<u32> {
+    let start = cite.find('L')? + 1;
+    let digits: String = cite.get(start..)?.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
 /// A whole game, ready to run: immutable and shared.
 #[derive(Debug, Clone)]
 pub struct Game {
     pub name: String,
     pub title: String,
     pub source: String,
+    /// Titled parts of the seed text (`section` items), for explanations.
+    pub sections: Vec<Section>,
     pub min_players: u8,
     pub max_players: u8,
     pub files: Vec<SourceFile>,

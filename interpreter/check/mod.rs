@@ -75,6 +75,7 @@ impl Checker {
             name: String::new(),
             title: String::new(),
             source: String::new(),
+            sections: Vec::new(),
             min_players: 2,
             max_players: 2,
             files,
@@ -457,6 +458,14 @@ impl Checker {
                     let id = self.const_by_name.len() as u16;
                     self.const_by_name.insert(c.name.node.clone(), (id, ty));
                 }
+                Item::Section(s) => match cite_ranges(&s.cite.node) {
+                    Some(ranges) => self.game.sections.push(Section { title: s.title.node.clone(), cite: s.cite.node.clone(), ranges }),
+                    None => self.error(
+                        Diag::error(s.cite.span, format!("`{}` is not a citation of lines", s.cite.node))
+                            .label("not lines")
+                            .help("write the seed text's lines as `L365-392` or `L365-392, L486`"),
+                    ),
+                },
                 Item::Event(e) => {
                     if !self.declare("event", &e.name) {
                         continue;

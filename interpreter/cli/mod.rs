@@ -105,13 +105,24 @@ pub enum Command {
         #[arg(long = "variant")]
         variants: Vec<String>,
     },
-    /// Show a scenario's trace: every event with the rule that caused it and its citation.
+    /// Show a scenario's trace: every event with the rule that caused it and its citation;
+    /// `--why` walks back the causes of one event.
     Explain {
         /// A scenario file.
         scenario: PathBuf,
         /// Only the scenario with this id, when the file has several.
         #[arg(long)]
         id: Option<String>,
+        /// Show the trace up to event N (events are numbered `#N`).
+        #[arg(long)]
+        at: Option<usize>,
+        /// Why did this event happen: its number (`57`), or a text the event contains (the last
+        /// such event).
+        #[arg(long)]
+        why: Option<String>,
+        /// Print JSON for tools instead of text.
+        #[arg(long)]
+        json: bool,
         /// Run it with this variant switched on too (repeatable).
         #[arg(long = "variant")]
         variants: Vec<String>,
@@ -156,7 +167,9 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Command::Render { file, id, game, variants, out } => render::run(&project, &render::Options { file, id, game, variants, out }),
         Command::Test { paths, variants } => test::run(&project, &paths, &variants),
-        Command::Explain { scenario, id, variants } => test::explain(&project, &scenario, id.as_deref(), &variants),
+        Command::Explain { scenario, id, at, why, json, variants } => {
+            test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
+        }
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
         Command::Bench { game, parse, games, players, seed, variants } => {
             bench::run(&project, &bench::Options { game, parse, games, players, seed, variants })

@@ -2,6 +2,7 @@
 
 use super::check::expand;
 use crate::check::project::Project;
+use crate::runtime::view;
 use crate::scenario::{failure_text, run_file_with};
 use std::path::{Path, PathBuf};
 
@@ -35,7 +36,64 @@ pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     i32::from(failed > 0)
 }
 
-pub fn explain(project: &Project, path: &Path, id: Option<&str>, variants: &[String]) -> i32 {
+/// What `arbiter explain` shows.
+pub struct ExplainOptions {
+    pub id: Option<String>,
+    pub at: Option<usize>,
+    pub why: Option<String>,
+    pub json: bool,
+}
+
+/// The event `--why` names: a number, or the last event whose text contains the words.
+fn find_event(game: &crate::check::ir::Game, st: &crate::runtime::state::State, what: &str) -> Option<usize> {
+    if let Ok(n) = what.trim().trim_start_matches('#').parse::<usize>() {
+        return (n < st.log.len()).then_some(n);
+    }
+    st.log.iter().enumerate().rev().find(|(_, e)| view::event_text(game, st, e, None).contains(what)).map(|(i, _)| i)
+}
+
+/// Every event, numbered, with the rule that caused it, where it is written, its citation and the
+/// seed text's section.
+fn numbered_trace(game: &crate::check::ir::Game, st: &crate::runtime::state::State, upto: Option<usize>) -> String {
+    let mut out = String::new();
+    for (i, e) in st.log.iter().enumerate() {
+        if upto.is_some_and(|n| i > n) {
+            break;
+        }
+        let indent = "  ".repeat(e.depth.saturating_sub(1).min(12) as usize);
+        out.push_str(&format!(
+            "{indent}#{i} {}
+{indent}    ← {}
+",
+            view::event_text(game, st, e, None),
+            view::cause_text(game, st, &e.cause)
+        ));
+    }
+    out
+}
+
+#[derive(serde::Serialize)]
+struct JsonEvent {
+    index: usize,
+    text: String,
+    rule: String,
+    at: String,
+    cite: Option<String>,
+    section: Option<String>,
+    depth: u16,
+}
+
+#[derive(serde::Serialize)]
+struct JsonExplanation {
+    id: String,
+    title: String,
+    passed: bool,
+    events: Vec<JsonEvent>,
+    why: Option<crate::runtime::why::Why>,
+    failures: Vec<String>,
+}
+
+pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[String]) -> i32 {
     match run_file_with(project, path, variants) {
         Err(e) => {
             out!("{e}");
@@ -43,9 +101,68 @@ pub fn explain(project: &Project, path: &Path, id: Option<&str>, variants: &[Str
         }
         Ok(outcomes) => {
             let mut code = 0;
-            for o in outcomes.iter().filter(|o| id.is_none_or(|i| o.outcome.id == i)) {
-                outln!("{} {}", o.outcome.id, o.outcome.title);
-                out!("{}", o.outcome.trace(&o.game));
+            let mut json = Vec::new();
+            for fo in outcomes.iter().filter(|x| o.id.as_deref().is_none_or(|i| x.outcome.id == i)) {
+                let (game, st) = (&fo.game, &fo.outcome.state);
+                let why = match &o.why {
+                    None => None,
+                    Some(w) => match find_event(game, st, w) {
+                        Some(i) => crate::runtime::why::why(game, st, i),
+                        None => {
+                            eprintln!(
+                                "error: no event `{w}` in {} (events are numbered #0 to #{})",
+                                fo.outcome.id,
+                                st.log.len().saturating_sub(1)
+                            );
+                            code = 2;
+                            continue;
+                        }
+                    },
+                };
+                if o.json {
+                    let events = st
+                        .log
+                        .iter()
+                        .enumerate()
+                        .take_while(|(i, _)| o.at.is_none_or(|n| *i <= n))
+                        .map(|(i, e)| {
+                            let cite = view::routine_cite(game, e.cause.routine);
+                            JsonEvent {
+                                index: i,
+                                text: view::event_text(game, st, e, None),
+                                rule: view::routine_name(game, st, e.cause.routine),
+                                at: if e.cause.span == crate::syntax::span::Span::default() {
+                                    String::new()
+                                } else {
+                                    game.location(e.cause.span)
+                                },
+                                section: cite.as_deref().and_then(|c| game.section_of(c)),
+                                cite,
+                                depth: e.depth,
+                            }
+                        })
+                        .collect();
+                    let failures = fo.outcome.failures.iter().map(|f| f.message.clone()).collect();
+                    json.push(JsonExplanation {
+                        id: fo.outcome.id.clone(),
+                        title: fo.outcome.title.clone(),
+                        passed: fo.outcome.passed(),
+                        events,
+                        why,
+                        failures,
+                    });
+                    if !fo.outcome.passed() {
+                        code = code.max(1);
+                    }
+                    continue;
+                }
+                outln!("{} {}", fo.outcome.id, fo.outcome.title);
+                if let Some(w) = &why {
+                    out!("{}", crate::runtime::why::why_text(w));
+                    continue;
+                }
+                out!("{}", numbered_trace(game, st, o.at));
+                let o = fo;
                 if o.outcome.passed() {
                     outln!("scenario passed");
                 } else {
@@ -54,6 +171,15 @@ pub fn explain(project: &Project, path: &Path, id: Option<&str>, variants: &[Str
                         out!("{}", failure_text(&o.game, fl));
                     }
                     outln!("scenario failed");
+                }
+            }
+            if o.json {
+                match serde_json::to_string_pretty(&json) {
+                    Ok(s) => outln!("{s}"),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
                 }
             }
             code

@@ -86,7 +86,7 @@ impl<'g> Engine<'g> {
             zones: vec![vec![]; zone_count],
             temp_mods: vec![],
             frames: vec![],
-            envs: vec![Env { slots: vec![], you: None, self_obj: None }],
+            envs: vec![Env { slots: vec![], you: None, self_obj: None, rec: super::state::NO_CALL }],
             pending: None,
             triggers: vec![],
             rng: Rng::from_seed(setup.seed),
@@ -99,6 +99,7 @@ impl<'g> Engine<'g> {
             turns: 0,
             decklists: setup.decklists,
             decisions: 0,
+            tracing: None,
         };
         st.decklists.resize(n, IndexMap::new());
         let mut consts = Vec::new();
@@ -266,6 +267,29 @@ impl<'g> Engine<'g> {
         let cause = self.cause(st, span);
         let depth = st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count();
         st.log.push(Event { kind, cause, visible, depth: u16::try_from(depth).unwrap_or(u16::MAX) });
+        self.trace_event(st);
+    }
+
+    /// The call the running code belongs to (its env's record), while tracing.
+    pub fn current_call(&self, st: &State) -> u32 {
+        for f in st.frames.iter().rev() {
+            if f.env != u32::MAX
+                && let Some(e) = st.envs.get(f.env as usize)
+            {
+                return e.rec;
+            }
+        }
+        super::state::NO_CALL
+    }
+
+    /// While tracing, note which call the event just logged happened in.
+    fn trace_event(&self, st: &mut State) {
+        if st.tracing.is_some() {
+            let call = self.current_call(st);
+            if let Some(t) = st.tracing.as_mut() {
+                t.event_call.push(call);
+            }
+        }
     }
 
     /// Enter a routine: a call frame owning a new env, then its body block.
@@ -285,10 +309,39 @@ impl<'g> Engine<'g> {
             routine,
             Routine::Ability(..) | Routine::ObjTrigger(..) | Routine::Trigger(_) | Routine::ObjReplace(..) | Routine::Replace(_)
         );
-        st.envs.push(new_env(slots, args, you, self_obj));
+        let mut e = new_env(slots, args, you, self_obj);
+        if st.tracing.is_some() {
+            let site = self.cause(st, self.current_span(st));
+            let parent = self.current_call(st);
+            let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
+            let args = e.slots.iter().take(self.routine_arity(routine, st)).cloned().collect();
+            if let Some(t) = st.tracing.as_mut() {
+                e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
+                t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
+            }
+        }
+        st.envs.push(e);
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
         st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
+    }
+
+    /// How many parameters a routine takes (the first slots of its env).
+    fn routine_arity(&self, r: Routine, st: &State) -> usize {
+        match r {
+            Routine::Proc(p) => self.game.proc_def(p).map(|d| d.params.len()).unwrap_or(0),
+            Routine::Trigger(i) => {
+                self.game.triggers.get(i as usize).and_then(|t| self.game.events.get(t.event as usize)).map(|e| e.params.len()).unwrap_or(0)
+            }
+            Routine::ObjTrigger(o, i) => st
+                .obj(o)
+                .and_then(|ob| self.game.def(ob.def))
+                .and_then(|d| d.triggers.get(i as usize))
+                .and_then(|t| self.game.events.get(t.event as usize))
+                .map(|e| e.params.len())
+                .unwrap_or(0),
+            _ => 0,
+        }
     }
 
     pub fn push_proc(&self, st: &mut State, p: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>) -> Result<(), RtError> {
@@ -498,6 +551,7 @@ impl<'g> Engine<'g> {
             visible: vis,
             depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,
         });
+        self.trace_event(st);
         self.deliver(st, d.dest, value, d.cause.span)
     }
 

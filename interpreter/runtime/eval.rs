@@ -1000,7 +1000,7 @@ impl Items<'_> {
 pub fn new_env(slots: u16, args: Vec<Value>, you: Option<Seat>, self_obj: Option<ObjId>) -> Env {
     let mut v = args;
     v.resize((slots as usize).max(v.len()), Value::None);
-    Env { slots: v, you, self_obj }
+    Env { slots: v, you, self_obj, rec: super::state::NO_CALL }
 }
 
 /// Whether every row (requirement) can be matched to a distinct column (item).

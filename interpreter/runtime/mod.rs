@@ -11,6 +11,7 @@ pub mod picture;
 pub mod state;
 pub mod value;
 pub mod view;
+pub mod why;
 
 pub use engine::{AnswerError, Engine, Setup, Status};
 pub use state::{Answer, State};

@@ -53,6 +53,45 @@ pub struct State {
     pub turns: u32,
     pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
     pub decisions: u64,
+    /// Causes beyond the log, kept while explaining (scenarios): which call each event happened in,
+    /// who called what from where, and the conditions that chose each branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracing: Option<Box<Tracing>>,
+}
+
+/// The record `arbiter explain --why` walks back.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct Tracing {
+    pub calls: Vec<CallRec>,
+    /// For each event of the log, the call it happened in (`NO_CALL` at the top level).
+    pub event_call: Vec<u32>,
+    pub branches: Vec<BranchRec>,
+}
+
+/// No call: the top level of a game or scenario.
+pub const NO_CALL: u32 = u32::MAX;
+
+/// A routine entered: what, with which arguments, from which statement of which caller.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CallRec {
+    pub routine: Routine,
+    pub args: Vec<Value>,
+    /// The statement that called it (for a trigger, the one that raised its event).
+    pub site: Cause,
+    pub parent: u32,
+    /// The number of events logged before it was entered.
+    pub first_event: u32,
+}
+
+/// An `if` decided: the condition, its value and its parts' values, in which call, after which
+/// event.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BranchRec {
+    pub call: u32,
+    pub span: Span,
+    pub value: bool,
+    pub detail: String,
+    pub at_event: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -60,6 +99,17 @@ pub struct Env {
     pub slots: Vec<Value>,
     pub you: Option<Seat>,
     pub self_obj: Option<ObjId>,
+    /// The call record of the routine this env belongs to, while tracing.
+    #[serde(default = "no_call", skip_serializing_if = "is_no_call")]
+    pub rec: u32,
+}
+
+fn no_call() -> u32 {
+    NO_CALL
+}
+
+fn is_no_call(r: &u32) -> bool {
+    *r == NO_CALL
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

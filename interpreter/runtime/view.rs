@@ -58,7 +58,12 @@ pub fn routine_cite(game: &Game, r: Routine) -> Option<String> {
 pub fn cause_text(game: &Game, st: &State, c: &Cause) -> String {
     let name = routine_name(game, st, c.routine);
     let at = if c.span == crate::syntax::span::Span::default() { String::new() } else { game.location(c.span) };
-    let cite = routine_cite(game, c.routine).map(|x| format!("; {x}")).unwrap_or_default();
+    let cite = routine_cite(game, c.routine)
+        .map(|x| match game.section_of(&x) {
+            Some(sec) => format!("; {sec}, {x}"),
+            None => format!("; {x}"),
+        })
+        .unwrap_or_default();
     if at.is_empty() { name } else { format!("{name} ({at}{cite})") }
 }
 

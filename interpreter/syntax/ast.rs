@@ -58,8 +58,17 @@ pub enum Item {
     Variant(VariantItem),
     /// `scenario CCG-01 "Title" { game bsg-ccg .. }`
     Scenario(ScenarioItem),
+    /// `section "Challenge Procedure" cite "L365-392"`
+    Section(SectionItem),
     /// `card "Name" { type personnel .. }` — an object definition of a declared kind.
     Object(ObjectItem),
+}
+
+/// A titled part of the seed text: explanations name the section a rule's citation falls in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionItem {
+    pub title: Spanned<String>,
+    pub cite: Spanned<String>,
 }
 
 impl Item {
@@ -88,6 +97,7 @@ impl Item {
             Item::Deck(_) => "deck",
             Item::Variant(_) => "variant",
             Item::Scenario(_) => "scenario",
+            Item::Section(_) => "section",
             Item::Object(_) => "object",
         }
     }

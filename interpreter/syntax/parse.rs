@@ -180,6 +180,13 @@ impl Cx {
             Rule::deck_item => self.lower_deck(p)?,
             Rule::variant_item => self.lower_variant(p)?,
             Rule::scenario_item => self.lower_scenario(p)?,
+            Rule::section_item => {
+                let span = self.span(&p);
+                let mut it = p.into_inner();
+                let title = self.string(self.next(&mut it, span, "section")?)?;
+                let cite = self.cite(self.next(&mut it, span, "section")?)?;
+                Item::Section(SectionItem { title, cite })
+            }
             Rule::object_item => self.lower_object(p)?,
             _ => return Err(internal(span, "item")),
         };

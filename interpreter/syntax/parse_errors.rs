@@ -198,6 +198,7 @@ fn readable(rule: Rule) -> &'static str {
         | Rule::modifier_item
         | Rule::replace_item
         | Rule::always_item
+        | Rule::section_item
         | Rule::deckbuilding_item
         | Rule::deck_item
         | Rule::variant_item

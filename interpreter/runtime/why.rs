@@ -1,0 +1,208 @@
+//! Why something happened: the condition parts behind a branch, and the chain of calls, decisions
+//! and random results behind an event, read from the tracing record a scenario keeps.
+
+use super::eval::Ev;
+use super::state::{BranchRec, EventKind, NO_CALL, State};
+use super::view;
+use crate::check::ir::{Ex, ExK, Game};
+use crate::syntax::ast::{BinOp, UnOp};
+use serde::Serialize;
+
+/// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
+/// through their parts (only the parts that were evaluated).
+pub fn describe(ev: &Ev, env: &mut super::state::Env, cond: &Ex) -> String {
+    let mut parts = Vec::new();
+    describe_into(ev, env, cond, &mut parts, 0);
+    parts.join("; ")
+}
+
+fn source(game: &Game, e: &Ex) -> String {
+    game.files.get(e.span.file as usize).map(|f| f.slice(e.span).trim().to_string()).unwrap_or_default()
+}
+
+fn describe_into(ev: &Ev, env: &mut super::state::Env, e: &Ex, out: &mut Vec<String>, depth: usize) {
+    let shown = |ev: &Ev, env: &mut super::state::Env, x: &Ex| match ev.eval(x, env) {
+        Ok(v) => ev.label(&v),
+        Err(err) => format!("an error ({})", err.message),
+    };
+    match &e.kind {
+        ExK::Binary(op @ (BinOp::And | BinOp::Or), l, r) if depth < 6 => {
+            describe_into(ev, env, l, out, depth + 1);
+            let left = ev.truth(l, env).unwrap_or(false);
+            // `and` stops at a false left side, `or` at a true one.
+            let evaluated_right = if *op == BinOp::And { left } else { !left };
+            if evaluated_right {
+                describe_into(ev, env, r, out, depth + 1);
+            }
+        }
+        ExK::Unary(UnOp::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
+        ExK::Binary(
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has,
+            l,
+            r,
+        ) => {
+            for side in [l, r] {
+                if !matches!(side.kind, ExK::Lit(_) | ExK::Const(_)) {
+                    out.push(format!("`{}` is {}", source(ev.game, side), shown(ev, env, side)));
+                }
+            }
+        }
+        ExK::Lit(_) => {}
+        // A part of `and`/`or`: its own value; the whole condition's value is said by the caller.
+        _ if depth > 0 => out.push(format!("`{}` is {}", source(ev.game, e), shown(ev, env, e))),
+        _ => {}
+    }
+}
+
+/// One link of a chain of causes.
+#[derive(Debug, Clone, Serialize)]
+pub struct Link {
+    /// The rule or ability, as a name.
+    pub rule: String,
+    /// Its arguments, `name = value`.
+    pub args: Vec<String>,
+    /// Where the rule is written, `file:line`.
+    pub at: String,
+    /// Its citation and the section of the seed text the citation falls in.
+    pub cite: Option<String>,
+    pub section: Option<String>,
+    /// The conditions that chose the branches leading to the effect, and their values.
+    pub conditions: Vec<String>,
+    /// Decisions and random results this call depended on, before the effect: `#N text`.
+    pub depended_on: Vec<String>,
+    /// The statement of the caller that started it: `file:line`.
+    pub called_from: Option<String>,
+}
+
+/// Why an event happened: the event, then the chain of calls from the innermost outwards.
+#[derive(Debug, Clone, Serialize)]
+pub struct Why {
+    pub event: usize,
+    pub text: String,
+    pub chain: Vec<Link>,
+}
+
+fn is_input(k: &EventKind) -> bool {
+    matches!(k, EventKind::Answered { .. } | EventKind::Rolled { .. } | EventKind::Picked { .. })
+}
+
+/// Walk back the causes of event `index` through the tracing record.
+pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
+    let t = st.tracing.as_ref()?;
+    let e = st.log.get(index)?;
+    let mut chain = Vec::new();
+    let mut call = t.event_call.get(index).copied().unwrap_or(NO_CALL);
+    // The point in the log each level of the chain is explained up to.
+    let mut upto = index;
+    let mut guard = 0;
+    while call != NO_CALL && guard < 256 {
+        guard += 1;
+        let Some(rec) = t.calls.get(call as usize) else { break };
+        let params = param_names(game, st, rec.routine);
+        let args = rec
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let name = params.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
+                format!("{name} = {}", Ev::new(game, st).label(v))
+            })
+            .collect();
+        let span = super::Engine::new(game).routine_span(rec.routine, st);
+        let cite = view::routine_cite(game, rec.routine);
+        let section = cite.as_deref().and_then(|c| game.section_of(c));
+        // The latest decision of each `if` of this call before the effect (a loop decides the same
+        // `if` again and again: the last time is the one that led here).
+        let mut latest: Vec<&BranchRec> = Vec::new();
+        for b in t.branches.iter().filter(|b: &&BranchRec| b.call == call && (b.at_event as usize) <= upto) {
+            latest.retain(|x| x.span != b.span);
+            latest.push(b);
+        }
+        let conditions = latest
+            .iter()
+            .map(|b| {
+                let src = game.files.get(b.span.file as usize).map(|f| f.slice(b.span).trim().to_string()).unwrap_or_default();
+                let held = if b.value { "held" } else { "did not hold" };
+                if b.detail.is_empty() {
+                    format!("`{src}` {held} ({})", game.location(b.span))
+                } else {
+                    format!("`{src}` {held}: {} ({})", b.detail, game.location(b.span))
+                }
+            })
+            .collect();
+        let depended_on = (rec.first_event as usize..upto)
+            .filter(|i| t.event_call.get(*i) == Some(&call))
+            .filter_map(|i| {
+                st.log.get(i).filter(|ev| is_input(&ev.kind)).map(|ev| format!("#{i} {}", view::event_text(game, st, ev, None)))
+            })
+            .collect();
+        let called_from = match rec.site.routine {
+            _ if rec.site.span != crate::syntax::span::Span::default() => Some(game.location(rec.site.span)),
+            super::state::Routine::Scenario => Some("the scenario".to_string()),
+            super::state::Routine::Main => Some("the game's setup or turn".to_string()),
+            _ => None,
+        };
+        chain.push(Link {
+            rule: view::routine_name(game, st, rec.routine),
+            args,
+            at: if span == crate::syntax::span::Span::default() { String::new() } else { game.location(span) },
+            cite,
+            section,
+            conditions,
+            depended_on,
+            called_from,
+        });
+        upto = rec.first_event as usize;
+        call = rec.parent;
+    }
+    Some(Why { event: index, text: view::event_text(game, st, e, None), chain })
+}
+
+fn param_names(game: &Game, st: &State, r: super::state::Routine) -> Vec<String> {
+    use super::state::Routine;
+    let names = |ps: &[(String, crate::check::ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
+    let event_params = |ev: crate::check::ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
+    match r {
+        Routine::Proc(p) => game.proc_def(p).map(|d| names(&d.params)).unwrap_or_default(),
+        Routine::Trigger(i) => game.triggers.get(i as usize).map(|t| event_params(t.event)).unwrap_or_default(),
+        Routine::ObjTrigger(o, i) => st
+            .obj(o)
+            .and_then(|ob| game.def(ob.def))
+            .and_then(|d| d.triggers.get(i as usize))
+            .map(|t| event_params(t.event))
+            .unwrap_or_default(),
+        _ => vec![],
+    }
+}
+
+/// The chain as text: the event, then `because` each link outwards.
+pub fn why_text(w: &Why) -> String {
+    let mut s = format!("#{} {}\n", w.event, w.text);
+    for (i, l) in w.chain.iter().enumerate() {
+        let lead = if i == 0 { "happened in" } else { "which was called by" };
+        let args = if l.args.is_empty() { String::new() } else { format!("({})", l.args.join(", ")) };
+        s.push_str(&format!("  {lead} {}{args}", l.rule));
+        if !l.at.is_empty() {
+            s.push_str(&format!(" — {}", l.at));
+        }
+        s.push('\n');
+        match (&l.section, &l.cite) {
+            (Some(sec), Some(c)) => s.push_str(&format!("    cites {sec} ({c})\n")),
+            (None, Some(c)) => s.push_str(&format!("    cites {c}\n")),
+            _ => {}
+        }
+        for c in &l.conditions {
+            s.push_str(&format!("    where {c}\n"));
+        }
+        for d in &l.depended_on {
+            s.push_str(&format!("    after {d}\n"));
+        }
+        if let Some(f) = &l.called_from {
+            s.push_str(&format!("    started by {f}\n"));
+        }
+    }
+    if w.chain.is_empty() {
+        s.push_str("  happened at the top level of the scenario or game\n");
+    }
+    s
+}
