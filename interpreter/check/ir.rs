@@ -43,47 +43,60 @@ pub type Slot = u16;
 pub struct Section {
     pub title: String,
     pub cite: String,
-    /// The line ranges the citation names.
-    pub ranges: Vec<(u32, u32)>,
+    /// The line ranges the citation names: the letter naming the text (`L`, or `U` and `R` where
+    /// a game cites two texts), first and last line.
+    pub ranges: Vec<(char, u32, u32)>,
 }
 
-/// The line ranges of a citation like `L365-392, L486`: `None` when it is not written that way.
-pub fn cite_ranges(cite: &str) -> Option<Vec<(u32, u32)>> {
+/// The line ranges of a citation like `L365-392, L486` (or `U54-60, R30`): `None` when it is
+/// not written that way.
+pub fn cite_ranges(cite: &str) -> Option<Vec<(char, u32, u32)>> {
     let mut out = Vec::new();
     for part in cite.split(',') {
         let part = part.trim();
-        let part = part.strip_prefix('L')?;
-        let (a, b) = match part.split_once(['-', '–']) {
-            Some((a, b)) => (a.trim(), b.trim().trim_start_matches('L')),
-            None => (part, part),
+        let letter = part.chars().next().filter(char::is_ascii_uppercase)?;
+        let rest = part.get(1..)?;
+        let (a, b) = match rest.split_once(['-', '–']) {
+            Some((a, b)) => (a.trim(), b.trim().trim_start_matches(letter)),
+            None => (rest, rest),
         };
         let (a, b) = (a.parse::<u32>().ok()?, b.parse::<u32>().ok()?);
         if a > b {
             return None;
         }
-        out.push((a, b));
+        out.push((letter, a, b));
     }
     if out.is_empty() { None } else { Some(out) }
 }
 
 impl Game {
-    /// The innermost section holding the first line a citation names, as `source — Title`.
+    /// The innermost section holding the first line a citation names, as `source — Title` (just
+    /// the title where the game cites several texts: its sections' titles name their text).
     pub fn section_of(&self, cite: &str) -> Option<String> {
-        let first = cite_ranges_lenient(cite)?;
+        let (letter, first) = first_cited_line(cite)?;
         let best = self
             .sections
             .iter()
-            .filter(|s| s.ranges.iter().any(|(a, b)| *a <= first && first <= *b))
-            .min_by_key(|s| s.ranges.iter().map(|(a, b)| b - a).min().unwrap_or(u32::MAX))?;
-        Some(if self.source.is_empty() { best.title.clone() } else { format!("{} — {}", self.source, best.title) })
+            .filter(|s| s.ranges.iter().any(|(l, a, b)| *l == letter && *a <= first && first <= *b))
+            .min_by_key(|s| s.ranges.iter().map(|(_, a, b)| b - a).min().unwrap_or(u32::MAX))?;
+        Some(if self.source.is_empty() || self.source.contains(',') {
+            best.title.clone()
+        } else {
+            format!("{} — {}", self.source, best.title)
+        })
     }
 }
 
-/// The first line number a citation names (`L365-392, ...` → 365), however loosely written.
-fn cite_ranges_lenient(cite: &str) -> Option<u32> {
-    let start = cite.find('L')? + 1;
-    let digits: String = cite.get(start..)?.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// The first line a citation names (`L365-392, ...` → ('L', 365)), however loosely written.
+fn first_cited_line(cite: &str) -> Option<(char, u32)> {
+    let chars: Vec<char> = cite.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase() && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+            let digits: String = chars.iter().skip(i + 1).take_while(|d| d.is_ascii_digit()).collect();
+            return digits.parse().ok().map(|n| (*c, n));
+        }
+    }
+    None
 }
 
 /// A whole game, ready to run: immutable and shared.

@@ -463,7 +463,7 @@ impl Checker {
                     None => self.error(
                         Diag::error(s.cite.span, format!("`{}` is not a citation of lines", s.cite.node))
                             .label("not lines")
-                            .help("write the seed text's lines as `L365-392` or `L365-392, L486`"),
+                            .help("write the seed text's lines as `L365-392` or `L365-392, L486` (a letter, then line numbers)"),
                     ),
                 },
                 Item::Event(e) => {
