@@ -102,23 +102,28 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
         Ok(outcomes) => {
             let mut code = 0;
             let mut json = Vec::new();
-            for fo in outcomes.iter().filter(|x| o.id.as_deref().is_none_or(|i| x.outcome.id == i)) {
+            let chosen: Vec<_> = outcomes.iter().filter(|x| o.id.as_deref().is_none_or(|i| x.outcome.id == i)).collect();
+            if chosen.is_empty() {
+                eprintln!("error: no scenario `{}` in {}", o.id.as_deref().unwrap_or(""), path.display());
+                return 2;
+            }
+            // With `--why` and several scenarios, explain the event in each scenario that has it.
+            let mut explained = 0;
+            for fo in chosen.iter().copied() {
                 let (game, st) = (&fo.game, &fo.outcome.state);
                 let why = match &o.why {
                     None => None,
                     Some(w) => match find_event(game, st, w) {
                         Some(i) => crate::runtime::why::why(game, st, i),
+                        None if o.id.is_none() => continue,
                         None => {
-                            eprintln!(
-                                "error: no event `{w}` in {} (events are numbered #0 to #{})",
-                                fo.outcome.id,
-                                st.log.len().saturating_sub(1)
-                            );
-                            code = 2;
-                            continue;
+                            let last = st.log.len().saturating_sub(1);
+                            eprintln!("error: no event `{w}` in {} (events are numbered #0 to #{last})", fo.outcome.id);
+                            return 2;
                         }
                     },
                 };
+                explained += 1;
                 if o.json {
                     let events = st
                         .log
@@ -172,6 +177,10 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                     }
                     outln!("scenario failed");
                 }
+            }
+            if let (Some(w), 0) = (&o.why, explained) {
+                eprintln!("error: no event `{w}` in any scenario of {}", path.display());
+                return 2;
             }
             if o.json {
                 match serde_json::to_string_pretty(&json) {

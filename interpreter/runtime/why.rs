@@ -17,7 +17,11 @@ pub fn describe(ev: &Ev, env: &mut super::state::Env, cond: &Ex) -> String {
 }
 
 fn source(game: &Game, e: &Ex) -> String {
-    game.files.get(e.span.file as usize).map(|f| f.slice(e.span).trim().to_string()).unwrap_or_default()
+    let mut s = game.files.get(e.span.file as usize).map(|f| f.slice(e.span).trim().to_string()).unwrap_or_default();
+    // A span may stop before the closing brackets of a parenthesised part: close them.
+    let open = s.matches('(').count().saturating_sub(s.matches(')').count());
+    s.push_str(&")".repeat(open));
+    s
 }
 
 fn describe_into(ev: &Ev, env: &mut super::state::Env, e: &Ex, out: &mut Vec<String>, depth: usize) {
@@ -121,7 +125,12 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
         let conditions = latest
             .iter()
             .map(|b| {
-                let src = game.files.get(b.span.file as usize).map(|f| f.slice(b.span).trim().to_string()).unwrap_or_default();
+                let src = {
+                    let mut s = game.files.get(b.span.file as usize).map(|f| f.slice(b.span).trim().to_string()).unwrap_or_default();
+                    let open = s.matches('(').count().saturating_sub(s.matches(')').count());
+                    s.push_str(&")".repeat(open));
+                    s
+                };
                 let held = if b.value { "held" } else { "did not hold" };
                 if b.detail.is_empty() {
                     format!("`{src}` {held} ({})", game.location(b.span))

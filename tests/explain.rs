@@ -1,0 +1,90 @@
+//! `arbiter explain --why`: for three scenarios of each game, the chain of causes behind a stated
+//! event is found, names each rule with where it is written and what it cites, and is snapshotted.
+//! The JSON form carries the same chain.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+use arbiter::check::project::Project;
+use arbiter::runtime::view;
+use arbiter::runtime::why::{Why, why, why_text};
+use arbiter::scenario::run_file_with;
+use std::path::Path;
+
+/// The scenario file, the scenario, a text of the event to explain, and rules the chain must name.
+const CASES: &[(&str, &str, &str, &[&str])] = &[
+    ("bsg-ccg/CCG-04.arb", "CCG-04", "P2 reveals Raptor as a Cylon threat", &["cylon.resolve_threats", "cylon.phase"]),
+    ("bsg-ccg/CCG-10.arb", "CCG-10", "P2 loses 2 influence", &["challenge"]),
+    ("bsg-ccg/CCG-07.arb", "CCG-07", "P1 resolves Joint Briefing", &["mission"]),
+    (
+        "bsg-board/BSG-10.arb",
+        "BSG-10",
+        "Consolidate Power (1) moved from politics_deck to P1.hand",
+        &["turn.multi_skill", "turn.receive_skills"],
+    ),
+    ("bsg-board/BSG-20.arb", "BSG-20", "the fleet prepares to jump", &["crisis"]),
+    ("bsg-board/BSG-30.arb", "BSG-30", "P1 activates Communications", &[]),
+    ("starcraft/SC-24.arb", "SC-24", "Zergling of P2 is destroyed", &["unit.destroy", "skirmish.destroy"]),
+    ("starcraft/SC-10.arb", "SC-10", "P1 builds Zealot", &["build"]),
+    ("starcraft/SC-30.arb", "SC-30-b", "Zergling Swarm moved from skirmish_cards to P2.discard", &[]),
+    ("starship-battles/SB-08.arb", "SB-08-c", "ship_eliminated(Cylon Raider)", &["ship.eliminate", "fire.all"]),
+    ("starship-battles/SB-05.arb", "SB-05", "Viper Mk. II's plan is illegal", &["move"]),
+    ("starship-battles/SB-12.arb", "SB-12", "Cylon Raider stands still", &[]),
+];
+
+fn explain(file: &str, id: &str, text: &str) -> Why {
+    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    let path = project.root.join("tests/examples").join(file);
+    let outcomes = run_file_with(&project, &path, &[]).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let fo = outcomes.iter().find(|o| o.outcome.id == id).unwrap_or_else(|| panic!("no scenario {id} in {file}"));
+    assert!(fo.outcome.passed(), "{id} fails");
+    let st = &fo.outcome.state;
+    let index = st
+        .log
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, e)| view::event_text(&fo.game, st, e, None).contains(text))
+        .map(|(i, _)| i)
+        .unwrap_or_else(|| panic!("{id}: no event containing `{text}`"));
+    why(&fo.game, st, index).unwrap_or_else(|| panic!("{id}: no tracing record"))
+}
+
+#[test]
+fn why_walks_back_cited_chains_of_causes() {
+    for (file, id, text, rules) in CASES {
+        let w = explain(file, id, text);
+        assert!(w.text.contains(text), "{id}: explained the wrong event: {}", w.text);
+        assert!(!w.chain.is_empty(), "{id}: `{text}` has no chain of causes");
+        for link in &w.chain {
+            assert!(!link.at.is_empty(), "{id}: {} has no place in the rule files", link.rule);
+        }
+        assert!(w.chain.iter().any(|l| l.cite.is_some()), "{id}: no rule in the chain cites the rulebook");
+        for r in *rules {
+            assert!(w.chain.iter().any(|l| l.rule.contains(r)), "{id}: the chain does not name `{r}`:\n{}", why_text(&w));
+        }
+        insta::assert_snapshot!(format!("why-{id}"), why_text(&w));
+    }
+}
+
+/// The chain follows calls outwards: each link after the first is the routine that called the
+/// one before, and the decision a chain depended on appears in it.
+#[test]
+fn why_names_the_decision_it_depended_on() {
+    let w = explain("bsg-board/BSG-10.arb", "BSG-10", "Consolidate Power (1) moved from politics_deck to P1.hand");
+    let all: Vec<&String> = w.chain.iter().flat_map(|l| &l.depended_on).collect();
+    assert!(all.iter().any(|d| d.contains("P1 chose 1")), "the multi-skill split P1 chose is not named: {all:?}");
+    let multi = w.chain.iter().position(|l| l.rule == "turn.multi_skill").expect("turn.multi_skill in the chain");
+    assert!(w.chain[multi].conditions.iter().any(|c| c.contains("`ch.flex` is 2")), "the condition's value is not shown");
+    assert_eq!(w.chain.get(multi + 1).map(|l| l.rule.as_str()), Some("turn.receive_skills"));
+}
+
+#[test]
+fn why_is_available_as_json() {
+    let w = explain("starcraft/SC-24.arb", "SC-24", "Zergling of P2 is destroyed");
+    let v = serde_json::to_value(&w).unwrap();
+    assert_eq!(v["event"].as_u64(), Some(w.event as u64));
+    let chain = v["chain"].as_array().unwrap();
+    assert_eq!(chain.len(), w.chain.len());
+    assert_eq!(chain[0]["rule"], "unit.destroy");
+    assert!(chain[0]["cite"].as_str().is_some_and(|c| c.starts_with('L')));
+}
