@@ -13,21 +13,26 @@ use crate::syntax::span::Span;
 type R = Result<(), RtError>;
 
 impl Engine<'_> {
-    fn env_of(&self, st: &State, env: u32) -> Env {
-        st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None))
+    /// The env of running code, to evaluate in: its slots are moved out (not copied) and must be
+    /// put back with `put_env` (expressions never read the state's envs, only the one they're given).
+    fn env_of(&self, st: &mut State, env: u32) -> Env {
+        match st.envs.get_mut(env as usize) {
+            Some(e) => Env { slots: std::mem::take(&mut e.slots), you: e.you, self_obj: e.self_obj, rec: e.rec },
+            None => new_env(0, vec![], None, None),
+        }
     }
 
     fn put_env(st: &mut State, env: u32, e: Env) {
         if let Some(slot) = st.envs.get_mut(env as usize) {
-            *slot = e;
+            slot.slots = e.slots;
         }
     }
 
     fn eval_in(&self, st: &mut State, env: u32, e: &Ex) -> Result<Value, RtError> {
         let mut en = self.env_of(st, env);
-        let v = self.ev(st).eval(e, &mut en)?;
+        let v = self.ev(st).eval(e, &mut en);
         Self::put_env(st, env, en);
-        Ok(v)
+        v
     }
 
     fn set_local(st: &mut State, env: u32, slot: Slot, v: Value) {
@@ -57,7 +62,9 @@ impl Engine<'_> {
             StK::Pick { slot, list } => {
                 let items = {
                     let mut en = self.env_of(st, env);
-                    self.ev(st).list_of(list, &mut en)?
+                    let items = self.ev(st).list_of(list, &mut en);
+                    Self::put_env(st, env, en);
+                    items?
                 };
                 let v = self.random_pick(st, &items, span)?;
                 // An object picked at random is named only to whoever knows what it is.
@@ -106,7 +113,9 @@ impl Engine<'_> {
             StK::For { list, .. } => {
                 let items = {
                     let mut en = self.env_of(st, env);
-                    self.ev(st).list_of(list, &mut en)?
+                    let items = self.ev(st).list_of(list, &mut en);
+                    Self::put_env(st, env, en);
+                    items?
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::For { items, next: 0 } }, env });
             }
@@ -402,7 +411,9 @@ impl Engine<'_> {
             PlaceIr::PlayerField(pe, i) => {
                 let p = {
                     let mut en = self.env_of(st, env);
-                    self.ev(st).player(pe, &mut en)?
+                    let p = self.ev(st).player(pe, &mut en);
+                    Self::put_env(st, env, en);
+                    p?
                 };
                 let old = st.players.get(p as usize).and_then(|x| x.fields.get(*i as usize)).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
