@@ -166,8 +166,10 @@ impl<'g> Engine<'g> {
             }
             // State checks and triggers wait until the effect being resolved is finished, so that
             // what an effect does to several players happens to them at once.
-            let held = st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. }));
-            if st.dirty && !st.checking && !held && !self.game.always.is_empty() {
+            let want_check = st.dirty && !st.checking && !self.game.always.is_empty();
+            let held =
+                (want_check || !st.triggers.is_empty()) && st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. }));
+            if want_check && !held {
                 st.dirty = false;
                 st.checking = true;
                 st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });

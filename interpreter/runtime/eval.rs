@@ -27,6 +27,10 @@ pub struct Ev<'a> {
     steps: Cell<u64>,
     /// How deeply `eval` is nested now.
     level: Cell<u32>,
+    /// Whether each object is blank, as found so far in this evaluation (the state doesn't change
+    /// while an expression is evaluated): 0 not known yet, 1 not blank, k + 2 blanked by the
+    /// game's k-th blanking modifier.
+    pub(super) blank: std::cell::RefCell<Vec<u32>>,
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
@@ -35,7 +39,7 @@ pub fn err(span: Span, message: impl Into<String>) -> RtError {
 
 impl<'a> Ev<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0) }
+        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0), blank: std::cell::RefCell::new(Vec::new()) }
     }
 
     pub fn enter(&self, span: Span) -> R<()> {

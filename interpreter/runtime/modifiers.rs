@@ -27,13 +27,39 @@ impl<'a> Ev<'a> {
 
     /// The fields kept when blank, or `None` when the object is not blank.
     fn blank_except(&self, o: ObjId) -> R<Option<Vec<Sym>>> {
-        for &mi in &self.game.blank_modifiers {
-            let Some(m) = self.game.modifiers.get(mi) else { continue };
-            if self.modifier_applies(m, o, None)? {
-                return Ok(m.blank_except.clone());
-            }
+        if self.game.blank_modifiers.is_empty() {
+            return Ok(None);
         }
-        Ok(None)
+        let known = self.blank.borrow().get(o as usize).copied().unwrap_or(0);
+        let found = if known != 0 {
+            known
+        } else {
+            let mut found = 1;
+            for (k, &mi) in self.game.blank_modifiers.iter().enumerate() {
+                let Some(m) = self.game.modifiers.get(mi) else { continue };
+                if self.modifier_applies(m, o, None)? {
+                    found = u32::try_from(k).unwrap_or(u32::MAX - 2) + 2;
+                    break;
+                }
+            }
+            let mut cache = self.blank.borrow_mut();
+            if cache.len() < self.state.objects.len() {
+                cache.resize(self.state.objects.len(), 0);
+            }
+            if let Some(slot) = cache.get_mut(o as usize) {
+                *slot = found;
+            }
+            found
+        };
+        Ok(match found {
+            0 | 1 => None,
+            k => self
+                .game
+                .blank_modifiers
+                .get((k - 2) as usize)
+                .and_then(|mi| self.game.modifiers.get(*mi))
+                .and_then(|m| m.blank_except.clone()),
+        })
     }
 
     /// Whether an object's abilities are in effect: it is in a zone where its kind is active,
@@ -70,6 +96,13 @@ impl<'a> Ev<'a> {
     }
 
     fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
+        // A condition that starts `o in ZONE and ...` can't hold for an object elsewhere: answer
+        // without evaluating it (field reads ask this of every object, often).
+        if let Some(zone) = m.when.as_ref().and_then(|w| zone_guard(w, m.var))
+            && self.state.zone_of(target).is_none_or(|z| z.zone != zone.zone || zone.owner.is_some_and(|o| Some(o) != z.owner))
+        {
+            return Ok(false);
+        }
         let you = source.and_then(|s| self.controller(s));
         let mut env = new_env(m.slots, vec![], you, source);
         super::eval::set_slot(&mut env, m.var, Value::Obj(target));
@@ -167,6 +200,21 @@ impl<'a> Ev<'a> {
             out.push(Applied { layer: m.layer, ts, op: e.op, value: v });
         }
         Ok(())
+    }
+}
+
+/// The zone a condition `o in ZONE [and ...]` requires its object `o` (the slot `var`) to be
+/// directly in, when it is written that way.
+fn zone_guard(cond: &crate::check::ir::Ex, var: crate::check::ir::Slot) -> Option<super::value::ZoneRef> {
+    use crate::check::ir::ExK;
+    use crate::syntax::ast::BinOp;
+    match &cond.kind {
+        ExK::Binary(BinOp::And, l, _) => zone_guard(l, var),
+        ExK::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
+            (ExK::Local(s), ExK::Lit(Value::Zone(z))) if *s == var => Some(*z),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
