@@ -9,5 +9,6 @@ pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod runtime;
+pub mod save;
 pub mod scenario;
 pub mod syntax;

@@ -3,7 +3,9 @@
 
 use crate::runtime::state::{Answer, Count, Decision, State};
 use crate::runtime::{AnswerError, Engine, RtError, view};
+use crate::save::Saver;
 use std::io::{BufRead, Write};
+use std::path::Path;
 
 pub struct Human {
     pub seats: Vec<u8>,
@@ -11,7 +13,7 @@ pub struct Human {
 
 const HELP: &str = "answer with an option's number (several numbers separated by spaces where more than one is asked;\n\
   `none` where you may choose nothing)\n\
-  state   show what you can see\n  log     the last events you saw\n  save F  save the game to file F (resume with --resume F)\n  quit    leave the game";
+  state   show what you can see\n  log     the last events you saw\n  save    save the game to its save file (`--save FILE`); `save F` saves it to file F\n          (continue with `arbiter resume F`)\n  quit    leave the game";
 
 impl Human {
     pub fn new(seats: Vec<u8>) -> Self {
@@ -19,8 +21,8 @@ impl Human {
     }
 
     /// Ask until a legal answer is given: `Ok(true)`; the player quits or input ends: `Ok(false)`;
-    /// the rules fail taking the answer in: the error.
-    pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision) -> Result<bool, RtError> {
+    /// the rules fail taking the answer in: the error. `save` saves through `saver`.
+    pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision, saver: &mut Saver) -> Result<bool, RtError> {
         let stdin = std::io::stdin();
         loop {
             outln!("\nP{} — {}", d.seat + 1, d.prompt);
@@ -57,13 +59,8 @@ impl Human {
                         outln!("{l}");
                     }
                 }
-                ["save", file] => match serde_json::to_string(&st) {
-                    Ok(json) => match std::fs::write(file, json) {
-                        Ok(()) => outln!("saved to {file}"),
-                        Err(e) => outln!("cannot save: {e}"),
-                    },
-                    Err(e) => outln!("cannot save: {e}"),
-                },
+                ["save"] => save(saver, st, None),
+                ["save", file] => save(saver, st, Some(Path::new(file))),
                 words => {
                     let nums: Result<Vec<usize>, _> = words.iter().map(|w| w.parse::<usize>()).collect();
                     match nums {
@@ -80,5 +77,12 @@ impl Human {
                 }
             }
         }
+    }
+}
+
+fn save(saver: &mut Saver, st: &State, file: Option<&Path>) {
+    match saver.save_to(st, file) {
+        Ok(p) => outln!("saved to {0} (continue with `arbiter resume {0}`)", p.display()),
+        Err(e) => outln!("cannot save: {e}"),
     }
 }

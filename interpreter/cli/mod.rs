@@ -1,4 +1,4 @@
-//! The `arbiter` command line: check, play, test, explain, variants, bench.
+//! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench.
 
 /// `println!` that ends the program quietly when standard output is closed (`arbiter ... | head`)
 /// instead of panicking.
@@ -58,8 +58,9 @@ pub enum Command {
         game: String,
         #[arg(long)]
         players: Option<usize>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        /// The random bots' seed (default 1).
+        #[arg(long)]
+        seed: Option<u64>,
         /// Switch on a variant (repeatable).
         #[arg(long = "variant")]
         variants: Vec<String>,
@@ -72,7 +73,10 @@ pub enum Command {
         /// Print every event with its cause as the game goes.
         #[arg(long)]
         log: bool,
-        /// Continue a game saved with the `save FILE` command.
+        /// Save the game to this (new) file at every decision; continue it with `arbiter resume FILE`.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Continue a saved game of GAME (the same as `arbiter resume FILE`).
         #[arg(long)]
         resume: Option<PathBuf>,
         /// Write a picture of the table (SVG) into this folder at the start of every turn and at
@@ -80,19 +84,34 @@ pub enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// Continue a saved game: its game, variants, players and seed come from the file, and it is
+    /// saved back to the file at every decision.
+    Resume {
+        /// A file written by `play --save FILE` or the `save` command.
+        file: PathBuf,
+        /// A seat (1, 2, ...) played at the terminal (repeatable; default: the seats saved).
+        #[arg(long = "human")]
+        humans: Vec<u8>,
+        /// Print every event with its cause as the game goes.
+        #[arg(long)]
+        log: bool,
+        /// Save to this file from now on instead of FILE.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Write a picture of the table (SVG) into this folder every turn.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+    },
     /// Write an SVG picture of the table: at the end of a scenario, or of a saved game.
     Render {
-        /// A scenario file, or a game saved with `save FILE` (then say `--game`).
+        /// A scenario file, or a saved game (`.json`).
         file: PathBuf,
         /// Only the scenario with this id, when the file has several.
         #[arg(long)]
         id: Option<String>,
-        /// The game of a saved game.
+        /// The game a saved game must be of (it names its own game and variants).
         #[arg(long)]
         game: Option<String>,
-        /// Variants of a saved game (repeatable).
-        #[arg(long = "variant")]
-        variants: Vec<String>,
         /// Where to write the picture (default: the file's name with `.svg`).
         #[arg(short, long)]
         out: Option<PathBuf>,
@@ -161,11 +180,14 @@ pub fn main_with(cli: Cli) -> i32 {
     let project = crate::check::project::Project::find(&cwd);
     match cli.command {
         Command::Check { paths, game, variants } => check::run(&project, &paths, game.as_deref(), &variants),
-        Command::Play { game, players, seed, variants, humans, decks, log, resume, svg } => {
-            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume, svg };
+        Command::Play { game, players, seed, variants, humans, decks, log, save, resume, svg } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume, save, svg };
             play::run(&project, &opts)
         }
-        Command::Render { file, id, game, variants, out } => render::run(&project, &render::Options { file, id, game, variants, out }),
+        Command::Resume { file, humans, log, save, svg } => {
+            play::resume(&project, &play::ResumeOptions { file, game: None, variants: vec![], humans, log, save, svg })
+        }
+        Command::Render { file, id, game, out } => render::run(&project, &render::Options { file, id, game, out }),
         Command::Test { paths, variants } => test::run(&project, &paths, &variants),
         Command::Explain { scenario, id, at, why, json, variants } => {
             test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)

@@ -2,24 +2,27 @@
 
 use super::human::Human;
 use crate::agents::{Agent, RandomAgent};
+use crate::check::Built;
 use crate::check::decks;
 use crate::check::ir::{DefId, Game};
 use crate::check::project::Project;
 use crate::diag;
 use crate::runtime::state::{GameResult, Mode, State};
 use crate::runtime::{AnswerError, Engine, Setup, Status, view};
+use crate::save::{self, Header, SaveError, Saved, Saver};
 use indexmap::IndexMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub struct PlayOptions {
     pub game: String,
     pub players: Option<usize>,
-    pub seed: u64,
+    pub seed: Option<u64>,
     pub variants: Vec<String>,
     pub humans: Vec<u8>,
     pub decks: Vec<String>,
     pub log: bool,
     pub resume: Option<PathBuf>,
+    pub save: Option<PathBuf>,
     pub svg: Option<PathBuf>,
 }
 
@@ -70,8 +73,27 @@ pub fn result_line(r: &GameResult, turns: u32) -> String {
 }
 
 pub fn run(project: &Project, o: &PlayOptions) -> i32 {
+    if let Some(file) = &o.resume {
+        if o.players.is_some() || o.seed.is_some() || !o.decks.is_empty() {
+            eprintln!("error: `--resume` goes on with the saved game's own players, seed and decks");
+            eprintln!("  help: leave out `--players`, `--seed` and `--deck`, or use `arbiter resume {}`", file.display());
+            return 2;
+        }
+        let r = ResumeOptions {
+            file: file.clone(),
+            game: Some(o.game.clone()),
+            variants: o.variants.clone(),
+            humans: o.humans.clone(),
+            log: o.log,
+            save: o.save.clone(),
+            svg: o.svg.clone(),
+        };
+        return resume(project, &r);
+    }
+    let seed = o.seed.unwrap_or(1);
     let mut given = Vec::new();
     let mut extra = Vec::new();
+    let mut deck_args = Vec::new();
     for d in &o.decks {
         let Some((seat, file)) = d.split_once('=') else {
             eprintln!("error: `--deck {d}`: write it as SEAT=FILE, like `--deck 1=my-deck.arb`");
@@ -81,8 +103,11 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             eprintln!("error: `--deck {d}`: `{seat}` is not a seat number");
             return 2;
         };
-        given.push((seat.saturating_sub(1), PathBuf::from(file)));
-        extra.push(PathBuf::from(file));
+        // The full path, so that a saved game finds the file again from any folder.
+        let file = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
+        deck_args.push(format!("{}={}", seat, file.display()));
+        given.push((seat.saturating_sub(1), file.clone()));
+        extra.push(file);
     }
     let loaded = project.load(&o.game, &o.variants, &extra);
     let built = match &loaded.result {
@@ -99,6 +124,14 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
         return 2;
     }
+    let header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
+    let saver = match Saver::new(header, o.save.clone(), None) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let files: Vec<(usize, u32)> = given
         .iter()
         .filter_map(|(s, p)| {
@@ -125,29 +158,119 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         return 1;
     }
     let engine = Engine::new(game);
-    let mut st = match &o.resume {
-        Some(path) => match load_state(path, game) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        },
-        None => match engine.new_state(Mode::Game, Setup { players, seed: o.seed, decklists }) {
-            Ok(s) => s,
-            Err(e) => {
-                out!("{}", diag::render(&[e.to_diag()], &game.files));
-                return 2;
-            }
-        },
+    let st = match engine.new_state(Mode::Game, Setup { players, seed, decklists }) {
+        Ok(s) => s,
+        Err(e) => {
+            out!("{}", diag::render(&[e.to_diag()], &game.files));
+            return 2;
+        }
     };
+    outln!("{}", title_line(game, players, seed));
+    drive(&engine, st, saver, o.log, o.svg.as_deref())
+}
+
+/// What `arbiter resume` (and `play --resume`) is told.
+pub struct ResumeOptions {
+    pub file: PathBuf,
+    /// The game the file must be a save of (`play GAME --resume FILE`).
+    pub game: Option<String>,
+    /// The variants the file must have been saved with, when given.
+    pub variants: Vec<String>,
+    /// Seats played at the terminal (default: as saved).
+    pub humans: Vec<u8>,
+    pub log: bool,
+    /// Where to save from now on (default: the file resumed from).
+    pub save: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+}
+
+/// Go on with a saved game: the game, variants, players and seed come from the file. A file that
+/// is not a save of these rules is refused, and left as it is.
+pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
+    match load_save(project, &r.file, r.game.as_deref(), &r.variants) {
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+        Ok((built, saved)) => {
+            let game = &built.game;
+            let mut header = saved.header;
+            if !r.humans.is_empty() {
+                header.humans = r.humans.clone();
+            }
+            let (players, seed) = (header.players, header.seed);
+            let target = r.save.clone().unwrap_or_else(|| r.file.clone());
+            let saver = match Saver::new(header, Some(target), Some(&r.file)) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            };
+            let st = saved.state;
+            outln!(
+                "{} — resumed from {} at decision {}, turn {}",
+                title_line(game, players, seed),
+                r.file.display(),
+                st.decisions,
+                st.turns
+            );
+            drive(&Engine::new(game), st, saver, r.log, r.svg.as_deref())
+        }
+    }
+}
+
+/// Read a save and load its game: the game (and variants) it must be, the rules unchanged.
+pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &[String]) -> Result<(Built, Saved), SaveError> {
+    let saved = save::read(file)?;
+    let name = file.display().to_string();
+    let h = &saved.header;
+    if let Some(g) = game
+        && g != h.game
+    {
+        return Err(SaveError {
+            message: format!("`{name}` is a saved game of {}, not {g}", h.game),
+            help: format!("continue it with `arbiter resume {name}`"),
+        });
+    }
+    if !variants.is_empty() && variants != h.variants.as_slice() {
+        let list = |v: &[String]| if v.is_empty() { "no variants".to_string() } else { v.join(", ") };
+        return Err(SaveError {
+            message: format!("`{name}` was saved with {}, not {}", list(&h.variants), list(variants)),
+            help: "leave out `--variant`: a saved game goes on with its own variants".to_string(),
+        });
+    }
+    let extra: Vec<PathBuf> = h.decks.iter().filter_map(|d| d.split_once('=')).map(|(_, f)| PathBuf::from(f)).collect();
+    let loaded = project.load(&h.game, &h.variants, &extra);
+    let built = match loaded.result {
+        Ok(b) => b,
+        Err(d) => {
+            let first = d.first().map(|x| x.message.clone()).unwrap_or_default();
+            return Err(SaveError {
+                message: format!("`{name}` is a saved game of {}, and that game does not load now: {first}", h.game),
+                help: "`arbiter check` shows every error in the game's files; a game goes on only under the rules it started with"
+                    .to_string(),
+            });
+        }
+    };
+    saved.check_rules(&built.game, &name)?;
+    Ok((built, saved))
+}
+
+fn title_line(game: &Game, players: usize, seed: u64) -> String {
     let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
-    outln!("{} — {players} players, seed {}{variants}", if game.title.is_empty() { &game.name } else { &game.title }, o.seed);
-    let mut bots = RandomAgent { seed: o.seed };
-    let mut human = Human::new(o.humans.iter().map(|h| h.saturating_sub(1)).collect());
+    format!("{} — {players} players, seed {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
+}
+
+/// Play a game from `st` to its end (or until a human leaves), saving at every decision.
+fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, svg: Option<&Path>) -> i32 {
+    let game = engine.game;
+    let seed = saver.header.seed;
+    let mut bots = RandomAgent { seed };
+    let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;
-    if let Some(dir) = &o.svg
+    if let Some(dir) = svg
         && let Err(e) = std::fs::create_dir_all(dir)
     {
         eprintln!("error: cannot make `{}`: {e}", dir.display());
@@ -158,18 +281,18 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             Ok(s) => s,
             Err(e) => {
                 out!("{}", diag::render(&[e.to_diag()], &game.files));
-                eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
+                eprintln!("error: the game stopped on a rule error (seed {seed})");
                 return 2;
             }
         };
-        if o.log {
+        if log {
             out!("{}", events_since(game, &st, printed, None));
             printed = st.log.len();
         } else if let Some(&seat) = human.seats.first() {
             out!("{}", events_since(game, &st, printed, Some(seat)));
             printed = st.log.len();
         }
-        if let Some(dir) = &o.svg
+        if let Some(dir) = svg
             && pictured_turn != Some(st.turns)
             && st.turns > 0
         {
@@ -181,15 +304,28 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
                 return 2;
             }
         }
+        // Saved at every decision, and at the end; flushed to the disk where a human decides and at
+        // the end (flushing at every bot decision too would make a bot game ten times slower).
+        let durable = status != Status::Decision || st.pending.as_ref().is_some_and(|d| human.seats.contains(&d.seat));
+        if let Err(e) = saver.autosave(&st, durable) {
+            eprintln!("error: {e}");
+            eprintln!("  help: the game stopped here; the last save written is whole");
+            return 2;
+        }
         match status {
             Status::Ended | Status::Idle => break,
             Status::Decision => {
                 let Some(d) = st.pending.clone() else { break };
                 let taken = if human.seats.contains(&d.seat) {
-                    match human.ask(&engine, &mut st, &d) {
+                    match human.ask(engine, &mut st, &d, &mut saver) {
                         Ok(true) => Ok(()),
                         Ok(false) => {
-                            outln!("game left unfinished");
+                            match &saver.path {
+                                Some(p) => {
+                                    outln!("game left unfinished; it is saved in {0}: continue with `arbiter resume {0}`", p.display())
+                                }
+                                None => outln!("game left unfinished"),
+                            }
                             return 0;
                         }
                         Err(e) => Err(AnswerError::Rule(e)),
@@ -206,14 +342,14 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
                     }
                     Err(AnswerError::Rule(e)) => {
                         out!("{}", diag::render(&[e.to_diag()], &game.files));
-                        eprintln!("error: the game stopped on a rule error (seed {})", o.seed);
+                        eprintln!("error: the game stopped on a rule error (seed {seed})");
                         return 2;
                     }
                 }
             }
         }
     }
-    if let Some(dir) = &o.svg
+    if let Some(dir) = svg
         && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end")
     {
         eprintln!("error: {e}");
@@ -255,14 +391,4 @@ fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> Str
     }
     flush(&mut out, last);
     out
-}
-
-pub fn load_state(path: &std::path::Path, game: &Game) -> Result<State, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let st: State = serde_json::from_str(&text).map_err(|e| format!("`{}` is not a saved game: {e}", path.display()))?;
-    let want = crate::runtime::engine::fingerprint(game);
-    if st.fingerprint != want {
-        return Err(format!("`{}` was saved from different rules ({}), not {want}", path.display(), st.fingerprint));
-    }
-    Ok(st)
 }

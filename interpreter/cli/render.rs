@@ -11,7 +11,6 @@ pub struct Options {
     pub file: PathBuf,
     pub id: Option<String>,
     pub game: Option<String>,
-    pub variants: Vec<String>,
     pub out: Option<PathBuf>,
 }
 
@@ -24,19 +23,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let out = o.out.clone().unwrap_or_else(|| o.file.with_extension("svg"));
     let is_save = o.file.extension().is_some_and(|e| e == "json");
     let result = if is_save {
-        let Some(name) = &o.game else {
-            eprintln!("error: `{}` is a saved game: say which game with `--game`", o.file.display());
-            return 2;
-        };
-        let loaded = project.load(name, &o.variants, &[]);
-        let built = match loaded.result {
-            Ok(b) => b,
-            Err(d) => {
-                eprint!("{}", crate::diag::render(&d, &loaded.files));
-                return 1;
-            }
-        };
-        super::play::load_state(&o.file, &built.game).and_then(|st| write_picture(&built.game, &st, &out, &o.file.display().to_string()))
+        match super::play::load_save(project, &o.file, o.game.as_deref(), &[]) {
+            Ok((built, saved)) => write_picture(&built.game, &saved.state, &out, &o.file.display().to_string()),
+            Err(e) => Err(e.to_string()),
+        }
     } else {
         match run_file(project, &o.file) {
             Err(e) => Err(e),

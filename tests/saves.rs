@@ -1,0 +1,388 @@
+//! Saved games. For every game (and a variant of each rulebook), over many seeds: a game saved at
+//! random decisions — written as a save file's text and read back through the real save and load
+//! code — and continued gives the same log, event by event, the same decision count, the same
+//! result and the same final state as the game played straight through. And every save that is
+//! not a save of these rules (another version, another game, changed rule files, cut short, not
+//! JSON, not a save) is refused by `arbiter resume` with a clear message, leaving the file as it was.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::agents::{Agent, RandomAgent};
+use arbiter::check::Built;
+use arbiter::cli::play::choose_decks;
+use arbiter::runtime::state::{Mode, Rng, State};
+use arbiter::runtime::{Engine, Setup, Status, view};
+use arbiter::save::{self, Header};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// A random-bot game, from a new state or a resumed one, to its end.
+fn finish(b: &Built, mut st: State, seed: u64, mut at_decision: impl FnMut(&State)) -> State {
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut bot = RandomAgent { seed };
+    loop {
+        match engine.advance(&mut st) {
+            Ok(Status::Decision) => {
+                at_decision(&st);
+                let d = st.pending.clone().expect("pending decision");
+                let a = bot.decide(game, &st, &d);
+                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
+            }
+            Ok(_) => return st,
+            Err(e) => panic!("{} seed {seed}: engine error: {} at {}", game.name, e.message, game.location(e.span)),
+        }
+    }
+}
+
+/// How many decisions are saved and resumed in each game.
+const SAVE_POINTS: usize = 2;
+
+/// Play a game straight through, saving (as a save file's text) at `SAVE_POINTS` decisions chosen
+/// uniformly at random by reservoir sampling; then resume each save and play it out. Every
+/// resumed game must match the straight one. Returns the number of decisions in the game.
+fn saved_games_resume_alike(b: &Built, variants: &[&str], seed: u64, players: usize) -> u64 {
+    let game = &b.game;
+    let what = format!("{} {variants:?} seed {seed}, {players} players", game.name);
+    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    let header = Header::new(game, &variants, &[], players, seed, &[]);
+    let decklists = choose_decks(game, players, &[]).unwrap();
+    let start = Engine::new(game).new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
+    let mut pick = Rng::from_seed(seed ^ 0x5a5e_5a5e);
+    let mut saves: Vec<Option<(u64, String)>> = vec![None; SAVE_POINTS];
+    let mut seen = 0u64;
+    let straight = finish(b, start, seed, |st| {
+        seen += 1;
+        for slot in &mut saves {
+            if pick.below(seen) == 0 {
+                *slot = Some((st.decisions, header.to_json(st).unwrap()));
+            }
+        }
+    });
+    assert!(straight.result.is_some(), "{what}: no result");
+    let trace = view::trace(game, &straight, None, true);
+    let final_json = serde_json::to_string(&straight).unwrap();
+    for (at, text) in saves.into_iter().flatten() {
+        let saved = save::parse(&text, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
+        saved.check_rules(game, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
+        assert_eq!(saved.header, header, "{what}");
+        assert_eq!(saved.state.decisions, at, "{what}");
+        let resumed = finish(b, saved.state, saved.header.seed, |_| {});
+        let where_ = format!("{what}: saved at decision {at} of {}", straight.decisions);
+        assert_eq!(resumed.decisions, straight.decisions, "{where_}");
+        assert_eq!(resumed.log.len(), straight.log.len(), "{where_}");
+        let resumed_trace = view::trace(game, &resumed, None, true);
+        if resumed_trace != trace {
+            let n = trace.lines().zip(resumed_trace.lines()).take_while(|(a, b)| a == b).count();
+            panic!(
+                "{where_}: the logs differ from line {}:\n straight: {}\n resumed:  {}",
+                n + 1,
+                trace.lines().nth(n).unwrap_or("(end)"),
+                resumed_trace.lines().nth(n).unwrap_or("(end)")
+            );
+        }
+        assert_eq!(resumed.result, straight.result, "{where_}");
+        assert_eq!(serde_json::to_string(&resumed).unwrap(), final_json, "{where_}: the final states differ");
+    }
+    straight.decisions
+}
+
+/// Many seeds of one game (with variants), each saved and resumed at random decisions.
+fn many(game: &str, variants: &[&str], seeds: std::ops::Range<u64>, players: impl Fn(u64) -> usize) {
+    let owned: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    let b = common::load(game, &owned);
+    let mut decisions = 0;
+    for seed in seeds.clone() {
+        decisions += saved_games_resume_alike(&b, variants, seed, players(seed));
+    }
+    assert!(decisions > 2 * (seeds.end - seeds.start), "{game}: games too short to test saving ({decisions} decisions)");
+}
+
+// Seeds per game: 337 games in all, each saved and resumed at two random decisions (about 75 s of
+// debug test time on one core, less across threads). Run in release with ten times as many seeds
+// (`SAVES_SEEDS_X=10 cargo test --release --test saves`): 3,370 games, 6,740 resumed games, all
+// alike, in 73 s on two cores.
+fn seeds(n: u64) -> std::ops::Range<u64> {
+    let x: u64 = std::env::var("SAVES_SEEDS_X").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    0..n * x
+}
+
+#[test]
+fn tic_tac_toe_resumes_alike() {
+    many("tic-tac-toe", &[], seeds(200), |_| 2);
+}
+
+#[test]
+fn connect_four_resumes_alike() {
+    many("connect-four", &[], seeds(60), |_| 2);
+}
+
+#[test]
+fn bsg_ccg_resumes_alike() {
+    many("bsg-ccg", &[], seeds(15), |s| if s % 5 == 4 { 3 } else { 2 });
+}
+
+#[test]
+fn bsg_ccg_variant_resumes_alike() {
+    many("bsg-ccg", &["sniper-like-type-only"], seeds(6), |_| 2);
+}
+
+#[test]
+fn bsg_board_resumes_alike() {
+    many("bsg-board", &[], seeds(12), |s| 3 + (s % 4) as usize);
+}
+
+#[test]
+fn bsg_board_variant_resumes_alike() {
+    many("bsg-board", &["no-sympathizer"], seeds(6), |s| 3 + (s % 4) as usize);
+}
+
+#[test]
+fn starcraft_resumes_alike() {
+    many("starcraft", &[], seeds(8), |s| 2 + (s % 5) as usize);
+}
+
+#[test]
+fn starcraft_variant_resumes_alike() {
+    many("starcraft", &["team-play"], seeds(4), |_| 4);
+}
+
+#[test]
+fn starship_battles_resumes_alike() {
+    many("starship-battles", &[], seeds(20), |s| if s % 3 == 2 { 4 } else { 2 });
+}
+
+#[test]
+fn starship_battles_variant_resumes_alike() {
+    many("starship-battles", &["complete-rules"], seeds(6), |_| 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line: saving, resuming, and refusing what is not a save of these rules.
+
+fn arbiter(dir: &Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+/// A new, empty folder for one test, holding a copy of the project's tic-tac-toe (and stdlib), so
+/// that its rules can be changed.
+fn scratch(name: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("arbiter-saves-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["stdlib", "rulebooks/tic-tac-toe", "rulebooks/connect-four"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        for e in std::fs::read_dir(root.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                std::fs::copy(&p, dir.join(sub).join(p.file_name().unwrap())).unwrap();
+            }
+        }
+    }
+    dir
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Both seats at the terminal, always taking the first empty square; `moves` answers, then input ends.
+fn first_squares(moves: usize) -> String {
+    "1\n".repeat(moves)
+}
+
+#[test]
+fn a_game_left_and_resumed_ends_as_if_never_left() {
+    let dir = scratch("left");
+    let straight = arbiter(&dir, &["play", "tic-tac-toe", "--human", "1", "--human", "2"], &first_squares(9));
+    assert!(straight.status.success(), "{}", text(&straight.stderr));
+    let result = text(&straight.stdout).lines().find(|l| l.starts_with("result")).unwrap().to_string();
+    assert!(result.contains("P1 wins"), "{result}");
+
+    // Three moves, then input ends: the game is left, saved at the fourth decision.
+    let left = arbiter(&dir, &["play", "tic-tac-toe", "--human", "1", "--human", "2", "--save", "game.json"], &first_squares(3));
+    assert!(left.status.success(), "{}", text(&left.stderr));
+    assert!(text(&left.stdout).contains("game left unfinished; it is saved in game.json"), "{}", text(&left.stdout));
+    let saved = save::read(&dir.join("game.json")).unwrap();
+    assert_eq!(saved.state.decisions, 3);
+    assert_eq!((saved.header.game.as_str(), saved.header.humans.as_slice()), ("tic-tac-toe", &[1u8, 2][..]));
+
+    // Resumed with the same seats (from the file), it ends as the straight game did.
+    let resumed = arbiter(&dir, &["resume", "game.json"], &first_squares(6));
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let out = text(&resumed.stdout);
+    assert!(out.starts_with("Tic-tac-toe — 2 players, seed 1 — resumed from game.json at decision 3"), "{out}");
+    assert!(out.lines().any(|l| l == result), "{out}");
+    // The finished game is saved too: resuming it again only tells the result.
+    let again = arbiter(&dir, &["play", "tic-tac-toe", "--resume", "game.json"], "");
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(text(&again.stdout).lines().any(|l| l == result), "{}", text(&again.stdout));
+    // No temporary file is left behind.
+    assert_eq!(files_in(&dir).iter().filter(|f| f.ends_with(".json") || f.ends_with(".tmp")).collect::<Vec<_>>(), ["game.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_human_saves_where_asked_and_never_over_a_file_it_did_not_write() {
+    let dir = scratch("human");
+    std::fs::write(dir.join("notes.txt"), "my notes").unwrap();
+    let out = arbiter(&dir, &["play", "tic-tac-toe", "--human", "1"], "save\nsave notes.txt\nsave first.json\n5\nsave first.json\nquit\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let o = text(&out.stdout);
+    assert!(o.contains("cannot save: no save file for this game\n  help: type `save FILE`"), "{o}");
+    assert!(o.contains("cannot save: `notes.txt` already exists and is not a saved game; saving would overwrite it"), "{o}");
+    assert_eq!(std::fs::read_to_string(dir.join("notes.txt")).unwrap(), "my notes");
+    assert!(o.contains("saved to first.json (continue with `arbiter resume first.json`)"), "{o}");
+    // Saved again after X's move, over its own file: P1's second decision.
+    let saved = save::read(&dir.join("first.json")).unwrap();
+    assert_eq!(saved.state.decisions, 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn play_never_saves_over_an_existing_file() {
+    let dir = scratch("existing");
+    let first = arbiter(&dir, &["play", "connect-four", "--seed", "2", "--save", "c4.json"], "");
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let before = std::fs::read(dir.join("c4.json")).unwrap();
+    let second = arbiter(&dir, &["play", "tic-tac-toe", "--save", "c4.json"], "");
+    assert_eq!(second.status.code(), Some(2));
+    let err = text(&second.stderr);
+    assert!(err.contains("error: `c4.json` already holds a saved game of connect-four; saving here would lose it"), "{err}");
+    assert!(err.contains("help: continue that game with `arbiter resume c4.json`"), "{err}");
+    assert_eq!(std::fs::read(dir.join("c4.json")).unwrap(), before);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `arbiter resume FILE` (and the other ways in) refuses the file with this message and a help,
+/// exits non-zero, and leaves the file (and the folder) exactly as it was.
+fn refused(dir: &Path, args: &[&str], file: &str, message: &str) {
+    let before = std::fs::read(dir.join(file)).unwrap();
+    let listing = files_in(dir);
+    let out = arbiter(dir, args, "");
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(&format!("error: {message}")), "{args:?}: expected `{message}` in:\n{err}");
+    assert!(err.contains("help: "), "{args:?}: no help in:\n{err}");
+    assert!(!text(&out.stdout).contains("result"), "{args:?}: a refused save was played");
+    assert_eq!(std::fs::read(dir.join(file)).unwrap(), before, "{args:?}: the file changed");
+    assert_eq!(files_in(dir), listing, "{args:?}: the folder changed");
+}
+
+#[test]
+fn what_is_not_a_save_of_these_rules_is_refused_and_left_alone() {
+    let dir = scratch("refusals");
+    // A game left at its first decision (a human seat, and input ends).
+    let out = arbiter(&dir, &["play", "tic-tac-toe", "--seed", "4", "--human", "1", "--save", "t.json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let good = std::fs::read_to_string(dir.join("t.json")).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&good).unwrap();
+    assert_eq!((value["format"].as_str(), value["version"].as_u64()), (Some("arbiter-save"), Some(1)));
+
+    // Another version of the format.
+    let mut v2 = value.clone();
+    v2["version"] = serde_json::json!(2);
+    std::fs::write(dir.join("v2.json"), serde_json::to_string(&v2).unwrap()).unwrap();
+    refused(&dir, &["resume", "v2.json"], "v2.json", "`v2.json` is a saved game in format version 2; this arbiter reads version 1");
+
+    // Cut short, empty, not JSON, JSON but not a save, a raw state from before versioned saves.
+    std::fs::write(dir.join("cut.json"), &good[..good.len() / 2]).unwrap();
+    refused(&dir, &["resume", "cut.json"], "cut.json", "`cut.json` is cut short: the file ends in the middle of the saved game");
+    std::fs::write(dir.join("empty.json"), "").unwrap();
+    refused(&dir, &["resume", "empty.json"], "empty.json", "`empty.json` is empty, not a saved game");
+    std::fs::write(dir.join("prose.json"), "my tic-tac-toe game\n").unwrap();
+    refused(&dir, &["resume", "prose.json"], "prose.json", "`prose.json` is not a saved game: it is not JSON");
+    std::fs::write(dir.join("other.json"), r#"{"name": "a settings file", "size": 3}"#).unwrap();
+    refused(&dir, &["resume", "other.json"], "other.json", "`other.json` is not a saved game: it has no `\"format\": \"arbiter-save\"`");
+    std::fs::write(dir.join("list.json"), "[1, 2, 3]").unwrap();
+    refused(&dir, &["resume", "list.json"], "list.json", "`list.json` is not a saved game: it is JSON, but not an object");
+    std::fs::write(dir.join("raw.json"), serde_json::to_string(&value["state"]).unwrap()).unwrap();
+    refused(&dir, &["resume", "raw.json"], "raw.json", "`raw.json` is a game saved before versioned saves");
+    // The envelope is right but the state inside is not a state.
+    let mut broken = value.clone();
+    broken["state"]["players"] = serde_json::json!("two");
+    std::fs::write(dir.join("broken.json"), serde_json::to_string(&broken).unwrap()).unwrap();
+    refused(&dir, &["resume", "broken.json"], "broken.json", "`broken.json` is a damaged saved game");
+
+    // A save of another game than the one named.
+    refused(&dir, &["play", "connect-four", "--resume", "t.json"], "t.json", "`t.json` is a saved game of tic-tac-toe, not connect-four");
+    refused(&dir, &["render", "t.json", "--game", "connect-four"], "t.json", "`t.json` is a saved game of tic-tac-toe, not connect-four");
+    // A save naming a game this project does not have.
+    let mut elsewhere = value.clone();
+    elsewhere["game"] = serde_json::json!("chess");
+    std::fs::write(dir.join("chess.json"), serde_json::to_string(&elsewhere).unwrap()).unwrap();
+    refused(
+        &dir,
+        &["resume", "chess.json"],
+        "chess.json",
+        "`chess.json` is a saved game of chess, and that game does not load now: no game `chess`",
+    );
+
+    // The rules changed since the save: the save is refused, and taken again once they are back.
+    let rules = dir.join("rulebooks/tic-tac-toe/game.arb");
+    let original = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(&rules, format!("{original}\n// a house rule, added after the game was saved\n")).unwrap();
+    refused(
+        &dir,
+        &["resume", "t.json"],
+        "t.json",
+        "`t.json` is a saved game of tic-tac-toe, and its rules have changed since it was saved: rulebooks/tic-tac-toe/game.arb changed",
+    );
+    std::fs::write(&rules, &original).unwrap();
+    let out = arbiter(&dir, &["resume", "t.json", "--human", "2"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("resumed from t.json at decision 0"), "{}", text(&out.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_game_leaves_a_whole_save() {
+    // A long bot game saving at every decision, killed at different moments: the save file, when
+    // there is one yet, always reads back whole and resumes under these rules.
+    let dir = scratch("killed");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let b = common::load("starcraft", &[]);
+    for (i, extra_ms) in [0u64, 40, 130].into_iter().enumerate() {
+        let file = dir.join(format!("killed-{i}.json"));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["play", "starcraft", "--players", "4", "--seed", "9", "--save"])
+            .arg(&file)
+            .current_dir(root)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Once the game has saved its first decision, let it run a little, then kill it.
+        for _ in 0..3000 {
+            if file.exists() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(extra_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let saved = save::read(&file).unwrap_or_else(|e| panic!("killed {extra_ms} ms after the first save: {e}"));
+        saved.check_rules(&b.game, "the save").unwrap();
+        assert_eq!(saved.header.players, 4);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
