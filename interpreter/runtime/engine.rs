@@ -16,6 +16,8 @@ pub const STEP_BUDGET: u64 = 2_000_000;
 pub const FRAME_BUDGET: usize = 400;
 /// Turns a game may last.
 pub const TURN_BUDGET: u32 = 2_000;
+/// Objects a game may hold (every object ever created, wherever it is now).
+pub const OBJECT_BUDGET: usize = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -99,6 +101,7 @@ impl<'g> Engine<'g> {
             turns: 0,
             decklists: setup.decklists,
             decisions: 0,
+            built: std::cell::Cell::new(0),
         };
         st.decklists.resize(n, IndexMap::new());
         let mut consts = Vec::new();
@@ -144,6 +147,8 @@ impl<'g> Engine<'g> {
     /// Run until a decision, the end of the game, or (scenarios) nothing left to do.
     pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
         let mut steps: u64 = 0;
+        // The memory budget counts what is built between two decisions.
+        st.built.set(0);
         loop {
             if st.result.is_some() {
                 return Ok(Status::Ended);

@@ -17,6 +17,11 @@ pub const DEPTH_BUDGET: u32 = 200;
 pub const SIZE_BUDGET: usize = 100_000;
 /// How many steps one evaluation may take before the rule is stopped.
 pub const EVAL_BUDGET: u64 = 5_000_000;
+/// The longest text a rule may build, in bytes.
+pub const TEXT_BUDGET: usize = 1 << 20;
+/// Bytes of texts and lists the rules may build between two decisions (a list item counts as
+/// the size of a value). Counted where they are built, so that it costs an addition.
+pub const MEMORY_BUDGET: u64 = 256 << 20;
 
 pub type R<T> = Result<T, RtError>;
 
@@ -31,6 +36,11 @@ pub struct Ev<'a> {
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError { message: message.into(), span, help: None }
+}
+
+/// Arithmetic whose result does not fit in 64 bits.
+pub fn overflow(span: Span) -> RtError {
+    err(span, "number overflow: the result does not fit in 64 bits").with_help(format!("numbers run from {} to {}", i64::MIN, i64::MAX))
 }
 
 impl<'a> Ev<'a> {
@@ -80,7 +90,7 @@ impl<'a> Ev<'a> {
             ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
             ExK::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
             ExK::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
-            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env)?)),
+            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
             ExK::PlayerField(b, i) => {
                 let p = self.player(b, env)?;
                 let ps = self.state.players.get(p as usize).ok_or_else(|| err(b.span, "no such player"))?;
@@ -149,7 +159,7 @@ impl<'a> Ev<'a> {
             ExK::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, v) {
-                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| err(e.span, "number overflow"))?)),
+                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
                     (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
                     (UnOp::Neg, other) => Err(self.type_err(x.span, "a number", &other)),
                     (UnOp::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
@@ -197,6 +207,7 @@ impl<'a> Ev<'a> {
                     }
                     out.push(self.eval(expr, env)?);
                 }
+                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
             }
             ExK::List(items) => {
@@ -204,6 +215,7 @@ impl<'a> Ev<'a> {
                 for i in items {
                     out.push(self.eval(i, env)?);
                 }
+                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
             }
         }
@@ -274,18 +286,66 @@ impl<'a> Ev<'a> {
         }
     }
 
-    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env) -> R<String> {
+    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
         let mut s = String::new();
         for p in pieces {
             match p {
                 StrPiece::Text(t) => s.push_str(t),
                 StrPiece::Expr(x) => {
                     let v = self.eval(x, env)?;
-                    s.push_str(&self.label(&v));
+                    self.push_label(&mut s, &v, span)?;
                 }
             }
         }
+        self.charge(s.len(), span)?;
         Ok(s)
+    }
+
+    /// Append a value's text, unless the text would grow past the text budget.
+    fn push_label(&self, s: &mut String, v: &Value, span: Span) -> R<()> {
+        let room = TEXT_BUDGET.saturating_sub(s.len());
+        let len = self.label_len(v, room);
+        if len > room {
+            return Err(err(span, format!("memory budget exceeded: a text longer than {} MiB", TEXT_BUDGET >> 20))
+                .with_help("a rule builds a text without end (a text added to itself?); keep texts short"));
+        }
+        s.push_str(&self.label(v));
+        Ok(())
+    }
+
+    /// The length of a value's text, counted no further than just past `limit`.
+    fn label_len(&self, v: &Value, limit: usize) -> usize {
+        match v {
+            Value::Text(t) => t.len(),
+            Value::List(l) => {
+                let mut n = 0usize;
+                for x in l.iter() {
+                    n = n.saturating_add(2).saturating_add(self.label_len(x, limit.saturating_sub(n)));
+                    if n > limit {
+                        break;
+                    }
+                }
+                n
+            }
+            other => self.label(other).len(),
+        }
+    }
+
+    /// Count bytes built toward the memory budget (between two decisions).
+    pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
+        let used = self.state.built.get().saturating_add(bytes as u64);
+        self.state.built.set(used);
+        if used > MEMORY_BUDGET {
+            return Err(err(
+                span,
+                format!(
+                    "memory budget exceeded: the rules built more than {} MiB of texts and lists without a decision",
+                    MEMORY_BUDGET >> 20
+                ),
+            )
+            .with_help("a loop probably builds texts or lists that keep growing; build them once, or keep fewer"));
+        }
+        Ok(())
     }
 
     /// The text shown for a value: objects by their definition's name.
@@ -419,7 +479,7 @@ impl<'a> Ev<'a> {
         }
         let a = self.eval(l, env)?;
         let b = self.eval(r, env)?;
-        let overflow = || err(span, "number overflow");
+        let overflow = || overflow(span);
         Ok(match op {
             BinOp::Eq => Value::Bool(a == b),
             BinOp::Ne => Value::Bool(a != b),
@@ -428,7 +488,12 @@ impl<'a> Ev<'a> {
             BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
             BinOp::Add => match (a, b) {
                 (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-                (Value::Text(x), y) => Value::text(format!("{x}{}", self.label(&y))),
+                (Value::Text(x), y) => {
+                    let mut s = x.to_string();
+                    self.push_label(&mut s, &y, span)?;
+                    self.charge(s.len(), span)?;
+                    Value::text(s)
+                }
                 (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
                     let mut v = self.as_list(x, l.span)?.as_ref().clone();
                     v.extend(self.as_list(y, r.span)?.iter().cloned());
@@ -452,8 +517,13 @@ impl<'a> Ev<'a> {
                     BinOp::Ge => Value::Bool(x >= y),
                     BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    BinOp::Div => Value::Int(x.checked_div(y).ok_or_else(|| err(r.span, "division by zero"))?),
-                    BinOp::Rem => Value::Int(x.checked_rem(y).ok_or_else(|| err(r.span, "division by zero"))?),
+                    // `checked_div` also refuses the smallest number divided by -1.
+                    BinOp::Div => {
+                        Value::Int(x.checked_div(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
+                    BinOp::Rem => {
+                        Value::Int(x.checked_rem(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
                     _ => return Err(err(span, "internal: operator")),
                 }
             }
@@ -464,6 +534,7 @@ impl<'a> Ev<'a> {
         if v.len() > SIZE_BUDGET {
             return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
         }
+        self.charge(v.len() * std::mem::size_of::<Value>(), span)?;
         Ok(Value::list(v))
     }
 
@@ -612,15 +683,13 @@ impl<'a> Ev<'a> {
             Value::Pose(q.x, q.y, 0)
         };
         let shape_v = |s: Vec<geo::P>| Value::list(s.into_iter().map(ptv).collect());
-        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| err(span, "number overflow"));
+        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| overflow(span));
         Ok(match b {
             Builtin::Count => match arg(0) {
                 Value::Zone(z) => Value::Int(self.state.zone_objects(self.game, z).len() as i64),
                 _ => Value::Int(list(0)?.len() as i64),
             },
-            Builtin::Sum => {
-                Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| err(span, "number overflow"))?)
-            }
+            Builtin::Sum => Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| overflow(span))?),
             Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
             Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
             Builtin::First | Builtin::Top => match arg(0) {
@@ -743,9 +812,7 @@ impl<'a> Ev<'a> {
                 Value::Bool(bipartite_complete(&ok, pool.len()))
             }
             Builtin::Qty => match arg(0) {
-                Value::Amount(a) => {
-                    Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| err(span, "number overflow"))?)
-                }
+                Value::Amount(a) => Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?),
                 Value::None => Value::Int(0),
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
             },
@@ -756,15 +823,17 @@ impl<'a> Ev<'a> {
             },
             Builtin::QtyOf => match (arg(0), arg(1)) {
                 (Value::Amount(a), Value::Sym(s)) => Value::Int(
-                    a.iter()
-                        .filter(|(_, k)| *k == s)
-                        .try_fold(0i64, |acc, (n, _)| acc.checked_add(*n))
-                        .ok_or_else(|| err(span, "number overflow"))?,
+                    a.iter().filter(|(_, k)| *k == s).try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?,
                 ),
                 (Value::None, _) => Value::Int(0),
                 (other, _) => return Err(self.type_err(arg_span(0), "an amount and a kind", &other)),
             },
-            Builtin::Text => Value::text(self.label(&arg(0))),
+            Builtin::Text => {
+                let mut s = String::new();
+                self.push_label(&mut s, &arg(0), span)?;
+                self.charge(s.len(), span)?;
+                Value::text(s)
+            }
             Builtin::Decklist => {
                 let p = player(0)?;
                 let section = match arg(1) {
@@ -774,7 +843,7 @@ impl<'a> Ev<'a> {
                 let defs = self.state.decklists.get(p as usize).and_then(|d| d.get(section.as_ref())).cloned().unwrap_or_default();
                 Value::list(defs.into_iter().map(Value::Def).collect())
             }
-            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| err(span, "number overflow"))?),
+            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| overflow(span))?),
             Builtin::Clamp => {
                 let (x, lo, hi) = (int(0)?, int(1)?, int(2)?);
                 Value::Int(x.max(lo).min(hi.max(lo)))
@@ -805,7 +874,7 @@ impl<'a> Ev<'a> {
                 if hi.saturating_sub(lo) >= SIZE_BUDGET as i64 {
                     return Err(err(span, format!("size budget exceeded: a range of more than {SIZE_BUDGET} numbers")));
                 }
-                Value::list((lo..=hi).map(Value::Int).collect())
+                self.sized((lo..=hi).map(Value::Int).collect(), span)?
             }
             Builtin::Mm => scaled(0, 1_000)?,
             Builtin::Cm => scaled(0, 10_000)?,

@@ -53,6 +53,10 @@ pub struct State {
     pub turns: u32,
     pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
     pub decisions: u64,
+    /// Bytes of texts and lists the rules have built since the engine last started advancing:
+    /// the memory budget (`eval::MEMORY_BUDGET`). Not part of the saved game.
+    #[serde(skip)]
+    pub built: std::cell::Cell<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
