@@ -27,8 +27,9 @@ fn project() -> Project {
     Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() }
 }
 
-/// Every scenario of a fixture: its outcome, how long it ran, and the loaded files.
-fn run_fixture(name: &str) -> (Vec<(Outcome, Duration)>, Vec<SourceFile>) {
+/// The scenarios of a fixture (`only` one of them, or all): each outcome, how long it ran, and
+/// the loaded files.
+fn run_fixture(name: &str, only: Option<&str>) -> (Vec<(Outcome, Duration)>, Vec<SourceFile>) {
     let project = project();
     let path = project.root.join("tests/untrusted").join(name);
     let loaded = project.load("bsg-ccg", &[], &scenario_extras(&path));
@@ -37,7 +38,7 @@ fn run_fixture(name: &str) -> (Vec<(Outcome, Duration)>, Vec<SourceFile>) {
         Err(d) => panic!("{name} should load: {}", arbiter::diag::render(&d, &loaded.files)),
     };
     let mut out = Vec::new();
-    for sc in &built.scenarios {
+    for sc in built.scenarios.iter().filter(|sc| only.is_none_or(|id| sc.id == id)) {
         let start = Instant::now();
         let outcome = run(&built.game, sc);
         out.push((outcome, start.elapsed()));
@@ -48,7 +49,7 @@ fn run_fixture(name: &str) -> (Vec<(Outcome, Duration)>, Vec<SourceFile>) {
 /// The scenario `id` stopped with one error whose message has `message`, whose help has `help`,
 /// and whose span covers `at` in the fixture itself; and it stopped in time.
 fn assert_stopped(fixture: &str, id: &str, message: &str, help: &str, at: &str) {
-    let (outcomes, files) = run_fixture(fixture);
+    let (outcomes, files) = run_fixture(fixture, Some(id));
     let (o, took) = outcomes.iter().find(|(o, _)| o.id == id).unwrap_or_else(|| panic!("{fixture} has no scenario `{id}`"));
     assert!(*took < LIMIT, "{fixture} {id}: took {took:?}, more than {LIMIT:?}");
     assert_eq!(o.failures.len(), 1, "{fixture} {id}: expected one error, got {:?}", o.failures);
@@ -110,7 +111,7 @@ fn a_card_that_creates_objects_without_end_is_stopped() {
 #[test]
 fn a_card_that_doubles_a_text_is_stopped() {
     assert_stopped(
-        "growing-text.arb",
+        "growing-values.arb",
         "echo-chamber",
         "memory budget exceeded: a text longer than 1 MiB",
         "builds a text without end",
@@ -121,12 +122,19 @@ fn a_card_that_doubles_a_text_is_stopped() {
 #[test]
 fn a_card_that_grows_a_list_without_end_is_stopped() {
     assert_stopped(
-        "growing-text.arb",
+        "growing-values.arb",
         "hoarder",
         "memory budget exceeded: the rules built more than 256 MiB of texts and lists",
         "lists that keep growing",
         "pile + [count(pile)]",
     );
+}
+
+#[test]
+fn a_card_that_nests_lists_without_end_is_stopped() {
+    let (message, help) = ("size budget exceeded: lists nested more than 100 deep", "puts a list inside a list again and again");
+    assert_stopped("growing-values.arb", "russian-doll", message, help, "[doll]");
+    assert_stopped("growing-values.arb", "matryoshka", message, help, "[doll for x in [1]]");
 }
 
 #[test]
@@ -137,7 +145,7 @@ fn arithmetic_past_the_integer_limits_is_an_error() {
     assert_stopped("integer-limits.arb", "smallest-divided", "number overflow", help, "smallest / -1");
     assert_stopped("integer-limits.arb", "smallest-negated", "number overflow", help, "abs(smallest)");
     // The limits themselves are ordinary numbers.
-    let (outcomes, _) = run_fixture("integer-limits.arb");
+    let (outcomes, _) = run_fixture("integer-limits.arb", Some("limits-hold"));
     let (ok, _) = outcomes.iter().find(|(o, _)| o.id == "limits-hold").unwrap();
     assert!(ok.passed(), "{:?}", ok.failures);
 }

@@ -17,6 +17,8 @@ pub const DEPTH_BUDGET: u32 = 200;
 pub const SIZE_BUDGET: usize = 100_000;
 /// How many steps one evaluation may take before the rule is stopped.
 pub const EVAL_BUDGET: u64 = 5_000_000;
+/// How deeply lists may nest inside lists.
+pub const NEST_BUDGET: u32 = 100;
 /// The longest text a rule may build, in bytes.
 pub const TEXT_BUDGET: usize = 1 << 20;
 /// Bytes of texts and lists the rules may build between two decisions (a list item counts as
@@ -205,7 +207,9 @@ impl<'a> Ev<'a> {
                     {
                         continue;
                     }
-                    out.push(self.eval(expr, env)?);
+                    let v = self.eval(expr, env)?;
+                    self.check_nesting(&v, e.span)?;
+                    out.push(v);
                 }
                 self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
@@ -213,7 +217,9 @@ impl<'a> Ev<'a> {
             ExK::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
-                    out.push(self.eval(i, env)?);
+                    let v = self.eval(i, env)?;
+                    self.check_nesting(&v, e.span)?;
+                    out.push(v);
                 }
                 self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
@@ -329,6 +335,35 @@ impl<'a> Ev<'a> {
             }
             other => self.label(other).len(),
         }
+    }
+
+    /// Refuse an item that would nest lists more than `NEST_BUDGET` deep (dropping or printing a
+    /// list nested without end would overflow the stack). Free for an item that is not a list; a
+    /// list item is walked, one evaluation step per item it holds.
+    fn check_nesting(&self, item: &Value, span: Span) -> R<()> {
+        match item {
+            Value::List(l) => self.nest_walk(l, 1, span),
+            _ => Ok(()),
+        }
+    }
+
+    fn nest_walk(&self, l: &[Value], depth: u32, span: Span) -> R<()> {
+        if depth >= NEST_BUDGET {
+            return Err(err(span, format!("size budget exceeded: lists nested more than {NEST_BUDGET} deep"))
+                .with_help("a rule puts a list inside a list again and again; keep lists flat"));
+        }
+        let steps = self.steps.get().saturating_add(l.len() as u64);
+        if steps > EVAL_BUDGET {
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
+                .with_help("a list of lists too large to put in another list"));
+        }
+        self.steps.set(steps);
+        for x in l {
+            if let Value::List(inner) = x {
+                self.nest_walk(inner, depth + 1, span)?;
+            }
+        }
+        Ok(())
     }
 
     /// Count bytes built toward the memory budget (between two decisions).
