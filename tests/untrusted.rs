@@ -76,6 +76,17 @@ fn a_card_that_loops_forever_is_stopped() {
 }
 
 #[test]
+fn a_card_whose_loop_works_hard_forever_is_stopped() {
+    assert_stopped(
+        "infinite-loop.arb",
+        "endless-census",
+        "step budget exceeded: more than 20000000 evaluation steps without a decision",
+        "does too much work and never ends",
+        "total = sum(fleet)",
+    );
+}
+
+#[test]
 fn a_function_that_recurses_without_end_is_stopped() {
     assert_stopped(
         "unbounded-recursion.arb",

@@ -71,6 +71,8 @@ impl<'a> Ev<'a> {
                 .with_help("a condition or function does too much work, or loops over lists that keep growing"));
         }
         self.steps.set(steps);
+        // Every step also counts toward the work between two decisions (`engine::WORK_BUDGET`).
+        self.state.work.set(self.state.work.get() + 1);
         // Deep (but budgeted) recursion must never overflow the thread's stack: every 16 levels,
         // make sure there is room for 16 more (a level takes well under 4 KiB).
         let level = self.level.get();
@@ -366,6 +368,18 @@ impl<'a> Ev<'a> {
         Ok(())
     }
 
+    /// Count work (list items walked) toward the evaluation's step budget.
+    fn work(&self, items: usize, span: Span) -> R<()> {
+        let steps = self.steps.get().saturating_add(items as u64);
+        if steps > EVAL_BUDGET {
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
+                .with_help("a condition or function does too much work, or walks lists that keep growing"));
+        }
+        self.steps.set(steps);
+        self.state.work.set(self.state.work.get().saturating_add(items as u64));
+        Ok(())
+    }
+
     /// Count bytes built toward the memory budget (between two decisions).
     pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
         let used = self.state.built.get().saturating_add(bytes as u64);
@@ -576,7 +590,10 @@ impl<'a> Ev<'a> {
     /// `item in container`: list membership, or an object directly in a zone.
     fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
         match container {
-            Value::List(l) => Ok(l.contains(item)),
+            Value::List(l) => {
+                self.work(l.len(), span)?;
+                Ok(l.contains(item))
+            }
             Value::None => Ok(false),
             Value::Zone(z) => match item {
                 Value::Obj(o) => Ok(self.in_zone(*o, *z)),
@@ -679,7 +696,12 @@ impl<'a> Ev<'a> {
         let vals = self.eval_args(args, env)?;
         let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
-        let list = |i: usize| self.as_list(arg(i), arg_span(i));
+        // A builtin walks its list arguments: one step per item.
+        let list = |i: usize| {
+            let l = self.as_list(arg(i), arg_span(i))?;
+            self.work(l.len(), span)?;
+            Ok(l)
+        };
         let int = |i: usize| match arg(i) {
             Value::Int(x) => Ok(x),
             other => Err(self.type_err(arg_span(i), "a number", &other)),
@@ -738,6 +760,7 @@ impl<'a> Ev<'a> {
             Builtin::Distinct => {
                 let mut out: Vec<Value> = Vec::new();
                 for v in list(0)?.iter() {
+                    self.work(out.len(), span)?;
                     if !out.contains(v) {
                         out.push(v.clone());
                     }
@@ -765,7 +788,9 @@ impl<'a> Ev<'a> {
                     x @ (Value::List(_) | Value::Zone(_)) => self.as_list(x, arg_span(1))?.as_ref().clone(),
                     x => vec![x],
                 };
-                Value::list(list(0)?.iter().filter(|x| !remove.contains(x)).cloned().collect())
+                let from = list(0)?;
+                self.work(from.len().saturating_mul(remove.len()), span)?;
+                Value::list(from.iter().filter(|x| !remove.contains(x)).cloned().collect())
             }
             Builtin::CountOf => Value::Int(list(0)?.iter().filter(|x| **x == arg(1)).count() as i64),
             Builtin::SortBy | Builtin::Lowest | Builtin::Highest => {

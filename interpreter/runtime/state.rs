@@ -57,6 +57,10 @@ pub struct State {
     /// the memory budget (`eval::MEMORY_BUDGET`). Not part of the saved game.
     #[serde(skip)]
     pub built: std::cell::Cell<u64>,
+    /// Evaluation steps since the engine last started advancing: the work budget
+    /// (`engine::WORK_BUDGET`). Not part of the saved game.
+    #[serde(skip)]
+    pub work: std::cell::Cell<u64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
