@@ -8,6 +8,7 @@ pub mod agents;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod fuzz;
 pub mod runtime;
 pub mod save;
 pub mod scenario;

@@ -77,6 +77,12 @@ pub struct Header {
     pub note: Option<String>,
 }
 
+/// A `uses` path the loader may read: relative, going only down (no `..`), ending in `.arb`.
+pub fn usable_path(p: &str) -> bool {
+    let path = std::path::Path::new(p);
+    p.ends_with(".arb") && path.components().all(|c| matches!(c, std::path::Component::Normal(_)))
+}
+
 pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
     let mut h = Header { game: None, decks: vec![], uses: vec![], players: 2, variants: vec![], cite: None, note: None };
     for p in &s.props {
@@ -95,10 +101,20 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
                 PropValue::Word(w) | PropValue::Str(w) => Some(w.clone()),
                 _ => None,
             })),
-            ("uses", Some(_)) => h.uses.extend(p.values.iter().filter_map(|x| match &x.node {
-                PropValue::Str(w) | PropValue::Word(w) => Some(w.clone()),
-                _ => None,
-            })),
+            ("uses", Some(_)) => {
+                for x in &p.values {
+                    let (PropValue::Str(w) | PropValue::Word(w)) = &x.node else { continue };
+                    // A scenario from a stranger must not make the loader read any other file.
+                    if usable_path(w) {
+                        h.uses.push(w.clone());
+                    } else {
+                        diags.push(
+                            Diag::error(x.span, format!("a scenario may use only `.arb` files in its own folder or below it, not `{w}`"))
+                                .help("write a relative path without `..`, like `uses \"uses/my-cards.arb\"`"),
+                        );
+                    }
+                }
+            }
             ("deck", Some(_)) => match p.values.as_slice() {
                 [ast::Spanned { node: PropValue::Int(seat), .. }, ast::Spanned { node: PropValue::Str(name), span }] if *seat >= 1 => {
                     h.decks.push((usize::try_from(*seat - 1).unwrap_or(0), name.clone(), *span));

@@ -16,6 +16,10 @@ pub const STEP_BUDGET: u64 = 2_000_000;
 pub const FRAME_BUDGET: usize = 400;
 /// Turns a game may last.
 pub const TURN_BUDGET: u32 = 2_000;
+/// Evaluation steps (expressions evaluated, list items walked by builtins) between two decisions.
+pub const WORK_BUDGET: u64 = 20_000_000;
+/// Objects a game may hold (every object ever created, wherever it is now).
+pub const OBJECT_BUDGET: usize = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -100,6 +104,8 @@ impl<'g> Engine<'g> {
             decklists: setup.decklists,
             decisions: 0,
             tracing: None,
+            built: std::cell::Cell::new(0),
+            work: std::cell::Cell::new(0),
         };
         st.decklists.resize(n, IndexMap::new());
         let mut consts = Vec::new();
@@ -145,6 +151,9 @@ impl<'g> Engine<'g> {
     /// Run until a decision, the end of the game, or (scenarios) nothing left to do.
     pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
         let mut steps: u64 = 0;
+        // The memory and work budgets count what is done between two decisions.
+        st.built.set(0);
+        st.work.set(0);
         loop {
             if st.result.is_some() {
                 return Ok(Status::Ended);
@@ -158,6 +167,13 @@ impl<'g> Engine<'g> {
                 return Err(err(span, format!("step budget exceeded: more than {} steps without a decision", self.step_budget)).with_help(
                     "a loop in the rules or in an object's ability never ends; check `while` conditions and triggers that cause themselves",
                 ));
+            }
+            if st.work.get() > WORK_BUDGET {
+                let span = self.current_span(st);
+                return Err(err(span, format!("step budget exceeded: more than {WORK_BUDGET} evaluation steps without a decision"))
+                    .with_help(
+                        "a loop in the rules or in an object's ability does too much work and never ends; check `while` conditions",
+                    ));
             }
             if st.frames.len() > FRAME_BUDGET {
                 let span = self.current_span(st);

@@ -17,6 +17,13 @@ pub const DEPTH_BUDGET: u32 = 200;
 pub const SIZE_BUDGET: usize = 100_000;
 /// How many steps one evaluation may take before the rule is stopped.
 pub const EVAL_BUDGET: u64 = 5_000_000;
+/// How deeply lists may nest inside lists.
+pub const NEST_BUDGET: u32 = 100;
+/// The longest text a rule may build, in bytes.
+pub const TEXT_BUDGET: usize = 1 << 20;
+/// Bytes of texts and lists the rules may build between two decisions (a list item counts as
+/// the size of a value). Counted where they are built, so that it costs an addition.
+pub const MEMORY_BUDGET: u64 = 256 << 20;
 
 pub type R<T> = Result<T, RtError>;
 
@@ -35,6 +42,11 @@ pub struct Ev<'a> {
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError { message: message.into(), span, help: None }
+}
+
+/// Arithmetic whose result does not fit in 64 bits.
+pub fn overflow(span: Span) -> RtError {
+    err(span, "number overflow: the result does not fit in 64 bits").with_help(format!("numbers run from {} to {}", i64::MIN, i64::MAX))
 }
 
 impl<'a> Ev<'a> {
@@ -63,6 +75,8 @@ impl<'a> Ev<'a> {
                 .with_help("a condition or function does too much work, or loops over lists that keep growing"));
         }
         self.steps.set(steps);
+        // Every step also counts toward the work between two decisions (`engine::WORK_BUDGET`).
+        self.state.work.set(self.state.work.get() + 1);
         // Deep (but budgeted) recursion must never overflow the thread's stack: every 16 levels,
         // make sure there is room for 16 more (a level takes well under 4 KiB).
         let level = self.level.get();
@@ -84,7 +98,7 @@ impl<'a> Ev<'a> {
             ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
             ExK::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
             ExK::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
-            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env)?)),
+            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
             ExK::PlayerField(b, i) => {
                 let p = self.player(b, env)?;
                 let ps = self.state.players.get(p as usize).ok_or_else(|| err(b.span, "no such player"))?;
@@ -153,7 +167,7 @@ impl<'a> Ev<'a> {
             ExK::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, v) {
-                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| err(e.span, "number overflow"))?)),
+                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
                     (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
                     (UnOp::Neg, other) => Err(self.type_err(x.span, "a number", &other)),
                     (UnOp::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
@@ -199,15 +213,21 @@ impl<'a> Ev<'a> {
                     {
                         continue;
                     }
-                    out.push(self.eval(expr, env)?);
+                    let v = self.eval(expr, env)?;
+                    self.check_nesting(&v, e.span)?;
+                    out.push(v);
                 }
+                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
             }
             ExK::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
-                    out.push(self.eval(i, env)?);
+                    let v = self.eval(i, env)?;
+                    self.check_nesting(&v, e.span)?;
+                    out.push(v);
                 }
+                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
             }
         }
@@ -278,18 +298,107 @@ impl<'a> Ev<'a> {
         }
     }
 
-    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env) -> R<String> {
+    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
         let mut s = String::new();
         for p in pieces {
             match p {
                 StrPiece::Text(t) => s.push_str(t),
                 StrPiece::Expr(x) => {
                     let v = self.eval(x, env)?;
-                    s.push_str(&self.label(&v));
+                    self.push_label(&mut s, &v, span)?;
                 }
             }
         }
+        self.charge(s.len(), span)?;
         Ok(s)
+    }
+
+    /// Append a value's text, unless the text would grow past the text budget.
+    fn push_label(&self, s: &mut String, v: &Value, span: Span) -> R<()> {
+        let room = TEXT_BUDGET.saturating_sub(s.len());
+        let len = self.label_len(v, room);
+        if len > room {
+            return Err(err(span, format!("memory budget exceeded: a text longer than {} MiB", TEXT_BUDGET >> 20))
+                .with_help("a rule builds a text without end (a text added to itself?); keep texts short"));
+        }
+        s.push_str(&self.label(v));
+        Ok(())
+    }
+
+    /// The length of a value's text, counted no further than just past `limit`.
+    fn label_len(&self, v: &Value, limit: usize) -> usize {
+        match v {
+            Value::Text(t) => t.len(),
+            Value::List(l) => {
+                let mut n = 0usize;
+                for x in l.iter() {
+                    n = n.saturating_add(2).saturating_add(self.label_len(x, limit.saturating_sub(n)));
+                    if n > limit {
+                        break;
+                    }
+                }
+                n
+            }
+            other => self.label(other).len(),
+        }
+    }
+
+    /// Refuse an item that would nest lists more than `NEST_BUDGET` deep (dropping or printing a
+    /// list nested without end would overflow the stack). Free for an item that is not a list; a
+    /// list item is walked, one evaluation step per item it holds.
+    fn check_nesting(&self, item: &Value, span: Span) -> R<()> {
+        match item {
+            Value::List(l) => self.nest_walk(l, 1, span),
+            _ => Ok(()),
+        }
+    }
+
+    fn nest_walk(&self, l: &[Value], depth: u32, span: Span) -> R<()> {
+        if depth >= NEST_BUDGET {
+            return Err(err(span, format!("size budget exceeded: lists nested more than {NEST_BUDGET} deep"))
+                .with_help("a rule puts a list inside a list again and again; keep lists flat"));
+        }
+        let steps = self.steps.get().saturating_add(l.len() as u64);
+        if steps > EVAL_BUDGET {
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
+                .with_help("a list of lists too large to put in another list"));
+        }
+        self.steps.set(steps);
+        for x in l {
+            if let Value::List(inner) = x {
+                self.nest_walk(inner, depth + 1, span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Count work (list items walked) toward the evaluation's step budget.
+    fn work(&self, items: usize, span: Span) -> R<()> {
+        let steps = self.steps.get().saturating_add(items as u64);
+        if steps > EVAL_BUDGET {
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
+                .with_help("a condition or function does too much work, or walks lists that keep growing"));
+        }
+        self.steps.set(steps);
+        self.state.work.set(self.state.work.get().saturating_add(items as u64));
+        Ok(())
+    }
+
+    /// Count bytes built toward the memory budget (between two decisions).
+    pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
+        let used = self.state.built.get().saturating_add(bytes as u64);
+        self.state.built.set(used);
+        if used > MEMORY_BUDGET {
+            return Err(err(
+                span,
+                format!(
+                    "memory budget exceeded: the rules built more than {} MiB of texts and lists without a decision",
+                    MEMORY_BUDGET >> 20
+                ),
+            )
+            .with_help("a loop probably builds texts or lists that keep growing; build them once, or keep fewer"));
+        }
+        Ok(())
     }
 
     /// The text shown for a value: objects by their definition's name.
@@ -423,7 +532,7 @@ impl<'a> Ev<'a> {
         }
         let a = self.eval(l, env)?;
         let b = self.eval(r, env)?;
-        let overflow = || err(span, "number overflow");
+        let overflow = || overflow(span);
         Ok(match op {
             BinOp::Eq => Value::Bool(a == b),
             BinOp::Ne => Value::Bool(a != b),
@@ -432,7 +541,12 @@ impl<'a> Ev<'a> {
             BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
             BinOp::Add => match (a, b) {
                 (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-                (Value::Text(x), y) => Value::text(format!("{x}{}", self.label(&y))),
+                (Value::Text(x), y) => {
+                    let mut s = x.to_string();
+                    self.push_label(&mut s, &y, span)?;
+                    self.charge(s.len(), span)?;
+                    Value::text(s)
+                }
                 (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
                     let mut v = self.as_list(x, l.span)?.as_ref().clone();
                     v.extend(self.as_list(y, r.span)?.iter().cloned());
@@ -456,8 +570,13 @@ impl<'a> Ev<'a> {
                     BinOp::Ge => Value::Bool(x >= y),
                     BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    BinOp::Div => Value::Int(x.checked_div(y).ok_or_else(|| err(r.span, "division by zero"))?),
-                    BinOp::Rem => Value::Int(x.checked_rem(y).ok_or_else(|| err(r.span, "division by zero"))?),
+                    // `checked_div` also refuses the smallest number divided by -1.
+                    BinOp::Div => {
+                        Value::Int(x.checked_div(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
+                    BinOp::Rem => {
+                        Value::Int(x.checked_rem(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
                     _ => return Err(err(span, "internal: operator")),
                 }
             }
@@ -468,13 +587,17 @@ impl<'a> Ev<'a> {
         if v.len() > SIZE_BUDGET {
             return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
         }
+        self.charge(v.len() * std::mem::size_of::<Value>(), span)?;
         Ok(Value::list(v))
     }
 
     /// `item in container`: list membership, or an object directly in a zone.
     fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
         match container {
-            Value::List(l) => Ok(l.contains(item)),
+            Value::List(l) => {
+                self.work(l.len(), span)?;
+                Ok(l.contains(item))
+            }
             Value::None => Ok(false),
             Value::Zone(z) => match item {
                 Value::Obj(o) => Ok(self.in_zone(*o, *z)),
@@ -577,7 +700,12 @@ impl<'a> Ev<'a> {
         let vals = self.eval_args(args, env)?;
         let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
-        let list = |i: usize| self.as_list(arg(i), arg_span(i));
+        // A builtin walks its list arguments: one step per item.
+        let list = |i: usize| {
+            let l = self.as_list(arg(i), arg_span(i))?;
+            self.work(l.len(), span)?;
+            Ok(l)
+        };
         let int = |i: usize| match arg(i) {
             Value::Int(x) => Ok(x),
             other => Err(self.type_err(arg_span(i), "a number", &other)),
@@ -616,15 +744,13 @@ impl<'a> Ev<'a> {
             Value::Pose(q.x, q.y, 0)
         };
         let shape_v = |s: Vec<geo::P>| Value::list(s.into_iter().map(ptv).collect());
-        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| err(span, "number overflow"));
+        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| overflow(span));
         Ok(match b {
             Builtin::Count => match arg(0) {
                 Value::Zone(z) => Value::Int(self.state.zone_objects(self.game, z).len() as i64),
                 _ => Value::Int(list(0)?.len() as i64),
             },
-            Builtin::Sum => {
-                Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| err(span, "number overflow"))?)
-            }
+            Builtin::Sum => Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| overflow(span))?),
             Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
             Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
             Builtin::First | Builtin::Top => match arg(0) {
@@ -638,6 +764,7 @@ impl<'a> Ev<'a> {
             Builtin::Distinct => {
                 let mut out: Vec<Value> = Vec::new();
                 for v in list(0)?.iter() {
+                    self.work(out.len(), span)?;
                     if !out.contains(v) {
                         out.push(v.clone());
                     }
@@ -665,7 +792,9 @@ impl<'a> Ev<'a> {
                     x @ (Value::List(_) | Value::Zone(_)) => self.as_list(x, arg_span(1))?.as_ref().clone(),
                     x => vec![x],
                 };
-                Value::list(list(0)?.iter().filter(|x| !remove.contains(x)).cloned().collect())
+                let from = list(0)?;
+                self.work(from.len().saturating_mul(remove.len()), span)?;
+                Value::list(from.iter().filter(|x| !remove.contains(x)).cloned().collect())
             }
             Builtin::CountOf => Value::Int(list(0)?.iter().filter(|x| **x == arg(1)).count() as i64),
             Builtin::SortBy | Builtin::Lowest | Builtin::Highest => {
@@ -747,9 +876,7 @@ impl<'a> Ev<'a> {
                 Value::Bool(bipartite_complete(&ok, pool.len()))
             }
             Builtin::Qty => match arg(0) {
-                Value::Amount(a) => {
-                    Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| err(span, "number overflow"))?)
-                }
+                Value::Amount(a) => Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?),
                 Value::None => Value::Int(0),
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
             },
@@ -760,15 +887,17 @@ impl<'a> Ev<'a> {
             },
             Builtin::QtyOf => match (arg(0), arg(1)) {
                 (Value::Amount(a), Value::Sym(s)) => Value::Int(
-                    a.iter()
-                        .filter(|(_, k)| *k == s)
-                        .try_fold(0i64, |acc, (n, _)| acc.checked_add(*n))
-                        .ok_or_else(|| err(span, "number overflow"))?,
+                    a.iter().filter(|(_, k)| *k == s).try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?,
                 ),
                 (Value::None, _) => Value::Int(0),
                 (other, _) => return Err(self.type_err(arg_span(0), "an amount and a kind", &other)),
             },
-            Builtin::Text => Value::text(self.label(&arg(0))),
+            Builtin::Text => {
+                let mut s = String::new();
+                self.push_label(&mut s, &arg(0), span)?;
+                self.charge(s.len(), span)?;
+                Value::text(s)
+            }
             Builtin::Decklist => {
                 let p = player(0)?;
                 let section = match arg(1) {
@@ -778,7 +907,7 @@ impl<'a> Ev<'a> {
                 let defs = self.state.decklists.get(p as usize).and_then(|d| d.get(section.as_ref())).cloned().unwrap_or_default();
                 Value::list(defs.into_iter().map(Value::Def).collect())
             }
-            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| err(span, "number overflow"))?),
+            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| overflow(span))?),
             Builtin::Clamp => {
                 let (x, lo, hi) = (int(0)?, int(1)?, int(2)?);
                 Value::Int(x.max(lo).min(hi.max(lo)))
@@ -809,7 +938,7 @@ impl<'a> Ev<'a> {
                 if hi.saturating_sub(lo) >= SIZE_BUDGET as i64 {
                     return Err(err(span, format!("size budget exceeded: a range of more than {SIZE_BUDGET} numbers")));
                 }
-                Value::list((lo..=hi).map(Value::Int).collect())
+                self.sized((lo..=hi).map(Value::Int).collect(), span)?
             }
             Builtin::Mm => scaled(0, 1_000)?,
             Builtin::Cm => scaled(0, 10_000)?,

@@ -595,8 +595,9 @@ impl Engine<'_> {
             },
             None => zone.owner.ok_or_else(|| err(span, "this zone belongs to no player: say who owns the new object with `owned by p`"))?,
         };
-        if st.objects.len() >= super::eval::SIZE_BUDGET {
-            return Err(err(span, format!("size budget exceeded: more than {} objects", super::eval::SIZE_BUDGET)));
+        if st.objects.len() >= super::engine::OBJECT_BUDGET {
+            return Err(err(span, format!("object budget exceeded: a game may hold at most {} objects", super::engine::OBJECT_BUDGET))
+                .with_help("a loop or trigger probably creates objects without end; create them from a fixed list or count"));
         }
         let id = ObjId::try_from(st.objects.len()).map_err(|_| err(span, "too many objects"))?;
         let since = st.tick();

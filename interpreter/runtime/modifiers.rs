@@ -222,10 +222,10 @@ fn zone_guard(cond: &crate::check::ir::Ex, var: crate::check::ir::Slot) -> Optio
 pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
     Ok(match (op, value, by) {
         (ModifyOp::Set, _, v) => v,
-        (ModifyOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| err(span, "number overflow"))?),
-        (ModifyOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| err(span, "number overflow"))?),
+        (ModifyOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| super::eval::overflow(span))?),
+        (ModifyOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| super::eval::overflow(span))?),
         (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => {
-            Value::Int(if op == ModifyOp::Add { b } else { b.checked_neg().ok_or_else(|| err(span, "number overflow"))? })
+            Value::Int(if op == ModifyOp::Add { b } else { b.checked_neg().ok_or_else(|| super::eval::overflow(span))? })
         }
         (ModifyOp::Insert, Value::List(l), v) => {
             let mut l = Arc::unwrap_or_clone(l);

@@ -57,6 +57,14 @@ pub struct State {
     /// who called what from where, and the conditions that chose each branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tracing: Option<Box<Tracing>>,
+    /// Bytes of texts and lists the rules have built since the engine last started advancing:
+    /// the memory budget (`eval::MEMORY_BUDGET`). Not part of the saved game.
+    #[serde(skip)]
+    pub built: std::cell::Cell<u64>,
+    /// Evaluation steps since the engine last started advancing: the work budget
+    /// (`engine::WORK_BUDGET`). Not part of the saved game.
+    #[serde(skip)]
+    pub work: std::cell::Cell<u64>,
 }
 
 /// The record `arbiter explain --why` walks back.
