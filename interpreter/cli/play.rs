@@ -17,6 +17,8 @@ pub struct PlayOptions {
     pub seed: u64,
     pub variants: Vec<String>,
     pub humans: Vec<u8>,
+    /// Bots play every seat; print only what this seat (1, 2, ...) sees.
+    pub view: Option<u8>,
     pub decks: Vec<String>,
     pub log: bool,
     pub resume: Option<PathBuf>,
@@ -99,6 +101,10 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
         return 2;
     }
+    if let Some(&seat) = o.view.iter().chain(&o.humans).find(|s| **s == 0 || usize::from(**s) > players) {
+        eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
+        return 2;
+    }
     let files: Vec<(usize, u32)> = given
         .iter()
         .filter_map(|(s, p)| {
@@ -165,7 +171,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         if o.log {
             out!("{}", events_since(game, &st, printed, None));
             printed = st.log.len();
-        } else if let Some(&seat) = human.seats.first() {
+        } else if let Some(seat) = o.view.map(|v| v.saturating_sub(1)).or(human.seats.first().copied()) {
             out!("{}", events_since(game, &st, printed, Some(seat)));
             printed = st.log.len();
         }
@@ -219,6 +225,9 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: {e}");
         return 2;
     }
+    if let Some(seat) = o.view {
+        out!("the table as P{seat} sees it:\n{}", view::view(game, &st, Some(seat.saturating_sub(1))));
+    }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
@@ -227,7 +236,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
 }
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
-fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
+pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
     let events = st.log.get(from..).unwrap_or(&[]);
     if viewer.is_none() {
         return view::trace_of(game, st, events, None, true);
