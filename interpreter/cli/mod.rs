@@ -67,6 +67,10 @@ pub enum Command {
         /// A seat (1, 2, ...) played at the terminal (repeatable).
         #[arg(long = "human")]
         humans: Vec<u8>,
+        /// Bots play every seat and only what this seat (1, 2, ...) sees is printed: its events and,
+        /// at the end, the table as it sees it.
+        #[arg(long, conflicts_with_all = ["humans", "log"])]
+        view: Option<u8>,
         /// `SEAT=FILE`: the deck for a seat, from a file holding a `deck` (and any new cards).
         #[arg(long = "deck")]
         decks: Vec<String>,
@@ -180,8 +184,8 @@ pub fn main_with(cli: Cli) -> i32 {
     let project = crate::check::project::Project::find(&cwd);
     match cli.command {
         Command::Check { paths, game, variants } => check::run(&project, &paths, game.as_deref(), &variants),
-        Command::Play { game, players, seed, variants, humans, decks, log, save, resume, svg } => {
-            let opts = play::PlayOptions { game, players, seed, variants, humans, decks, log, resume, save, svg };
+        Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg };
             play::run(&project, &opts)
         }
         Command::Resume { file, humans, log, save, svg } => {

@@ -19,6 +19,8 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
     pub variants: Vec<String>,
     pub humans: Vec<u8>,
+    /// Bots play every seat; print only what this seat (1, 2, ...) sees.
+    pub view: Option<u8>,
     pub decks: Vec<String>,
     pub log: bool,
     pub resume: Option<PathBuf>,
@@ -124,6 +126,10 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
         return 2;
     }
+    if let Some(&seat) = o.view.iter().chain(&o.humans).find(|s| **s == 0 || usize::from(**s) > players) {
+        eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
+        return 2;
+    }
     let header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
     let saver = match Saver::new(header, o.save.clone(), None) {
         Ok(s) => s,
@@ -166,7 +172,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         }
     };
     outln!("{}", title_line(game, players, seed));
-    drive(&engine, st, saver, o.log, o.svg.as_deref())
+    drive(&engine, st, saver, o.log, o.view, o.svg.as_deref())
 }
 
 /// What `arbiter resume` (and `play --resume`) is told.
@@ -215,7 +221,7 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
                 st.decisions,
                 st.turns
             );
-            drive(&Engine::new(game), st, saver, r.log, r.svg.as_deref())
+            drive(&Engine::new(game), st, saver, r.log, None, r.svg.as_deref())
         }
     }
 }
@@ -263,7 +269,9 @@ fn title_line(game: &Game, players: usize, seed: u64) -> String {
 }
 
 /// Play a game from `st` to its end (or until a human leaves), saving at every decision.
-fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, svg: Option<&Path>) -> i32 {
+/// Play on to the end: bots and humans answer; the log printed whole (`log`), or as one seat sees it
+/// (`view`, or the first human seat).
+fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat: Option<u8>, svg: Option<&Path>) -> i32 {
     let game = engine.game;
     let seed = saver.header.seed;
     let mut bots = RandomAgent { seed };
@@ -288,7 +296,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, svg: Optio
         if log {
             out!("{}", events_since(game, &st, printed, None));
             printed = st.log.len();
-        } else if let Some(&seat) = human.seats.first() {
+        } else if let Some(seat) = view_seat.map(|v| v.saturating_sub(1)).or(human.seats.first().copied()) {
             out!("{}", events_since(game, &st, printed, Some(seat)));
             printed = st.log.len();
         }
@@ -355,6 +363,9 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, svg: Optio
         eprintln!("error: {e}");
         return 2;
     }
+    if let Some(seat) = view_seat {
+        out!("the table as P{seat} sees it:\n{}", view::view(game, &st, Some(seat.saturating_sub(1))));
+    }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
@@ -363,7 +374,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, svg: Optio
 }
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
-fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
+pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
     let events = st.log.get(from..).unwrap_or(&[]);
     if viewer.is_none() {
         return view::trace_of(game, st, events, None, true);

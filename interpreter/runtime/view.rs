@@ -4,7 +4,7 @@
 use super::eval::Ev;
 use super::state::*;
 use super::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
-use crate::check::ir::{DefId, Game, Visibility};
+use crate::check::ir::{DefId, Game, KindId, Visibility};
 use crate::syntax::ast::ModifyOp;
 
 fn sees(visible: u64, viewer: Option<Seat>) -> bool {
@@ -67,42 +67,164 @@ pub fn cause_text(game: &Game, st: &State, c: &Cause) -> String {
     if at.is_empty() { name } else { format!("{name} ({at}{cite})") }
 }
 
-fn value_text(game: &Game, st: &State, v: &Value) -> String {
-    match v {
-        Value::Amount(a) => amount_text(game, a),
-        other => Ev::new(game, st).label(other),
+/// An object as one seat may see it in an event: which object it is, or only what kind of thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// The seat may know it: the object and its definition.
+    Known { obj: ObjId, def: DefId },
+    /// Withheld: neither the object nor its definition, only its kind ("a card").
+    Hidden { kind: KindId },
+}
+
+/// One event as one seat may see it. Every object the event refers to is in `objects`, named
+/// (`Seen::Known`) only where the seat may know it: the event's subject by the event's own
+/// visibility (who knew it when it happened), the objects it only refers to (a pile's holder, an
+/// object in a value, the owner of a rule that triggered) by who knows them now. `text` is the
+/// line the log shows, written from the same decisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectedEvent {
+    pub depth: u16,
+    /// Whether the event's details (values, options, answers, a random pick) are shown.
+    pub details: bool,
+    pub objects: Vec<Seen>,
+    pub text: String,
+}
+
+/// An event as `viewer` sees it (`None`: everything); `None` for an event the seat does not see
+/// at all (another seat being asked).
+pub fn project_event(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Option<ProjectedEvent> {
+    if viewer.is_some() && matches!(e.kind, EventKind::Asked { .. }) && !sees(e.visible, viewer) {
+        return None;
+    }
+    Some(project(game, st, e, viewer))
+}
+
+/// A log as `viewer` sees it: each event with its index in the log, as `project_event` gives it.
+pub fn project_log(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>) -> Vec<(usize, ProjectedEvent)> {
+    events.iter().enumerate().filter_map(|(i, e)| project_event(game, st, e, viewer).map(|p| (i, p))).collect()
+}
+
+struct Proj<'a> {
+    game: &'a Game,
+    st: &'a State,
+    viewer: Option<Seat>,
+    seen: Vec<Seen>,
+}
+
+impl Proj<'_> {
+    fn knows_now(&self, o: ObjId) -> bool {
+        self.st.obj(o).is_some_and(|x| sees(x.known, self.viewer))
+    }
+
+    fn kind_of(&self, d: DefId) -> KindId {
+        self.game.def(d).map(|d| d.kind).unwrap_or_default()
+    }
+
+    /// An object named if `known`, else only its kind.
+    fn obj(&mut self, o: ObjId, d: DefId, known: bool) -> String {
+        if known {
+            self.seen.push(Seen::Known { obj: o, def: d });
+            def_name(self.game, d)
+        } else {
+            self.seen.push(Seen::Hidden { kind: self.kind_of(d) });
+            hidden_name(self.game, d)
+        }
+    }
+
+    /// An object the event only refers to: named to whoever knows it now.
+    fn obj_now(&mut self, o: ObjId) -> Option<String> {
+        let d = self.st.obj(o)?.def;
+        Some(self.obj(o, d, self.knows_now(o)))
+    }
+
+    fn place(&mut self, p: Place) -> String {
+        match p {
+            Place::Under(o) => format!("under {}", self.obj_now(o).unwrap_or_default()),
+            other => place_text(self.game, self.st, other),
+        }
+    }
+
+    /// A value as the log shows it (an amount in full), its objects as `label` names them.
+    fn value(&mut self, v: &Value) -> String {
+        match v {
+            Value::Amount(a) => amount_text(self.game, a),
+            other => self.label(other),
+        }
+    }
+
+    /// A value as a choice names it, each object in it named only to whoever knows it now.
+    fn label(&mut self, v: &Value) -> String {
+        match v {
+            Value::Obj(o) => self.obj_now(*o).unwrap_or_else(|| format!("#{o}")),
+            Value::List(l) => l.iter().map(|x| self.label(x)).collect::<Vec<_>>().join(", "),
+            Value::Ability(o, i) => match self.st.obj(*o).map(|x| x.def) {
+                Some(d) if self.knows_now(*o) => {
+                    self.seen.push(Seen::Known { obj: *o, def: d });
+                    Ev::new(self.game, self.st).ability_label(*o, *i)
+                }
+                Some(d) => format!("an ability of {}", self.obj(*o, d, false)),
+                None => Ev::new(self.game, self.st).ability_label(*o, *i),
+            },
+            other => Ev::new(self.game, self.st).label(other),
+        }
+    }
+
+    /// A rule by name; a rule of an object the seat does not know only as "a rule of a card".
+    fn routine(&mut self, r: Routine) -> String {
+        match routine_obj(r) {
+            Some(o) => match self.st.obj(o).map(|x| x.def) {
+                Some(d) if !self.knows_now(o) => format!("a rule of {}", self.obj(o, d, false)),
+                Some(d) => {
+                    self.seen.push(Seen::Known { obj: o, def: d });
+                    routine_name(self.game, self.st, r)
+                }
+                None => routine_name(self.game, self.st, r),
+            },
+            None => routine_name(self.game, self.st, r),
+        }
     }
 }
 
-pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> String {
+fn routine_obj(r: Routine) -> Option<ObjId> {
+    match r {
+        Routine::ObjTrigger(o, _) | Routine::ObjReplace(o, _) | Routine::Ability(o, _) => Some(o),
+        _ => None,
+    }
+}
+
+fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> ProjectedEvent {
     let shown = sees(e.visible, viewer);
-    let name = |d: DefId| if shown { def_name(game, d) } else { hidden_name(game, d) };
+    let mut p = Proj { game, st, viewer, seen: Vec::new() };
     let dur = |d: Option<usize>| match d.and_then(|i| game.durations.get(i)) {
         Some(n) => format!(" until end of {n}"),
         None => String::new(),
     };
-    match &e.kind {
-        EventKind::Created { def, to, .. } => format!("{} created in {}", name(*def), place_text(game, st, *to)),
-        EventKind::Moved { def, from, to, .. } => {
-            format!("{} moved from {} to {}", name(*def), place_text(game, st, *from), place_text(game, st, *to))
+    let text = match &e.kind {
+        EventKind::Created { obj, def, to } => {
+            let n = p.obj(*obj, *def, shown);
+            format!("{n} created in {}", p.place(*to))
         }
-        EventKind::Turned { def, up, .. } => format!("{} turned face {}", name(*def), if *up { "up" } else { "down" }),
-        EventKind::Put { def, target_def, under, target_known, .. } => {
-            let target = if sees(*target_known, viewer) { def_name(game, *target_def) } else { hidden_name(game, *target_def) };
-            format!("{} put {} {target}", name(*def), if *under { "under" } else { "over" })
+        EventKind::Moved { obj, def, from, to } => {
+            let n = p.obj(*obj, *def, shown);
+            let from = p.place(*from);
+            format!("{n} moved from {from} to {}", p.place(*to))
+        }
+        EventKind::Turned { obj, def, up } => format!("{} turned face {}", p.obj(*obj, *def, shown), if *up { "up" } else { "down" }),
+        EventKind::Put { obj, def, target, target_def, under, target_known } => {
+            let n = p.obj(*obj, *def, shown);
+            let target = p.obj(*target, *target_def, sees(*target_known, viewer));
+            format!("{n} put {} {target}", if *under { "under" } else { "over" })
         }
         EventKind::Set { what, old, new } => {
             if shown {
-                format!("{what}: {} → {}", value_text(game, st, old), value_text(game, st, new))
+                let old = p.value(old);
+                format!("{what}: {old} → {}", p.value(new))
             } else {
                 "a hidden value changed".to_string()
             }
         }
-        EventKind::Modified { def, field, op, value, until, .. } if !shown => {
-            let _ = (op, value, until);
-            format!("{}.{} changed", name(*def), game.sym(*field))
-        }
-        EventKind::Modified { def, field, op, value, until, .. } => {
+        EventKind::Modified { obj, def, field, .. } if !shown => format!("{}.{} changed", p.obj(*obj, *def, false), game.sym(*field)),
+        EventKind::Modified { obj, def, field, op, value, until } => {
             let op = match op {
                 ModifyOp::Add => "+=",
                 ModifyOp::Sub => "-=",
@@ -110,7 +232,8 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
                 ModifyOp::Insert => "add",
                 ModifyOp::Remove => "remove",
             };
-            format!("{}.{} {op} {}{}", def_name(game, *def), game.sym(*field), value_text(game, st, value), dur(*until))
+            let n = p.obj(*obj, *def, true);
+            format!("{n}.{} {op} {}{}", game.sym(*field), p.value(value), dur(*until))
         }
         EventKind::Expired { duration, count } => {
             let n = game.durations.get(*duration).cloned().unwrap_or_default();
@@ -118,7 +241,7 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
         }
         EventKind::Shuffled { zone } => format!("{} shuffled", zone_name(game, *zone)),
         EventKind::Rolled { sides, result } => format!("rolled {result} on a {sides}-sided die"),
-        EventKind::Picked { value } if shown => format!("picked {} at random", value_text(game, st, value)),
+        EventKind::Picked { value } if shown => format!("picked {} at random", p.value(value)),
         EventKind::Picked { .. } => "picked one at random".to_string(),
         EventKind::Asked { seat, prompt, options } => {
             if shown {
@@ -140,18 +263,32 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
         }
         EventKind::Signal { event, args } => {
             let n = game.events.get(*event as usize).map(|e| e.name.clone()).unwrap_or_default();
-            let a: Vec<String> = args.iter().map(|v| value_text(game, st, v)).collect();
+            let a: Vec<String> = args.iter().map(|v| p.value(v)).collect();
             format!("{n}({})", a.join(", "))
         }
         EventKind::Log { text } => text.clone(),
-        EventKind::Triggered { routine } => format!("triggered: {}", routine_name(game, st, *routine)),
+        EventKind::Triggered { routine } => format!("triggered: {}", p.routine(*routine)),
         EventKind::Replaced { original, by } => {
             let o = game.proc_def(*original).map(|d| d.info.name.clone()).unwrap_or_default();
-            format!("instead of {o}: {}", routine_name(game, st, *by))
+            format!("instead of {o}: {}", p.routine(*by))
         }
-        EventKind::Revealed { def, .. } => format!("{} revealed", name(*def)),
+        EventKind::Revealed { obj, def } => format!("{} revealed", p.obj(*obj, *def, shown)),
         EventKind::PlayerOut { seat, reason } => format!("P{} is out: {reason}", seat + 1),
         EventKind::GameOver { result } => result_text(result),
+    };
+    ProjectedEvent { depth: e.depth, details: shown, objects: p.seen, text }
+}
+
+/// An event as one line of text for `viewer` (see `project_event`).
+pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> String {
+    project(game, st, e, viewer).text
+}
+
+/// A cause as `viewer` sees it: a rule of an object the seat does not know is not named.
+pub fn cause_text_for(game: &Game, st: &State, c: &Cause, viewer: Option<Seat>) -> String {
+    match routine_obj(c.routine).and_then(|o| st.obj(o)) {
+        Some(x) if !sees(x.known, viewer) => format!("a rule of {}", hidden_name(game, x.def)),
+        _ => cause_text(game, st, c),
     }
 }
 
@@ -174,15 +311,12 @@ pub fn trace(game: &Game, st: &State, viewer: Option<Seat>, with_causes: bool) -
 pub fn trace_of(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>, with_causes: bool) -> String {
     let mut out = String::new();
     for e in events {
-        if viewer.is_some() && matches!(e.kind, EventKind::Asked { .. }) && !sees(e.visible, viewer) {
-            continue;
-        }
-        let indent = "  ".repeat(e.depth.saturating_sub(1).min(12) as usize);
-        let text = event_text(game, st, e, viewer);
+        let Some(p) = project_event(game, st, e, viewer) else { continue };
+        let indent = "  ".repeat(p.depth.saturating_sub(1).min(12) as usize);
         if with_causes {
-            out.push_str(&format!("{indent}{text}\n{indent}    ← {}\n", cause_text(game, st, &e.cause)));
+            out.push_str(&format!("{indent}{}\n{indent}    ← {}\n", p.text, cause_text_for(game, st, &e.cause, viewer)));
         } else {
-            out.push_str(&format!("{indent}{text}\n"));
+            out.push_str(&format!("{indent}{}\n", p.text));
         }
     }
     out

@@ -1,0 +1,441 @@
+//! Secrecy, checked by the identities of hidden objects: over whole seeded games of the four
+//! games (several player counts, a few variants), for every seat, no event of the seat's projected
+//! log (`view::project_event`, the same projection its text and `arbiter play --view` come from)
+//! names an object that seat could not know at that moment — a card in another's hand or deck,
+//! a face-down card, a Loyalty card, an order face, an Event card, a plan or a damage counter.
+//!
+//! "Could know" is tracked here, event by event, from where objects go (not from names): an object
+//! created or moved into a hidden zone is known to no one, into a player's own zone to that player
+//! (and whoever knew it before), turned face up or revealed to a seat to that seat. The engine's
+//! own visibility of each event must never exceed that, and the projection may name an object to
+//! a seat only where this knowledge allows. The answer to a decision is checked by the chosen
+//! objects: a label read by another seat is the rules announcing the object (a card declared, a
+//! technology bought), so that seat must be shown the object at some point of the game.
+//!
+//! "At that moment" is the moment a seat reads the event: the projection is printed after each
+//! engine step, up to the next decision, so an object that event refers to may be named if the
+//! seat knew it when the event happened or knows it when the step ends (a card chosen, then
+//! played face up). The event's subject itself is judged at the event.
+//!
+//! Debug runs are kept short (a few seeds per game); in release, 40 seeds per game, player count
+//! and variant set passed too (`ARBITER_SECRECY_SEEDS=40`, 18 s). The checks can fail: with the
+//! projection broken to show every move's card, each game's test failed at its first secret (a
+//! card drawn into another's hand, a Quorum card, an Event card, a plan's speed setting); and
+//! `a_leaking_event_is_caught` below keeps a leaking fixture.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::agents::{Agent, RandomAgent};
+use arbiter::check::Built;
+use arbiter::check::ir::{Game, Visibility};
+use arbiter::cli::play::choose_decks;
+use arbiter::runtime::eval::Ev;
+use arbiter::runtime::state::{ALL, Event, EventKind, Mode, Place, seat_bit};
+use arbiter::runtime::value::{ObjId, Seat, Value};
+use arbiter::runtime::view::{ProjectedEvent, Seen, project_event};
+use arbiter::runtime::{Engine, Setup, Status};
+
+/// What each seat could know of each object, by where it went (a bitmask per object).
+#[derive(Default)]
+struct Knowledge {
+    known: Vec<u64>,
+}
+
+impl Knowledge {
+    fn get(&self, o: ObjId) -> u64 {
+        self.known.get(o as usize).copied().unwrap_or(0)
+    }
+
+    fn set(&mut self, o: ObjId, m: u64) {
+        let i = o as usize;
+        if self.known.len() <= i {
+            self.known.resize(i + 1, 0);
+        }
+        self.known[i] = m;
+    }
+
+    /// Take in one event of the full log; the objects it concerns and who may know each at the
+    /// event. Errors where the engine showed an event to a seat that could not know it.
+    fn take(&mut self, game: &Game, e: &Event) -> Result<Vec<(ObjId, u64)>, String> {
+        let zone_vis = |p: &Place| match p {
+            Place::Zone(z) => game.zone(z.zone).map(|d| (d.visibility, z.owner)),
+            _ => None,
+        };
+        let exceeds = |what: &str, shown: u64, may: u64| -> Result<(), String> {
+            if shown & !may != 0 { Err(format!("{what}: shown to {shown:#x} but only {may:#x} may know it")) } else { Ok(()) }
+        };
+        Ok(match &e.kind {
+            EventKind::Created { obj, to, .. } => {
+                let k = match zone_vis(to) {
+                    Some((Visibility::Hidden, _)) => 0,
+                    Some((Visibility::Owner, Some(owner))) => seat_bit(owner),
+                    // Into view: face up to all, face down to no one; which, the event tells.
+                    _ if e.visible == ALL || e.visible == 0 => e.visible,
+                    _ => return Err(format!("created in a public zone, shown to {:#x}", e.visible)),
+                };
+                self.set(*obj, k);
+                exceeds("created", e.visible, k)?;
+                vec![(*obj, k)]
+            }
+            EventKind::Moved { obj, to, .. } => {
+                let before = self.get(*obj);
+                let after = match zone_vis(to) {
+                    Some((Visibility::Hidden, _)) => 0,
+                    Some((Visibility::Owner, Some(owner))) => before | seat_bit(owner),
+                    // Into view face up: to all; face down: to those who knew it.
+                    _ if e.visible == ALL => ALL,
+                    _ => before,
+                };
+                self.set(*obj, after);
+                exceeds("moved", e.visible, before | after)?;
+                vec![(*obj, before | after)]
+            }
+            EventKind::Turned { obj, up, .. } => {
+                if *up {
+                    self.set(*obj, ALL);
+                }
+                let k = self.get(*obj);
+                exceeds("turned", e.visible, k)?;
+                vec![(*obj, k)]
+            }
+            EventKind::Put { obj, target, under, target_known, .. } => {
+                if !under && e.visible == ALL {
+                    // Put over a pile face up: everyone sees it.
+                    self.set(*obj, ALL);
+                }
+                let (k, tk) = (self.get(*obj), self.get(*target));
+                exceeds("put", e.visible, k)?;
+                exceeds("put's target", *target_known, tk)?;
+                vec![(*obj, k), (*target, tk)]
+            }
+            EventKind::Revealed { obj, .. } => {
+                let k = self.get(*obj) | e.visible;
+                self.set(*obj, k);
+                vec![(*obj, k)]
+            }
+            EventKind::Modified { obj, .. } => {
+                let k = self.get(*obj);
+                exceeds("modified", e.visible, k)?;
+                vec![(*obj, k)]
+            }
+            EventKind::Picked { value: Value::Obj(o) } => {
+                let k = self.get(*o);
+                exceeds("picked", e.visible, k)?;
+                vec![(*o, k)]
+            }
+            _ => vec![],
+        })
+    }
+}
+
+/// The leaks in one seat's projection of one event: objects it names that the seat could not
+/// know. `at_event`: who could know the event's own objects when it happened; `now`: who could
+/// know any object when the step ends.
+fn leaks(p: &ProjectedEvent, seat: Seat, at_event: &[(ObjId, u64)], now: &dyn Fn(ObjId) -> u64) -> Vec<ObjId> {
+    let bit = seat_bit(seat);
+    p.objects
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Known { obj, .. } => {
+                let then = at_event.iter().filter(|(o, _)| o == obj).fold(0, |m, (_, k)| m | k);
+                // The event's subject is judged at the event; a reference also by the step's end.
+                let subject = at_event.first().is_some_and(|(o, _)| o == obj);
+                let may = if subject { then } else { then | now(*obj) };
+                (may & bit == 0).then_some(*obj)
+            }
+            Seen::Hidden { .. } => None,
+        })
+        .collect()
+}
+
+struct Tally {
+    events: usize,
+    hidden_refs: usize,
+    answers: usize,
+}
+
+/// Play one seeded game with random bots, checking every seat's projection after every step.
+fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let decklists = choose_decks(game, players, &[]).unwrap();
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
+    let mut bot = RandomAgent { seed };
+    let mut k = Knowledge::default();
+    let mut done = 0;
+    let mut tally = Tally { events: 0, hidden_refs: 0, answers: 0 };
+    // The objects the last answer chose that its labels name (the chooser knows them).
+    let mut chosen: Vec<ObjId> = Vec::new();
+    // Answers a seat read, by the objects their labels name; who could ever know each object.
+    let mut announced: Vec<(ObjId, Seat, String)> = Vec::new();
+    let mut ever: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
+    loop {
+        let status = engine.advance(&mut st).unwrap_or_else(|e| panic!("{what}: engine error: {}", e.message));
+        let batch: Vec<Event> = st.log[done..].to_vec();
+        let mut at_event = Vec::new();
+        // Who could know each object at some point of this step (a card revealed, then hidden).
+        let mut during: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
+        for e in &batch {
+            let objs = k.take(game, e).unwrap_or_else(|m| panic!("{what}: event {}: {m}", done + at_event.len()));
+            for (o, m) in &objs {
+                *during.entry(*o).or_default() |= m;
+            }
+            at_event.push(objs);
+        }
+        let now = |o: ObjId| k.get(o);
+        for seat in 0..players as Seat {
+            let mut answered = false;
+            for (i, e) in batch.iter().enumerate() {
+                let Some(p) = project_event(game, &st, e, Some(seat)) else { continue };
+                let bad = leaks(&p, seat, &at_event[i], &now);
+                assert!(bad.is_empty(), "{what}: P{} sees objects {bad:?} in event {}: {}", seat + 1, done + i, p.text);
+                tally.events += 1;
+                tally.hidden_refs += p.objects.iter().filter(|s| matches!(s, Seen::Hidden { .. })).count();
+                // The bot's answer: if its labels are shown, each object they name is checked
+                // when the game ends.
+                if let EventKind::Answered { forced: false, .. } = e.kind
+                    && !answered
+                {
+                    answered = true;
+                    if p.details {
+                        announced.extend(chosen.iter().map(|o| (*o, seat, p.text.clone())));
+                    }
+                }
+            }
+        }
+        for (o, m) in during {
+            *ever.entry(o).or_default() |= m;
+        }
+        done = st.log.len();
+        match status {
+            Status::Decision => {
+                let d = st.pending.clone().expect("pending decision");
+                let a = bot.decide(game, &st, &d);
+                let ev = Ev::new(game, &st);
+                // A chosen object the chooser's label names (it knows it): others must know it too
+                // to read that label.
+                chosen =
+                    a.0.iter()
+                        .filter_map(|i| d.options.get(*i))
+                        .filter_map(|c| match c.value {
+                            Value::Obj(o) | Value::Ability(o, _) if ev.knows(o, d.seat) => Some(o),
+                            _ => None,
+                        })
+                        .collect();
+                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
+            }
+            _ => break,
+        }
+    }
+    assert!(st.result.is_some(), "{what}: no result");
+    // An answer naming a card is the rules announcing it (a card declared, a technology bought):
+    // each seat that read one must be shown that object at some point of the game.
+    for (o, seat, text) in &announced {
+        let may = ever.get(o).copied().unwrap_or(0);
+        assert!(may & seat_bit(*seat) != 0, "{what}: P{} reads the answer `{text}` naming object {o}, never shown to it", seat + 1);
+        tally.answers += 1;
+    }
+    // The model is an upper bound of what the engine says each seat knows.
+    for (o, ob) in st.objects.iter().enumerate() {
+        assert_eq!(ob.known & !k.get(o as ObjId), 0, "{what}: object {o} is known beyond where it went");
+    }
+    tally
+}
+
+fn seeds(debug: u64) -> u64 {
+    std::env::var("ARBITER_SECRECY_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(debug)
+}
+
+fn run(game: &str, variants: &[&str], players: &[usize], n: u64) {
+    let vs: Vec<String> = variants.iter().map(|s| s.to_string()).collect();
+    let b = common::load(game, &vs);
+    let mut hidden = 0;
+    for &p in players {
+        for seed in 0..seeds(n) {
+            let t = play_checked(&b, seed, p, &format!("{game} {variants:?}, {p} players, seed {seed}"));
+            assert!(t.events > 0);
+            hidden += t.hidden_refs;
+        }
+    }
+    // Something was withheld: the test checked secrets, not only public events.
+    assert!(hidden > 0, "{game} {variants:?}: no event withheld an object");
+}
+
+#[test]
+fn bsg_ccg_hands_decks_and_face_down_cards_stay_secret() {
+    run("bsg-ccg", &[], &[2, 3], 3);
+}
+
+#[test]
+fn bsg_board_loyalty_ships_and_hands_stay_secret() {
+    run("bsg-board", &[], &[3, 4, 5, 6], 1);
+    run("bsg-board", &["cylon-fleet-board", "no-sympathizer"], &[4], 1);
+}
+
+#[test]
+fn starcraft_orders_combat_hands_and_events_stay_secret() {
+    run("starcraft", &[], &[2, 3, 4], 1);
+    run("starcraft", &["team-play"], &[4], 1);
+}
+
+#[test]
+fn starship_plans_settings_and_damage_stay_secret() {
+    run("starship-battles", &[], &[2, 4], 2);
+    run("starship-battles", &["complete-rules", "fuel"], &[2], 1);
+    run("starship-battles", &["pilots", "talents-and-flaws"], &[2], 1);
+}
+
+/// The check can fail: a projection naming an object its seat does not know is a leak, found by
+/// the object's identity; the same object withheld, or named to a seat that knows it, is not.
+#[test]
+fn a_leaking_event_is_caught() {
+    let b = common::load("bsg-ccg", &[]);
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 4, decklists: choose_decks(game, 2, &[]).unwrap() }).unwrap();
+    assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+    let mut k = Knowledge::default();
+    for e in &st.log {
+        k.take(game, e).unwrap();
+    }
+    // A card in P1's hand: P1 knows it, P2 does not.
+    let hand = common::zone_id(&b, "hand");
+    let card = st.objects.iter().position(|o| matches!(o.place, Place::Zone(z) if z.zone == hand && z.owner == Some(0))).unwrap() as ObjId;
+    let def = st.objects[card as usize].def;
+    assert_eq!(k.get(card), seat_bit(0));
+    let now = |o: ObjId| k.get(o);
+    // A signal naming it to everyone, as the log's text once did with a signal's arguments.
+    let signal = Event { kind: EventKind::Signal { event: 0, args: vec![Value::Obj(card)] }, ..st.log[0].clone() };
+    let leaky = ProjectedEvent { depth: 1, details: true, objects: vec![Seen::Known { obj: card, def }], text: String::new() };
+    assert_eq!(leaks(&leaky, 1, &[], &now), vec![card], "a leak to P2 is caught");
+    assert!(leaks(&leaky, 0, &[], &now).is_empty(), "P1 knows its own card");
+    // The real projection withholds it from P2 and names it to P1.
+    let for_p2 = project_event(game, &st, &signal, Some(1)).unwrap();
+    assert!(leaks(&for_p2, 1, &[], &now).is_empty(), "{}", for_p2.text);
+    assert!(matches!(for_p2.objects.as_slice(), [Seen::Hidden { .. }]), "{:?}", for_p2.objects);
+    assert!(matches!(project_event(game, &st, &signal, Some(0)).unwrap().objects.as_slice(), [Seen::Known { .. }]));
+    // And an engine event shown beyond who may know it is refused by the knowledge model.
+    let drawn = Event {
+        kind: EventKind::Moved { obj: card, def, from: Place::Nowhere, to: st.objects[card as usize].place },
+        visible: ALL,
+        ..st.log[0].clone()
+    };
+    let mut k2 = Knowledge::default();
+    for e in &st.log {
+        k2.take(game, e).unwrap();
+    }
+    k2.set(card, 0);
+    assert!(k2.take(game, &drawn).is_err(), "a card drawn into a hand shown to all is refused");
+}
+
+/// `arbiter play GAME --view SEAT` prints exactly that seat's projection: its events, step by step
+/// as the engine plays them, and at the end the table as it sees it.
+#[test]
+fn play_view_prints_only_the_seats_projection() {
+    use arbiter::cli::play::events_since;
+    use arbiter::runtime::view;
+    let (seed, players, seat) = (6u64, 2usize, 1u8);
+    let b = common::load("bsg-ccg", &[]);
+    let game = &b.game;
+    // The same game through the library: random bots on every seat, printed as the seat sees it.
+    let engine = Engine::new(game);
+    let decklists = choose_decks(game, players, &[]).unwrap();
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
+    let mut bot = RandomAgent { seed };
+    let mut expected = String::new();
+    let mut printed = 0;
+    loop {
+        let status = engine.advance(&mut st).unwrap();
+        expected.push_str(&events_since(game, &st, printed, Some(seat)));
+        printed = st.log.len();
+        if status != Status::Decision {
+            break;
+        }
+        let d = st.pending.clone().unwrap();
+        let a = bot.decide(game, &st, &d);
+        engine.answer(&mut st, d.seat, &a).unwrap();
+    }
+    expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, view::view(game, &st, Some(seat))));
+    expected.push_str(&format!("{}\n", arbiter::cli::play::result_line(st.result.as_ref().unwrap(), st.turns)));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["play", "bsg-ccg", "--seed", &seed.to_string(), "--view", &(seat + 1).to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    assert!(header.contains("2 players, seed 6"), "{header}");
+    assert_eq!(rest, expected);
+    // And it is a projection: P1's hand is hidden from P2, and some event withheld a card.
+    assert!(rest.contains("a card moved from P1.deck to P1.hand"), "{rest}");
+    let projected = view::trace_of(game, &st, &st.log, Some(seat), false);
+    let mine: std::collections::HashSet<&str> = projected.lines().map(str::trim).collect();
+    let full = view::trace_of(game, &st, &st.log, None, false);
+    let drawn = full.lines().map(str::trim).filter(|l| l.ends_with("moved from P1.deck to P1.hand") && !mine.contains(l)).count();
+    assert!(drawn > 0, "P1 drew no card P2 may not see");
+    // A seat that is not in the game is refused.
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["play", "bsg-ccg", "--view", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("there is no seat 3 in a 2-player game"));
+}
+
+/// `arbiter play GAME --human SEAT` shows the human only its projection: every event line it
+/// prints is one of that seat's projected log, never a line only the full log has.
+#[test]
+fn play_human_shows_only_the_seats_projection() {
+    use arbiter::runtime::view;
+    use std::io::Write as _;
+    let b = common::load("bsg-ccg", &[]);
+    let game = &b.game;
+    let save = std::env::temp_dir().join(format!("arbiter-secrecy-human-{}.json", std::process::id()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["play", "bsg-ccg", "--seed", "9", "--human", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Always the first option, for a while; then save the game and leave.
+    let input = format!("{}save {}\nquit\n", "1\n".repeat(40), save.display());
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let st: arbiter::runtime::state::State = serde_json::from_str(&std::fs::read_to_string(&save).unwrap()).unwrap();
+    std::fs::remove_file(&save).unwrap();
+    let lines = |s: &str| -> std::collections::HashSet<String> { s.lines().map(|l| l.trim().to_string()).collect() };
+    let mine = lines(&view::trace_of(game, &st, &st.log, Some(1), false));
+    let only_full: std::collections::HashSet<String> =
+        lines(&view::trace_of(game, &st, &st.log, None, false)).difference(&mine).cloned().collect();
+    assert!(!only_full.is_empty(), "the game so far had nothing to hide from P2");
+    let mut events = 0;
+    let mut in_prompt = false;
+    for line in text.lines().skip(1) {
+        // The prompt, its numbered options, and the answer line are the human's own decision.
+        let line = line.rsplit_once("> ").map_or(line, |(_, rest)| rest);
+        if line.starts_with("P2 — ") || line.contains("your choice") {
+            in_prompt = true;
+            continue;
+        }
+        if in_prompt && line.trim_start().split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok()) {
+            continue;
+        }
+        in_prompt = false;
+        let l = line.trim();
+        let l = l.rsplit_once(" ×").filter(|(_, n)| n.parse::<usize>().is_ok()).map_or(l, |(l, _)| l);
+        if l.is_empty() || l.starts_with("saved to") || l.starts_with("refused:") || l == "game left unfinished" {
+            continue;
+        }
+        assert!(!only_full.contains(l), "the human saw a line only the full log has: {l}");
+        assert!(mine.contains(l), "the human saw a line not in its projection: {l}");
+        events += 1;
+    }
+    assert!(events > 20, "too few events shown:\n{text}");
+}
