@@ -139,7 +139,12 @@ impl Checker {
                     }
                     out.push(x);
                 }
-                (mk(ExK::List(out)), Ty::List(Box::new(ty)))
+                // A list of literals is built once, here, not each time it is evaluated.
+                let kind = match out.iter().map(super::fold).collect::<Option<Vec<_>>>() {
+                    Some(values) if !out.is_empty() => ExK::Lit(Value::list(values)),
+                    _ => ExK::List(out),
+                };
+                (mk(kind), Ty::List(Box::new(ty)))
             }
             ExprKind::Lambda { .. } => {
                 self.bad(span, "a function `|x| ..` can only be passed straight to a built-in such as `sort_by` or `distinct_match`")

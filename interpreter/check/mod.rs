@@ -596,7 +596,7 @@ impl Checker {
 }
 
 /// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
-fn fold(x: &Ex) -> Option<Value> {
+pub(super) fn fold(x: &Ex) -> Option<Value> {
     match &x.kind {
         ExK::Lit(v) => Some(v.clone()),
         ExK::Str(pieces) => {

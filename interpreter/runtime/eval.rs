@@ -38,6 +38,9 @@ pub struct Ev<'a> {
     /// while an expression is evaluated): 0 not known yet, 1 not blank, k + 2 blanked by the
     /// game's k-th blanking modifier.
     pub(super) blank: std::cell::RefCell<Vec<u32>>,
+    /// Emptied value vectors kept for reuse: function environments and argument lists are made and
+    /// dropped at a high rate, and reusing their buffers saves an allocation each.
+    pool: std::cell::RefCell<Vec<Vec<Value>>>,
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
@@ -51,7 +54,15 @@ pub fn overflow(span: Span) -> RtError {
 
 impl<'a> Ev<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Ev { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0), blank: std::cell::RefCell::new(Vec::new()) }
+        Ev {
+            game,
+            state,
+            depth: Cell::new(0),
+            steps: Cell::new(0),
+            level: Cell::new(0),
+            blank: std::cell::RefCell::new(Vec::new()),
+            pool: std::cell::RefCell::new(Vec::new()),
+        }
     }
 
     pub fn enter(&self, span: Span) -> R<()> {
@@ -147,7 +158,7 @@ impl<'a> Ev<'a> {
             ExK::Call(fid, args) => {
                 // The arguments become the function's slots: room for all of them at once.
                 let slots = self.game.funcs.get(*fid as usize).map_or(0, |f| f.slots as usize);
-                let mut vals = Vec::with_capacity(slots.max(args.len()));
+                let mut vals = self.buf(slots.max(args.len()));
                 for a in args {
                     vals.push(self.eval(a, env)?);
                 }
@@ -446,7 +457,24 @@ impl<'a> Ev<'a> {
         let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
         let r = self.eval(&f.body, &mut fenv);
         self.leave();
+        self.give(fenv.slots);
         r
+    }
+
+    /// An empty vector with room for `cap` values, reused when one is free.
+    fn buf(&self, cap: usize) -> Vec<Value> {
+        let mut v = self.pool.borrow_mut().pop().unwrap_or_default();
+        v.reserve(cap);
+        v
+    }
+
+    /// Give a vector back for reuse (its values are dropped now).
+    fn give(&self, mut v: Vec<Value>) {
+        v.clear();
+        let mut pool = self.pool.borrow_mut();
+        if pool.len() < 64 && v.capacity() <= 64 {
+            pool.push(v);
+        }
     }
 
     /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
@@ -697,7 +725,16 @@ impl<'a> Ev<'a> {
     }
 
     fn builtin(&self, b: Builtin, args: &[Ex], env: &mut Env, span: Span) -> R<Value> {
-        let vals = self.eval_args(args, env)?;
+        let mut vals = self.buf(args.len());
+        for a in args {
+            vals.push(self.eval(a, env)?);
+        }
+        let r = self.builtin_with(b, args, &vals, env, span);
+        self.give(vals);
+        r
+    }
+
+    fn builtin_with(&self, b: Builtin, args: &[Ex], vals: &[Value], env: &mut Env, span: Span) -> R<Value> {
         let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
         // A builtin walks its list arguments: one step per item.
