@@ -9,6 +9,7 @@ use super::value::{ObjId, Seat, Value};
 use crate::check::ir::*;
 use crate::syntax::span::Span;
 use indexmap::IndexMap;
+use std::sync::Arc;
 
 /// Statements one advance may execute before the rule is stopped.
 pub const STEP_BUDGET: u64 = 2_000_000;
@@ -466,7 +467,7 @@ impl<'g> Engine<'g> {
             None => e.you.ok_or_else(|| err(t.from.span, "no player to choose this target"))?,
         };
         let choices: Vec<Choice> =
-            options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser), value: v, rarely: false }).collect();
+            options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser).into(), value: v, rarely: false }).collect();
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
     }
@@ -489,6 +490,9 @@ impl<'g> Engine<'g> {
             return Err(err(span, format!("internal: a decision was asked while P{} was still deciding `{}`", p.seat + 1, p.prompt)));
         }
         dedupe_labels(&mut options);
+        // Texts shared by the decision and the events that log it.
+        let prompt: Arc<str> = prompt.into();
+        let none: Option<Arc<str>> = none.map(Into::into);
         let n = options.len();
         let forced: Option<Value> = match count {
             // Nothing to choose but "nothing" (when there is such an option): that is the only choice.
@@ -501,7 +505,7 @@ impl<'g> Engine<'g> {
             _ => None,
         };
         if let Some(v) = forced {
-            let labels = match &v {
+            let labels: Arc<[Arc<str>]> = match &v {
                 Value::None => none.clone().into_iter().collect(),
                 _ => options.iter().map(|c| c.label.clone()).collect(),
             };
@@ -510,7 +514,7 @@ impl<'g> Engine<'g> {
             return self.deliver(st, dest, v, span);
         }
         let cause = self.cause(st, span);
-        let labels: Vec<String> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
+        let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
         self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
         st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause });
         Ok(())
@@ -558,8 +562,10 @@ impl<'g> Engine<'g> {
             Count::One => idx.first().map(pick).unwrap_or_default(),
             _ => Value::list(idx.iter().map(pick).collect()),
         };
-        let labels: Vec<String> =
-            idx.iter().map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_default()).collect();
+        let labels: Arc<[Arc<str>]> = idx
+            .iter()
+            .map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_else(|| Arc::from("")))
+            .collect();
         st.pending = None;
         st.decisions += 1;
         let vis = if d.secret { seat_bit(seat) } else { ALL };
@@ -723,12 +729,12 @@ impl<'g> Engine<'g> {
 
 /// Identical labels get `(2)`, `(3)`… so that every option can be named.
 fn dedupe_labels(options: &mut [Choice]) {
-    let mut sorted: Vec<&str> = options.iter().map(|c| c.label.as_str()).collect();
+    let mut sorted: Vec<&str> = options.iter().map(|c| &*c.label).collect();
     sorted.sort_unstable();
     if sorted.windows(2).all(|w| w.first() != w.last()) {
         return;
     }
-    let mut counts: std::collections::HashMap<String, (usize, usize)> = std::collections::HashMap::new();
+    let mut counts: std::collections::HashMap<Arc<str>, (usize, usize)> = std::collections::HashMap::new();
     for c in options.iter() {
         counts.entry(c.label.clone()).or_default().0 += 1;
     }
@@ -738,7 +744,7 @@ fn dedupe_labels(options: &mut [Choice]) {
         {
             *seen += 1;
             if *seen > 1 {
-                c.label = format!("{} ({})", c.label, seen);
+                c.label = format!("{} ({})", c.label, seen).into();
             }
         }
     }

@@ -203,7 +203,7 @@ impl Engine<'_> {
             }
             StK::Log(s) => {
                 let text = self.eval_in(st, env, &Ex { kind: ExK::Str(s.clone()), span })?;
-                self.log(st, EventKind::Log { text: self.ev(st).label(&text) }, ALL, span);
+                self.log(st, EventKind::Log { text: self.ev(st).label(&text).into() }, ALL, span);
             }
             StK::Win { who, reason } => {
                 let winners = self.players_of(st, env, who)?;
@@ -354,7 +354,7 @@ impl Engine<'_> {
                     None => None,
                 };
                 let options: Vec<Choice> =
-                    items.iter().map(|v| Choice { label: ev.label_for(v, seat), value: v.clone(), rarely: false }).collect();
+                    items.iter().map(|v| Choice { label: ev.label_for(v, seat).into(), value: v.clone(), rarely: false }).collect();
                 let dest = match dest {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,
@@ -372,7 +372,7 @@ impl Engine<'_> {
                         continue;
                     }
                     let label = ev.label(&ev.eval(&Ex { kind: ExK::Str(b.label.clone()), span }, &mut en)?);
-                    options.push(Choice { label, value: Value::Int(blocks.len() as i64), rarely: b.rarely });
+                    options.push(Choice { label: label.into(), value: Value::Int(blocks.len() as i64), rarely: b.rarely });
                     blocks.push(b.body);
                 }
                 Self::put_env(st, env, en);
@@ -404,7 +404,7 @@ impl Engine<'_> {
                 }
                 let what = self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
                 if old != new {
-                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                    self.log(st, EventKind::Set { what: what.into(), old, new }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -422,7 +422,7 @@ impl Engine<'_> {
                 }
                 let name = self.game.player_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
                 if old != new {
-                    self.log(st, EventKind::Set { what: format!("P{}.{name}", p + 1), old, new }, ALL, span);
+                    self.log(st, EventKind::Set { what: format!("P{}.{name}", p + 1).into(), old, new }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -440,7 +440,7 @@ impl Engine<'_> {
                 if old != new {
                     let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
                     let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-                    self.log(st, EventKind::Set { what, old, new }, known, span);
+                    self.log(st, EventKind::Set { what: what.into(), old, new }, known, span);
                     st.dirty = true;
                 }
             }

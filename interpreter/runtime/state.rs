@@ -225,7 +225,7 @@ pub enum Count {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Choice {
-    pub label: String,
+    pub label: Arc<str>,
     pub value: Value,
     /// A branch marked `rarely`: the random bots pick it seldom.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -250,11 +250,11 @@ pub enum ReplRef {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Decision {
     pub seat: Seat,
-    pub prompt: String,
+    pub prompt: Arc<str>,
     pub options: Vec<Choice>,
     pub count: Count,
     /// The label of the "choose nothing" option, listed last, when there is one.
-    pub none: Option<String>,
+    pub none: Option<Arc<str>>,
     pub secret: bool,
     pub dest: Dest,
     pub cause: Cause,
@@ -263,9 +263,9 @@ pub struct Decision {
 impl Decision {
     /// All labels as offered, the "none" option last.
     pub fn labels(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.options.iter().map(|c| c.label.clone()).collect();
+        let mut v: Vec<String> = self.options.iter().map(|c| c.label.to_string()).collect();
         if let Some(n) = &self.none {
-            v.push(n.clone());
+            v.push(n.to_string());
         }
         v
     }
@@ -337,16 +337,16 @@ pub enum EventKind {
     Moved { obj: ObjId, def: DefId, from: Place, to: Place },
     Turned { obj: ObjId, def: DefId, up: bool },
     Put { obj: ObjId, def: DefId, target: ObjId, target_def: DefId, under: bool, target_known: u64 },
-    Set { what: String, old: Value, new: Value },
+    Set { what: Arc<str>, old: Value, new: Value },
     Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOp, value: Value, until: Option<usize> },
     Expired { duration: usize, count: usize },
     Shuffled { zone: ZoneRef },
     Rolled { sides: i64, result: i64 },
     Picked { value: Value },
-    Asked { seat: Seat, prompt: String, options: Vec<String> },
-    Answered { seat: Seat, prompt: String, labels: Vec<String>, forced: bool },
+    Asked { seat: Seat, prompt: Arc<str>, options: Arc<[Arc<str>]> },
+    Answered { seat: Seat, prompt: Arc<str>, labels: Arc<[Arc<str>]>, forced: bool },
     Signal { event: u32, args: Vec<Value> },
-    Log { text: String },
+    Log { text: Arc<str> },
     Triggered { routine: Routine },
     Replaced { original: ProcId, by: Routine },
     Revealed { obj: ObjId, def: DefId },

@@ -266,7 +266,7 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
             let a: Vec<String> = args.iter().map(|v| p.value(v)).collect();
             format!("{n}({})", a.join(", "))
         }
-        EventKind::Log { text } => text.clone(),
+        EventKind::Log { text } => text.to_string(),
         EventKind::Triggered { routine } => format!("triggered: {}", p.routine(*routine)),
         EventKind::Replaced { original, by } => {
             let o = game.proc_def(*original).map(|d| d.info.name.clone()).unwrap_or_default();
