@@ -133,6 +133,9 @@ fn at(e: &serde_json::Error) -> String {
 
 /// Read a save file's text (`name` is used in messages). Checks the envelope: JSON, the format,
 /// the version, the header and the state; not yet the rules (see [`Saved::check_rules`]).
+/// The help for a file that is not a save.
+const NOT_A_SAVE: &str = "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command";
+
 pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -149,25 +152,16 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
             ));
         }
         Err(e) => {
-            return Err(refuse(
-                format!("`{name}` is not a saved game: it is not JSON ({e})"),
-                "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command",
-            ));
+            return Err(refuse(format!("`{name}` is not a saved game: it is not JSON ({e})"), NOT_A_SAVE));
         }
     };
     let Some(obj) = value.as_object() else {
-        return Err(refuse(
-            format!("`{name}` is not a saved game: it is JSON, but not an object"),
-            "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command",
-        ));
+        return Err(refuse(format!("`{name}` is not a saved game: it is JSON, but not an object"), NOT_A_SAVE));
     };
     match obj.get("format") {
         Some(Value::String(f)) if f == FORMAT => {}
         Some(Value::String(f)) => {
-            return Err(refuse(
-                format!("`{name}` is not a saved game: its format is `{f}`, not `{FORMAT}`"),
-                "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command",
-            ));
+            return Err(refuse(format!("`{name}` is not a saved game: its format is `{f}`, not `{FORMAT}`"), NOT_A_SAVE));
         }
         _ if obj.contains_key("fingerprint") && obj.contains_key("frames") => {
             return Err(refuse(
@@ -176,10 +170,7 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
             ));
         }
         _ => {
-            return Err(refuse(
-                format!("`{name}` is not a saved game: it has no `\"format\": \"{FORMAT}\"`"),
-                "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command",
-            ));
+            return Err(refuse(format!("`{name}` is not a saved game: it has no `\"format\": \"{FORMAT}\"`"), NOT_A_SAVE));
         }
     }
     match obj.get("version").and_then(Value::as_u64) {
@@ -230,12 +221,7 @@ pub fn read(path: &Path) -> Result<Saved, SaveError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| refuse(format!("cannot read `{name}`: {e}"), "give the path of a file written by `arbiter play --save FILE`"))?;
-    let text = String::from_utf8(bytes).map_err(|_| {
-        refuse(
-            format!("`{name}` is not a saved game: it is not text"),
-            "`arbiter resume` takes a file written by `arbiter play --save FILE` or the `save` command",
-        )
-    })?;
+    let text = String::from_utf8(bytes).map_err(|_| refuse(format!("`{name}` is not a saved game: it is not text"), NOT_A_SAVE))?;
     parse(&text, &name)
 }
 

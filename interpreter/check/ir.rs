@@ -349,6 +349,9 @@ pub struct ModifierDef {
     pub active_while: Option<Ex>,
     pub var: Slot,
     pub when: Option<Ex>,
+    /// The zone `when` requires the object to be directly in, when it starts `o in ZONE and ..`:
+    /// the modifier is skipped at once for objects elsewhere (field reads ask every object).
+    pub zone_guard: Option<crate::runtime::value::ZoneRef>,
     pub layer: i64,
     pub blank_except: Option<Vec<Sym>>,
     pub effects: Vec<FieldEffectDef>,

@@ -295,11 +295,13 @@ impl Checker {
             }
             effects.push(FieldEffectDef { field: sym, op: e.op.node, value });
         }
+        let zone_guard = when.as_ref().and_then(|w| zone_guard(w, var));
         ModifierDef {
             info,
             active_while,
             var,
             when,
+            zone_guard,
             layer: m.layer.as_ref().map(|l| l.node).unwrap_or(0),
             blank_except,
             effects,
@@ -675,5 +677,19 @@ impl Checker {
             body,
             slots: sc.max,
         }
+    }
+}
+
+/// The zone a condition `o in ZONE [and ...]` requires its object `o` (the slot `var`) to be
+/// directly in, when it is written that way.
+fn zone_guard(cond: &Ex, var: Slot) -> Option<crate::runtime::value::ZoneRef> {
+    use crate::syntax::ast::BinOp;
+    match &cond.kind {
+        ExK::Binary(BinOp::And, l, _) => zone_guard(l, var),
+        ExK::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
+            (ExK::Local(s), ExK::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(*z),
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -46,8 +46,8 @@ fn parse_all(project: &Project) -> i32 {
     let t0 = Instant::now();
     let checked = super::check::check_files(project, &[], None, &[]);
     let secs = t0.elapsed().as_secs_f64();
-    let lines: usize = ["stdlib", "rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
-        .iter()
+    let lines: usize = std::iter::once(&"stdlib")
+        .chain(super::check::DEFAULT_DIRS.iter())
         .flat_map(|d| Project::arb_files(&project.root.join(d)))
         .map(|p| std::fs::read_to_string(p).map(|t| t.lines().count()).unwrap_or(0))
         .sum();

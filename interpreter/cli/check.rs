@@ -75,16 +75,12 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
 }
 
 /// Check files (every rulebook, card and scenario file when none are named), without printing.
+/// What `arbiter check` checks when no path is named: every rulebook, card and scenario file.
+pub const DEFAULT_DIRS: [&str; 5] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"];
+
 pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
-    let paths = if paths.is_empty() {
-        ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"]
-            .iter()
-            .map(|d| project.root.join(d))
-            .filter(|p| p.exists())
-            .collect()
-    } else {
-        paths.to_vec()
-    };
+    let paths =
+        if paths.is_empty() { DEFAULT_DIRS.iter().map(|d| project.root.join(d)).filter(|p| p.exists()).collect() } else { paths.to_vec() };
     let files = expand(&paths);
     let mut by_game: IndexMap<String, Vec<PathBuf>> = IndexMap::new();
     let mut report = Report::default();

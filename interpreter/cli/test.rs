@@ -52,34 +52,12 @@ fn find_event(game: &crate::check::ir::Game, st: &crate::runtime::state::State, 
     st.log.iter().enumerate().rev().find(|(_, e)| view::event_text(game, st, e, None).contains(what)).map(|(i, _)| i)
 }
 
-/// Every event, numbered, with the rule that caused it, where it is written, its citation and the
-/// seed text's section.
-fn numbered_trace(game: &crate::check::ir::Game, st: &crate::runtime::state::State, upto: Option<usize>) -> String {
-    let mut out = String::new();
-    for (i, e) in st.log.iter().enumerate() {
-        if upto.is_some_and(|n| i > n) {
-            break;
-        }
-        let indent = "  ".repeat(e.depth.saturating_sub(1).min(12) as usize);
-        out.push_str(&format!(
-            "{indent}#{i} {}
-{indent}    ← {}
-",
-            view::event_text(game, st, e, None),
-            view::cause_text(game, st, &e.cause)
-        ));
-    }
-    out
-}
-
 #[derive(serde::Serialize)]
 struct JsonEvent {
     index: usize,
     text: String,
-    rule: String,
-    at: String,
-    cite: Option<String>,
-    section: Option<String>,
+    #[serde(flatten)]
+    rule: view::RuleRef,
     depth: u16,
 }
 
@@ -130,21 +108,11 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                         .iter()
                         .enumerate()
                         .take_while(|(i, _)| o.at.is_none_or(|n| *i <= n))
-                        .map(|(i, e)| {
-                            let cite = view::routine_cite(game, e.cause.routine);
-                            JsonEvent {
-                                index: i,
-                                text: view::event_text(game, st, e, None),
-                                rule: view::routine_name(game, st, e.cause.routine),
-                                at: if e.cause.span == crate::syntax::span::Span::default() {
-                                    String::new()
-                                } else {
-                                    game.location(e.cause.span)
-                                },
-                                section: cite.as_deref().and_then(|c| game.section_of(c)),
-                                cite,
-                                depth: e.depth,
-                            }
+                        .map(|(i, e)| JsonEvent {
+                            index: i,
+                            text: view::event_text(game, st, e, None),
+                            rule: view::rule_ref(game, st, e.cause.routine, e.cause.span),
+                            depth: e.depth,
                         })
                         .collect();
                     let failures = fo.outcome.failures.iter().map(|f| f.message.clone()).collect();
@@ -166,7 +134,7 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                     out!("{}", crate::runtime::why::why_text(w));
                     continue;
                 }
-                out!("{}", numbered_trace(game, st, o.at));
+                out!("{}", view::trace_numbered(game, st, o.at));
                 let o = fo;
                 if o.outcome.passed() {
                     outln!("scenario passed");

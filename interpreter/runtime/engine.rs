@@ -333,7 +333,7 @@ impl<'g> Engine<'g> {
             let site = self.cause(st, self.current_span(st));
             let parent = self.current_call(st);
             let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
-            let args = e.slots.iter().take(self.routine_arity(routine, st)).cloned().collect();
+            let args = e.slots.iter().take(super::why::param_names(self.game, st, routine).len()).cloned().collect();
             if let Some(t) = st.tracing.as_mut() {
                 e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
                 t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
@@ -343,24 +343,6 @@ impl<'g> Engine<'g> {
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
         st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
-    }
-
-    /// How many parameters a routine takes (the first slots of its env).
-    fn routine_arity(&self, r: Routine, st: &State) -> usize {
-        match r {
-            Routine::Proc(p) => self.game.proc_def(p).map(|d| d.params.len()).unwrap_or(0),
-            Routine::Trigger(i) => {
-                self.game.triggers.get(i as usize).and_then(|t| self.game.events.get(t.event as usize)).map(|e| e.params.len()).unwrap_or(0)
-            }
-            Routine::ObjTrigger(o, i) => st
-                .obj(o)
-                .and_then(|ob| self.game.def(ob.def))
-                .and_then(|d| d.triggers.get(i as usize))
-                .and_then(|t| self.game.events.get(t.event as usize))
-                .map(|e| e.params.len())
-                .unwrap_or(0),
-            _ => 0,
-        }
     }
 
     pub fn push_proc(&self, st: &mut State, p: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>) -> Result<(), RtError> {

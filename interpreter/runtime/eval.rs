@@ -281,17 +281,20 @@ impl<'a> Ev<'a> {
     pub fn items_of(&self, e: &Ex, env: &mut Env) -> R<Items<'a>> {
         match self.eval(e, env)? {
             Value::List(l) => Ok(Items::List(l)),
-            Value::Zone(z) => {
-                let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
-                if per_player && z.owner.is_none() {
-                    Ok(Items::Owned(self.state.zone_objects(self.game, z)))
-                } else {
-                    Ok(Items::Objs(self.state.zone_contents(self.game, z)))
-                }
-            }
+            Value::Zone(z) => Ok(match self.one_zone(z) {
+                Some(objs) => Items::Objs(objs),
+                None => Items::Owned(self.state.zone_objects(self.game, z)),
+            }),
             Value::None => Ok(Items::Objs(&[])),
             other => Err(self.type_err(e.span, "a list or a zone", &other)),
         }
+    }
+
+    /// The objects of a zone that is one place (a shared zone, or one player's), read in place;
+    /// `None` for a per-player zone named without its owner (every player's at once).
+    fn one_zone(&self, z: ZoneRef) -> Option<&'a [ObjId]> {
+        let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
+        (z.owner.is_some() || !per_player).then(|| self.state.zone_contents(self.game, z))
     }
 
     /// A list from a list value or a zone (its objects, top first).
@@ -369,12 +372,7 @@ impl<'a> Ev<'a> {
             return Err(err(span, format!("size budget exceeded: lists nested more than {NEST_BUDGET} deep"))
                 .with_help("a rule puts a list inside a list again and again; keep lists flat"));
         }
-        let steps = self.steps.get().saturating_add(l.len() as u64);
-        if steps > EVAL_BUDGET {
-            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
-                .with_help("a list of lists too large to put in another list"));
-        }
-        self.steps.set(steps);
+        self.count_steps(l.len(), span, "a list of lists too large to put in another list")?;
         for x in l {
             if let Value::List(inner) = x {
                 self.nest_walk(inner, depth + 1, span)?;
@@ -385,13 +383,18 @@ impl<'a> Ev<'a> {
 
     /// Count work (list items walked) toward the evaluation's step budget.
     fn work(&self, items: usize, span: Span) -> R<()> {
-        let steps = self.steps.get().saturating_add(items as u64);
+        self.count_steps(items, span, "a condition or function does too much work, or walks lists that keep growing")?;
+        self.state.work.set(self.state.work.get().saturating_add(items as u64));
+        Ok(())
+    }
+
+    /// Count steps toward the evaluation's step budget.
+    fn count_steps(&self, n: usize, span: Span, help: &str) -> R<()> {
+        let steps = self.steps.get().saturating_add(n as u64);
         if steps > EVAL_BUDGET {
-            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
-                .with_help("a condition or function does too much work, or walks lists that keep growing"));
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps")).with_help(help));
         }
         self.steps.set(steps);
-        self.state.work.set(self.state.work.get().saturating_add(items as u64));
         Ok(())
     }
 
@@ -791,9 +794,7 @@ impl<'a> Ev<'a> {
             Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
             Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
             Builtin::First | Builtin::Top => match arg(0) {
-                Value::Zone(z) if z.owner.is_some() || !self.game.zone(z.zone).is_some_and(|d| d.per_player) => {
-                    self.state.zone_contents(self.game, z).first().map(|o| Value::Obj(*o)).unwrap_or_default()
-                }
+                Value::Zone(z) if let Some(objs) = self.one_zone(z) => objs.first().map(|o| Value::Obj(*o)).unwrap_or_default(),
                 _ => list(0)?.first().cloned().unwrap_or_default(),
             },
             Builtin::Last | Builtin::Bottom => list(0)?.last().cloned().unwrap_or_default(),
@@ -1016,9 +1017,8 @@ impl<'a> Ev<'a> {
             Builtin::Nth => {
                 let i = int(1)?;
                 if let Value::Zone(z) = arg(0)
-                    && (z.owner.is_some() || !self.game.zone(z.zone).is_some_and(|d| d.per_player))
+                    && let Some(objs) = self.one_zone(z)
                 {
-                    let objs = self.state.zone_contents(self.game, z);
                     return Ok(usize::try_from(i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default());
                 }
                 let l = list(0)?;

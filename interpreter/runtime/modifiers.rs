@@ -98,7 +98,7 @@ impl<'a> Ev<'a> {
     fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
         // A condition that starts `o in ZONE and ...` can't hold for an object elsewhere: answer
         // without evaluating it (field reads ask this of every object, often).
-        if let Some(zone) = m.when.as_ref().and_then(|w| zone_guard(w, m.var))
+        if let Some(zone) = m.zone_guard
             && self.state.zone_of(target).is_none_or(|z| z.zone != zone.zone || zone.owner.is_some_and(|o| Some(o) != z.owner))
         {
             return Ok(false);
@@ -200,21 +200,6 @@ impl<'a> Ev<'a> {
             out.push(Applied { layer: m.layer, ts, op: e.op, value: v });
         }
         Ok(())
-    }
-}
-
-/// The zone a condition `o in ZONE [and ...]` requires its object `o` (the slot `var`) to be
-/// directly in, when it is written that way.
-fn zone_guard(cond: &crate::check::ir::Ex, var: crate::check::ir::Slot) -> Option<super::value::ZoneRef> {
-    use crate::check::ir::ExK;
-    use crate::syntax::ast::BinOp;
-    match &cond.kind {
-        ExK::Binary(BinOp::And, l, _) => zone_guard(l, var),
-        ExK::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
-            (ExK::Local(s), ExK::Lit(Value::Zone(z))) if *s == var => Some(*z),
-            _ => None,
-        },
-        _ => None,
     }
 }
 

@@ -6,6 +6,7 @@ use super::state::*;
 use super::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
 use crate::check::ir::{DefId, Game, KindId, Visibility};
 use crate::syntax::ast::ModifyOp;
+use crate::syntax::span::Span;
 
 fn sees(visible: u64, viewer: Option<Seat>) -> bool {
     viewer.is_none_or(|s| visible & seat_bit(s) != 0)
@@ -55,16 +56,34 @@ pub fn routine_cite(game: &Game, r: Routine) -> Option<String> {
 }
 
 /// `rule challenge.undefended (rulebooks/bsg-ccg/challenge.arb:40; L382-384)`
+/// The rule behind a cause: its name, where (`file:line`, empty when nowhere), its citation and
+/// the section of the seed text the citation falls in.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RuleRef {
+    pub rule: String,
+    pub at: String,
+    pub cite: Option<String>,
+    pub section: Option<String>,
+}
+
+pub fn rule_ref(game: &Game, st: &State, routine: Routine, span: Span) -> RuleRef {
+    let cite = routine_cite(game, routine);
+    RuleRef {
+        rule: routine_name(game, st, routine),
+        at: if span == Span::default() { String::new() } else { game.location(span) },
+        section: cite.as_deref().and_then(|c| game.section_of(c)),
+        cite,
+    }
+}
+
 pub fn cause_text(game: &Game, st: &State, c: &Cause) -> String {
-    let name = routine_name(game, st, c.routine);
-    let at = if c.span == crate::syntax::span::Span::default() { String::new() } else { game.location(c.span) };
-    let cite = routine_cite(game, c.routine)
-        .map(|x| match game.section_of(&x) {
-            Some(sec) => format!("; {sec}, {x}"),
-            None => format!("; {x}"),
-        })
-        .unwrap_or_default();
-    if at.is_empty() { name } else { format!("{name} ({at}{cite})") }
+    let RuleRef { rule, at, cite, section } = rule_ref(game, st, c.routine, c.span);
+    let cite = match (section, cite) {
+        (Some(sec), Some(x)) => format!("; {sec}, {x}"),
+        (None, Some(x)) => format!("; {x}"),
+        _ => String::new(),
+    };
+    if at.is_empty() { rule } else { format!("{rule} ({at}{cite})") }
 }
 
 /// An object as one seat may see it in an event: which object it is, or only what kind of thing.
@@ -312,14 +331,30 @@ pub fn trace_of(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>,
     let mut out = String::new();
     for e in events {
         let Some(p) = project_event(game, st, e, viewer) else { continue };
-        let indent = "  ".repeat(p.depth.saturating_sub(1).min(12) as usize);
-        if with_causes {
-            out.push_str(&format!("{indent}{}\n{indent}    ← {}\n", p.text, cause_text_for(game, st, &e.cause, viewer)));
-        } else {
-            out.push_str(&format!("{indent}{}\n", p.text));
-        }
+        let cause = with_causes.then(|| cause_text_for(game, st, &e.cause, viewer));
+        push_entry(&mut out, p.depth, "", &p.text, cause.as_deref());
     }
     out
+}
+
+/// The whole log up to event `upto`, every event numbered `#N` (as `--why N` names it), with its
+/// cause.
+pub fn trace_numbered(game: &Game, st: &State, upto: Option<usize>) -> String {
+    let mut out = String::new();
+    for (i, e) in st.log.iter().enumerate().take_while(|(i, _)| upto.is_none_or(|n| *i <= n)) {
+        let Some(p) = project_event(game, st, e, None) else { continue };
+        push_entry(&mut out, p.depth, &format!("#{i} "), &p.text, Some(&cause_text_for(game, st, &e.cause, None)));
+    }
+    out
+}
+
+/// One event of a trace, indented by its depth, and its cause under it.
+fn push_entry(out: &mut String, depth: u16, mark: &str, text: &str, cause: Option<&str>) {
+    let indent = "  ".repeat(depth.saturating_sub(1).min(12) as usize);
+    out.push_str(&format!("{indent}{mark}{text}\n"));
+    if let Some(c) = cause {
+        out.push_str(&format!("{indent}    ← {c}\n"));
+    }
 }
 
 fn obj_text(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>) -> String {

@@ -2,10 +2,11 @@
 //! and random results behind an event, read from the tracing record a scenario keeps.
 
 use super::eval::Ev;
-use super::state::{BranchRec, EventKind, NO_CALL, State};
+use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
 use crate::check::ir::{Ex, ExK, Game};
 use crate::syntax::ast::{BinOp, UnOp};
+use crate::syntax::span::Span;
 use serde::Serialize;
 
 /// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
@@ -17,7 +18,12 @@ pub fn describe(ev: &Ev, env: &mut super::state::Env, cond: &Ex) -> String {
 }
 
 fn source(game: &Game, e: &Ex) -> String {
-    let mut s = game.files.get(e.span.file as usize).map(|f| f.slice(e.span).trim().to_string()).unwrap_or_default();
+    span_source(game, e.span)
+}
+
+/// The source text under a span, trimmed.
+fn span_source(game: &Game, span: Span) -> String {
+    let mut s = game.files.get(span.file as usize).map(|f| f.slice(span).trim().to_string()).unwrap_or_default();
     // A span may stop before the closing brackets of a parenthesised part: close them.
     let open = s.matches('(').count().saturating_sub(s.matches(')').count());
     s.push_str(&")".repeat(open));
@@ -113,8 +119,6 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
             })
             .collect();
         let span = super::Engine::new(game).routine_span(rec.routine, st);
-        let cite = view::routine_cite(game, rec.routine);
-        let section = cite.as_deref().and_then(|c| game.section_of(c));
         // The latest decision of each `if` of this call before the effect (a loop decides the same
         // `if` again and again: the last time is the one that led here).
         let mut latest: Vec<&BranchRec> = Vec::new();
@@ -125,12 +129,7 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
         let conditions = latest
             .iter()
             .map(|b| {
-                let src = {
-                    let mut s = game.files.get(b.span.file as usize).map(|f| f.slice(b.span).trim().to_string()).unwrap_or_default();
-                    let open = s.matches('(').count().saturating_sub(s.matches(')').count());
-                    s.push_str(&")".repeat(open));
-                    s
-                };
+                let src = span_source(game, b.span);
                 let held = if b.value { "held" } else { "did not hold" };
                 if b.detail.is_empty() {
                     format!("`{src}` {held} ({})", game.location(b.span))
@@ -146,29 +145,22 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
             })
             .collect();
         let called_from = match rec.site.routine {
-            _ if rec.site.span != crate::syntax::span::Span::default() => Some(game.location(rec.site.span)),
-            super::state::Routine::Scenario => Some("the scenario".to_string()),
-            super::state::Routine::Main => Some("the game's setup or turn".to_string()),
+            _ if rec.site.span != Span::default() => Some(game.location(rec.site.span)),
+            Routine::Scenario => Some("the scenario".to_string()),
+            Routine::Main => Some("the game's setup or turn".to_string()),
             _ => None,
         };
-        chain.push(Link {
-            rule: view::routine_name(game, st, rec.routine),
-            args,
-            at: if span == crate::syntax::span::Span::default() { String::new() } else { game.location(span) },
-            cite,
-            section,
-            conditions,
-            depended_on,
-            called_from,
-        });
+        let view::RuleRef { rule, at, cite, section } = view::rule_ref(game, st, rec.routine, span);
+        chain.push(Link { rule, args, at, cite, section, conditions, depended_on, called_from });
         upto = rec.first_event as usize;
         call = rec.parent;
     }
     Some(Why { event: index, text: view::event_text(game, st, e, None), chain })
 }
 
-fn param_names(game: &Game, st: &State, r: super::state::Routine) -> Vec<String> {
-    use super::state::Routine;
+/// The names of a routine's parameters (the first slots of its env): a procedure's, or the event's
+/// a trigger answers.
+pub fn param_names(game: &Game, st: &State, r: Routine) -> Vec<String> {
     let names = |ps: &[(String, crate::check::ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
     let event_params = |ev: crate::check::ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
     match r {
