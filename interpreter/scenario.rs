@@ -45,6 +45,7 @@ fn fail(message: impl Into<String>, span: Span) -> Failure {
 }
 
 fn rt_fail(e: RtError) -> Failure {
+    let e = e.into_data();
     let mut f = fail(format!("the rules stopped with an error: {}", e.message), e.span);
     f.help = e.help;
     f
@@ -177,6 +178,7 @@ fn answer(engine: &Engine, st: &mut State, who: &Ex, value: &Ex, span: Span) -> 
         Value::List(items) => items.iter().map(find).collect::<Result<Vec<_>, _>>()?,
         v => vec![find(v)?],
     };
+    drop(ev);
     match engine.answer(st, seat, &Answer(idx)) {
         Ok(()) => {}
         Err(crate::runtime::AnswerError::Refused(m)) => return Err(fail(format!("the answer was refused: {m}"), span)),
@@ -218,7 +220,7 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
                 match message {
                     Some(m) => {
                         let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                        let t = ev.eval(&Ex { kind: ExK::Str(m.clone()), span }, &mut env).map(|v| ev.label(&v)).unwrap_or_default();
+                        let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
                         format!("expectation failed: {t}")
                     }
                     None => "expectation failed".to_string(),

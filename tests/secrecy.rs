@@ -224,6 +224,7 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
                             _ => None,
                         })
                         .collect();
+                drop(ev);
                 engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
             }
             _ => break,

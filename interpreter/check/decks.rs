@@ -121,7 +121,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
             set_slot(&mut env, i as Slot, Value::list(defs.into_iter().map(Value::Def).collect()));
         }
         let fail = |diags: &mut Vec<Diag>, env: &mut crate::runtime::state::Env, at: Option<&Value>| {
-            let text = ev.eval(&Ex { kind: ExK::Str(r.message.clone()), span: r.span }, env).map(|v| ev.label(&v)).unwrap_or_default();
+            let text = ev.interpolate(&r.message, env, r.span).unwrap_or_default();
             let line = match at {
                 Some(Value::Def(d)) => deck.entries.iter().find(|l| l.def == *d).map(|l| l.span),
                 _ => None,

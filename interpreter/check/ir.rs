@@ -152,6 +152,9 @@ pub struct Game {
     /// Fields some definition's static modifier changes: reading any other field skips the scan
     /// for objects whose modifiers are in effect.
     pub passive_fields: Vec<Sym>,
+    /// For each symbol: whether any modifier (the rulebook's or a definition's) can change a field
+    /// of that name. A field no modifier touches reads as printed.
+    pub modified_fields: Vec<bool>,
     pub builtin_events: BuiltinEvents,
 }
 

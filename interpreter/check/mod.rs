@@ -115,6 +115,7 @@ impl Checker {
             blank_modifiers: vec![],
             defs_with_passives: vec![],
             passive_fields: vec![],
+            modified_fields: vec![],
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -591,6 +592,17 @@ impl Checker {
             self.game.defs.iter().flat_map(|d| d.modifiers.iter().flat_map(|m| m.effects.iter().map(|e| e.field))).collect();
         fields.sort_unstable();
         fields.dedup();
+        let mut modified = Vec::new();
+        for &f in fields.iter().chain(self.game.modifiers_by_field.keys()) {
+            let i = f as usize;
+            if modified.len() <= i {
+                modified.resize(i + 1, false);
+            }
+            if let Some(m) = modified.get_mut(i) {
+                *m = true;
+            }
+        }
+        self.game.modified_fields = modified;
         self.game.passive_fields = fields;
     }
 }

@@ -37,6 +37,8 @@ pub struct Engine<'g> {
     pub step_budget: u64,
     /// The game's fingerprint, computed on the first new state (it hashes every rule file).
     fingerprint: std::cell::OnceCell<String>,
+    /// Buffers evaluations reuse (function environments, argument lists), kept between them.
+    pool: super::eval::Pool,
 }
 
 /// Why an answer was not taken.
@@ -66,14 +68,14 @@ pub struct Setup {
 
 impl<'g> Engine<'g> {
     pub fn new(game: &'g Game) -> Self {
-        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new() }
+        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new(), pool: Default::default() }
     }
 
-    pub fn ev<'s>(&self, st: &'s State) -> Ev<'s>
+    pub fn ev<'s>(&'s self, st: &'s State) -> Ev<'s>
     where
         'g: 's,
     {
-        Ev::new(self.game, st)
+        Ev::pooled(self.game, st, &self.pool)
     }
 
     /// A fresh state: fields at their defaults, constants evaluated, zones empty.
@@ -450,6 +452,7 @@ impl<'g> Engine<'g> {
         };
         let choices: Vec<Choice> =
             options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser).into(), value: v, rarely: false }).collect();
+        drop(ev);
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
     }

@@ -41,10 +41,33 @@ pub struct Ev<'a> {
     /// Emptied value vectors kept for reuse: function environments and argument lists are made and
     /// dropped at a high rate, and reusing their buffers saves an allocation each.
     pool: std::cell::RefCell<Vec<Vec<Value>>>,
+    /// Where the pool came from and goes back to (the engine's, kept between evaluations).
+    home: Option<&'a Pool>,
+}
+
+/// Emptied value vectors kept for reuse between evaluations (see `Ev::pool`).
+pub type Pool = std::cell::RefCell<Vec<Vec<Value>>>;
+
+impl Drop for Ev<'_> {
+    /// Every step counts toward the work between two decisions (`engine::WORK_BUDGET`), added
+    /// when the evaluation ends (the engine checks it between statements); the buffers go home.
+    fn drop(&mut self) {
+        self.state.work.set(self.state.work.get().saturating_add(self.steps.get()));
+        if let Some(home) = self.home {
+            let mine = std::mem::take(self.pool.get_mut());
+            let mut home = home.borrow_mut();
+            if home.is_empty() {
+                *home = mine;
+            } else {
+                let room = 64usize.saturating_sub(home.len());
+                home.extend(mine.into_iter().take(room));
+            }
+        }
+    }
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
-    RtError { message: message.into(), span, help: None }
+    RtError::new(message.into(), span)
 }
 
 /// Arithmetic whose result does not fit in 64 bits.
@@ -62,7 +85,16 @@ impl<'a> Ev<'a> {
             level: Cell::new(0),
             blank: std::cell::RefCell::new(Vec::new()),
             pool: std::cell::RefCell::new(Vec::new()),
+            home: None,
         }
+    }
+
+    /// An evaluation that borrows its reusable buffers from `pool` and gives them back when done.
+    pub fn pooled(game: &'a Game, state: &'a State, pool: &'a Pool) -> Self {
+        let mut ev = Ev::new(game, state);
+        ev.pool = std::cell::RefCell::new(std::mem::take(&mut *pool.borrow_mut()));
+        ev.home = Some(pool);
+        ev
     }
 
     pub fn enter(&self, span: Span) -> R<()> {
@@ -86,8 +118,6 @@ impl<'a> Ev<'a> {
                 .with_help("a condition or function does too much work, or loops over lists that keep growing"));
         }
         self.steps.set(steps);
-        // Every step also counts toward the work between two decisions (`engine::WORK_BUDGET`).
-        self.state.work.set(self.state.work.get() + 1);
         // Deep (but budgeted) recursion must never overflow the thread's stack: every 16 levels,
         // make sure there is room for 16 more (a level takes well under 4 KiB).
         let level = self.level.get();
@@ -312,7 +342,8 @@ impl<'a> Ev<'a> {
         }
     }
 
-    fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
+    /// A text with `{..}` parts filled in.
+    pub fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
         let mut s = String::new();
         for p in pieces {
             match p {
@@ -383,9 +414,7 @@ impl<'a> Ev<'a> {
 
     /// Count work (list items walked) toward the evaluation's step budget.
     fn work(&self, items: usize, span: Span) -> R<()> {
-        self.count_steps(items, span, "a condition or function does too much work, or walks lists that keep growing")?;
-        self.state.work.set(self.state.work.get().saturating_add(items as u64));
-        Ok(())
+        self.count_steps(items, span, "a condition or function does too much work, or walks lists that keep growing")
     }
 
     /// Count steps toward the evaluation's step budget.
@@ -471,8 +500,26 @@ impl<'a> Ev<'a> {
         v
     }
 
+    /// An environment for a routine evaluated here: the arguments in its first slots, the slots
+    /// from the pool (give them back with `give`).
+    pub fn pooled_env(&self, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> Env {
+        let n = (slots as usize).max(args.len());
+        let mut v = self.buf(n);
+        v.extend_from_slice(args);
+        v.resize(n, Value::None);
+        Env { slots: v, you, self_obj, rec: super::state::NO_CALL }
+    }
+
+    /// Whether a condition holds in a fresh environment from the pool.
+    fn holds_in(&self, cond: &Ex, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> R<bool> {
+        let mut env = self.pooled_env(slots, args, you, self_obj);
+        let r = self.truth(cond, &mut env);
+        self.give(env.slots);
+        r
+    }
+
     /// Give a vector back for reuse (its values are dropped now).
-    fn give(&self, mut v: Vec<Value>) {
+    pub fn give(&self, mut v: Vec<Value>) {
         v.clear();
         let mut pool = self.pool.borrow_mut();
         if pool.len() < 64 && v.capacity() <= 64 {
@@ -491,36 +538,27 @@ impl<'a> Ev<'a> {
 
     fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> R<bool> {
         for h in &c.forbids {
-            let mut henv = new_env(h.slots, args.to_vec(), env.you, env.self_obj);
-            if self.truth(&h.when, &mut henv)? {
+            if self.holds_in(&h.when, h.slots, args, env.you, env.self_obj)? {
                 return Ok(false);
             }
         }
         let hooks = self.object_hooks(cid)?;
         for (src, h, forbid) in &hooks {
-            if *forbid {
-                let mut henv = new_env(h.slots, args.to_vec(), self.controller(*src), Some(*src));
-                if self.truth(&h.when, &mut henv)? {
-                    return Ok(false);
-                }
+            if *forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
+                return Ok(false);
             }
         }
-        let mut fenv = new_env(c.func.slots, args.to_vec(), env.you, env.self_obj);
-        if self.truth(&c.func.body, &mut fenv)? {
+        if self.holds_in(&c.func.body, c.func.slots, args, env.you, env.self_obj)? {
             return Ok(true);
         }
         for h in &c.permits {
-            let mut henv = new_env(h.slots, args.to_vec(), env.you, env.self_obj);
-            if self.truth(&h.when, &mut henv)? {
+            if self.holds_in(&h.when, h.slots, args, env.you, env.self_obj)? {
                 return Ok(true);
             }
         }
         for (src, h, forbid) in &hooks {
-            if !*forbid {
-                let mut henv = new_env(h.slots, args.to_vec(), self.controller(*src), Some(*src));
-                if self.truth(&h.when, &mut henv)? {
-                    return Ok(true);
-                }
+            if !*forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
+                return Ok(true);
             }
         }
         Ok(false)
@@ -547,8 +585,7 @@ impl<'a> Ev<'a> {
             None => Ok(Value::Bool(true)),
             Some(req) => {
                 self.enter(span)?;
-                let mut penv = new_env(p.slots, args.to_vec(), env.you, env.self_obj);
-                let r = self.truth(req, &mut penv);
+                let r = self.holds_in(req, p.slots, args, env.you, env.self_obj);
                 self.leave();
                 r.map(Value::Bool)
             }

@@ -202,8 +202,8 @@ impl Engine<'_> {
                 self.emit(st, *event, vals)?;
             }
             StK::Log(s) => {
-                let text = self.eval_in(st, env, &Ex { kind: ExK::Str(s.clone()), span })?;
-                self.log(st, EventKind::Log { text: self.ev(st).label(&text).into() }, ALL, span);
+                let text = self.text_of(st, env, s, span)?.into();
+                self.log(st, EventKind::Log { text }, ALL, span);
             }
             StK::Win { who, reason } => {
                 let winners = self.players_of(st, env, who)?;
@@ -283,8 +283,10 @@ impl Engine<'_> {
     }
 
     fn text_of(&self, st: &mut State, env: u32, s: &StrEx, span: Span) -> Result<String, RtError> {
-        let v = self.eval_in(st, env, &Ex { kind: ExK::Str(s.clone()), span })?;
-        Ok(self.ev(st).label(&v))
+        let mut en = self.env_of(st, env);
+        let text = self.ev(st).interpolate(s, &mut en, span);
+        Self::put_env(st, env, en);
+        text
     }
 
     fn players_of(&self, st: &mut State, env: u32, e: &Ex) -> Result<Vec<Seat>, RtError> {
@@ -339,7 +341,7 @@ impl Engine<'_> {
         let mut en = self.env_of(st, env);
         let ev = self.ev(st);
         let seat = ev.player(&c.who, &mut en)?;
-        let prompt = ev.label(&ev.eval(&Ex { kind: ExK::Str(c.prompt.clone()), span }, &mut en)?);
+        let prompt = ev.interpolate(&c.prompt, &mut en, span)?;
         match &c.form {
             ChooseFormIr::From { count, list, none } => {
                 let items = ev.list_of(list, &mut en)?;
@@ -350,7 +352,7 @@ impl Engine<'_> {
                     ChooseCountIr::Order => Count::Order,
                 };
                 let none = match none {
-                    Some(s) => Some(ev.label(&ev.eval(&Ex { kind: ExK::Str(s.clone()), span }, &mut en)?)),
+                    Some(s) => Some(ev.interpolate(s, &mut en, span)?),
                     None => None,
                 };
                 let options: Vec<Choice> =
@@ -359,6 +361,7 @@ impl Engine<'_> {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,
                 };
+                drop(ev);
                 Self::put_env(st, env, en);
                 self.ask(st, seat, prompt, options, count, none, c.secret, dest, span)
             }
@@ -371,10 +374,11 @@ impl Engine<'_> {
                     {
                         continue;
                     }
-                    let label = ev.label(&ev.eval(&Ex { kind: ExK::Str(b.label.clone()), span }, &mut en)?);
+                    let label = ev.interpolate(&b.label, &mut en, span)?;
                     options.push(Choice { label: label.into(), value: Value::Int(blocks.len() as i64), rarely: b.rarely });
                     blocks.push(b.body);
                 }
+                drop(ev);
                 Self::put_env(st, env, en);
                 self.ask(st, seat, prompt, options, Count::One, None, c.secret, Dest::Branch { env, blocks }, span)
             }

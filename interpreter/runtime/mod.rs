@@ -19,19 +19,39 @@ pub use state::{Answer, State};
 use crate::diag::Diag;
 use crate::syntax::span::Span;
 
-/// A rule stopped while running: a message, where, and what to do about it.
+/// A rule stopped while running: a message, where, and what to do about it. Boxed, so that
+/// evaluation's results (`Result<Value, RtError>`) stay as small as a value.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{message}")]
-pub struct RtError {
+#[error("{}", .0.message)]
+pub struct RtError(Box<RtErrorData>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RtErrorData {
     pub message: String,
     pub span: Span,
     pub help: Option<String>,
 }
 
+impl std::ops::Deref for RtError {
+    type Target = RtErrorData;
+    fn deref(&self) -> &RtErrorData {
+        &self.0
+    }
+}
+
 impl RtError {
+    pub fn new(message: String, span: Span) -> Self {
+        RtError(Box::new(RtErrorData { message, span, help: None }))
+    }
+
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.0.help = Some(help.into());
         self
+    }
+
+    /// The parts, moved out.
+    pub fn into_data(self) -> RtErrorData {
+        *self.0
     }
 
     pub fn to_diag(&self) -> Diag {

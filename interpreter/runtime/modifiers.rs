@@ -3,7 +3,7 @@
 //! Modifiers come from the rulebook, from objects whose abilities are in effect, and from
 //! effects with a duration (temporary modifiers in the state).
 
-use super::eval::{Ev, R, err, new_env};
+use super::eval::{Ev, R, err};
 use super::state::Place;
 use super::value::{ObjId, Value};
 use crate::check::ir::{ModifierDef, ObjDef, Sym};
@@ -104,21 +104,50 @@ impl<'a> Ev<'a> {
             return Ok(false);
         }
         let you = source.and_then(|s| self.controller(s));
-        let mut env = new_env(m.slots, vec![], you, source);
+        let mut env = self.pooled_env(m.slots, &[], you, source);
         super::eval::set_slot(&mut env, m.var, Value::Obj(target));
+        let r = self.modifier_holds(m, source, &mut env);
+        self.give(env.slots);
+        r
+    }
+
+    fn modifier_holds(&self, m: &ModifierDef, source: Option<ObjId>, env: &mut super::state::Env) -> R<bool> {
         if let (Some(cond), Some(_)) = (&m.active_while, source)
-            && !self.truth(cond, &mut env)?
+            && !self.truth(cond, env)?
         {
             return Ok(false);
         }
         match &m.when {
-            Some(w) => self.truth(w, &mut env),
+            Some(w) => self.truth(w, env),
             None => Ok(true),
         }
     }
 
-    /// The printed value of a field (an override, the definition's value, or the default).
+    /// The printed value of a field (an override, the definition's value, or the default) and the
+    /// kind's default.
     fn printed(&self, o: ObjId, f: Sym, span: Span) -> R<(Value, Value)> {
+        let (ob, def, kind, idx) = self.field_of(o, f, span)?;
+        let default = kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default();
+        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
+            return Ok((v.clone(), default));
+        }
+        Ok((def.fields.get(idx).cloned().flatten().unwrap_or_else(|| default.clone()), default))
+    }
+
+    /// The printed value alone.
+    fn printed_only(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+        let (ob, def, kind, idx) = self.field_of(o, f, span)?;
+        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
+            return Ok(v.clone());
+        }
+        if let Some(Some(v)) = def.fields.get(idx) {
+            return Ok(v.clone());
+        }
+        Ok(kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default())
+    }
+
+    /// An object, its definition and kind, and the field's index in the kind.
+    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a crate::check::ir::KindDef, usize)> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
@@ -127,11 +156,7 @@ impl<'a> Ev<'a> {
             .get(&f)
             .copied()
             .ok_or_else(|| err(span, format!("`{}` (a {}) has no field `{}`", def.name, kind.name, self.game.sym(f))))?;
-        let default = kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default();
-        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
-            return Ok((v.clone(), default));
-        }
-        Ok((def.fields.get(idx).cloned().flatten().unwrap_or_else(|| default.clone()), default))
+        Ok((ob, def, kind, idx))
     }
 
     /// Read an object's field through every modifier.
@@ -143,15 +168,14 @@ impl<'a> Ev<'a> {
     }
 
     fn read_field_inner(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
-        let (printed, default) = self.printed(o, f, span)?;
         // Nothing can change this field now: the printed value is the value.
         if self.game.blank_modifiers.is_empty()
             && self.state.temp_mods.is_empty()
-            && !self.game.modifiers_by_field.contains_key(&f)
-            && self.game.passive_fields.binary_search(&f).is_err()
+            && !self.game.modified_fields.get(f as usize).copied().unwrap_or(false)
         {
-            return Ok(printed);
+            return self.printed_only(o, f, span);
         }
+        let (printed, default) = self.printed(o, f, span)?;
         let blank = self.blank_except(o)?;
         let mut value = match &blank {
             Some(keep) if !keep.contains(&f) => default,
@@ -194,9 +218,11 @@ impl<'a> Ev<'a> {
     fn collect(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>, ts: u64, out: &mut Vec<Applied>) -> R<()> {
         let you = source.and_then(|s| self.controller(s));
         for e in &m.effects {
-            let mut env = new_env(m.slots, vec![], you, source);
+            let mut env = self.pooled_env(m.slots, &[], you, source);
             super::eval::set_slot(&mut env, m.var, Value::Obj(target));
-            let v = self.eval(&e.value, &mut env)?;
+            let v = self.eval(&e.value, &mut env);
+            self.give(env.slots);
+            let v = v?;
             out.push(Applied { layer: m.layer, ts, op: e.op, value: v });
         }
         Ok(())

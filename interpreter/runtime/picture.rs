@@ -38,7 +38,7 @@ pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
         return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
     };
     let env = new_env(0, vec![], None, None);
-    let v = Ev::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.message)?;
+    let v = Ev::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.into_data().message)?;
     let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
     Ok(items
         .iter()
