@@ -36,12 +36,14 @@ impl Agent for RandomAgent {
 pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
     let n = d.options.len();
     let total = n + usize::from(d.none.is_some());
-    let mut idx: Vec<usize> = (0..n).collect();
-    let mut shuffle = |v: &mut Vec<usize>| {
+    // Every option, in a random order.
+    let shuffled = |rng: &mut Rng| {
+        let mut v: Vec<usize> = (0..n).collect();
         for i in (1..v.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
             v.swap(i, j);
         }
+        v
     };
     match d.count {
         Count::One => {
@@ -60,19 +62,16 @@ pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
             Answer(vec![pick])
         }
         Count::Exactly(k) => {
-            shuffle(&mut idx);
+            let mut idx = shuffled(rng);
             idx.truncate(k as usize);
             Answer(idx)
         }
         Count::UpTo(k) => {
-            shuffle(&mut idx);
+            let mut idx = shuffled(rng);
             let take = rng.below(u64::from(k).min(n as u64) + 1) as usize;
             idx.truncate(take);
             Answer(idx)
         }
-        Count::Order => {
-            shuffle(&mut idx);
-            Answer(idx)
-        }
+        Count::Order => Answer(shuffled(rng)),
     }
 }

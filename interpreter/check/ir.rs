@@ -258,6 +258,14 @@ pub struct KindDef {
     pub label_slots: u16,
 }
 
+impl KindDef {
+    /// The index of a field by name: a scan for a kind with few fields, else the index.
+    #[inline]
+    pub fn field(&self, f: Sym) -> Option<usize> {
+        if self.fields.len() <= 12 { self.fields.iter().position(|fd| fd.name == f) } else { self.field_index.get(&f).copied() }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Visibility {
     Public,
@@ -395,6 +403,8 @@ pub struct LambdaDef {
 #[derive(Debug, Clone)]
 pub struct ObjDef {
     pub name: String,
+    /// The name once more, shared: what choices and events show for the object.
+    pub shown: std::sync::Arc<str>,
     pub kind: KindId,
     /// Printed values by kind field index; `None` means the kind's default.
     pub fields: Vec<Option<Value>>,

@@ -381,6 +381,7 @@ impl Checker {
             self.game.def_index.insert(o.name.node.clone(), id);
             self.game.defs.push(ObjDef {
                 name: o.name.node.clone(),
+                shown: o.name.node.as_str().into(),
                 kind,
                 fields,
                 abilities: vec![],

@@ -451,7 +451,7 @@ impl<'g> Engine<'g> {
             None => e.you.ok_or_else(|| err(t.from.span, "no player to choose this target"))?,
         };
         let choices: Vec<Choice> =
-            options.into_iter().map(|v| Choice { label: ev.label_for(&v, chooser).into(), value: v, rarely: false }).collect();
+            options.into_iter().map(|v| Choice { label: ev.label_shared(&v, chooser), value: v, rarely: false }).collect();
         drop(ev);
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
@@ -522,11 +522,13 @@ impl<'g> Engine<'g> {
         if let Some(bad) = idx.iter().find(|i| **i >= total) {
             return Err(format!("there is no option {} (choose 1 to {total})", bad + 1));
         }
-        let mut seen = idx.clone();
-        seen.sort_unstable();
-        seen.dedup();
-        if seen.len() != idx.len() {
-            return Err("an option was chosen twice".into());
+        if idx.len() > 1 {
+            let mut seen = idx.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() != idx.len() {
+                return Err("an option was chosen twice".into());
+            }
         }
         let none_idx = d.none.as_ref().map(|_| d.options.len());
         let uses_none = idx.iter().any(|i| Some(*i) == none_idx);
@@ -540,7 +542,7 @@ impl<'g> Engine<'g> {
     }
 
     fn take_answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), RtError> {
-        let Some(d) = st.pending.clone() else { return Ok(()) };
+        let Some(d) = st.pending.take() else { return Ok(()) };
         let idx = &answer.0;
         let pick = |i: &usize| d.options.get(*i).map(|c| c.value.clone()).unwrap_or_default();
         let value = match d.count {
@@ -551,7 +553,6 @@ impl<'g> Engine<'g> {
             .iter()
             .map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_else(|| Arc::from("")))
             .collect();
-        st.pending = None;
         st.decisions += 1;
         let vis = if d.secret { seat_bit(seat) } else { ALL };
         st.log.push(Event {

@@ -38,11 +38,37 @@ pub struct Ev<'a> {
     /// while an expression is evaluated): 0 not known yet, 1 not blank, k + 2 blanked by the
     /// game's k-th blanking modifier.
     pub(super) blank: std::cell::RefCell<Vec<u32>>,
+    /// Field values computed through modifiers so far in this evaluation, by object and field
+    /// (the state doesn't change while an expression is evaluated, so a field read twice is the
+    /// same value). Only reads that went through modifiers are kept.
+    pub(super) fields: std::cell::RefCell<FieldMemo>,
     /// Emptied value vectors kept for reuse: function environments and argument lists are made and
     /// dropped at a high rate, and reusing their buffers saves an allocation each.
     pool: std::cell::RefCell<Vec<Vec<Value>>>,
     /// Where the pool came from and goes back to (the engine's, kept between evaluations).
     home: Option<&'a Pool>,
+}
+
+/// Field values by `object << 32 | field` (see `Ev::fields`).
+pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A hasher for integer keys: one multiplication, high bits folded into the low ones.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(self.0 << 8 | u64::from(*b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 32);
+    }
 }
 
 /// Emptied value vectors kept for reuse between evaluations (see `Ev::pool`).
@@ -84,6 +110,7 @@ impl<'a> Ev<'a> {
             steps: Cell::new(0),
             level: Cell::new(0),
             blank: std::cell::RefCell::new(Vec::new()),
+            fields: std::cell::RefCell::new(FieldMemo::default()),
             pool: std::cell::RefCell::new(Vec::new()),
             home: None,
         }
@@ -111,7 +138,20 @@ impl<'a> Ev<'a> {
         self.depth.set(self.depth.get().saturating_sub(1));
     }
 
+    #[inline]
     pub fn eval(&self, e: &Ex, env: &mut Env) -> R<Value> {
+        // Reading a local or a literal takes no step of its own (it belongs to the expression
+        // around it) and is answered here, without the budgets' bookkeeping.
+        match &e.kind {
+            ExK::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExK::Lit(v) => Ok(v.clone()),
+            ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExK::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            _ => self.eval_step(e, env),
+        }
+    }
+
+    fn eval_step(&self, e: &Ex, env: &mut Env) -> R<Value> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
             return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
@@ -465,6 +505,17 @@ impl<'a> Ev<'a> {
         }
     }
 
+    /// `label_for`, shared: an object the player knows is its definition's shared name.
+    pub fn label_shared(&self, v: &Value, seat: Seat) -> Arc<str> {
+        if let Value::Obj(o) = v
+            && self.knows(*o, seat)
+            && let Some(d) = self.state.obj(*o).and_then(|ob| self.game.def(ob.def))
+        {
+            return d.shown.clone();
+        }
+        self.label_for(v, seat).into()
+    }
+
     /// Whether a player knows what an object is: its known-to mask, or face up in a public zone.
     pub fn knows(&self, o: ObjId, seat: Seat) -> bool {
         self.state.obj(o).is_some_and(|ob| ob.known & super::state::seat_bit(seat) != 0)
@@ -721,8 +772,7 @@ impl<'a> Ev<'a> {
             return Ok(Value::text(&def.name));
         }
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
-        let idx =
-            kind.field_index.get(&f).copied().ok_or_else(|| err(span, format!("`{}` has no field `{}`", def.name, self.game.sym(f))))?;
+        let idx = kind.field(f).ok_or_else(|| err(span, format!("`{}` has no field `{}`", def.name, self.game.sym(f))))?;
         Ok(def.fields.get(idx).cloned().flatten().or_else(|| kind.fields.get(idx).map(|fd| fd.default.clone())).unwrap_or_default())
     }
 
@@ -765,6 +815,18 @@ impl<'a> Ev<'a> {
     }
 
     fn builtin(&self, b: Builtin, args: &[Ex], env: &mut Env, span: Span) -> R<Value> {
+        // One or two arguments (most calls) are evaluated into an array on the stack.
+        match args {
+            [x] => {
+                let vals = [self.eval(x, env)?];
+                return self.builtin_with(b, args, &vals, env, span);
+            }
+            [x, y] => {
+                let vals = [self.eval(x, env)?, self.eval(y, env)?];
+                return self.builtin_with(b, args, &vals, env, span);
+            }
+            _ => {}
+        }
         let mut vals = self.buf(args.len());
         for a in args {
             vals.push(self.eval(a, env)?);

@@ -356,7 +356,7 @@ impl Engine<'_> {
                     None => None,
                 };
                 let options: Vec<Choice> =
-                    items.iter().map(|v| Choice { label: ev.label_for(v, seat).into(), value: v.clone(), rarely: false }).collect();
+                    items.iter().map(|v| Choice { label: ev.label_shared(v, seat), value: v.clone(), rarely: false }).collect();
                 let dest = match dest {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,

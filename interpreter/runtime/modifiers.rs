@@ -151,23 +151,13 @@ impl<'a> Ev<'a> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
-        let idx = kind
-            .field_index
-            .get(&f)
-            .copied()
-            .ok_or_else(|| err(span, format!("`{}` (a {}) has no field `{}`", def.name, kind.name, self.game.sym(f))))?;
+        let idx =
+            kind.field(f).ok_or_else(|| err(span, format!("`{}` (a {}) has no field `{}`", def.name, kind.name, self.game.sym(f))))?;
         Ok((ob, def, kind, idx))
     }
 
     /// Read an object's field through every modifier.
     pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
-        self.enter(span)?;
-        let r = self.read_field_inner(o, f, span);
-        self.leave();
-        r
-    }
-
-    fn read_field_inner(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
         // Nothing can change this field now: the printed value is the value.
         if self.game.blank_modifiers.is_empty()
             && self.state.temp_mods.is_empty()
@@ -175,6 +165,23 @@ impl<'a> Ev<'a> {
         {
             return self.printed_only(o, f, span);
         }
+        let key = u64::from(o) << 32 | u64::from(f);
+        if let Some(v) = self.fields.borrow().get(&key) {
+            return Ok(v.clone());
+        }
+        // Modifiers read fields too: a modifier that reads what it changes is stopped by the
+        // depth budget.
+        self.enter(span)?;
+        let v = self.through_modifiers(o, f, span);
+        self.leave();
+        let v = v?;
+        self.fields.borrow_mut().insert(key, v.clone());
+        Ok(v)
+    }
+
+    /// A field's value: the printed value (or the default, when blank) and every modifier that
+    /// applies, by layer and then timestamp.
+    fn through_modifiers(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
         let (printed, default) = self.printed(o, f, span)?;
         let blank = self.blank_except(o)?;
         let mut value = match &blank {
