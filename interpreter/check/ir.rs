@@ -325,6 +325,10 @@ pub struct FuncDef {
     pub params: Vec<(String, Ty)>,
     pub body: Ex,
     pub slots: u16,
+    /// Whether an evaluation remembers its calls (set when the rules are checked): for functions
+    /// that walk lists or zones, directly or through other functions. A cheap function is
+    /// quicker to run again than to look up.
+    pub remember: bool,
 }
 
 /// A `check` with the rulebook's permits and forbids for it.
@@ -589,6 +593,37 @@ pub enum ExK {
         cond: Option<Box<Ex>>,
     },
     List(Vec<Ex>),
+}
+
+impl Ex {
+    /// Whether `f` holds for this expression or any expression inside it.
+    pub fn any(&self, f: &mut impl FnMut(&Ex) -> bool) -> bool {
+        if f(self) {
+            return true;
+        }
+        match &self.kind {
+            ExK::Lit(_) | ExK::Local(_) | ExK::Global(_) | ExK::Const(_) | ExK::You | ExK::SelfObj => false,
+            ExK::ProcRef(_) | ExK::Lambda(_) => false,
+            ExK::Str(pieces) => pieces.iter().any(|p| matches!(p, StrPiece::Expr(x) if x.any(f))),
+            ExK::PlayerField(b, _)
+            | ExK::PlayerZone(b, _)
+            | ExK::ObjField(b, _)
+            | ExK::ObjProp(b, _)
+            | ExK::DefField(b, _)
+            | ExK::ZoneOwner(b)
+            | ExK::AbilityLabel(b)
+            | ExK::AbilitySource(b)
+            | ExK::Dynamic(b, _)
+            | ExK::Unary(_, b) => b.any(f),
+            ExK::Call(_, args) | ExK::Check(_, args) | ExK::CanProc(_, args) | ExK::Builtin(_, args) | ExK::List(args) => {
+                args.iter().any(|a| a.any(f))
+            }
+            ExK::Binary(_, l, r) => l.any(f) || r.any(f),
+            ExK::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
+            ExK::Quant { list, cond, .. } | ExK::Filter { list, cond, .. } => list.any(f) || cond.any(f),
+            ExK::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

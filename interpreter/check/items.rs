@@ -99,7 +99,7 @@ impl Checker {
                     {
                         *t = ty;
                     }
-                    self.game.funcs.push(FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max });
+                    self.game.funcs.push(FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max, remember: false });
                 }
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);
@@ -112,7 +112,7 @@ impl Checker {
                     self.bind_params(&mut sc, &params);
                     let body = self.lower_cond(&f.body, &mut sc, &pure);
                     self.game.checks.push(CheckDef {
-                        func: FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max },
+                        func: FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max, remember: false },
                         permits: vec![],
                         forbids: vec![],
                     });
@@ -127,6 +127,7 @@ impl Checker {
                 params: vec![],
                 body: Ex { kind: ExK::Lit(Value::None), span: Span::default() },
                 slots: 0,
+                remember: false,
             });
         }
         let mut procs: Vec<Option<ProcDef>> = vec![None; self.proc_params.len()];

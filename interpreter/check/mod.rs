@@ -603,6 +603,28 @@ impl Checker {
             }
         }
         self.game.modified_fields = modified;
+        // Functions worth remembering: those that walk lists or zones, or call one that does.
+        let walks = |x: &Ex| matches!(x.kind, ExK::Quant { .. } | ExK::Filter { .. } | ExK::Map { .. } | ExK::Check(..));
+        let mut remember: Vec<bool> = self.game.funcs.iter().map(|f| f.body.any(&mut |x| walks(x))).collect();
+        loop {
+            let mut changed = false;
+            for (i, f) in self.game.funcs.iter().enumerate() {
+                if remember.get(i) == Some(&false)
+                    && f.body.any(&mut |x| matches!(x.kind, ExK::Call(g, _) if remember.get(g as usize) == Some(&true)))
+                {
+                    if let Some(r) = remember.get_mut(i) {
+                        *r = true;
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (f, r) in self.game.funcs.iter_mut().zip(remember) {
+            f.remember = r;
+        }
         self.game.passive_fields = fields;
     }
 }

@@ -42,12 +42,26 @@ pub struct Ev<'a> {
     /// (the state doesn't change while an expression is evaluated, so a field read twice is the
     /// same value). Only reads that went through modifiers are kept.
     pub(super) fields: std::cell::RefCell<FieldMemo>,
+    /// Function calls made so far in this evaluation and their values, by function (see
+    /// `remembered`).
+    calls: std::cell::RefCell<std::collections::HashMap<FuncId, Vec<Call>, std::hash::BuildHasherDefault<KeyHasher>>>,
     /// Emptied value vectors kept for reuse: function environments and argument lists are made and
     /// dropped at a high rate, and reusing their buffers saves an allocation each.
     pool: std::cell::RefCell<Vec<Vec<Value>>>,
     /// Where the pool came from and goes back to (the engine's, kept between evaluations).
     home: Option<&'a Pool>,
 }
+
+/// A function call remembered: its arguments, `you` and `self`, and its value.
+struct Call {
+    args: Vec<Value>,
+    you: Option<Seat>,
+    me: Option<ObjId>,
+    value: Value,
+}
+
+/// How many different calls of one function an evaluation remembers.
+const CALLS_KEPT: usize = 32;
 
 /// Field values by `object << 32 | field` (see `Ev::fields`).
 pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<KeyHasher>>;
@@ -111,6 +125,7 @@ impl<'a> Ev<'a> {
             level: Cell::new(0),
             blank: std::cell::RefCell::new(Vec::new()),
             fields: std::cell::RefCell::new(FieldMemo::default()),
+            calls: std::cell::RefCell::new(Default::default()),
             pool: std::cell::RefCell::new(Vec::new()),
             home: None,
         }
@@ -232,7 +247,20 @@ impl<'a> Ev<'a> {
                 for a in args {
                     vals.push(self.eval(a, env)?);
                 }
-                self.call_func(*fid, vals, env, e.span)
+                // Functions only read the state, which doesn't change while an expression is
+                // evaluated: the same call gives the same value.
+                let remember = self.game.funcs.get(*fid as usize).is_some_and(|f| f.remember);
+                if !remember {
+                    return self.call_func(*fid, vals, env, e.span);
+                }
+                if let Some(v) = self.remembered(*fid, &vals, env) {
+                    self.give(vals);
+                    return Ok(v);
+                }
+                let key = vals.clone();
+                let v = self.call_func(*fid, vals, env, e.span)?;
+                self.remember(*fid, key, env, &v);
+                Ok(v)
             }
             ExK::Check(cid, args) => {
                 let vals = self.eval_args(args, env)?;
@@ -542,6 +570,21 @@ impl<'a> Ev<'a> {
         self.leave();
         self.give(fenv.slots);
         r
+    }
+
+    /// The value of a call made before in this evaluation with the same arguments, `you` and
+    /// `self`.
+    fn remembered(&self, fid: FuncId, args: &[Value], env: &Env) -> Option<Value> {
+        let calls = self.calls.borrow();
+        calls.get(&fid)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
+    }
+
+    fn remember(&self, fid: FuncId, args: Vec<Value>, env: &Env, value: &Value) {
+        let mut calls = self.calls.borrow_mut();
+        let kept = calls.entry(fid).or_default();
+        if kept.len() < CALLS_KEPT {
+            kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
+        }
     }
 
     /// An empty vector with room for `cap` values, reused when one is free.
