@@ -367,7 +367,8 @@ impl<'g> Engine<'g> {
     }
 
     fn step_loop(&self, st: &mut State, block: BlockId, index: u32, iter: LoopIter, env: u32) -> Result<(), RtError> {
-        let stmt = self.game.block(block).get(index as usize).cloned().ok_or_else(|| err(Span::default(), "internal: loop"))?;
+        let game: &'g Game = self.game;
+        let stmt = game.block(block).get(index as usize).ok_or_else(|| err(Span::default(), "internal: loop"))?;
         let (body, go, next_iter) = match (&stmt.kind, iter) {
             (StK::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
                 Some(v) => {
@@ -380,12 +381,10 @@ impl<'g> Engine<'g> {
                 None => (*body, false, LoopIter::While),
             },
             (StK::While { cond, body }, LoopIter::While) => {
-                let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                let go = self.ev(st).truth(cond, &mut e)?;
-                if let Some(slot) = st.envs.get_mut(env as usize) {
-                    *slot = e;
-                }
-                (*body, go, LoopIter::While)
+                let mut e = self.env_of(st, env);
+                let go = self.ev(st).truth(cond, &mut e);
+                Self::put_env(st, env, e);
+                (*body, go?, LoopIter::While)
             }
             (StK::Repeat { body, .. }, LoopIter::Repeat { left }) => (*body, left > 0, LoopIter::Repeat { left: left.saturating_sub(1) }),
             _ => return Err(err(stmt.span, "internal: loop shape")),
@@ -403,7 +402,8 @@ impl<'g> Engine<'g> {
 
     /// Using an ability: each cost, then each target, then the body.
     fn step_ability(&self, st: &mut State, obj: ObjId, idx: u16, stage: u16, env: u32) -> Result<(), RtError> {
-        let def = st.obj(obj).and_then(|o| self.game.def(o.def)).and_then(|d| d.abilities.get(idx as usize)).cloned();
+        let game: &'g Game = self.game;
+        let def = st.obj(obj).and_then(|o| game.def(o.def)).and_then(|d| d.abilities.get(idx as usize));
         let Some(a) = def else {
             st.frames.pop();
             return Ok(());
@@ -415,8 +415,10 @@ impl<'g> Engine<'g> {
         if stage == 0
             && let Some(req) = &a.requires
         {
-            let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-            if !self.ev(st).truth(req, &mut e)? {
+            let mut e = self.env_of(st, env);
+            let holds = self.ev(st).truth(req, &mut e);
+            Self::put_env(st, env, e);
+            if !holds? {
                 st.frames.pop();
                 return Ok(());
             }

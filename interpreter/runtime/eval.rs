@@ -302,7 +302,7 @@ impl<'a> Ev<'a> {
             }
             ExK::Filter { slot, list, cond } => {
                 let items = self.items_of(list, env)?;
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(items.len());
                 for i in 0..items.len() {
                     let item = items.get(i);
                     set_slot(env, *slot, item.clone());
@@ -314,7 +314,7 @@ impl<'a> Ev<'a> {
             }
             ExK::Map { slot, list, expr, cond } => {
                 let items = self.items_of(list, env)?;
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(items.len());
                 for i in 0..items.len() {
                     set_slot(env, *slot, items.get(i));
                     if let Some(c) = cond
