@@ -4,6 +4,7 @@
 
 use super::RtError;
 use super::eval::{Ev, err, new_env};
+use super::log::Log;
 use super::state::*;
 use super::value::{ObjId, Seat, Value};
 use crate::check::ir::*;
@@ -96,7 +97,7 @@ impl<'g> Engine<'g> {
             triggers: vec![],
             rng: Rng::from_seed(setup.seed),
             scripted: None,
-            log: vec![],
+            log: Log::new(),
             clock: 0,
             result: None,
             dirty: false,

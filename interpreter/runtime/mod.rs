@@ -6,6 +6,7 @@ pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
+pub mod log;
 pub mod modifiers;
 pub mod picture;
 pub mod state;

@@ -2,6 +2,7 @@
 //! zones, temporary modifiers, the frame stack (the pending effects), queued triggers, the
 //! decision being asked, the random generator and the event log.
 
+use super::log::Log;
 use super::value::{ObjId, Seat, Value, ZoneRef};
 use crate::check::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
 use crate::syntax::ast::ModifyOp;
@@ -45,7 +46,7 @@ pub struct State {
     pub triggers: Vec<PendingTrigger>,
     pub rng: Rng,
     pub scripted: Option<VecDeque<ScriptedRandom>>,
-    pub log: Vec<Event>,
+    pub log: Log,
     pub clock: u64,
     pub result: Option<GameResult>,
     pub dirty: bool,
