@@ -37,7 +37,7 @@ pub struct Engine<'g> {
     pub game: &'g Game,
     pub step_budget: u64,
     /// The game's fingerprint, computed on the first new state (it hashes every rule file).
-    fingerprint: std::cell::OnceCell<String>,
+    fingerprint: std::cell::OnceCell<Arc<str>>,
 }
 
 /// Why an answer was not taken.
@@ -83,7 +83,7 @@ impl<'g> Engine<'g> {
         let n = setup.players;
         let zone_count: usize = g.zones.iter().map(|z| if z.per_player { n } else { 1 }).sum();
         let mut st = State {
-            fingerprint: self.fingerprint.get_or_init(|| fingerprint(g)).clone(),
+            fingerprint: self.fingerprint.get_or_init(|| fingerprint(g).into()).clone(),
             mode,
             players: (0..n).map(|_| PlayerState { fields: vec![], out: false }).collect(),
             globals: vec![],

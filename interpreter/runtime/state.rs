@@ -32,7 +32,7 @@ pub enum Mode {
 
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct State {
-    pub fingerprint: String,
+    pub fingerprint: Arc<str>,
     pub mode: Mode,
     pub players: Vec<PlayerState>,
     pub globals: Vec<Value>,
