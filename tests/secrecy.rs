@@ -303,7 +303,7 @@ fn a_leaking_event_is_caught() {
     // A card in P1's hand: P1 knows it, P2 does not.
     let hand = common::zone_id(&b, "hand");
     let card = st.objects.iter().position(|o| matches!(o.place, Place::Zone(z) if z.zone == hand && z.owner == Some(0))).unwrap() as ObjId;
-    let def = st.objects[card as usize].def;
+    let def = st.obj(card).unwrap().def;
     assert_eq!(k.get(card), seat_bit(0));
     let now = |o: ObjId| k.get(o);
     // A signal naming it to everyone, as the log's text once did with a signal's arguments.
@@ -318,7 +318,7 @@ fn a_leaking_event_is_caught() {
     assert!(matches!(project_event(game, &st, &signal, Some(0)).unwrap().objects.as_slice(), [Seen::Known { .. }]));
     // And an engine event shown beyond who may know it is refused by the knowledge model.
     let drawn = Event {
-        kind: EventKind::Moved { obj: card, def, from: Place::Nowhere, to: st.objects[card as usize].place },
+        kind: EventKind::Moved { obj: card, def, from: Place::Nowhere, to: st.obj(card).unwrap().place },
         visible: ALL,
         ..st.log.get(0).unwrap().clone()
     };

@@ -3,8 +3,8 @@
 //! can be saved at any decision and resumed with the same continuation.
 
 use super::RtError;
+use super::chunked::Chunked;
 use super::eval::{Ev, err, new_env};
-use super::log::Log;
 use super::state::*;
 use super::value::{ObjId, Seat, Value};
 use crate::check::ir::*;
@@ -88,7 +88,7 @@ impl<'g> Engine<'g> {
             players: (0..n).map(|_| PlayerState { fields: vec![], out: false }).collect(),
             globals: vec![],
             consts: vec![],
-            objects: vec![],
+            objects: Chunked::new(),
             zones: vec![vec![]; zone_count],
             temp_mods: vec![],
             frames: vec![],

@@ -2,11 +2,11 @@
 //! modifiers, the engine's step loop, and per-seat views.
 
 pub mod builtins;
+pub mod chunked;
 pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
-pub mod log;
 pub mod modifiers;
 pub mod picture;
 pub mod state;

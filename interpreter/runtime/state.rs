@@ -2,7 +2,7 @@
 //! zones, temporary modifiers, the frame stack (the pending effects), queued triggers, the
 //! decision being asked, the random generator and the event log.
 
-use super::log::Log;
+use super::chunked::Chunked;
 use super::value::{ObjId, Seat, Value, ZoneRef};
 use crate::check::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
 use crate::syntax::ast::ModifyOp;
@@ -37,7 +37,7 @@ pub struct State {
     pub players: Vec<PlayerState>,
     pub globals: Vec<Value>,
     pub consts: Vec<Value>,
-    pub objects: Vec<Obj>,
+    pub objects: Chunked<Obj>,
     pub zones: Vec<Vec<ObjId>>,
     pub temp_mods: Vec<TempMod>,
     pub frames: Vec<Frame>,
@@ -322,6 +322,9 @@ impl Rng {
 
 // ---------------------------------------------------------------------------------------------
 // Events
+
+/// Every event of the game, in order; cloning it shares the history (see `Chunked`).
+pub type Log = Chunked<Event>;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
