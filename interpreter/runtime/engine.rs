@@ -89,7 +89,7 @@ impl<'g> Engine<'g> {
             globals: vec![],
             consts: vec![],
             objects: Chunked::new(),
-            zones: vec![vec![]; zone_count],
+            zones: vec![Arc::default(); zone_count],
             temp_mods: vec![],
             frames: vec![],
             envs: vec![Env { slots: vec![], you: None, self_obj: None, rec: super::state::NO_CALL }],

@@ -38,7 +38,8 @@ pub struct State {
     pub globals: Vec<Value>,
     pub consts: Vec<Value>,
     pub objects: Chunked<Obj>,
-    pub zones: Vec<Vec<ObjId>>,
+    /// Each zone instance's objects, shared with clones until changed (`zone_mut`).
+    pub zones: Vec<Arc<Vec<ObjId>>>,
     pub temp_mods: Vec<TempMod>,
     pub frames: Vec<Frame>,
     pub envs: Vec<Env>,
@@ -371,6 +372,11 @@ impl State {
         self.objects.get_mut(id as usize)
     }
 
+    /// The objects of the zone instance at `slot`, to change: copied first if a clone shares them.
+    pub fn zone_mut(&mut self, slot: usize) -> Option<&mut Vec<ObjId>> {
+        self.zones.get_mut(slot).map(Arc::make_mut)
+    }
+
     /// The index of a zone instance in `zones`.
     pub fn zone_slot(&self, game: &Game, z: ZoneRef) -> Option<usize> {
         let n = self.players.len();
@@ -390,7 +396,7 @@ impl State {
     }
 
     pub fn zone_contents(&self, game: &Game, z: ZoneRef) -> &[ObjId] {
-        self.zone_slot(game, z).and_then(|i| self.zones.get(i)).map(Vec::as_slice).unwrap_or(&[])
+        self.zone_slot(game, z).and_then(|i| self.zones.get(i)).map(|list| list.as_slice()).unwrap_or(&[])
     }
 
     /// All objects in a zone; for a per-player zone without owner, in every player's.
