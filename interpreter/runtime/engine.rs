@@ -103,13 +103,13 @@ impl<'g> Engine<'g> {
             dirty: false,
             checking: false,
             turns: 0,
-            decklists: setup.decklists,
+            decklists: Arc::new(setup.decklists),
             decisions: 0,
             tracing: None,
             built: std::cell::Cell::new(0),
             work: std::cell::Cell::new(0),
         };
-        st.decklists.resize(n, IndexMap::new());
+        Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();
         for c in &g.consts {
             let mut env = new_env(0, vec![], None, None);

@@ -53,7 +53,8 @@ pub struct State {
     pub dirty: bool,
     pub checking: bool,
     pub turns: u32,
-    pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
+    /// Each seat's decklist, by section; set up once, shared by every clone.
+    pub decklists: Arc<Vec<IndexMap<String, Vec<DefId>>>>,
     pub decisions: u64,
     /// Causes beyond the log, kept while explaining (scenarios): which call each event happened in,
     /// who called what from where, and the conditions that chose each branch.
