@@ -257,7 +257,7 @@ impl Saved {
             ));
         }
         let want = crate::runtime::engine::fingerprint(game);
-        if self.state.fingerprint != want {
+        if *self.state.fingerprint != *want {
             return Err(refuse(
                 format!(
                     "`{name}` is a damaged saved game: its state was made from other rules ({}) than its header names ({want})",

@@ -173,7 +173,7 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
     let mut ever: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
     loop {
         let status = engine.advance(&mut st).unwrap_or_else(|e| panic!("{what}: engine error: {}", e.message));
-        let batch: Vec<Event> = st.log[done..].to_vec();
+        let batch: Vec<Event> = st.log.iter_from(done).cloned().collect();
         let mut at_event = Vec::new();
         // Who could know each object at some point of this step (a card revealed, then hidden).
         let mut during: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
@@ -304,11 +304,11 @@ fn a_leaking_event_is_caught() {
     // A card in P1's hand: P1 knows it, P2 does not.
     let hand = common::zone_id(&b, "hand");
     let card = st.objects.iter().position(|o| matches!(o.place, Place::Zone(z) if z.zone == hand && z.owner == Some(0))).unwrap() as ObjId;
-    let def = st.objects[card as usize].def;
+    let def = st.obj(card).unwrap().def;
     assert_eq!(k.get(card), seat_bit(0));
     let now = |o: ObjId| k.get(o);
     // A signal naming it to everyone, as the log's text once did with a signal's arguments.
-    let signal = Event { kind: EventKind::Signal { event: 0, args: vec![Value::Obj(card)] }, ..st.log[0].clone() };
+    let signal = Event { kind: EventKind::Signal { event: 0, args: vec![Value::Obj(card)] }, ..st.log.get(0).unwrap().clone() };
     let leaky = ProjectedEvent { depth: 1, details: true, objects: vec![Seen::Known { obj: card, def }], text: String::new() };
     assert_eq!(leaks(&leaky, 1, &[], &now), vec![card], "a leak to P2 is caught");
     assert!(leaks(&leaky, 0, &[], &now).is_empty(), "P1 knows its own card");
@@ -319,9 +319,9 @@ fn a_leaking_event_is_caught() {
     assert!(matches!(project_event(game, &st, &signal, Some(0)).unwrap().objects.as_slice(), [Seen::Known { .. }]));
     // And an engine event shown beyond who may know it is refused by the knowledge model.
     let drawn = Event {
-        kind: EventKind::Moved { obj: card, def, from: Place::Nowhere, to: st.objects[card as usize].place },
+        kind: EventKind::Moved { obj: card, def, from: Place::Nowhere, to: st.obj(card).unwrap().place },
         visible: ALL,
-        ..st.log[0].clone()
+        ..st.log.get(0).unwrap().clone()
     };
     let mut k2 = Knowledge::default();
     for e in &st.log {

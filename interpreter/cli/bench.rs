@@ -4,7 +4,7 @@
 use super::play::choose_decks;
 use crate::agents::{Agent, RandomAgent};
 use crate::check::project::Project;
-use crate::runtime::state::Mode;
+use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
 use std::time::Instant;
 
@@ -16,6 +16,8 @@ pub struct Options {
     pub players: Option<String>,
     pub seed: u64,
     pub variants: Vec<String>,
+    /// Show where the evaluation steps go, by function and modifier.
+    pub profile: bool,
 }
 
 /// `4` or `3-6`.
@@ -39,6 +41,26 @@ fn peak_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A state's size and the time to clone it: `N objects, M events, K KiB as JSON; cloned in X µs`.
+/// The clone time is the average of many clones (as many as fit in about a fifth of a second, at
+/// least 20 and at most 2000).
+fn measure(st: &State) -> String {
+    let bytes = serde_json::to_vec(st).map(|v| v.len()).unwrap_or(0);
+    let t = Instant::now();
+    std::hint::black_box(st.clone());
+    let once = t.elapsed().as_secs_f64();
+    let reps = (0.2 / once.max(1e-9)).clamp(20.0, 2000.0) as u32;
+    let t = Instant::now();
+    let mut kept = 0usize;
+    for _ in 0..reps {
+        let c = std::hint::black_box(st.clone());
+        kept += c.objects.len();
+    }
+    let clone_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(reps);
+    std::hint::black_box(kept);
+    format!("{} objects, {} events, {:.1} KiB as JSON; cloned in {clone_us:.2} µs", st.objects.len(), st.log.len(), bytes as f64 / 1024.0)
 }
 
 /// `arbiter bench --parse`: parse and check every file of the repository, as `arbiter check` does.
@@ -93,13 +115,15 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         eprintln!("error: {game} is for {} to {} players, not {n}", g.min_players, g.max_players);
         return 2;
     }
-    let engine = Engine::new(g);
+    let engine = if o.profile { Engine::new(g).profiling() } else { Engine::new(g) };
     let t1 = Instant::now();
     let mut decisions = 0u64;
     let mut events = 0u64;
     let mut turns = 0u64;
-    // A state from the middle of the first game: its serialized size and the time to clone it.
-    let mut sample: Option<crate::runtime::state::State> = None;
+    // A state from the middle of the first game, and the largest state seen (the end of the game
+    // with the most events): their serialized size and the time to clone them.
+    let mut sample: Option<State> = None;
+    let mut largest: Option<State> = None;
     let mut reasons: indexmap::IndexMap<String, u64> = indexmap::IndexMap::new();
     for i in 0..games {
         let s = seed.wrapping_add(i);
@@ -147,6 +171,9 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
         let why = st.result.as_ref().map_or_else(|| "unfinished".to_string(), |r| r.reason.clone());
         *reasons.entry(why).or_default() += 1;
+        if largest.as_ref().is_none_or(|l| st.log.len() > l.log.len()) {
+            largest = Some(st);
+        }
     }
     let secs = t1.elapsed().as_secs_f64();
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
@@ -163,23 +190,11 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         events as f64 / games.max(1) as f64
     );
     if let Some(st) = &sample {
-        let bytes = serde_json::to_vec(st).map(|v| v.len()).unwrap_or(0);
-        let reps = 2000u32;
-        let t = Instant::now();
-        let mut kept = 0usize;
-        for _ in 0..reps {
-            let c = std::hint::black_box(st.clone());
-            kept += c.objects.len();
+        let mut line = format!("  a state after {} decisions: {}", st.decisions, measure(st));
+        if let Some(l) = &largest {
+            line.push_str(&format!("; the largest (end of a {}-decision game): {}", l.decisions, measure(l)));
         }
-        let clone_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(reps);
-        std::hint::black_box(kept);
-        outln!(
-            "  a state after {} decisions: {} objects, {} events, {:.1} KiB as JSON; cloned in {clone_us:.2} µs",
-            st.decisions,
-            st.objects.len(),
-            st.log.len(),
-            bytes as f64 / 1024.0
-        );
+        outln!("{line}");
     }
     match peak_kib() {
         Some(k) => outln!("  peak memory: {:.1} MiB", k as f64 / 1024.0),
@@ -189,5 +204,31 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     for (why, n) in &reasons {
         outln!("  {n:>5}  {why}");
     }
+    if let Some(p) = engine.profile() {
+        print_profile(&p, games);
+    }
     0
+}
+
+/// The routines that take the most evaluation steps (`--profile`).
+fn print_profile(p: &crate::runtime::profile::Profile, games: u64) {
+    const SHOWN: usize = 20;
+    let all = p.steps.max(1) as f64;
+    let per_game = |n: u64| n as f64 / games.max(1) as f64;
+    let pct = |n: u64| 100.0 * n as f64 / all;
+    outln!(
+        "  where the evaluation steps go: {:.0} steps per game; `own` counts a routine's own steps, `total` adds the routines it calls",
+        per_game(p.steps)
+    );
+    outln!("      own    total  calls/game  routine");
+    let rows = p.by_own_steps();
+    for (name, r) in rows.iter().take(SHOWN) {
+        outln!("  {:>6.1}%  {:>6.1}%  {:>10.1}  {name}", pct(r.own), pct(r.total), per_game(r.calls));
+    }
+    if rows.len() > SHOWN {
+        let rest: u64 = rows.iter().skip(SHOWN).map(|(_, r)| r.own).sum();
+        outln!("  {:>6.1}%                       {} more routines", pct(rest), rows.len() - SHOWN);
+    }
+    let inside: u64 = rows.iter().map(|(_, r)| r.own).sum();
+    outln!("  {:>6.1}%                       outside functions and modifiers (statements, conditions)", pct(p.steps.saturating_sub(inside)));
 }

@@ -175,6 +175,9 @@ pub enum Command {
         /// A variant to switch on (repeatable).
         #[arg(long = "variant")]
         variants: Vec<String>,
+        /// Also show which functions and modifiers the evaluation steps go to.
+        #[arg(long)]
+        profile: bool,
     },
 }
 
@@ -197,8 +200,8 @@ pub fn main_with(cli: Cli) -> i32 {
             test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
         }
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
-        Command::Bench { game, parse, games, players, seed, variants } => {
-            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants })
+        Command::Bench { game, parse, games, players, seed, variants, profile } => {
+            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants, profile })
         }
     }
 }

@@ -375,7 +375,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
 pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
-    let events = st.log.get(from..).unwrap_or(&[]);
+    let events = st.log.iter_from(from);
     if viewer.is_none() {
         return view::trace_of(game, st, events, None, true);
     }

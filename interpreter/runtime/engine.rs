@@ -3,6 +3,7 @@
 //! can be saved at any decision and resumed with the same continuation.
 
 use super::RtError;
+use super::chunked::Chunked;
 use super::eval::{Ev, err, new_env};
 use super::state::*;
 use super::value::{ObjId, Seat, Value};
@@ -36,9 +37,11 @@ pub struct Engine<'g> {
     pub game: &'g Game,
     pub step_budget: u64,
     /// The game's fingerprint, computed on the first new state (it hashes every rule file).
-    fingerprint: std::cell::OnceCell<String>,
+    fingerprint: std::cell::OnceCell<Arc<str>>,
     /// Buffers evaluations reuse (function environments, argument lists), kept between them.
     pool: super::eval::Pool,
+    /// Where the evaluation steps go, when profiling (`arbiter bench --profile`).
+    profile: Option<std::cell::RefCell<super::profile::Profile>>,
 }
 
 /// Why an answer was not taken.
@@ -68,14 +71,25 @@ pub struct Setup {
 
 impl<'g> Engine<'g> {
     pub fn new(game: &'g Game) -> Self {
-        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new(), pool: Default::default() }
+        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new(), pool: Default::default(), profile: None }
     }
 
     pub fn ev<'s>(&'s self, st: &'s State) -> Ev<'s>
     where
         'g: 's,
     {
-        Ev::pooled(self.game, st, &self.pool)
+        Ev::pooled(self.game, st, &self.pool).profiled(self.profile.as_ref())
+    }
+
+    /// An engine that counts where the evaluation steps go, by routine.
+    pub fn profiling(mut self) -> Self {
+        self.profile = Some(Default::default());
+        self
+    }
+
+    /// The profile so far (when profiling).
+    pub fn profile(&self) -> Option<super::profile::Profile> {
+        self.profile.as_ref().map(|p| p.borrow().clone())
     }
 
     /// A fresh state: fields at their defaults, constants evaluated, zones empty.
@@ -84,13 +98,13 @@ impl<'g> Engine<'g> {
         let n = setup.players;
         let zone_count: usize = g.zones.iter().map(|z| if z.per_player { n } else { 1 }).sum();
         let mut st = State {
-            fingerprint: self.fingerprint.get_or_init(|| fingerprint(g)).clone(),
+            fingerprint: self.fingerprint.get_or_init(|| fingerprint(g).into()).clone(),
             mode,
             players: (0..n).map(|_| PlayerState { fields: vec![], out: false }).collect(),
             globals: vec![],
             consts: vec![],
-            objects: vec![],
-            zones: vec![vec![]; zone_count],
+            objects: Chunked::new(),
+            zones: vec![Arc::default(); zone_count],
             temp_mods: vec![],
             frames: vec![],
             envs: vec![Env { slots: vec![], you: None, self_obj: None, rec: super::state::NO_CALL }],
@@ -98,19 +112,19 @@ impl<'g> Engine<'g> {
             triggers: vec![],
             rng: Rng::from_seed(setup.seed),
             scripted: None,
-            log: vec![],
+            log: Log::new(),
             clock: 0,
             result: None,
             dirty: false,
             checking: false,
             turns: 0,
-            decklists: setup.decklists,
+            decklists: Arc::new(setup.decklists),
             decisions: 0,
             tracing: None,
             built: std::cell::Cell::new(0),
             work: std::cell::Cell::new(0),
         };
-        st.decklists.resize(n, IndexMap::new());
+        Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();
         for c in &g.consts {
             let mut env = new_env(0, vec![], None, None);

@@ -50,6 +50,8 @@ pub struct Ev<'a> {
     pool: std::cell::RefCell<Vec<Vec<Value>>>,
     /// Where the pool came from and goes back to (the engine's, kept between evaluations).
     home: Option<&'a Pool>,
+    /// Where the steps go, by routine, when the engine profiles.
+    profile: Option<&'a std::cell::RefCell<super::profile::Profile>>,
 }
 
 /// A function call remembered: its arguments, `you` and `self`, and its value.
@@ -93,6 +95,9 @@ impl Drop for Ev<'_> {
     /// when the evaluation ends (the engine checks it between statements); the buffers go home.
     fn drop(&mut self) {
         self.state.work.set(self.state.work.get().saturating_add(self.steps.get()));
+        if let Some(p) = self.profile {
+            p.borrow_mut().steps += self.steps.get();
+        }
         if let Some(home) = self.home {
             let mine = std::mem::take(self.pool.get_mut());
             let mut home = home.borrow_mut();
@@ -128,6 +133,7 @@ impl<'a> Ev<'a> {
             calls: std::cell::RefCell::new(Default::default()),
             pool: std::cell::RefCell::new(Vec::new()),
             home: None,
+            profile: None,
         }
     }
 
@@ -137,6 +143,22 @@ impl<'a> Ev<'a> {
         ev.pool = std::cell::RefCell::new(std::mem::take(&mut *pool.borrow_mut()));
         ev.home = Some(pool);
         ev
+    }
+
+    /// Count where the steps go, by routine.
+    pub fn profiled(mut self, profile: Option<&'a std::cell::RefCell<super::profile::Profile>>) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Run `f` as the routine `what name`, counting its steps when profiling.
+    pub(super) fn as_routine<T>(&self, what: &str, name: &str, f: impl FnOnce() -> T) -> T {
+        let Some(p) = self.profile else { return f() };
+        p.borrow_mut().enter();
+        let s0 = self.steps.get();
+        let r = f();
+        p.borrow_mut().leave(what, name, self.steps.get() - s0);
+        r
     }
 
     pub fn enter(&self, span: Span) -> R<()> {
@@ -566,7 +588,7 @@ impl<'a> Ev<'a> {
         let f = self.game.funcs.get(fid as usize).ok_or_else(|| err(span, "no such function"))?;
         self.enter(span)?;
         let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
-        let r = self.eval(&f.body, &mut fenv);
+        let r = self.as_routine("func", &f.info.name, || self.eval(&f.body, &mut fenv));
         self.leave();
         self.give(fenv.slots);
         r

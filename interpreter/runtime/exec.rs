@@ -627,7 +627,7 @@ impl Engine<'_> {
         match place {
             Place::Zone(z) => {
                 if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zones.get_mut(i)
+                    && let Some(list) = st.zone_mut(i)
                 {
                     list.retain(|x| *x != o);
                 }
@@ -647,7 +647,7 @@ impl Engine<'_> {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
         let ordered = zdef.ordered;
         let vis = zdef.visibility;
-        if let Some(list) = st.zones.get_mut(slot) {
+        if let Some(list) = st.zone_mut(slot) {
             if ordered && !bottom {
                 list.insert(0, o);
             } else {
@@ -753,7 +753,7 @@ impl Engine<'_> {
         match tplace {
             Place::Zone(z) => {
                 if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zones.get_mut(i)
+                    && let Some(list) = st.zone_mut(i)
                     && let Some(pos) = list.iter().position(|x| *x == target)
                     && let Some(slot) = list.get_mut(pos)
                 {
@@ -909,7 +909,7 @@ impl Engine<'_> {
 
     fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
-        let mut items = st.zones.get(slot).cloned().unwrap_or_default();
+        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
         let what = format!("a shuffle of {}", super::value::zone_name(self.game, z));
         match self.next_scripted(st, &what, span)? {
             None => {
@@ -936,7 +936,7 @@ impl Engine<'_> {
             Some(other) => return Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
         if let Some(list) = st.zones.get_mut(slot) {
-            *list = items;
+            *list = std::sync::Arc::new(items);
         }
         st.dirty = true;
         self.log(st, EventKind::Shuffled { zone: z }, ALL, span);

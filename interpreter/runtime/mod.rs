@@ -2,12 +2,14 @@
 //! modifiers, the engine's step loop, and per-seat views.
 
 pub mod builtins;
+pub mod chunked;
 pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
 pub mod modifiers;
 pub mod picture;
+pub mod profile;
 pub mod state;
 pub mod value;
 pub mod view;

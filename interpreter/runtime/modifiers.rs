@@ -79,17 +79,20 @@ impl<'a> Ev<'a> {
     /// effect: the sources of continuous effects, triggers, permits, forbids and replacements.
     pub fn active_passives(&self, wanted: impl Fn(&'a ObjDef) -> bool) -> R<Vec<(ObjId, &'a ObjDef)>> {
         let mut out = Vec::new();
-        for (i, o) in self.state.objects.iter().enumerate() {
-            if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(def) = self.game.def(o.def) else { continue };
-            if !wanted(def) {
-                continue;
-            }
-            let id = ObjId::try_from(i).unwrap_or(0);
-            if self.is_active(id)? {
-                out.push((id, def));
+        // Every object, often: chunk by chunk, each a plain slice.
+        for (start, objects) in self.state.objects.slices() {
+            for (j, o) in objects.iter().enumerate() {
+                if !self.game.defs_with_passives.get(o.def as usize).copied().unwrap_or(false) {
+                    continue;
+                }
+                let Some(def) = self.game.def(o.def) else { continue };
+                if !wanted(def) {
+                    continue;
+                }
+                let id = ObjId::try_from(start + j).unwrap_or(0);
+                if self.is_active(id)? {
+                    out.push((id, def));
+                }
             }
         }
         Ok(out)
@@ -106,7 +109,7 @@ impl<'a> Ev<'a> {
         let you = source.and_then(|s| self.controller(s));
         let mut env = self.pooled_env(m.slots, &[], you, source);
         super::eval::set_slot(&mut env, m.var, Value::Obj(target));
-        let r = self.modifier_holds(m, source, &mut env);
+        let r = self.as_routine("modifier", &m.info.name, || self.modifier_holds(m, source, &mut env));
         self.give(env.slots);
         r
     }

@@ -2,6 +2,7 @@
 //! zones, temporary modifiers, the frame stack (the pending effects), queued triggers, the
 //! decision being asked, the random generator and the event log.
 
+use super::chunked::Chunked;
 use super::value::{ObjId, Seat, Value, ZoneRef};
 use crate::check::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
 use crate::syntax::ast::ModifyOp;
@@ -31,13 +32,14 @@ pub enum Mode {
 
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct State {
-    pub fingerprint: String,
+    pub fingerprint: Arc<str>,
     pub mode: Mode,
     pub players: Vec<PlayerState>,
     pub globals: Vec<Value>,
     pub consts: Vec<Value>,
-    pub objects: Vec<Obj>,
-    pub zones: Vec<Vec<ObjId>>,
+    pub objects: Chunked<Obj>,
+    /// Each zone instance's objects, shared with clones until changed (`zone_mut`).
+    pub zones: Vec<Arc<Vec<ObjId>>>,
     pub temp_mods: Vec<TempMod>,
     pub frames: Vec<Frame>,
     pub envs: Vec<Env>,
@@ -45,13 +47,14 @@ pub struct State {
     pub triggers: Vec<PendingTrigger>,
     pub rng: Rng,
     pub scripted: Option<VecDeque<ScriptedRandom>>,
-    pub log: Vec<Event>,
+    pub log: Log,
     pub clock: u64,
     pub result: Option<GameResult>,
     pub dirty: bool,
     pub checking: bool,
     pub turns: u32,
-    pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
+    /// Each seat's decklist, by section; set up once, shared by every clone.
+    pub decklists: Arc<Vec<IndexMap<String, Vec<DefId>>>>,
     pub decisions: u64,
     /// Causes beyond the log, kept while explaining (scenarios): which call each event happened in,
     /// who called what from where, and the conditions that chose each branch.
@@ -322,6 +325,9 @@ impl Rng {
 // ---------------------------------------------------------------------------------------------
 // Events
 
+/// Every event of the game, in order; cloning it shares the history (see `Chunked`).
+pub type Log = Chunked<Event>;
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {
     pub kind: EventKind,
@@ -367,6 +373,11 @@ impl State {
         self.objects.get_mut(id as usize)
     }
 
+    /// The objects of the zone instance at `slot`, to change: copied first if a clone shares them.
+    pub fn zone_mut(&mut self, slot: usize) -> Option<&mut Vec<ObjId>> {
+        self.zones.get_mut(slot).map(Arc::make_mut)
+    }
+
     /// The index of a zone instance in `zones`.
     pub fn zone_slot(&self, game: &Game, z: ZoneRef) -> Option<usize> {
         let n = self.players.len();
@@ -386,7 +397,7 @@ impl State {
     }
 
     pub fn zone_contents(&self, game: &Game, z: ZoneRef) -> &[ObjId] {
-        self.zone_slot(game, z).and_then(|i| self.zones.get(i)).map(Vec::as_slice).unwrap_or(&[])
+        self.zone_slot(game, z).and_then(|i| self.zones.get(i)).map(|list| list.as_slice()).unwrap_or(&[])
     }
 
     /// All objects in a zone; for a per-player zone without owner, in every player's.

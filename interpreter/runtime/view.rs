@@ -119,8 +119,13 @@ pub fn project_event(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -
 }
 
 /// A log as `viewer` sees it: each event with its index in the log, as `project_event` gives it.
-pub fn project_log(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>) -> Vec<(usize, ProjectedEvent)> {
-    events.iter().enumerate().filter_map(|(i, e)| project_event(game, st, e, viewer).map(|p| (i, p))).collect()
+pub fn project_log<'a>(
+    game: &Game,
+    st: &State,
+    events: impl IntoIterator<Item = &'a Event>,
+    viewer: Option<Seat>,
+) -> Vec<(usize, ProjectedEvent)> {
+    events.into_iter().enumerate().filter_map(|(i, e)| project_event(game, st, e, viewer).map(|p| (i, p))).collect()
 }
 
 struct Proj<'a> {
@@ -327,7 +332,13 @@ pub fn trace(game: &Game, st: &State, viewer: Option<Seat>, with_causes: bool) -
 }
 
 /// Some events as text (the newest ones, say), as `trace` renders them.
-pub fn trace_of(game: &Game, st: &State, events: &[Event], viewer: Option<Seat>, with_causes: bool) -> String {
+pub fn trace_of<'a>(
+    game: &Game,
+    st: &State,
+    events: impl IntoIterator<Item = &'a Event>,
+    viewer: Option<Seat>,
+    with_causes: bool,
+) -> String {
     let mut out = String::new();
     for e in events {
         let Some(p) = project_event(game, st, e, viewer) else { continue };

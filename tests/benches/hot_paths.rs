@@ -6,7 +6,9 @@
 //!   its cards' modifiers);
 //! - a random bot's pick among a pending decision's options (enumerating the options is part of
 //!   the step of play above: the engine lists them when it asks);
-//! - cloning a mid-game state.
+//! - cloning a mid-game state and a late-game one (hundreds of decisions, thousands of events),
+//!   and cloning the late one then playing a step from the clone (what a search bot does: the
+//!   clone's first changes copy the shared parts they touch).
 //!
 //! Timings are reported, never asserted.
 
@@ -105,6 +107,20 @@ fn card_game_paths(c: &mut Criterion) {
     });
 
     c.bench_function("bsg-ccg: clone a mid-game state", |bench| bench.iter(|| black_box(mid.clone())));
+
+    // The first seeded game still running after 300 decisions.
+    let late = (1..100).map(|seed| play(&b, seed, Some(300))).find(|st| st.pending.is_some()).expect("a game of 300 decisions");
+    c.bench_function("bsg-ccg: clone a late-game state", |bench| bench.iter(|| black_box(late.clone())));
+    c.bench_function("bsg-ccg: clone a late-game state and play a step from the clone", |bench| {
+        bench.iter(|| {
+            let mut st = late.clone();
+            let d = st.pending.clone().unwrap();
+            let a = RandomAgent { seed: 1 }.decide(&b.game, &st, &d);
+            engine.answer(&mut st, d.seat, &a).unwrap();
+            engine.advance(&mut st).unwrap();
+            black_box(st)
+        });
+    });
 }
 
 criterion_group!(benches, whole_games, card_game_paths);
