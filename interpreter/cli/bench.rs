@@ -230,5 +230,8 @@ fn print_profile(p: &crate::runtime::profile::Profile, games: u64) {
         outln!("  {:>6.1}%                       {} more routines", pct(rest), rows.len() - SHOWN);
     }
     let inside: u64 = rows.iter().map(|(_, r)| r.own).sum();
-    outln!("  {:>6.1}%                       outside functions and modifiers (statements, conditions)", pct(p.steps.saturating_sub(inside)));
+    outln!(
+        "  {:>6.1}%                       outside functions and modifiers (statements, conditions)",
+        pct(p.steps.saturating_sub(inside))
+    );
 }

@@ -22,9 +22,15 @@ pub fn load(game: &str, variants: &[String]) -> Built {
 
 /// Play a seeded random-bot game until it ends, or until `stop` says so at a decision.
 pub fn play_until(b: &Built, seed: u64, players: usize, stop: &dyn Fn(&State) -> bool) -> State {
-    let game = &b.game;
-    let engine = Engine::new(game);
-    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: vec![] }).expect("new state");
+    play_on(&Engine::new(&b.game), seed, players, stop)
+}
+
+/// `play_until` on a given engine (one that profiles, say).
+pub fn play_on(engine: &Engine, seed: u64, players: usize, stop: &dyn Fn(&State) -> bool) -> State {
+    let game = engine.game;
+    // The default decks, as `arbiter play` deals them (none for a game without decks).
+    let decklists = arbiter::cli::play::choose_decks(game, players, &[]).expect("default decks");
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
     let mut bot = RandomAgent { seed };
     loop {
         match engine.advance(&mut st) {
