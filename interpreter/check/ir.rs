@@ -144,6 +144,10 @@ pub struct Game {
     pub active_variants: Vec<String>,
     /// Events that some trigger listens to (others are not matched at all).
     pub listened: Vec<bool>,
+    /// What some definition's abilities hook, by id: events its triggers listen to, checks its
+    /// permits and forbids answer, procedures its replacements replace. Where no definition hooks
+    /// one, the objects in play are not scanned for it.
+    pub objects_hook: ObjectHooks,
     /// For each field-name symbol: rulebook modifiers that touch it.
     pub modifiers_by_field: SymMap<Vec<usize>>,
     pub blank_modifiers: Vec<usize>,
@@ -156,6 +160,32 @@ pub struct Game {
     /// of that name. A field no modifier touches reads as printed.
     pub modified_fields: Vec<bool>,
     pub builtin_events: BuiltinEvents,
+}
+
+/// See `Game::objects_hook`.
+#[derive(Debug, Clone, Default)]
+pub struct ObjectHooks {
+    pub events: Vec<bool>,
+    pub checks: Vec<bool>,
+    pub procs: Vec<bool>,
+}
+
+impl ObjectHooks {
+    fn marked(table: &[bool], id: u32) -> bool {
+        table.get(id as usize).copied().unwrap_or(false)
+    }
+
+    pub fn event(&self, e: EventId) -> bool {
+        ObjectHooks::marked(&self.events, e)
+    }
+
+    pub fn check(&self, c: CheckId) -> bool {
+        ObjectHooks::marked(&self.checks, c)
+    }
+
+    pub fn proc(&self, p: ProcId) -> bool {
+        ObjectHooks::marked(&self.procs, p)
+    }
 }
 
 #[derive(Debug, Clone, Copy, Default)]

@@ -111,6 +111,7 @@ impl Checker {
             variants: vec![],
             active_variants: vec![],
             listened: vec![],
+            objects_hook: ObjectHooks::default(),
             modifiers_by_field: SymMap::default(),
             blank_modifiers: vec![],
             defs_with_passives: vec![],
@@ -565,6 +566,28 @@ impl Checker {
             }
         }
         self.game.listened = listened;
+        let mut hooks = ObjectHooks::default();
+        let mark = |table: &mut Vec<bool>, id: u32| {
+            let i = id as usize;
+            if table.len() <= i {
+                table.resize(i + 1, false);
+            }
+            if let Some(m) = table.get_mut(i) {
+                *m = true;
+            }
+        };
+        for d in &self.game.defs {
+            for t in &d.triggers {
+                mark(&mut hooks.events, t.event);
+            }
+            for h in d.permits.iter().chain(&d.forbids) {
+                mark(&mut hooks.checks, h.check);
+            }
+            for r in &d.replaces {
+                mark(&mut hooks.procs, r.target);
+            }
+        }
+        self.game.objects_hook = hooks;
         let mut by_field: SymMap<Vec<usize>> = SymMap::default();
         let mut blanks = Vec::new();
         for (i, m) in self.game.modifiers.iter().enumerate() {

@@ -683,6 +683,9 @@ impl<'a> Ev<'a> {
     /// Permits and forbids printed on objects whose abilities are in effect.
     fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
         let mut out = Vec::new();
+        if !self.game.objects_hook.check(cid) {
+            return Ok(out);
+        }
         for (id, def) in self.active_passives(|d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
             out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
             out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
