@@ -28,8 +28,9 @@ pub enum Role {
     Scenario,
 }
 
+/// A parsed file (shared with the parse cache) and what it is for.
 pub struct Input {
-    pub file: ast::File,
+    pub file: std::sync::Arc<ast::File>,
     pub role: Role,
 }
 

@@ -7,7 +7,6 @@ use crate::syntax::ast::{File, Item};
 use crate::syntax::parse_file;
 use crate::syntax::span::{SourceFile, Span};
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -114,13 +113,14 @@ impl Project {
             let text = match std::fs::read_to_string(&p) {
                 Ok(t) => t,
                 Err(e) => {
-                    files.push(SourceFile::new(self.display(&p), String::new()));
+                    files.push(SourceFile::new(self.display(&p), ""));
                     diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
                     continue;
                 }
             };
-            files.push(SourceFile::new(self.display(&p), text.clone()));
-            match parse_cached(&p, idx, &text) {
+            let (source, parsed) = parse_cached(&p, idx, text);
+            files.push(source.renamed(self.display(&p)));
+            match parsed {
                 Ok(f) => {
                     let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
                         Role::Scenario
@@ -168,10 +168,11 @@ pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Parse one file on its own, to learn what it declares (its game, its scenarios).
-pub fn peek(path: &Path) -> Result<File, String> {
+/// Parse one file on its own, to learn what it declares (its game, its scenarios). The tree is
+/// kept: loading the file with a game later moves its spans to its place there.
+pub fn peek(path: &Path) -> Result<Arc<File>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse_cached(path, 0, &text).map_err(|d| d.message)
+    parse_cached(path, 0, text).1.map_err(|d| d.message)
 }
 
 /// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
@@ -189,32 +190,52 @@ pub fn canonical(p: &Path) -> Option<PathBuf> {
     c
 }
 
-type ParseCache = HashMap<(PathBuf, u32), (u64, Arc<str>, File)>;
+/// A file as last read: its text (with its line index) and its tree under each file index it was
+/// asked for.
+struct Parsed {
+    source: SourceFile,
+    trees: Vec<(u32, Result<Arc<File>, Diag>)>,
+}
 
-/// Parsed files, by path and file index (spans carry the index), kept while the text is the same:
-/// `arbiter check` loads a game's files once per variant and per scenario file, and parses each
-/// once.
-static PARSED: Mutex<Option<ParseCache>> = Mutex::new(None);
+/// Parsed files by path, kept while the text is the same: `arbiter check` loads a game's files
+/// once per variant and per scenario file, and parses each once.
+static PARSED: Mutex<Option<HashMap<PathBuf, Parsed>>> = Mutex::new(None);
 
-fn parse_cached(path: &Path, idx: u32, text: &str) -> Result<File, Diag> {
-    let key = (path.to_path_buf(), idx);
-    let digest = {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        h.finish()
-    };
+/// The file's source and its tree with spans in file `idx`: parsed once while its text is the
+/// same; under another index, the tree already parsed with its spans moved.
+fn parse_cached(path: &Path, idx: u32, text: String) -> (SourceFile, Result<Arc<File>, Diag>) {
+    let mut known: Option<(SourceFile, Option<Arc<File>>)> = None;
     if let Ok(guard) = PARSED.lock()
-        && let Some((d, t, f)) = guard.as_ref().and_then(|m| m.get(&key))
-        && *d == digest
-        && &**t == text
+        && let Some(p) = guard.as_ref().and_then(|m| m.get(path))
+        && *p.source.text == *text
     {
-        return Ok(f.clone());
+        if let Some((_, tree)) = p.trees.iter().find(|(i, _)| *i == idx) {
+            return (p.source.clone(), tree.clone());
+        }
+        let other = p.trees.iter().find_map(|(_, t)| t.as_ref().ok().cloned());
+        known = Some((p.source.clone(), other));
     }
-    let f = parse_file(idx, text)?;
+    let (source, tree) = match known {
+        Some((source, Some(other))) => (source, Ok(Arc::new(other.with_file_index(idx)))),
+        Some((source, None)) => {
+            let tree = parse_file(idx, &source.text).map(Arc::new);
+            (source, tree)
+        }
+        None => {
+            let tree = parse_file(idx, &text).map(Arc::new);
+            (SourceFile::new(path.to_string_lossy(), text), tree)
+        }
+    };
     if let Ok(mut guard) = PARSED.lock() {
-        guard.get_or_insert_with(HashMap::new).insert(key, (digest, Arc::from(text), f.clone()));
+        let map = guard.get_or_insert_with(HashMap::new);
+        match map.get_mut(path) {
+            Some(p) if Arc::ptr_eq(&p.source.text, &source.text) => p.trees.push((idx, tree.clone())),
+            _ => {
+                map.insert(path.to_path_buf(), Parsed { source: source.clone(), trees: vec![(idx, tree.clone())] });
+            }
+        }
     }
-    Ok(f)
+    (source, tree)
 }
 
 /// Which game a file belongs to: by its place in the tree, a `for` line, or a scenario's `game`.
