@@ -1,7 +1,7 @@
 //! Finding and loading files: the standard library, a game's rulebook, variants and cards, and
 //! any extra files (a designer's new cards, scenarios).
 
-use super::{Built, Input, Role, compile};
+use super::{Built, Checker, Input, Role, add_scenarios, compile, compile_rules};
 use crate::diag::Diag;
 use crate::syntax::ast::{File, Item};
 use crate::syntax::parse_file;
@@ -90,6 +90,68 @@ impl Project {
 
     /// Load and compile a game with variants and extra files (cards or scenarios).
     pub fn load(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Loaded {
+        match self.read(game, extra) {
+            Err((files, diags)) => Loaded { files, result: Err(diags) },
+            Ok(read) => {
+                let result = compile(read.files.clone(), &read.inputs, variants);
+                Loaded { files: read.files, result }
+            }
+        }
+    }
+
+    /// `load`, keeping the game compiled up to its scenarios (when its files could be read and
+    /// parsed) for `load_scenario`.
+    pub fn load_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> (Loaded, Option<Base>) {
+        match self.read(game, extra) {
+            Err((files, diags)) => (Loaded { files, result: Err(diags) }, None),
+            Ok(read) => {
+                let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+                let result = add_scenarios(rules.clone(), &read.inputs);
+                let loaded = Loaded { files: read.files.clone(), result };
+                (loaded, Some(Base { read, variants: variants.to_vec(), rules }))
+            }
+        }
+    }
+
+    /// The game compiled up to its scenarios, as `load_base` keeps it.
+    pub fn compile_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Option<Base> {
+        let read = self.read(game, extra).ok()?;
+        let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+        Some(Base { read, variants: variants.to_vec(), rules })
+    }
+
+    /// What `load` gives with the base's variants and extra files and then `path`, without
+    /// compiling the rules again: the file's scenarios are checked against a copy of the base.
+    /// `None` when that would not be the same (the file holds more than scenarios and `for`
+    /// lines, is one of the base's files, or cannot be read or parsed; or a variant is unknown:
+    /// that is reported at a scenario's `variant` line): `load` it then.
+    pub fn load_scenario(&self, base: &Base, path: &Path) -> Option<Loaded> {
+        let known = canonical(path);
+        if base.read.paths.iter().any(|q| canonical(q) == known) || base.rules.game.active_variants != base.variants {
+            return None;
+        }
+        let idx = base.read.files.len() as u32;
+        let text = std::fs::read_to_string(path).ok()?;
+        let (source, parsed) = parse_cached(path, idx, text);
+        let file = parsed.ok()?;
+        let scenarios_only = file.items.iter().all(|i| matches!(i.node, Item::Scenario(_) | Item::For(_)));
+        if !scenarios_only || !file.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+            return None;
+        }
+        let source = source.renamed(self.display(path));
+        let mut files = base.read.files.clone();
+        files.push(source.clone());
+        let mut inputs = base.read.inputs.clone();
+        inputs.push(Input { file, role: Role::Scenario });
+        let mut rules = base.rules.clone();
+        rules.game.files.push(source);
+        let result = add_scenarios(rules, &inputs);
+        Some(Loaded { files, result })
+    }
+
+    /// A game's files and the extra files, read and parsed, in the order `load` compiles them
+    /// (each once); the diagnostics instead when a file cannot be read or parsed.
+    fn read(&self, game: &str, extra: &[PathBuf]) -> Result<Read, (Vec<SourceFile>, Vec<Diag>)> {
         let mut files = Vec::new();
         let mut diags = Vec::new();
         if !self.root.join("rulebooks").join(game).is_dir() {
@@ -97,7 +159,7 @@ impl Project {
             let help = crate::diag::did_you_mean(game, games.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
             diags.push(Diag::error(Span::NONE, format!("no game `{game}` in rulebooks/")).help(help));
-            return Loaded { files, result: Err(diags) };
+            return Err((files, diags));
         }
         let mut paths = self.game_files(game);
         for p in extra {
@@ -108,24 +170,24 @@ impl Project {
             paths.push((p.clone(), Role::Cards));
         }
         let mut inputs = Vec::new();
-        for (p, role) in paths {
+        for (p, role) in &paths {
             let idx = files.len() as u32;
-            let text = match std::fs::read_to_string(&p) {
+            let text = match std::fs::read_to_string(p) {
                 Ok(t) => t,
                 Err(e) => {
-                    files.push(SourceFile::new(self.display(&p), ""));
+                    files.push(SourceFile::new(self.display(p), ""));
                     diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
                     continue;
                 }
             };
-            let (source, parsed) = parse_cached(&p, idx, text);
-            files.push(source.renamed(self.display(&p)));
+            let (source, parsed) = parse_cached(p, idx, text);
+            files.push(source.renamed(self.display(p)));
             match parsed {
                 Ok(f) => {
-                    let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+                    let role = if *role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
                         Role::Scenario
                     } else {
-                        role
+                        *role
                     };
                     inputs.push(Input { file: f, role });
                 }
@@ -133,11 +195,25 @@ impl Project {
             }
         }
         if !diags.is_empty() {
-            return Loaded { files, result: Err(diags) };
+            return Err((files, diags));
         }
-        let result = compile(files.clone(), &inputs, variants);
-        Loaded { files, result }
+        Ok(Read { paths: paths.into_iter().map(|(p, _)| p).collect(), files, inputs })
     }
+}
+
+/// A game's files as `load` reads them: paths, sources and parsed inputs, in order.
+struct Read {
+    paths: Vec<PathBuf>,
+    files: Vec<SourceFile>,
+    inputs: Vec<Input>,
+}
+
+/// A game with its variants and extra files, compiled up to its scenarios (`compile_rules`):
+/// scenario files are checked against copies of it (`Project::load_scenario`).
+pub struct Base {
+    read: Read,
+    variants: Vec<String>,
+    rules: Checker,
 }
 
 /// What a scenario file is checked and run with: itself, and the files named `fixtures*.arb` in its

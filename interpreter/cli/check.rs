@@ -1,10 +1,11 @@
 //! `arbiter check`: every file of every game named, with all its variants, decks and scenarios.
 
 use crate::check::decks;
-use crate::check::project::{Loaded, Project, game_of, peek};
+use crate::check::project::{Base, Loaded, Project, game_of, peek};
 use crate::diag::{self, Diag};
 use crate::syntax::ast::Item;
 use indexmap::IndexMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Diagnostics found so far, rendered once each.
@@ -111,13 +112,25 @@ pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>
         let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
         let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
         let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
-        let base = project.load(game, forced, &cards);
+        // Scenario files that add only scenarios are checked against the game compiled once per
+        // set of variants they ask for (the game as loaded below, or with one more variant).
+        let scenario_variants: Vec<Vec<String>> = scenarios.iter().map(|s| with_variants(forced, &scenario_variants(s))).collect();
+        let mut bases: HashMap<Vec<String>, Option<Base>> = HashMap::new();
+        let (base, rules) = project.load_base(game, forced, &cards);
+        bases.insert(forced.to_vec(), rules);
         match &base.result {
             Err(d) => report.add(&base, d),
             Ok(built) => {
                 report.add(&base, &built.warnings);
                 for v in built.game.variants.iter().filter(|v| !forced.contains(&v.name)) {
-                    let with = project.load(game, &with_variants(forced, std::slice::from_ref(&v.name)), &cards);
+                    let variants = with_variants(forced, std::slice::from_ref(&v.name));
+                    let with = if scenario_variants.contains(&variants) {
+                        let (with, rules) = project.load_base(game, &variants, &cards);
+                        bases.insert(variants, rules);
+                        with
+                    } else {
+                        project.load(game, &variants, &cards)
+                    };
                     if let Err(d) = &with.result {
                         report.add(&with, d);
                     }
@@ -128,15 +141,20 @@ pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>
                 }
             }
         }
-        for s in &scenarios {
-            let variants = with_variants(forced, &scenario_variants(s));
+        for (s, variants) in scenarios.iter().zip(&scenario_variants) {
             let mut extra = cards.clone();
             for x in crate::check::project::scenario_extras(s) {
                 if !extra.contains(&x) {
                     extra.push(x);
                 }
             }
-            let loaded = project.load(game, &variants, &extra);
+            let shared = if extra.len() == cards.len() + 1 {
+                let base = bases.entry(variants.clone()).or_insert_with(|| project.compile_base(game, variants, &cards));
+                base.as_ref().and_then(|b| project.load_scenario(b, s))
+            } else {
+                None
+            };
+            let loaded = shared.unwrap_or_else(|| project.load(game, variants, &extra));
             match &loaded.result {
                 Err(d) => report.add(&loaded, d),
                 Ok(b) => report.add(&loaded, &b.warnings),
