@@ -6,6 +6,7 @@ use crate::diag::Diag;
 use crate::syntax::ast::{File, Item};
 use crate::syntax::parse_file;
 use crate::syntax::span::{SourceFile, Span};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -86,6 +87,25 @@ impl Project {
         }
         out.extend(Project::arb_files(&self.root.join("cards").join(game)).into_iter().map(|p| (p, Role::Cards)));
         out
+    }
+
+    /// Parse the games' own files ahead of loading them, on all cores: each at the index `load`
+    /// gives it (the standard library, first in every game, once).
+    pub fn parse_game_files<'a>(&self, games: impl IntoIterator<Item = &'a String>) {
+        let mut todo: Vec<(u32, PathBuf)> = Vec::new();
+        for game in games {
+            for (i, (p, _)) in self.game_files(game).into_iter().enumerate() {
+                let at = (i as u32, p);
+                if !todo.contains(&at) {
+                    todo.push(at);
+                }
+            }
+        }
+        todo.par_iter().for_each(|(i, p)| {
+            if let Ok(text) = std::fs::read_to_string(p) {
+                let _ = parse_cached(p, *i, text);
+            }
+        });
     }
 
     /// Load and compile a game with variants and extra files (cards or scenarios).
