@@ -158,6 +158,10 @@ fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forc
     Checked { report, unknown, files: files.len() }
 }
 
+/// A set of variants and the game compiled with them up to its scenarios (none when a file
+/// could not be read or parsed).
+type VariantBase = (Vec<String>, Option<Base>);
+
 /// One game with the files named for it: the game itself, each variant on its own, its decks,
 /// then each scenario file with the variants it asks for.
 fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String]) -> Vec<Found> {
@@ -203,7 +207,7 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
                 .filter(|v| !forced.contains(&v.name))
                 .map(|v| with_variants(forced, std::slice::from_ref(&v.name)))
                 .collect();
-            let loads: Vec<(Found, Option<(Vec<String>, Option<Base>)>)> = each
+            let loads: Vec<(Found, Option<VariantBase>)> = each
                 .into_par_iter()
                 .map(|variants| {
                     if wanted.contains(&&variants) {
@@ -224,8 +228,7 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
         }
     }
     let missing: Vec<&Vec<String>> = wanted.into_iter().filter(|v| !bases.contains_key(*v)).collect();
-    let made: Vec<(Vec<String>, Option<Base>)> =
-        missing.into_par_iter().map(|v| (v.clone(), project.compile_base(game, v, &cards))).collect();
+    let made: Vec<VariantBase> = missing.into_par_iter().map(|v| (v.clone(), project.compile_base(game, v, &cards))).collect();
     bases.extend(made);
     let checked: Vec<Found> = scenarios
         .par_iter()
