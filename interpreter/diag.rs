@@ -109,7 +109,7 @@ pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
             }
             continue;
         };
-        let (name, text) = (file.name.clone(), file.text.clone());
+        let (name, text) = (file.name.clone(), file.text.to_string());
         let bound = Bound { diag: d, src: NamedSource::new(name, text) };
         let _ = handler.render_report(&mut out, &bound);
     }

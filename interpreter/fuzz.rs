@@ -43,7 +43,7 @@ pub fn check_text(text: &str, role: Role) -> Verdict {
         let idx = files.len() as u32;
         files.push(SourceFile::new((*name).to_string(), (*src).to_string()));
         if let Ok(f) = parse_file(idx, src) {
-            inputs.push(Input { file: f, role: *r });
+            inputs.push(Input { file: f.into(), role: *r });
         }
     }
     let idx = files.len() as u32;
@@ -52,7 +52,7 @@ pub fn check_text(text: &str, role: Role) -> Verdict {
         Err(_) => return Verdict::ParseError,
     };
     files.push(SourceFile::new("untrusted.arb".to_string(), text.to_string()));
-    inputs.push(Input { file, role });
+    inputs.push(Input { file: file.into(), role });
     match compile(files, &inputs, &[]) {
         Ok(_) => Verdict::Checked(0),
         Err(diags) => Verdict::Checked(diags.len()),

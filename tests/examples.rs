@@ -48,3 +48,60 @@ fn every_documented_example_has_a_scenario() {
         }
     }
 }
+
+/// `arbiter check` checks a scenario file that holds only scenarios against the game compiled
+/// once for its variants (`Project::load_scenario`): that gives exactly what loading the file
+/// with the game gives, diagnostics and compiled scenarios alike.
+#[test]
+fn scenario_files_checked_against_a_shared_game_load_the_same() {
+    use arbiter::check::project::{Base, Loaded, game_of, peek, scenario_extras};
+    use arbiter::syntax::ast::Item;
+    use std::collections::HashMap;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let project = Project { root: root.to_path_buf() };
+    let mut bases: HashMap<(String, Vec<String>), Option<Base>> = HashMap::new();
+    let mut shared = 0;
+    for dir in ["tests/examples", "tests/rulings", "tests/bad"] {
+        for path in Project::arb_files(&root.join(dir)) {
+            let Ok(file) = peek(&path) else { continue };
+            let Some(Item::Scenario(s)) = file.items.iter().map(|i| &i.node).find(|i| matches!(i, Item::Scenario(_))) else { continue };
+            if scenario_extras(&path) != [path.clone()] {
+                continue;
+            }
+            let variants = arbiter::check::scenario::header(s, &mut Vec::new()).variants;
+            let game = game_of(&project, &path).unwrap_or_else(|| "bsg-ccg".to_string());
+            let base = bases.entry((game.clone(), variants.clone())).or_insert_with(|| project.compile_base(&game, &variants, &[]));
+            let Some(quick) = base.as_ref().and_then(|b| project.load_scenario(b, &path)) else { continue };
+            let full = project.load(&game, &variants, std::slice::from_ref(&path));
+            let show = |l: &Loaded| {
+                let names: Vec<&str> = l.files.iter().map(|f| f.name.as_str()).collect();
+                match &l.result {
+                    Ok(b) => format!("{names:?}\n{:?}\n{:?}\n{:?}", b.warnings, b.scenarios, b.game),
+                    Err(d) => format!("{names:?}\n{d:?}"),
+                }
+            };
+            assert!(show(&quick) == show(&full), "{}: checked against the shared game, it differs", path.display());
+            shared += 1;
+        }
+    }
+    assert!(shared > 100, "only {shared} scenario files were checked against a shared game");
+}
+
+/// Every file of the repository, parsed under one file index and moved to another (as a scenario
+/// file peeked at on its own is, when it is loaded with its game), is the file parsed under the
+/// other: spans included (`Debug` prints them, `==` ignores them).
+#[test]
+fn a_tree_moved_to_another_file_index_is_the_tree_parsed_there() {
+    use arbiter::syntax::parse_file;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut count = 0;
+    for dir in ["stdlib", "rulebooks", "cards", "tests"] {
+        for path in Project::arb_files(&root.join(dir)) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let (Ok(at_0), Ok(at_7)) = (parse_file(0, &text), parse_file(7, &text)) else { continue };
+            assert_eq!(format!("{:?}", at_0.with_file_index(7)), format!("{at_7:?}"), "{}", path.display());
+            count += 1;
+        }
+    }
+    assert!(count > 250, "only {count} files parsed");
+}

@@ -61,7 +61,7 @@ fn damaged_sources_never_panic() {
         for (i, (name, text, role)) in originals.iter().enumerate() {
             let text = if i == target { damaged(text, &mut rng) } else { text.clone() };
             match parse_file(i as u32, &text) {
-                Ok(f) => inputs.push(Input { file: f, role: *role }),
+                Ok(f) => inputs.push(Input { file: f.into(), role: *role }),
                 Err(d) => {
                     assert!(!d.message.is_empty());
                     parse_failed = true;

@@ -128,7 +128,8 @@ pub struct Game {
     pub always: Vec<AlwaysDef>,
     pub defs: Vec<ObjDef>,
     pub def_index: IndexMap<String, DefId>,
-    pub blocks: Vec<Vec<Stmt>>,
+    /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
+    pub blocks: Vec<std::sync::Arc<[Stmt]>>,
     pub lambdas: Vec<LambdaDef>,
     pub durations: Vec<String>,
     pub default_duration: Option<usize>,
@@ -204,7 +205,7 @@ impl Game {
     }
 
     pub fn block(&self, b: BlockId) -> &[Stmt] {
-        self.blocks.get(b as usize).map(Vec::as_slice).unwrap_or(&[])
+        self.blocks.get(b as usize).map(|b| &**b).unwrap_or(&[])
     }
 
     pub fn def(&self, d: DefId) -> Option<&ObjDef> {

@@ -23,7 +23,7 @@ impl Checker {
         }
         sc.pop();
         let id = self.game.blocks.len() as BlockId;
-        self.game.blocks.push(out);
+        self.game.blocks.push(out.into());
         id
     }
 

@@ -28,8 +28,10 @@ pub enum Role {
     Scenario,
 }
 
+/// A parsed file (shared with the parse cache) and what it is for.
+#[derive(Clone)]
 pub struct Input {
-    pub file: ast::File,
+    pub file: std::sync::Arc<ast::File>,
     pub role: Role,
 }
 
@@ -40,6 +42,7 @@ pub struct Built {
     pub warnings: Vec<Diag>,
 }
 
+#[derive(Clone)]
 pub struct Checker {
     pub game: Game,
     pub diags: Vec<Diag>,
@@ -677,13 +680,19 @@ pub(super) fn fold(x: &Ex) -> Option<Value> {
 
 /// Compile a game from parsed inputs with the given variants switched on.
 pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Result<Built, Vec<Diag>> {
+    add_scenarios(compile_rules(files, inputs, variants), inputs)
+}
+
+fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
+    inputs.iter().flat_map(|inp| inp.file.items.iter().map(|item| Placed { item, role: inp.role })).collect()
+}
+
+/// The first part of `compile`: everything but the scenarios, with the diagnostics so far. The
+/// scenarios come last and change nothing the rules were checked with, so scenario files that
+/// hold only scenarios can be added to a copy of it (`add_scenarios`).
+pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
     let mut c = Checker::new(files);
-    let mut placed: Vec<Placed> = Vec::new();
-    for inp in inputs {
-        for it in &inp.file.items {
-            placed.push(Placed { item: it, role: inp.role });
-        }
-    }
+    let placed = placed(inputs);
     let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| p.item).collect();
     match games.as_slice() {
         [] => c.error(Diag::error(Span::NONE, "no `game` item: a rulebook needs `game name { .. }`")),
@@ -709,7 +718,14 @@ pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) ->
     c.lower_objects(&rule_items);
     c.lower_deckbuilding(&rule_items);
     c.lower_decks(&rule_items);
-    let scenarios = scenario::lower_scenarios(&mut c, &placed);
+    c
+}
+
+/// The second part of `compile`: the scenarios of `inputs` lowered against the checked rules,
+/// and the outcome. `inputs` are the inputs the rules were checked with, and any files of
+/// scenarios only after them (their sources already in `c.game.files`).
+pub fn add_scenarios(mut c: Checker, inputs: &[Input]) -> Result<Built, Vec<Diag>> {
+    let scenarios = scenario::lower_scenarios(&mut c, &placed(inputs));
     c.finish();
     let (errors, warnings): (Vec<Diag>, Vec<Diag>) = c.diags.into_iter().partition(|d| d.is_error());
     if errors.is_empty() {

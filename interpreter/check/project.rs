@@ -1,13 +1,13 @@
 //! Finding and loading files: the standard library, a game's rulebook, variants and cards, and
 //! any extra files (a designer's new cards, scenarios).
 
-use super::{Built, Input, Role, compile};
+use super::{Built, Checker, Input, Role, add_scenarios, compile, compile_rules};
 use crate::diag::Diag;
 use crate::syntax::ast::{File, Item};
 use crate::syntax::parse_file;
 use crate::syntax::span::{SourceFile, Span};
+use rayon::prelude::*;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -89,8 +89,89 @@ impl Project {
         out
     }
 
+    /// Parse the games' own files ahead of loading them, on all cores: each at the index `load`
+    /// gives it (the standard library, first in every game, once).
+    pub fn parse_game_files<'a>(&self, games: impl IntoIterator<Item = &'a String>) {
+        let mut todo: Vec<(u32, PathBuf)> = Vec::new();
+        for game in games {
+            for (i, (p, _)) in self.game_files(game).into_iter().enumerate() {
+                let at = (i as u32, p);
+                if !todo.contains(&at) {
+                    todo.push(at);
+                }
+            }
+        }
+        todo.par_iter().for_each(|(i, p)| {
+            if let Ok(text) = std::fs::read_to_string(p) {
+                let _ = parse_cached(p, *i, text);
+            }
+        });
+    }
+
     /// Load and compile a game with variants and extra files (cards or scenarios).
     pub fn load(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Loaded {
+        match self.read(game, extra) {
+            Err((files, diags)) => Loaded { files, result: Err(diags) },
+            Ok(read) => {
+                let result = compile(read.files.clone(), &read.inputs, variants);
+                Loaded { files: read.files, result }
+            }
+        }
+    }
+
+    /// `load`, keeping the game compiled up to its scenarios (when its files could be read and
+    /// parsed) for `load_scenario`.
+    pub fn load_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> (Loaded, Option<Base>) {
+        match self.read(game, extra) {
+            Err((files, diags)) => (Loaded { files, result: Err(diags) }, None),
+            Ok(read) => {
+                let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+                let result = add_scenarios(rules.clone(), &read.inputs);
+                let loaded = Loaded { files: read.files.clone(), result };
+                (loaded, Some(Base { read, variants: variants.to_vec(), rules }))
+            }
+        }
+    }
+
+    /// The game compiled up to its scenarios, as `load_base` keeps it.
+    pub fn compile_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Option<Base> {
+        let read = self.read(game, extra).ok()?;
+        let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+        Some(Base { read, variants: variants.to_vec(), rules })
+    }
+
+    /// What `load` gives with the base's variants and extra files and then `path`, without
+    /// compiling the rules again: the file's scenarios are checked against a copy of the base.
+    /// `None` when that would not be the same (the file holds more than scenarios and `for`
+    /// lines, is one of the base's files, or cannot be read or parsed; or a variant is unknown:
+    /// that is reported at a scenario's `variant` line): `load` it then.
+    pub fn load_scenario(&self, base: &Base, path: &Path) -> Option<Loaded> {
+        let known = canonical(path);
+        if base.read.paths.iter().any(|q| canonical(q) == known) || base.rules.game.active_variants != base.variants {
+            return None;
+        }
+        let idx = base.read.files.len() as u32;
+        let text = std::fs::read_to_string(path).ok()?;
+        let (source, parsed) = parse_cached(path, idx, text);
+        let file = parsed.ok()?;
+        let scenarios_only = file.items.iter().all(|i| matches!(i.node, Item::Scenario(_) | Item::For(_)));
+        if !scenarios_only || !file.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+            return None;
+        }
+        let source = source.renamed(self.display(path));
+        let mut files = base.read.files.clone();
+        files.push(source.clone());
+        let mut inputs = base.read.inputs.clone();
+        inputs.push(Input { file, role: Role::Scenario });
+        let mut rules = base.rules.clone();
+        rules.game.files.push(source);
+        let result = add_scenarios(rules, &inputs);
+        Some(Loaded { files, result })
+    }
+
+    /// A game's files and the extra files, read and parsed, in the order `load` compiles them
+    /// (each once); the diagnostics instead when a file cannot be read or parsed.
+    fn read(&self, game: &str, extra: &[PathBuf]) -> Result<Read, (Vec<SourceFile>, Vec<Diag>)> {
         let mut files = Vec::new();
         let mut diags = Vec::new();
         if !self.root.join("rulebooks").join(game).is_dir() {
@@ -98,7 +179,7 @@ impl Project {
             let help = crate::diag::did_you_mean(game, games.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
             diags.push(Diag::error(Span::NONE, format!("no game `{game}` in rulebooks/")).help(help));
-            return Loaded { files, result: Err(diags) };
+            return Err((files, diags));
         }
         let mut paths = self.game_files(game);
         for p in extra {
@@ -109,23 +190,24 @@ impl Project {
             paths.push((p.clone(), Role::Cards));
         }
         let mut inputs = Vec::new();
-        for (p, role) in paths {
+        for (p, role) in &paths {
             let idx = files.len() as u32;
-            let text = match std::fs::read_to_string(&p) {
+            let text = match std::fs::read_to_string(p) {
                 Ok(t) => t,
                 Err(e) => {
-                    files.push(SourceFile::new(self.display(&p), String::new()));
+                    files.push(SourceFile::new(self.display(p), ""));
                     diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
                     continue;
                 }
             };
-            files.push(SourceFile::new(self.display(&p), text.clone()));
-            match parse_cached(&p, idx, &text) {
+            let (source, parsed) = parse_cached(p, idx, text);
+            files.push(source.renamed(self.display(p)));
+            match parsed {
                 Ok(f) => {
-                    let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+                    let role = if *role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
                         Role::Scenario
                     } else {
-                        role
+                        *role
                     };
                     inputs.push(Input { file: f, role });
                 }
@@ -133,11 +215,25 @@ impl Project {
             }
         }
         if !diags.is_empty() {
-            return Loaded { files, result: Err(diags) };
+            return Err((files, diags));
         }
-        let result = compile(files.clone(), &inputs, variants);
-        Loaded { files, result }
+        Ok(Read { paths: paths.into_iter().map(|(p, _)| p).collect(), files, inputs })
     }
+}
+
+/// A game's files as `load` reads them: paths, sources and parsed inputs, in order.
+struct Read {
+    paths: Vec<PathBuf>,
+    files: Vec<SourceFile>,
+    inputs: Vec<Input>,
+}
+
+/// A game with its variants and extra files, compiled up to its scenarios (`compile_rules`):
+/// scenario files are checked against copies of it (`Project::load_scenario`).
+pub struct Base {
+    read: Read,
+    variants: Vec<String>,
+    rules: Checker,
 }
 
 /// What a scenario file is checked and run with: itself, and the files named `fixtures*.arb` in its
@@ -168,10 +264,11 @@ pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Parse one file on its own, to learn what it declares (its game, its scenarios).
-pub fn peek(path: &Path) -> Result<File, String> {
+/// Parse one file on its own, to learn what it declares (its game, its scenarios). The tree is
+/// kept: loading the file with a game later moves its spans to its place there.
+pub fn peek(path: &Path) -> Result<Arc<File>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse_cached(path, 0, &text).map_err(|d| d.message)
+    parse_cached(path, 0, text).1.map_err(|d| d.message)
 }
 
 /// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
@@ -189,32 +286,52 @@ pub fn canonical(p: &Path) -> Option<PathBuf> {
     c
 }
 
-type ParseCache = HashMap<(PathBuf, u32), (u64, Arc<str>, File)>;
+/// A file as last read: its text (with its line index) and its tree under each file index it was
+/// asked for.
+struct Parsed {
+    source: SourceFile,
+    trees: Vec<(u32, Result<Arc<File>, Diag>)>,
+}
 
-/// Parsed files, by path and file index (spans carry the index), kept while the text is the same:
-/// `arbiter check` loads a game's files once per variant and per scenario file, and parses each
-/// once.
-static PARSED: Mutex<Option<ParseCache>> = Mutex::new(None);
+/// Parsed files by path, kept while the text is the same: `arbiter check` loads a game's files
+/// once per variant and per scenario file, and parses each once.
+static PARSED: Mutex<Option<HashMap<PathBuf, Parsed>>> = Mutex::new(None);
 
-fn parse_cached(path: &Path, idx: u32, text: &str) -> Result<File, Diag> {
-    let key = (path.to_path_buf(), idx);
-    let digest = {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        h.finish()
-    };
+/// The file's source and its tree with spans in file `idx`: parsed once while its text is the
+/// same; under another index, the tree already parsed with its spans moved.
+fn parse_cached(path: &Path, idx: u32, text: String) -> (SourceFile, Result<Arc<File>, Diag>) {
+    let mut known: Option<(SourceFile, Option<Arc<File>>)> = None;
     if let Ok(guard) = PARSED.lock()
-        && let Some((d, t, f)) = guard.as_ref().and_then(|m| m.get(&key))
-        && *d == digest
-        && &**t == text
+        && let Some(p) = guard.as_ref().and_then(|m| m.get(path))
+        && *p.source.text == *text
     {
-        return Ok(f.clone());
+        if let Some((_, tree)) = p.trees.iter().find(|(i, _)| *i == idx) {
+            return (p.source.clone(), tree.clone());
+        }
+        let other = p.trees.iter().find_map(|(_, t)| t.as_ref().ok().cloned());
+        known = Some((p.source.clone(), other));
     }
-    let f = parse_file(idx, text)?;
+    let (source, tree) = match known {
+        Some((source, Some(other))) => (source, Ok(Arc::new(other.with_file_index(idx)))),
+        Some((source, None)) => {
+            let tree = parse_file(idx, &source.text).map(Arc::new);
+            (source, tree)
+        }
+        None => {
+            let tree = parse_file(idx, &text).map(Arc::new);
+            (SourceFile::new(path.to_string_lossy(), text), tree)
+        }
+    };
     if let Ok(mut guard) = PARSED.lock() {
-        guard.get_or_insert_with(HashMap::new).insert(key, (digest, Arc::from(text), f.clone()));
+        let map = guard.get_or_insert_with(HashMap::new);
+        match map.get_mut(path) {
+            Some(p) if Arc::ptr_eq(&p.source.text, &source.text) => p.trees.push((idx, tree.clone())),
+            _ => {
+                map.insert(path.to_path_buf(), Parsed { source: source.clone(), trees: vec![(idx, tree.clone())] });
+            }
+        }
     }
-    Ok(f)
+    (source, tree)
 }
 
 /// Which game a file belongs to: by its place in the tree, a `for` line, or a scenario's `game`.

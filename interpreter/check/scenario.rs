@@ -167,7 +167,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         let flush = |c: &mut Checker, steps: &mut Vec<StepAt>, pending: &mut Vec<Stmt>, span: &mut Option<Span>| {
             if !pending.is_empty() {
                 let id = c.game.blocks.len() as BlockId;
-                c.game.blocks.push(std::mem::take(pending));
+                c.game.blocks.push(std::mem::take(pending).into());
                 steps.push(StepAt { step: Step::Exec(id), span: span.take().unwrap_or_default() });
             }
         };

@@ -1,5 +1,6 @@
 //! `arbiter bench`: parse-and-check time and random games per second, on one core; with
-//! `--parse`, the time to parse and check every rulebook, card and scenario file.
+//! `--parse`, the time to parse and check every rulebook, card and scenario file, as `arbiter
+//! check` does it: on all cores (`RAYON_NUM_THREADS=1` for one).
 
 use super::play::choose_decks;
 use crate::agents::{Agent, RandomAgent};

@@ -1,10 +1,13 @@
 //! `arbiter check`: every file of every game named, with all its variants, decks and scenarios.
 
 use crate::check::decks;
-use crate::check::project::{Loaded, Project, game_of, peek};
+use crate::check::project::{Base, Loaded, Project, game_of, peek};
 use crate::diag::{self, Diag};
 use crate::syntax::ast::Item;
+use crate::syntax::span::SourceFile;
 use indexmap::IndexMap;
+use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Diagnostics found so far, rendered once each.
@@ -16,16 +19,44 @@ struct Report {
 }
 
 impl Report {
-    fn add(&mut self, loaded: &Loaded, diags: &[Diag]) {
-        for d in diags {
-            let file = loaded.files.get(d.span.file as usize).map(|f| f.name.clone()).unwrap_or_default();
+    fn add(&mut self, found: &Found) {
+        for d in &found.diags {
+            let file = found.files.get(d.span.file as usize).map(|f| f.name.clone()).unwrap_or_default();
             let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
             if self.seen.contains(&key) {
                 continue;
             }
             self.seen.push(key);
-            self.text.push_str(&diag::render(std::slice::from_ref(d), &loaded.files));
+            self.text.push_str(&diag::render(std::slice::from_ref(d), &found.files));
             self.diags.push(d.clone());
+        }
+    }
+}
+
+/// Diagnostics one load gives for the report, with the sources they point into.
+struct Found {
+    files: Vec<SourceFile>,
+    diags: Vec<Diag>,
+}
+
+impl Found {
+    fn new(loaded: &Loaded, diags: &[Diag]) -> Found {
+        Found { files: loaded.files.clone(), diags: diags.to_vec() }
+    }
+
+    /// A load's errors (none when it compiled).
+    fn errors(loaded: &Loaded) -> Found {
+        match &loaded.result {
+            Err(d) => Found::new(loaded, d),
+            Ok(_) => Found::new(loaded, &[]),
+        }
+    }
+
+    /// A load's errors, or its warnings when it has none.
+    fn outcome(loaded: &Loaded) -> Found {
+        match &loaded.result {
+            Err(d) => Found::new(loaded, d),
+            Ok(b) => Found::new(loaded, &b.warnings),
         }
     }
 }
@@ -79,13 +110,26 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
 pub const DEFAULT_DIRS: [&str; 5] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"];
 
 pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
+    // The games are checked on all cores (each game's variants and scenario files too), and what
+    // they find is reported in the order a single core would find it. Threads get the main
+    // thread's stack size: checking recurses as deep as the rules nest.
+    match rayon::ThreadPoolBuilder::new().stack_size(8 << 20).build() {
+        Ok(pool) => pool.install(|| check_all(project, paths, game_flag, forced)),
+        Err(_) => check_all(project, paths, game_flag, forced),
+    }
+}
+
+fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
     let paths =
         if paths.is_empty() { DEFAULT_DIRS.iter().map(|d| project.root.join(d)).filter(|p| p.exists()).collect() } else { paths.to_vec() };
     let files = expand(&paths);
     let mut by_game: IndexMap<String, Vec<PathBuf>> = IndexMap::new();
     let mut report = Report::default();
     let mut unknown = Vec::new();
-    for f in &files {
+    // Which game each file is for (parsing, on all cores, those whose folder does not tell).
+    let games_of: Vec<Option<String>> =
+        files.par_iter().map(|f| if f.exists() { game_flag.map(String::from).or_else(|| game_of(project, f)) } else { None }).collect();
+    for (f, game) in files.iter().zip(games_of) {
         if !f.exists() {
             unknown.push(format!("no such file or folder: {}", f.display()));
             continue;
@@ -97,7 +141,7 @@ pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>
             }
             continue;
         }
-        match game_flag.map(String::from).or_else(|| game_of(project, f)) {
+        match game {
             Some(g) => by_game.entry(g).or_default().push(f.clone()),
             None => unknown.push(format!(
                 "cannot tell which game `{}` belongs to: put it under cards/GAME/, start it with `for GAME`, or pass --game GAME",
@@ -105,45 +149,97 @@ pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>
             )),
         }
     }
-    for (game, paths) in &by_game {
-        let own: Vec<PathBuf> = project.game_files(game).into_iter().map(|(p, _)| p).collect();
-        let canon = |p: &Path| crate::check::project::canonical(p);
-        let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
-        let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
-        let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
-        let base = project.load(game, forced, &cards);
-        match &base.result {
-            Err(d) => report.add(&base, d),
-            Ok(built) => {
-                report.add(&base, &built.warnings);
-                for v in built.game.variants.iter().filter(|v| !forced.contains(&v.name)) {
-                    let with = project.load(game, &with_variants(forced, std::slice::from_ref(&v.name)), &cards);
-                    if let Err(d) = &with.result {
-                        report.add(&with, d);
-                    }
-                }
-                for deck in &built.game.decks {
-                    let d = decks::validate(&built.game, deck);
-                    report.add(&base, &d);
-                }
-            }
-        }
-        for s in &scenarios {
-            let variants = with_variants(forced, &scenario_variants(s));
+    let games: Vec<(&String, &Vec<PathBuf>)> = by_game.iter().collect();
+    project.parse_game_files(by_game.keys());
+    let found: Vec<Vec<Found>> = games.par_iter().map(|(game, paths)| check_game(project, game, paths, forced)).collect();
+    for f in found.iter().flatten() {
+        report.add(f);
+    }
+    Checked { report, unknown, files: files.len() }
+}
+
+/// A set of variants and the game compiled with them up to its scenarios (none when a file
+/// could not be read or parsed).
+type VariantBase = (Vec<String>, Option<Base>);
+
+/// One game with the files named for it: the game itself, each variant on its own, its decks,
+/// then each scenario file with the variants it asks for.
+fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String]) -> Vec<Found> {
+    let own: Vec<PathBuf> = project.game_files(game).into_iter().map(|(p, _)| p).collect();
+    let canon = |p: &Path| crate::check::project::canonical(p);
+    let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
+    let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
+    let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
+    // Each scenario file with the variants it asks for and the files it brings along. Those that
+    // bring none are checked against the game compiled once per set of variants (`Base`).
+    let scenarios: Vec<(PathBuf, Vec<String>, Vec<PathBuf>)> = scenarios
+        .into_iter()
+        .map(|s| {
+            let variants = with_variants(forced, &scenario_variants(&s));
             let mut extra = cards.clone();
-            for x in crate::check::project::scenario_extras(s) {
+            for x in crate::check::project::scenario_extras(&s) {
                 if !extra.contains(&x) {
                     extra.push(x);
                 }
             }
-            let loaded = project.load(game, &variants, &extra);
-            match &loaded.result {
-                Err(d) => report.add(&loaded, d),
-                Ok(b) => report.add(&loaded, &b.warnings),
-            }
+            (s, variants, extra)
+        })
+        .collect();
+    let shareable = |extra: &[PathBuf]| extra.len() == cards.len() + 1;
+    let mut wanted: Vec<&Vec<String>> = Vec::new();
+    for (_, variants, extra) in &scenarios {
+        if shareable(extra) && !wanted.contains(&variants) {
+            wanted.push(variants);
         }
     }
-    Checked { report, unknown, files: files.len() }
+    let mut out = Vec::new();
+    let mut bases: HashMap<Vec<String>, Option<Base>> = HashMap::new();
+    let (base, rules) = project.load_base(game, forced, &cards);
+    bases.insert(forced.to_vec(), rules);
+    match &base.result {
+        Err(d) => out.push(Found::new(&base, d)),
+        Ok(built) => {
+            out.push(Found::new(&base, &built.warnings));
+            let each: Vec<Vec<String>> = built
+                .game
+                .variants
+                .iter()
+                .filter(|v| !forced.contains(&v.name))
+                .map(|v| with_variants(forced, std::slice::from_ref(&v.name)))
+                .collect();
+            let loads: Vec<(Found, Option<VariantBase>)> = each
+                .into_par_iter()
+                .map(|variants| {
+                    if wanted.contains(&&variants) {
+                        let (with, rules) = project.load_base(game, &variants, &cards);
+                        (Found::errors(&with), Some((variants, rules)))
+                    } else {
+                        (Found::errors(&project.load(game, &variants, &cards)), None)
+                    }
+                })
+                .collect();
+            for (found, rules) in loads {
+                out.push(found);
+                bases.extend(rules);
+            }
+            let decks: Vec<Found> =
+                built.game.decks.par_iter().map(|deck| Found::new(&base, &decks::validate(&built.game, deck))).collect();
+            out.extend(decks);
+        }
+    }
+    let missing: Vec<&Vec<String>> = wanted.into_iter().filter(|v| !bases.contains_key(*v)).collect();
+    let made: Vec<VariantBase> = missing.into_par_iter().map(|v| (v.clone(), project.compile_base(game, v, &cards))).collect();
+    bases.extend(made);
+    let checked: Vec<Found> = scenarios
+        .par_iter()
+        .map(|(s, variants, extra)| {
+            let base = if shareable(extra) { bases.get(variants).and_then(Option::as_ref) } else { None };
+            let loaded = base.and_then(|b| project.load_scenario(b, s)).unwrap_or_else(|| project.load(game, variants, extra));
+            Found::outcome(&loaded)
+        })
+        .collect();
+    out.extend(checked);
+    out
 }
 
 /// The variants switched on from the command line, then the others (each once).

@@ -4,6 +4,7 @@ pub mod ast;
 pub mod parse;
 mod parse_code;
 mod parse_errors;
+mod reindex;
 pub mod span;
 
 pub use parse::parse_file;

@@ -473,31 +473,36 @@ impl Cx {
                 let params = params.iter().map(|x| self.name(x.clone())).collect();
                 ExprKind::Lambda { params, body: Box::new(self.lower_expr(body.clone())?) }
             }
-            Rule::comprehension => {
-                let inner = self.next(&mut p.into_inner(), span, "list")?;
-                let ispan = self.span(&inner);
-                let mut it = inner.clone().into_inner();
-                match inner.as_rule() {
-                    Rule::comp_filter => {
-                        let var = self.name(self.next(&mut it, ispan, "list")?);
-                        let list = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
-                        let cond = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
-                        ExprKind::Filter { var, list: Box::new(list), cond: Box::new(cond) }
-                    }
-                    _ => {
-                        let expr = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
-                        let var = self.name(self.next(&mut it, ispan, "list")?);
-                        let list = self.lower_expr(self.next(&mut it, ispan, "list")?)?;
-                        let cond = it.next().map(|c| self.lower_expr(c)).transpose()?.map(Box::new);
-                        ExprKind::Map { expr: Box::new(expr), var, list: Box::new(list), cond }
-                    }
-                }
-            }
-            Rule::list_lit => ExprKind::List(p.into_inner().map(|e| self.lower_expr(e)).collect::<Res<Vec<_>>>()?),
+            Rule::list => self.lower_list(p, span)?,
             Rule::expr => return self.lower_expr(p),
             _ => return Err(internal(span, "expression")),
         };
         Ok(Spanned::new(kind, span))
+    }
+
+    /// `[a, b]`: its items; `[e for u in l where c]`: `e`, the name `u`, `l` and `c`;
+    /// `[u in l where c]`: one `comp_filter`.
+    fn lower_list(&self, p: P, span: Span) -> Res<ExprKind> {
+        let parts: Vec<P> = p.into_inner().collect();
+        match parts.as_slice() {
+            [f] if f.as_rule() == Rule::comp_filter => {
+                let fspan = self.span(f);
+                let mut it = f.clone().into_inner();
+                let var = self.name(self.next(&mut it, fspan, "list")?);
+                let list = self.lower_expr(self.next(&mut it, fspan, "list")?)?;
+                let cond = self.lower_expr(self.next(&mut it, fspan, "list")?)?;
+                Ok(ExprKind::Filter { var, list: Box::new(list), cond: Box::new(cond) })
+            }
+            [expr, var, rest @ ..] if var.as_rule() == Rule::ident => {
+                let mut rest = rest.iter();
+                let expr = self.lower_expr(expr.clone())?;
+                let var = self.name(var.clone());
+                let list = self.lower_expr(rest.next().cloned().ok_or_else(|| internal(span, "list"))?)?;
+                let cond = rest.next().map(|c| self.lower_expr(c.clone())).transpose()?.map(Box::new);
+                Ok(ExprKind::Map { expr: Box::new(expr), var, list: Box::new(list), cond })
+            }
+            items => Ok(ExprKind::List(items.iter().map(|e| self.lower_expr(e.clone())).collect::<Res<Vec<_>>>()?)),
+        }
     }
 }
 

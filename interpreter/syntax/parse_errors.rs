@@ -113,8 +113,7 @@ fn readable(rule: Rule) -> &'static str {
         | Rule::primary
         | Rule::paren
         | Rule::call_expr
-        | Rule::list_lit
-        | Rule::comprehension
+        | Rule::list
         | Rule::lambda
         | Rule::quant_expr
         | Rule::if_expr
@@ -142,6 +141,7 @@ fn readable(rule: Rule) -> &'static str {
         | Rule::mul
         | Rule::div
         | Rule::rem
+        | Rule::op_start
         | Rule::field_access => "an operator",
         Rule::let_stmt
         | Rule::if_stmt
@@ -239,7 +239,7 @@ fn readable(rule: Rule) -> &'static str {
         Rule::roll_expr | Rule::pick_expr => "an expression",
         Rule::random_roll | Rule::random_keep | Rule::random_order | Rule::random_pick => "`roll`, `keep`, `order` or `pick`",
         Rule::expect_options | Rule::expect_finished | Rule::expect_decision | Rule::expect_log | Rule::expect_expr => "an expectation",
-        Rule::comp_filter | Rule::comp_map => "a list",
+        Rule::comp_filter => "a list",
         Rule::quantifier => "`any` or `no`",
         Rule::slot_many => "`many`",
         Rule::open_mark => "`open`",

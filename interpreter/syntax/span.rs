@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// Where a node came from: the file (an index into the loaded sources) and a byte range.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -69,18 +70,18 @@ impl<T> std::ops::Deref for Spanned<T> {
     }
 }
 
-/// A loaded source file.
+/// A loaded source file. Cloning it is cheap: the text and its line index are shared.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The path as given (relative to the project root where possible).
     pub name: String,
-    pub text: String,
+    pub text: Arc<str>,
     /// Byte offsets where lines start.
-    line_starts: Vec<usize>,
+    line_starts: Arc<[usize]>,
 }
 
 impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];
         for (i, b) in text.bytes().enumerate() {
@@ -88,7 +89,12 @@ impl SourceFile {
                 line_starts.push(i + 1);
             }
         }
-        SourceFile { name: name.into(), text, line_starts }
+        SourceFile { name: name.into(), text, line_starts: line_starts.into() }
+    }
+
+    /// The same text under another name, sharing the text and its line index.
+    pub fn renamed(&self, name: impl Into<String>) -> Self {
+        SourceFile { name: name.into(), text: self.text.clone(), line_starts: self.line_starts.clone() }
     }
 
     /// 1-based line and column of a byte offset.
