@@ -8,7 +8,8 @@ use indexmap::IndexMap;
 
 pub type Sym = u32;
 
-/// Hashes a symbol (a small number) by itself: symbol-keyed maps are read on every field access.
+/// Hashes a symbol or another small integer key by itself, with one multiplication: symbol-keyed
+/// maps are read on every field access, and evaluation remembers values by object and field.
 #[derive(Default, Clone, Copy)]
 pub struct SymHasher(u64);
 
@@ -23,6 +24,12 @@ impl std::hash::Hasher for SymHasher {
     }
     fn write_u32(&mut self, n: u32) {
         self.0 = u64::from(n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    /// Two numbers in one key (`a << 32 | b`): the high bits folded into the low ones, which pick
+    /// the bucket.
+    fn write_u64(&mut self, n: u64) {
+        let x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = x ^ (x >> 32);
     }
 }
 

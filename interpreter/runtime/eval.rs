@@ -44,7 +44,7 @@ pub struct Ev<'a> {
     pub(super) fields: std::cell::RefCell<FieldMemo>,
     /// Function calls made so far in this evaluation and their values, by function (see
     /// `remembered`).
-    calls: std::cell::RefCell<std::collections::HashMap<FuncId, Vec<Call>, std::hash::BuildHasherDefault<KeyHasher>>>,
+    calls: std::cell::RefCell<std::collections::HashMap<FuncId, Vec<Call>, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>>,
     /// Emptied value vectors kept for reuse: function environments and argument lists are made and
     /// dropped at a high rate, and reusing their buffers saves an allocation each.
     pool: std::cell::RefCell<Vec<Vec<Value>>>,
@@ -66,26 +66,7 @@ struct Call {
 const CALLS_KEPT: usize = 32;
 
 /// Field values by `object << 32 | field` (see `Ev::fields`).
-pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<KeyHasher>>;
-
-/// A hasher for integer keys: one multiplication, high bits folded into the low ones.
-#[derive(Default)]
-pub struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(self.0 << 8 | u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        let x = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 = x ^ (x >> 32);
-    }
-}
+pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>;
 
 /// Emptied value vectors kept for reuse between evaluations (see `Ev::pool`).
 pub type Pool = std::cell::RefCell<Vec<Vec<Value>>>;
