@@ -570,24 +570,15 @@ impl Checker {
         }
         self.game.listened = listened;
         let mut hooks = ObjectHooks::default();
-        let mark = |table: &mut Vec<bool>, id: u32| {
-            let i = id as usize;
-            if table.len() <= i {
-                table.resize(i + 1, false);
-            }
-            if let Some(m) = table.get_mut(i) {
-                *m = true;
-            }
-        };
         for d in &self.game.defs {
             for t in &d.triggers {
-                mark(&mut hooks.events, t.event);
+                set_flag(&mut hooks.events, t.event);
             }
             for h in d.permits.iter().chain(&d.forbids) {
-                mark(&mut hooks.checks, h.check);
+                set_flag(&mut hooks.checks, h.check);
             }
             for r in &d.replaces {
-                mark(&mut hooks.procs, r.target);
+                set_flag(&mut hooks.procs, r.target);
             }
         }
         self.game.objects_hook = hooks;
@@ -620,13 +611,7 @@ impl Checker {
         fields.dedup();
         let mut modified = Vec::new();
         for &f in fields.iter().chain(self.game.modifiers_by_field.keys()) {
-            let i = f as usize;
-            if modified.len() <= i {
-                modified.resize(i + 1, false);
-            }
-            if let Some(m) = modified.get_mut(i) {
-                *m = true;
-            }
+            set_flag(&mut modified, f);
         }
         self.game.modified_fields = modified;
         // Functions worth remembering: those that walk lists or zones, or call one that does.
@@ -652,6 +637,17 @@ impl Checker {
             f.remember = r;
         }
         self.game.passive_fields = fields;
+    }
+}
+
+/// Mark `id` in a table of flags by id, growing it as needed.
+fn set_flag(table: &mut Vec<bool>, id: u32) {
+    let i = id as usize;
+    if table.len() <= i {
+        table.resize(i + 1, false);
+    }
+    if let Some(m) = table.get_mut(i) {
+        *m = true;
     }
 }
 

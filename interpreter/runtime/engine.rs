@@ -703,12 +703,7 @@ impl<'g> Engine<'g> {
                 };
                 queued.push(PendingTrigger { routine: Routine::Trigger(i as u32), args: args.clone(), controller, ts: 0 });
             }
-            let sources = if self.game.objects_hook.event(event) {
-                ev.active_passives(|d| d.triggers.iter().any(|t| t.event == event))?
-            } else {
-                Vec::new()
-            };
-            for (id, def) in sources {
+            for (id, def) in ev.active_passives(self.game.objects_hook.event(event), |d| d.triggers.iter().any(|t| t.event == event))? {
                 let Some(o) = st.obj(id) else { continue };
                 for (ti, t) in def.triggers.iter().enumerate() {
                     if t.event != event {

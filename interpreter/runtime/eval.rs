@@ -599,7 +599,7 @@ impl<'a> Ev<'a> {
 
     /// An environment for a routine evaluated here: the arguments in its first slots, the slots
     /// from the pool (give them back with `give`).
-    pub fn pooled_env(&self, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> Env {
+    pub(super) fn pooled_env(&self, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> Env {
         let n = (slots as usize).max(args.len());
         let mut v = self.buf(n);
         v.extend_from_slice(args);
@@ -616,7 +616,7 @@ impl<'a> Ev<'a> {
     }
 
     /// Give a vector back for reuse (its values are dropped now).
-    pub fn give(&self, mut v: Vec<Value>) {
+    pub(super) fn give(&self, mut v: Vec<Value>) {
         v.clear();
         let mut pool = self.pool.borrow_mut();
         if pool.len() < 64 && v.capacity() <= 64 {
@@ -664,10 +664,8 @@ impl<'a> Ev<'a> {
     /// Permits and forbids printed on objects whose abilities are in effect.
     fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
         let mut out = Vec::new();
-        if !self.game.objects_hook.check(cid) {
-            return Ok(out);
-        }
-        for (id, def) in self.active_passives(|d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
+        let any = self.game.objects_hook.check(cid);
+        for (id, def) in self.active_passives(any, |d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
             out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
             out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
         }

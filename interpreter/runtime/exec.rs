@@ -542,9 +542,7 @@ impl Engine<'_> {
                 return Ok(Some((rr, opt)));
             }
         }
-        let sources =
-            if self.game.objects_hook.proc(pid) { ev.active_passives(|d| d.replaces.iter().any(|r| r.target == pid))? } else { Vec::new() };
-        for (id, def) in sources {
+        for (id, def) in ev.active_passives(self.game.objects_hook.proc(pid), |d| d.replaces.iter().any(|r| r.target == pid))? {
             let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
                 let rr = ReplRef::Obj(id, ri as u16);

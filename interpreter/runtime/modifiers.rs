@@ -77,8 +77,13 @@ impl<'a> Ev<'a> {
 
     /// Objects whose definitions pass `wanted` (a cheap test first) and whose abilities are in
     /// effect: the sources of continuous effects, triggers, permits, forbids and replacements.
-    pub fn active_passives(&self, wanted: impl Fn(&'a ObjDef) -> bool) -> R<Vec<(ObjId, &'a ObjDef)>> {
+    /// `any` says whether some definition can pass at all (worked out when the rules are checked):
+    /// when none can, no object is looked at.
+    pub fn active_passives(&self, any: bool, wanted: impl Fn(&'a ObjDef) -> bool) -> R<Vec<(ObjId, &'a ObjDef)>> {
         let mut out = Vec::new();
+        if !any {
+            return Ok(out);
+        }
         // Every object, often: chunk by chunk, each a plain slice.
         for (start, objects) in self.state.objects.slices() {
             for (j, o) in objects.iter().enumerate() {
@@ -131,22 +136,13 @@ impl<'a> Ev<'a> {
     fn printed(&self, o: ObjId, f: Sym, span: Span) -> R<(Value, Value)> {
         let (ob, def, kind, idx) = self.field_of(o, f, span)?;
         let default = kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default();
-        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
-            return Ok((v.clone(), default));
-        }
-        Ok((def.fields.get(idx).cloned().flatten().unwrap_or_else(|| default.clone()), default))
+        Ok((printed_in(ob, def, kind, f, idx), default))
     }
 
     /// The printed value alone.
     fn printed_only(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
         let (ob, def, kind, idx) = self.field_of(o, f, span)?;
-        if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
-            return Ok(v.clone());
-        }
-        if let Some(Some(v)) = def.fields.get(idx) {
-            return Ok(v.clone());
-        }
-        Ok(kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default())
+        Ok(printed_in(ob, def, kind, f, idx))
     }
 
     /// An object, its definition and kind, and the field's index in the kind.
@@ -203,7 +199,7 @@ impl<'a> Ev<'a> {
         }
         // Static modifiers of objects whose abilities are in effect, by when they arrived.
         let touches = |d: &ObjDef| d.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f));
-        let sources = if self.game.passive_fields.binary_search(&f).is_ok() { self.active_passives(touches)? } else { Vec::new() };
+        let sources = self.active_passives(self.game.passive_fields.binary_search(&f).is_ok(), touches)?;
         for (sid, def) in sources {
             let since = self.state.obj(sid).map(|x| x.since).unwrap_or(0);
             for m in &def.modifiers {
@@ -237,6 +233,18 @@ impl<'a> Ev<'a> {
         }
         Ok(())
     }
+}
+
+/// The printed value of the field `f` (at `idx` in its kind): the object's override, else the
+/// definition's value, else the kind's default.
+fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &crate::check::ir::KindDef, f: Sym, idx: usize) -> Value {
+    if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
+        return v.clone();
+    }
+    if let Some(Some(v)) = def.fields.get(idx) {
+        return v.clone();
+    }
+    kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default()
 }
 
 /// Apply one modification to a value.
