@@ -36,6 +36,10 @@ pub struct Header {
     pub variants: Vec<String>,
     /// `SEAT=FILE` deck files the game was loaded with (their cards are part of the rules).
     pub decks: Vec<String>,
+    /// The user's own rule and card files (`--rules FILE`), as full paths; their digests are in
+    /// `files` with the game's own.
+    #[serde(default)]
+    pub rules: Vec<String>,
     /// One digest of every rule, card and deck file the game was loaded from.
     pub digest: String,
     /// Each of those files' own digest, to name the files that changed.
@@ -103,6 +107,7 @@ impl Header {
             game: game.name.clone(),
             variants: variants.to_vec(),
             decks: decks.to_vec(),
+            rules: Vec::new(),
             digest,
             files,
             players,

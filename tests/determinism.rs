@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 fn built() -> &'static Built {
     static B: OnceLock<Built> = OnceLock::new();
     B.get_or_init(|| {
-        let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+        let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
         match project.load("bsg-ccg", &[], &[]).result {
             Ok(b) => b,
             Err(d) => panic!("bsg-ccg does not check: {d:?}"),

@@ -12,7 +12,7 @@ use arbiter::syntax::ast::Item;
 use std::path::Path;
 
 fn project() -> Project {
-    Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() }
+    Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf())
 }
 
 /// Everything a user would see for this file: check errors, deck problems, scenario failures.

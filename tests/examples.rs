@@ -11,7 +11,7 @@ use std::path::Path;
 #[test]
 fn scenarios_pass_and_traces_are_snapshotted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let project = Project { root: root.to_path_buf() };
+    let project = Project::at(root.to_path_buf());
     let mut ran = 0;
     insta::glob!("{examples,rulings}/**/*.arb", |path| {
         let is_scenario_file = arbiter::check::project::peek(path)
@@ -58,7 +58,7 @@ fn scenario_files_checked_against_a_shared_game_load_the_same() {
     use arbiter::syntax::ast::Item;
     use std::collections::HashMap;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let project = Project { root: root.to_path_buf() };
+    let project = Project::at(root.to_path_buf());
     let mut bases: HashMap<(String, Vec<String>), Option<Base>> = HashMap::new();
     let mut shared = 0;
     for dir in ["tests/examples", "tests/rulings", "tests/bad"] {

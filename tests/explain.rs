@@ -32,7 +32,7 @@ const CASES: &[(&str, &str, &str, &[&str])] = &[
 ];
 
 fn explain(file: &str, id: &str, text: &str) -> Why {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
     let path = project.root.join("tests/examples").join(file);
     let outcomes = run_file_with(&project, &path, &[]).unwrap_or_else(|e| panic!("{file}: {e}"));
     let fo = outcomes.iter().find(|o| o.outcome.id == id).unwrap_or_else(|| panic!("no scenario {id} in {file}"));

@@ -47,7 +47,7 @@ fn damaged(text: &str, rng: &mut Rng) -> String {
 
 #[test]
 fn damaged_sources_never_panic() {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
     let files = project.game_files("bsg-ccg");
     let originals: Vec<(String, String, Role)> =
         files.iter().map(|(p, r)| (project.display(p), std::fs::read_to_string(p).unwrap(), *r)).collect();

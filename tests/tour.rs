@@ -13,7 +13,7 @@ use arbiter::scenario::run_file;
 use std::path::{Path, PathBuf};
 
 fn project() -> Project {
-    Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() }
+    Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf())
 }
 
 fn tour(file: &str) -> PathBuf {

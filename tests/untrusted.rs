@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 const LIMIT: Duration = if cfg!(debug_assertions) { Duration::from_secs(15) } else { Duration::from_secs(1) };
 
 fn project() -> Project {
-    Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() }
+    Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf())
 }
 
 /// The scenarios of a fixture (`only` one of them, or all): each outcome, how long it ran, and

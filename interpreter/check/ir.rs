@@ -511,6 +511,8 @@ pub struct DeckLine {
 pub struct VariantInfo {
     pub name: String,
     pub title: String,
+    /// The variants it builds on (switched on before it).
+    pub extends: Vec<String>,
     pub cite: Option<String>,
     pub changes: Vec<VariantChange>,
     pub span: Span,
@@ -520,7 +522,7 @@ pub struct VariantInfo {
 /// where the variant's version is.
 #[derive(Debug, Clone)]
 pub struct VariantChange {
-    /// `replaces`, `adds` or `removes`.
+    /// `replaces`, `adds`, `removes`, `sets` or `inserts`.
     pub verb: &'static str,
     pub kind: String,
     pub name: String,
@@ -764,6 +766,8 @@ pub enum StK {
         arms: Vec<(Ex, BlockId)>,
         otherwise: Option<BlockId>,
     },
+    /// A procedure's named `step`: its statements, run in place.
+    Block(BlockId),
     For {
         slot: Slot,
         list: Ex,

@@ -73,6 +73,13 @@ impl Checker {
                 }
             },
             ExprKind::Field { base, field } => {
+                // `jump.destinations_drawn`: a constant with a dotted name, when no local hides it.
+                if let Some((root, path)) = dotted(base)
+                    && sc.lookup(root).is_none()
+                    && let Some((i, ty)) = self.const_by_name.get(&format!("{path}.{}", field.node)).cloned()
+                {
+                    return (mk(ExK::Const(i)), ty);
+                }
                 // `resource.gold`: an enum member named with its enum, when a local hides it.
                 if let ExprKind::Var(n) = &base.node
                     && sc.lookup(n).is_none()
@@ -597,5 +604,14 @@ impl Checker {
         let id = self.game.lambdas.len() as u32;
         self.game.lambdas.push(LambdaDef { params: slots, body });
         Ex { kind: ExK::Lambda(id), span: a.span }
+    }
+}
+
+/// A chain of names `a.b.c` as its first name and the whole dotted text, or `None`.
+fn dotted(e: &ast::Expr) -> Option<(&str, String)> {
+    match &e.node {
+        ExprKind::Var(n) => Some((n.as_str(), n.clone())),
+        ExprKind::Field { base, field } => dotted(base).map(|(root, path)| (root, format!("{path}.{}", field.node))),
+        _ => None,
     }
 }

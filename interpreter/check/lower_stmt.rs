@@ -15,13 +15,19 @@ impl Checker {
 
     fn lower_block_inner(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
         sc.push();
+        let id = self.lower_block_open(b, sc, cx);
+        sc.pop();
+        id
+    }
+
+    /// A block whose names stay in scope after it: a procedure's named `step`.
+    fn lower_block_open(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
         let mut out = Vec::new();
         for s in &b.stmts {
             if let Some(st) = self.lower_stmt(s, sc, cx) {
                 out.push(st);
             }
         }
-        sc.pop();
         let id = self.game.blocks.len() as BlockId;
         self.game.blocks.push(out.into());
         id
@@ -240,6 +246,10 @@ impl Checker {
                 let body = self.lower_block(body, sc, cx);
                 sc.pop();
                 StK::For { slot, list: l, body }
+            }
+            StmtKind::Step { body, .. } => {
+                let body = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_open(body, sc, cx));
+                StK::Block(body)
             }
             StmtKind::While { cond, body } => {
                 let (c, t) = self.lower_expr(cond, sc, cx);

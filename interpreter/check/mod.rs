@@ -9,6 +9,7 @@ pub mod lower_stmt;
 pub mod project;
 pub mod scenario;
 pub mod scope;
+pub mod steps;
 pub mod variants;
 
 use crate::diag::{Diag, did_you_mean};
@@ -68,7 +69,8 @@ pub struct Checker {
 /// An item with the role of the file it came from.
 #[derive(Clone)]
 pub struct Placed<'a> {
-    pub item: &'a Spanned<Item>,
+    /// As written, or as a variant's `set` or step changes made it.
+    pub item: std::borrow::Cow<'a, Spanned<Item>>,
     pub role: Role,
 }
 
@@ -439,7 +441,7 @@ impl Checker {
             }
         }
         // Built-in events.
-        let moved = self.add_event("moved", vec![("o".into(), Ty::Obj(None)), ("from".into(), Ty::Zone), ("to".into(), Ty::Zone)]);
+        let moved = self.add_event("moved", vec![("o".into(), Ty::Obj(None)), ("src".into(), Ty::Zone), ("dst".into(), Ty::Zone)]);
         let left = self.add_event("player_left", vec![("p".into(), Ty::Player)]);
         self.game.builtin_events = BuiltinEvents { moved, player_left: left };
         for pl in items {
@@ -680,7 +682,10 @@ pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) ->
 }
 
 fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
-    inputs.iter().flat_map(|inp| inp.file.items.iter().map(|item| Placed { item, role: inp.role })).collect()
+    inputs
+        .iter()
+        .flat_map(|inp| inp.file.items.iter().map(|item| Placed { item: std::borrow::Cow::Borrowed(item), role: inp.role }))
+        .collect()
 }
 
 /// The first part of `compile`: everything but the scenarios, with the diagnostics so far. The
@@ -689,7 +694,7 @@ fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
 pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
     let mut c = Checker::new(files);
     let placed = placed(inputs);
-    let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| p.item).collect();
+    let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| &*p.item).collect();
     match games.as_slice() {
         [] => c.error(Diag::error(Span::NONE, "no `game` item: a rulebook needs `game name { .. }`")),
         [g, rest @ ..] => {

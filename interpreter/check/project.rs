@@ -11,10 +11,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-/// The repository layout: `stdlib/`, `rulebooks/<game>/`, `cards/<game>/`.
+/// The repository layout: `stdlib/`, `rulebooks/<game>/`, `cards/<game>/`; and the user's own
+/// files given with `--rules`, loaded with the game each says it is for.
 #[derive(Debug, Clone)]
 pub struct Project {
     pub root: PathBuf,
+    /// The user's own rule and card files (`--rules FILE`), as full paths.
+    pub rules: Vec<PathBuf>,
 }
 
 /// Files as loaded (for rendering diagnostics) and the outcome.
@@ -24,16 +27,55 @@ pub struct Loaded {
 }
 
 impl Project {
+    /// The project at `root`, with no files of the user's own.
+    pub fn at(root: impl Into<PathBuf>) -> Project {
+        Project { root: root.into(), rules: Vec::new() }
+    }
+
     /// The project around `start` (walking up), or the one this binary was built from.
     pub fn find(start: &Path) -> Project {
         let mut cur = Some(start.to_path_buf());
         while let Some(dir) = cur {
             if dir.join("rulebooks").is_dir() && dir.join("stdlib").is_dir() {
-                return Project { root: dir };
+                return Project::at(dir);
             }
             cur = dir.parent().map(Path::to_path_buf);
         }
-        Project { root: PathBuf::from(env!("CARGO_MANIFEST_DIR")) }
+        Project::at(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The same project with the user's own files added (`--rules`). Each must exist and say
+    /// which game it is for; the message names the file otherwise.
+    pub fn with_rules(mut self, files: &[PathBuf]) -> Result<Project, String> {
+        for f in files {
+            let full = canonical(f).ok_or_else(|| format!("cannot read `{}`: no such file", f.display()))?;
+            if full.is_dir() {
+                return Err(format!("`{}` is a folder: `--rules` takes a file (repeat it for several)", f.display()));
+            }
+            if game_of(&self, &full).is_none() {
+                return Err(format!("cannot tell which game `{}` is for: start it with a line `for GAME`", f.display()));
+            }
+            if !self.rules.contains(&full) {
+                self.rules.push(full);
+            }
+        }
+        Ok(self)
+    }
+
+    /// The user's files (`--rules`) that are for `game`.
+    pub fn rules_for(&self, game: &str) -> Vec<PathBuf> {
+        self.rules.iter().filter(|f| game_of(self, f).as_deref() == Some(game)).cloned().collect()
+    }
+
+    /// The user's files (`--rules`) that are for another game than `game`: a one-game command
+    /// refuses them rather than leave them out unsaid.
+    pub fn rules_not_for(&self, game: &str) -> Result<(), String> {
+        match self.rules.iter().find(|f| game_of(self, f).as_deref() != Some(game)) {
+            None => Ok(()),
+            Some(f) => {
+                Err(format!("`{}` is for {}, not {game}", self.display(f), game_of(self, f).unwrap_or_else(|| "another game".to_string())))
+            }
+        }
     }
 
     pub fn games(&self) -> Vec<String> {
@@ -147,7 +189,9 @@ impl Project {
     /// that is reported at a scenario's `variant` line): `load` it then.
     pub fn load_scenario(&self, base: &Base, path: &Path) -> Option<Loaded> {
         let known = canonical(path);
-        if base.read.paths.iter().any(|q| canonical(q) == known) || base.rules.game.active_variants != base.variants {
+        if base.read.paths.iter().any(|q| canonical(q) == known)
+            || !base.variants.iter().all(|v| base.rules.game.active_variants.contains(v))
+        {
             return None;
         }
         let idx = base.read.files.len() as u32;
@@ -182,7 +226,8 @@ impl Project {
             return Err((files, diags));
         }
         let mut paths = self.game_files(game);
-        for p in extra {
+        let rules = self.rules_for(game);
+        for p in rules.iter().chain(extra) {
             let known = canonical(p);
             if paths.iter().any(|(q, _)| canonical(q) == known) {
                 continue;
@@ -190,25 +235,44 @@ impl Project {
             paths.push((p.clone(), Role::Cards));
         }
         let mut inputs = Vec::new();
-        for (p, role) in &paths {
+        // `paths` grows as files name others with `uses`; each is read once.
+        let mut next = 0;
+        while let Some((p, role)) = paths.get(next).cloned() {
+            next += 1;
             let idx = files.len() as u32;
-            let text = match std::fs::read_to_string(p) {
+            let text = match std::fs::read_to_string(&p) {
                 Ok(t) => t,
                 Err(e) => {
-                    files.push(SourceFile::new(self.display(p), ""));
+                    files.push(SourceFile::new(self.display(&p), ""));
                     diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
                     continue;
                 }
             };
-            let (source, parsed) = parse_cached(p, idx, text);
-            files.push(source.renamed(self.display(p)));
+            let (source, parsed) = parse_cached(&p, idx, text);
+            files.push(source.renamed(self.display(&p)));
             match parsed {
                 Ok(f) => {
-                    let role = if *role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
+                    let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
                         Role::Scenario
                     } else {
-                        *role
+                        role
                     };
+                    for it in &f.items {
+                        let Item::Uses(u) = &it.node else { continue };
+                        match used_path(&p, &u.node) {
+                            Some(q) => {
+                                let known = canonical(&q);
+                                if !paths.iter().any(|(x, _)| canonical(x) == known || *x == q) {
+                                    paths.push((q, Role::Cards));
+                                }
+                            }
+                            None => diags.push(
+                                Diag::error(u.span, format!("a file may use only `.arb` files in its own folder or below it, not `{}`", u.node))
+                                    .label("not usable")
+                                    .help("write a relative path without `..`, like `uses \"my-cards.arb\"`; or pass the file with `--rules FILE`"),
+                            ),
+                        }
+                    }
                     inputs.push(Input { file: f, role });
                 }
                 Err(d) => diags.push(d),
@@ -219,6 +283,15 @@ impl Project {
         }
         Ok(Read { paths: paths.into_iter().map(|(p, _)| p).collect(), files, inputs })
     }
+}
+
+/// The file a `uses` line names, relative to the file it is in; `None` for a path that leaves its
+/// folder (a file from a stranger must not make the loader read any other file).
+fn used_path(from: &Path, used: &str) -> Option<PathBuf> {
+    if !super::scenario::usable_path(used) {
+        return None;
+    }
+    Some(from.parent().map(|d| d.join(used)).unwrap_or_else(|| PathBuf::from(used)))
 }
 
 /// A game's files as `load` reads them: paths, sources and parsed inputs, in order.
@@ -342,7 +415,12 @@ pub fn game_of(project: &Project, path: &Path) -> Option<String> {
         ["rulebooks", g, ..] | ["cards", g, ..] if parts.len() > 2 => return Some((*g).to_string()),
         _ => {}
     }
-    let f = peek(path).ok()?;
+    let f = match peek(path) {
+        Ok(f) => f,
+        // A file that does not parse still says its game on its `for` line: its own syntax error
+        // is then reported with that game's files.
+        Err(_) => return std::fs::read_to_string(path).ok().and_then(|t| for_line(&t)),
+    };
     for it in &f.items {
         match &it.node {
             Item::For(g) => return Some(g.node.clone()),
@@ -359,4 +437,21 @@ pub fn game_of(project: &Project, path: &Path) -> Option<String> {
         return Some((*g).to_string());
     }
     None
+}
+
+/// The game a `for GAME` line names, read from the text alone (for a file that does not parse):
+/// the first line that is not blank or a `//` comment.
+pub fn for_line(text: &str) -> Option<String> {
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//"))?;
+    let rest = line.strip_prefix("for")?;
+    let game = rest.split("//").next()?.trim();
+    let ok = !game.is_empty() && rest.starts_with([' ', '\t']) && game.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    ok.then(|| game.to_string())
+}
+
+/// A file's own syntax error, with its source, when it does not parse.
+pub fn syntax_error(project: &Project, path: &Path) -> Option<(SourceFile, Diag)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let (source, parsed) = parse_cached(path, 0, text);
+    parsed.err().map(|d| (source.renamed(project.display(path)), d))
 }

@@ -1,114 +1,171 @@
-//! Variants are overlays on named rule items: `replace`, `remove` and `add`. Naming an item that
-//! does not exist is an error, for every variant, whether it is switched on or not.
+//! Variants are overlays on named rule items: `replace`, `remove` and `add` whole items, `set` a
+//! constant, and change a procedure's named steps. A variant may build on others (`extends`).
+//! Naming an item, a step or a variant that does not exist is an error, for every variant,
+//! whether it is switched on or not.
 
 use super::ir::{VariantChange, VariantInfo};
+use super::steps::{self, Edit};
 use super::{Checker, Placed, Role};
 use crate::diag::{Diag, did_you_mean};
-use crate::syntax::ast::{Item, VariantOp};
-use crate::syntax::span::Span;
+use crate::syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
+use crate::syntax::span::{Span, Spanned};
+use std::borrow::Cow;
 
-fn key(item: &Item) -> Option<(&'static str, String)> {
+type Key = (&'static str, String);
+
+fn key(item: &Item) -> Option<Key> {
     item.rule_name().map(|n| (item.kind_word(), n.node.clone()))
 }
 
-/// The rule items with the selected variants applied, in order.
+/// What variants may name, whether they are on or not.
+struct Known<'a> {
+    /// The base items' keys, and the items any variant adds.
+    existing: Vec<Key>,
+    added: Vec<Key>,
+    /// Every version of each procedure (the base's, and each variant's `replace` or `add`), and
+    /// the steps variants insert: (procedure, step name).
+    proc_versions: Vec<(&'a str, &'a crate::syntax::ast::Block)>,
+    inserted: Vec<(String, String)>,
+}
+
+impl Known<'_> {
+    fn exists(&self, kind: &str, name: &str) -> bool {
+        self.existing.iter().chain(&self.added).any(|(k, n)| *k == kind && n == name)
+    }
+
+    /// The step names some version of `proc` has, or some variant inserts into it.
+    fn steps_of(&self, proc: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for (p, body) in &self.proc_versions {
+            if *p == proc {
+                for (n, _) in steps::steps_in(body) {
+                    if !out.contains(&n.node) {
+                        out.push(n.node);
+                    }
+                }
+            }
+        }
+        for (p, s) in &self.inserted {
+            if p == proc && !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+        out
+    }
+}
+
+fn proc_body(item: &Item) -> Option<(&str, &crate::syntax::ast::Block)> {
+    match item {
+        Item::Proc(p) => Some((p.name.node.as_str(), &p.body)),
+        _ => None,
+    }
+}
+
+/// The rule items with the selected variants (and those they extend) applied, in order.
 pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
     let mut base: Vec<Placed<'a>> = placed
         .iter()
-        .filter(|p| !matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_)))
+        .filter(|p| !matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_) | Item::Uses(_)))
         .cloned()
         .collect();
-    // What a variant may name: the base items, and items any variant adds.
-    let existing: Vec<(&'static str, String)> = base.iter().filter_map(|p| key(&p.item.node)).collect();
-    let base_span =
-        |kind: &str, name: &str| base.iter().find(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name)).map(|p| p.item.span);
-    let added: Vec<(&'static str, String)> = placed
+    let variants: Vec<(&'a VariantItem, Span)> = placed
         .iter()
-        .filter_map(|p| if let Item::Variant(v) = &p.item.node { Some(v) } else { None })
-        .flat_map(|v| v.ops.iter())
-        .filter_map(|op| if let VariantOp::Add(item) = &op.node { key(&item.node) } else { None })
+        .filter_map(|p| match &p.item {
+            Cow::Borrowed(Spanned { node: Item::Variant(v), span }) => Some((v, *span)),
+            _ => None,
+        })
         .collect();
-    let variants: Vec<(&'a crate::syntax::ast::VariantItem, Span)> =
-        placed.iter().filter_map(|p| if let Item::Variant(v) = &p.item.node { Some((v, p.item.span)) } else { None }).collect();
+    let mut known = Known {
+        existing: base.iter().filter_map(|p| key(&p.item.node)).collect(),
+        added: Vec::new(),
+        proc_versions: Vec::new(),
+        inserted: Vec::new(),
+    };
+    for p in placed {
+        if let Cow::Borrowed(Spanned { node: item, .. }) = &p.item
+            && let Some(v) = proc_body(item)
+        {
+            known.proc_versions.push(v);
+        }
+    }
+    for (v, _) in &variants {
+        for op in &v.ops {
+            match &op.node {
+                VariantOp::Add(item) | VariantOp::Replace(item) => {
+                    if matches!(op.node, VariantOp::Add(_))
+                        && let Some(k) = key(&item.node)
+                    {
+                        known.added.push(k);
+                    }
+                    if let Some(pv) = proc_body(&item.node) {
+                        known.proc_versions.push(pv);
+                    }
+                }
+                VariantOp::Step(s) => {
+                    if let StepHow::Insert { .. } = s.how {
+                        known.inserted.push((s.proc.node.clone(), s.step.node.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    check_step_names(c, &base);
     for (v, span) in &variants {
         if c.game.variants.iter().any(|x| x.name == v.name.node) {
             c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
             continue;
         }
-        let mut changes = Vec::new();
-        for op in &v.ops {
-            match &op.node {
-                VariantOp::Replace(item) | VariantOp::Add(item) => {
-                    let is_replace = matches!(op.node, VariantOp::Replace(_));
-                    let Some((kind, name)) = key(&item.node) else {
-                        c.error(Diag::error(item.span, format!("a `{}` item has no name a variant can refer to", item.node.kind_word())));
-                        continue;
-                    };
-                    let exists =
-                        existing.iter().any(|(k, n)| *k == kind && *n == name) || (is_replace && added.contains(&(kind, name.clone())));
-                    if is_replace && !exists {
-                        let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind).map(|(_, n)| n.as_str()).collect();
-                        let other_kind = existing.iter().find(|(_, n)| *n == name).map(|(k, _)| *k);
-                        let help = other_kind
-                            .map(|k| format!("`{name}` is a {k}; a replacement must be the same kind of item"))
-                            .or_else(|| did_you_mean(&name, cands.iter().copied()))
-                            .or_else(|| Some(format!("use `add` to introduce a new {kind}; `replace` needs an existing one")));
-                        let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
-                        c.error(
-                            Diag::error(nspan, format!("variant replaces {kind} `{name}`, which does not exist"))
-                                .label("no such item")
-                                .maybe_help(help),
-                        );
-                    } else if !is_replace && exists {
-                        let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
-                        c.error(
-                            Diag::error(nspan, format!("variant adds {kind} `{name}`, which already exists"))
-                                .label("already declared")
-                                .help("use `replace` to change an existing item"),
-                        );
-                    }
-                    changes.push(VariantChange {
-                        verb: if is_replace { "replaces" } else { "adds" },
-                        kind: kind.to_string(),
-                        before: if is_replace { base_span(kind, &name) } else { None },
-                        name,
-                        after: Some(item.span),
-                    });
-                }
-                VariantOp::Remove { kind, name } => {
-                    let exists = existing.iter().chain(added.iter()).any(|(k, n)| *k == kind.node && *n == name.node);
-                    if !exists {
-                        let cands: Vec<&str> = existing.iter().filter(|(k, _)| *k == kind.node).map(|(_, n)| n.as_str()).collect();
-                        let other_kind = existing.iter().find(|(_, n)| *n == name.node).map(|(k, _)| *k);
-                        let help = match other_kind {
-                            Some(k) => Some(format!("`{}` is a {k}: write `remove {k} {}`", name.node, name.node)),
-                            None => did_you_mean(&name.node, cands.iter().copied()),
-                        };
-                        c.error(
-                            Diag::error(name.span, format!("variant removes {} `{}`, which does not exist", kind.node, name.node))
-                                .label("no such item")
-                                .maybe_help(help),
-                        );
-                    }
-                    changes.push(VariantChange {
-                        verb: "removes",
-                        kind: kind.node.clone(),
-                        name: name.node.clone(),
-                        before: base_span(&kind.node, &name.node),
-                        after: None,
-                    });
-                }
+        for parent in &v.extends {
+            if !variants.iter().any(|(w, _)| w.name.node == parent.node) {
+                let help = did_you_mean(&parent.node, variants.iter().map(|(w, _)| w.name.node.as_str()));
+                c.error(
+                    Diag::error(parent.span, format!("variant `{}` extends `{}`, which does not exist", v.name.node, parent.node))
+                        .label("no such variant")
+                        .maybe_help(help),
+                );
             }
         }
+        let changes = v.ops.iter().filter_map(|op| describe(c, &known, &base, op)).collect();
         c.game.variants.push(VariantInfo {
             name: v.name.node.clone(),
             title: v.title.node.clone(),
+            extends: v.extends.iter().map(|n| n.node.clone()).collect(),
             cite: v.cite.as_ref().map(|x| x.node.clone()),
             changes,
             span: *span,
         });
     }
-    // A scenario's `variant` line is where an unknown variant is reported, when there is one.
+    for v in order(c, &variants, placed, selected) {
+        c.game.active_variants.push(v.name.node.clone());
+        for op in &v.ops {
+            switch_on(c, &known, &mut base, v, op);
+        }
+    }
+    base
+}
+
+/// A step name used twice in one procedure: variants could not tell them apart.
+fn check_step_names(c: &mut Checker, items: &[Placed]) {
+    for p in items {
+        let Item::Proc(pr) = &p.item.node else { continue };
+        let all = steps::steps_in(&pr.body);
+        for (i, (n, _)) in all.iter().enumerate() {
+            if let Some((_, first)) = all.iter().take(i).find(|(m, _)| m.node == n.node) {
+                let at = c.game.location(*first);
+                c.error(
+                    Diag::error(n.span, format!("`{}` has two steps named `{}`", pr.name.node, n.node))
+                        .label("a second step of this name")
+                        .help(format!("the first is at {at}; a variant names a step by its name, so each must be different")),
+                );
+            }
+        }
+    }
+}
+
+/// The selected variants in the order they are switched on: each after the variants it extends,
+/// each once. An unknown one is reported (at a scenario's `variant` line when one asks for it).
+fn order<'a>(c: &mut Checker, variants: &[(&'a VariantItem, Span)], placed: &[Placed], selected: &[String]) -> Vec<&'a VariantItem> {
     let mut asked_at: Vec<(String, Span)> = Vec::new();
     for p in placed {
         if let Item::Scenario(s) = &p.item.node {
@@ -121,6 +178,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             }
         }
     }
+    let mut out: Vec<&'a VariantItem> = Vec::new();
     for sel in selected {
         let Some((v, _)) = variants.iter().find(|(v, _)| v.name.node == *sel) else {
             let span = asked_at.iter().find(|(w, _)| w == sel).map(|(_, s)| *s).unwrap_or(Span::NONE);
@@ -130,23 +188,266 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             c.error(Diag::error(span, format!("unknown variant `{sel}`")).label("no such variant").maybe_help(help));
             continue;
         };
-        c.game.active_variants.push(sel.clone());
-        for op in &v.ops {
-            match &op.node {
-                VariantOp::Replace(item) => {
-                    if let Some(k) = key(&item.node)
-                        && let Some(pos) = base.iter().position(|p| key(&p.item.node).as_ref() == Some(&k))
-                        && let Some(slot) = base.get_mut(pos)
-                    {
-                        *slot = Placed { item, role: Role::Variant };
+        let mut path = Vec::new();
+        with_parents(c, variants, v, &mut path, &mut out);
+    }
+    out
+}
+
+/// `v` after the variants it extends (depth first, each once); a cycle is an error.
+fn with_parents<'a>(
+    c: &mut Checker,
+    variants: &[(&'a VariantItem, Span)],
+    v: &'a VariantItem,
+    path: &mut Vec<String>,
+    out: &mut Vec<&'a VariantItem>,
+) {
+    if out.iter().any(|w| w.name.node == v.name.node) {
+        return;
+    }
+    if path.contains(&v.name.node) {
+        c.error(
+            Diag::error(v.name.span, format!("variant `{}` extends itself, through {}", v.name.node, path.join(" → ")))
+                .label("a cycle")
+                .help("a variant builds on others; none can build on itself"),
+        );
+        return;
+    }
+    path.push(v.name.node.clone());
+    for parent in &v.extends {
+        if let Some((p, _)) = variants.iter().find(|(w, _)| w.name.node == parent.node) {
+            with_parents(c, variants, p, path, out);
+        }
+    }
+    path.pop();
+    out.push(v);
+}
+
+/// One change a variant makes, checked against what exists (on or off), for `variants --show`.
+fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<VariantOp>) -> Option<VariantChange> {
+    let base_span =
+        |kind: &str, name: &str| base.iter().find(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name)).map(|p| p.item.span);
+    match &op.node {
+        VariantOp::Replace(item) | VariantOp::Add(item) => {
+            let is_replace = matches!(op.node, VariantOp::Replace(_));
+            let Some((kind, name)) = key(&item.node) else {
+                c.error(Diag::error(item.span, format!("a `{}` item has no name a variant can refer to", item.node.kind_word())));
+                return None;
+            };
+            let in_base = known.existing.iter().any(|(k, n)| *k == kind && *n == name);
+            let exists = in_base || (is_replace && known.added.contains(&(kind, name.clone())));
+            let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
+            if is_replace && !exists {
+                c.error(
+                    Diag::error(nspan, format!("variant replaces {kind} `{name}`, which does not exist"))
+                        .label("no such item")
+                        .maybe_help(missing_help(known, kind, &name, "use `add` to introduce a new")),
+                );
+            } else if !is_replace && in_base {
+                c.error(
+                    Diag::error(nspan, format!("variant adds {kind} `{name}`, which already exists"))
+                        .label("already declared")
+                        .help("use `replace` to change an existing item"),
+                );
+            }
+            Some(VariantChange {
+                verb: if is_replace { "replaces" } else { "adds" },
+                kind: kind.to_string(),
+                before: if is_replace { base_span(kind, &name) } else { None },
+                name,
+                after: Some(item.span),
+            })
+        }
+        VariantOp::Remove { kind, name } => {
+            if !known.exists(&kind.node, &name.node) {
+                let cands: Vec<&str> = known.existing.iter().filter(|(k, _)| *k == kind.node).map(|(_, n)| n.as_str()).collect();
+                let other_kind = known.existing.iter().find(|(_, n)| *n == name.node).map(|(k, _)| *k);
+                let help = match other_kind {
+                    Some(k) => Some(format!("`{}` is a {k}: write `remove {k} {}`", name.node, name.node)),
+                    None => did_you_mean(&name.node, cands.iter().copied()),
+                };
+                c.error(
+                    Diag::error(name.span, format!("variant removes {} `{}`, which does not exist", kind.node, name.node))
+                        .label("no such item")
+                        .maybe_help(help),
+                );
+            }
+            Some(VariantChange {
+                verb: "removes",
+                kind: kind.node.clone(),
+                name: name.node.clone(),
+                before: base_span(&kind.node, &name.node),
+                after: None,
+            })
+        }
+        VariantOp::Set { name, .. } => {
+            if !known.exists("const", &name.node) {
+                c.error(
+                    Diag::error(name.span, format!("variant sets const `{}`, which does not exist", name.node))
+                        .label("no such constant")
+                        .maybe_help(missing_help(known, "const", &name.node, "`set` changes a `const`; use `add` to introduce a new")),
+                );
+            }
+            Some(VariantChange {
+                verb: "sets",
+                kind: "const".into(),
+                name: name.node.clone(),
+                before: base_span("const", &name.node),
+                after: Some(op.span),
+            })
+        }
+        VariantOp::Step(s) => Some(describe_step(c, known, base, s)),
+    }
+}
+
+/// Help for an item a variant names that does not exist: it is another kind of item, a likely
+/// typo, or the way to introduce it.
+fn missing_help(known: &Known, kind: &str, name: &str, introduce: &str) -> Option<String> {
+    let cands: Vec<&str> = known.existing.iter().chain(&known.added).filter(|(k, _)| *k == kind).map(|(_, n)| n.as_str()).collect();
+    let other_kind = known.existing.iter().find(|(_, n)| n == name).map(|(k, _)| *k);
+    other_kind
+        .map(|k| format!("`{name}` is a {k}; a variant changes an item as the kind it is"))
+        .or_else(|| did_you_mean(name, cands.iter().copied()))
+        .or_else(|| Some(format!("{introduce} {kind}")))
+}
+
+fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) -> VariantChange {
+    let proc = s.proc.node.as_str();
+    let (verb, name) = match &s.how {
+        StepHow::Replace => ("replaces", format!("{} in {proc}", s.step.node)),
+        StepHow::Remove => ("removes", format!("{} in {proc}", s.step.node)),
+        StepHow::Insert { before, anchor } => {
+            ("inserts", format!("{} {} {} in {proc}", s.step.node, if *before { "before" } else { "after" }, anchor.node))
+        }
+    };
+    let base_step = |step: &str| {
+        base.iter().find_map(|p| match &p.item.node {
+            Item::Proc(pr) if pr.name.node == proc => steps::steps_in(&pr.body).into_iter().find(|(n, _)| n.node == step).map(|(_, sp)| sp),
+            _ => None,
+        })
+    };
+    let change = |before| VariantChange { verb, kind: "step".into(), name: name.clone(), before, after: s.body.as_ref().map(|b| b.span) };
+    if !known.exists("proc", proc) {
+        c.error(
+            Diag::error(s.proc.span, format!("variant changes a step of proc `{proc}`, which does not exist"))
+                .label("no such procedure")
+                .maybe_help(missing_help(known, "proc", proc, "steps belong to a")),
+        );
+        return change(None);
+    }
+    let have = known.steps_of(proc);
+    let named = match &s.how {
+        StepHow::Insert { anchor, .. } => {
+            if have.contains(&s.step.node) && base_step(&s.step.node).is_some() {
+                c.error(
+                    Diag::error(s.step.span, format!("proc `{proc}` already has a step `{}`", s.step.node))
+                        .label("already a step")
+                        .help("give the new step a name of its own, or `replace step` to change that one"),
+                );
+            }
+            anchor
+        }
+        _ => &s.step,
+    };
+    if !have.contains(&named.node) {
+        let help = if have.is_empty() {
+            format!("`{proc}` has no named steps; a rulebook names one with `step NAME {{ .. }}`")
+        } else {
+            did_you_mean(&named.node, have.iter().map(String::as_str)).unwrap_or_else(|| format!("its steps: {}", have.join(", ")))
+        };
+        c.error(Diag::error(named.span, format!("proc `{proc}` has no step `{}`", named.node)).label("no such step").help(help));
+    }
+    let before = match &s.how {
+        StepHow::Insert { .. } => None,
+        _ => base_step(&s.step.node),
+    };
+    change(before)
+}
+
+/// Apply one change of a variant being switched on to the items as the variants before it left
+/// them.
+fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: &'a VariantItem, op: &'a Spanned<VariantOp>) {
+    let position =
+        |base: &[Placed], kind: &str, name: &str| base.iter().position(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name));
+    // An item another variant adds, changed by one that does not extend it.
+    let not_added = |c: &mut Checker, kind: &str, name: &crate::syntax::ast::Name| {
+        if known.added.iter().any(|(k, n)| *k == kind && *n == name.node)
+            && !known.existing.iter().any(|(k, n)| *k == kind && *n == name.node)
+        {
+            c.error(
+                Diag::error(name.span, format!("with the variants before `{}`, there is no {kind} `{}`", v.name.node, name.node))
+                    .label("added by another variant")
+                    .help("a variant that changes what another variant adds must `extends` it, so that it comes after it"),
+            );
+        }
+    };
+    match &op.node {
+        VariantOp::Replace(item) => {
+            if let Some((k, n)) = key(&item.node) {
+                match position(base, k, &n).and_then(|i| base.get_mut(i)) {
+                    Some(slot) => *slot = Placed { item: Cow::Borrowed(&**item), role: Role::Variant },
+                    None => {
+                        if let Some(name) = item.node.rule_name() {
+                            not_added(c, k, name);
+                        }
                     }
                 }
-                VariantOp::Remove { kind, name } => {
-                    base.retain(|p| key(&p.item.node).is_none_or(|(k, n)| !(k == kind.node && n == name.node)));
+            }
+        }
+        VariantOp::Remove { kind, name } => {
+            base.retain(|p| key(&p.item.node).is_none_or(|(k, n)| !(k == kind.node && n == name.node)));
+        }
+        VariantOp::Add(item) => base.push(Placed { item: Cow::Borrowed(&**item), role: Role::Variant }),
+        VariantOp::Set { name, value, cite } => {
+            let Some(slot) = position(base, "const", &name.node).and_then(|i| base.get_mut(i)) else {
+                not_added(c, "const", name);
+                return;
+            };
+            let mut item = slot.item.as_ref().clone();
+            if let Item::Const(k) = &mut item.node {
+                k.value = value.clone();
+                if cite.is_some() {
+                    k.cite = cite.clone();
                 }
-                VariantOp::Add(item) => base.push(Placed { item, role: Role::Variant }),
+            }
+            item.span = op.span;
+            *slot = Placed { item: Cow::Owned(item), role: Role::Variant };
+        }
+        VariantOp::Step(s) => {
+            let Some(slot) = position(base, "proc", &s.proc.node).and_then(|i| base.get_mut(i)) else {
+                not_added(c, "proc", &s.proc);
+                return;
+            };
+            let mut item = slot.item.as_ref().clone();
+            let edit = match (&s.how, &s.body) {
+                (StepHow::Remove, _) => Edit::Remove,
+                (StepHow::Replace, Some(body)) => Edit::Replace { body, cite: s.cite.as_ref() },
+                (StepHow::Insert { before, .. }, Some(body)) => {
+                    Edit::Insert { name: &s.step, before: *before, body, cite: s.cite.as_ref() }
+                }
+                _ => return,
+            };
+            let target = match &s.how {
+                StepHow::Insert { anchor, .. } => anchor,
+                _ => &s.step,
+            };
+            let done = match &mut item.node {
+                Item::Proc(p) => steps::edit(&mut p.body, &target.node, &edit),
+                _ => false,
+            };
+            if done {
+                *slot = Placed { item: Cow::Owned(item), role: Role::Variant };
+            } else if known.steps_of(&s.proc.node).contains(&target.node) {
+                // (A step no version has is reported when the variant is checked on its own.)
+                c.error(
+                    Diag::error(
+                        target.span,
+                        format!("with the variants before `{}`, proc `{}` has no step `{}`", v.name.node, s.proc.node, target.node),
+                    )
+                    .label("not there when this variant is applied")
+                    .help("a variant that changes steps another variant adds or replaces must `extends` it, so that it comes after it"),
+                );
             }
         }
     }
-    base
 }

@@ -100,7 +100,10 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
     if report.diags.is_empty() && unknown.is_empty() {
         outln!("checked {n} file{}: no problems", if n == 1 { "" } else { "s" });
     } else {
-        outln!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&report.diags));
+        // A file whose game is unknown counts as an error too.
+        let mut all = report.diags.clone();
+        all.extend(unknown.iter().map(|u| Diag::error(crate::syntax::span::Span::NONE, u.clone())));
+        outln!("checked {n} file{}: {}", if n == 1 { "" } else { "s" }, diag::summary(&all));
     }
     i32::from(errors > 0)
 }
@@ -143,6 +146,10 @@ fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forc
         }
         match game {
             Some(g) => by_game.entry(g).or_default().push(f.clone()),
+            None if let Some((source, d)) = crate::check::project::syntax_error(project, f) => {
+                // Its game is unknown, but its syntax error is the first thing to mend.
+                report.add(&Found { files: vec![source], diags: vec![d] });
+            }
             None => unknown.push(format!(
                 "cannot tell which game `{}` belongs to: put it under cards/GAME/, start it with `for GAME`, or pass --game GAME",
                 f.display()

@@ -36,6 +36,10 @@ use std::path::PathBuf;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// A rule or card file of your own (repeatable): its cards, decks and variants are loaded
+    /// with the game its `for GAME` line names.
+    #[arg(long = "rules", global = true, value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -184,9 +188,35 @@ pub enum Command {
 /// Run the command line; the result is the process exit code.
 pub fn main_with(cli: Cli) -> i32 {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let project = crate::check::project::Project::find(&cwd);
+    let project = match crate::check::project::Project::find(&cwd).with_rules(&cli.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // A command about one game refuses files for another rather than leave them out unsaid.
+    let one_game = match &cli.command {
+        Command::Play { game, .. } | Command::Variants { game, .. } => Some(game.as_str()),
+        Command::Bench { game, .. } => game.as_deref(),
+        _ => None,
+    };
+    if let Some(game) = one_game
+        && let Err(e) = project.rules_not_for(game)
+    {
+        eprintln!("error: {e}\n  help: `--rules` takes files for the game being played; leave this one out");
+        return 2;
+    }
     match cli.command {
-        Command::Check { paths, game, variants } => check::run(&project, &paths, game.as_deref(), &variants),
+        Command::Check { paths, game, variants } => {
+            // `check --rules FILE` checks the user's files (with the paths named, if any).
+            let paths = if paths.is_empty() && !project.rules.is_empty() {
+                project.rules.clone()
+            } else {
+                paths.into_iter().chain(project.rules.iter().cloned()).collect()
+            };
+            check::run(&project, &paths, game.as_deref(), &variants)
+        }
         Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg } => {
             let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg };
             play::run(&project, &opts)

@@ -28,22 +28,70 @@ pub struct PlayOptions {
     pub svg: Option<PathBuf>,
 }
 
-/// Which deck each seat plays: the one given with `--deck`, else the game's decks in turn.
+/// A seat's deck as `--deck` names it.
+pub enum DeckArg {
+    /// A file holding a deck (the first, if it holds several).
+    File(PathBuf),
+    /// A deck's name, from the game's files or the user's own (`--rules`).
+    Name(String),
+}
+
+/// The index in `game.decks` of each seat's deck named with `--deck`.
+fn deck_indices(
+    game: &Game,
+    files: &[crate::syntax::span::SourceFile],
+    project: &Project,
+    wanted: &[(usize, DeckArg)],
+) -> Result<Vec<(usize, usize)>, String> {
+    let mut out = Vec::new();
+    for (seat, arg) in wanted {
+        let found = match arg {
+            DeckArg::File(p) => {
+                let name = project.display(p);
+                let file = files.iter().position(|f| f.name == name).map(|i| i as u32);
+                game.decks.iter().position(|d| Some(d.span.file) == file).ok_or_else(|| {
+                    format!("the deck file for seat {} holds no `deck` (a file of cards only goes with `--rules FILE`)", seat + 1)
+                })?
+            }
+            DeckArg::Name(n) => game.decks.iter().position(|d| d.name == *n).ok_or_else(|| {
+                let help = diag::did_you_mean(n, game.decks.iter().map(|d| d.name.as_str())).unwrap_or_else(|| {
+                    format!("decks here: {}", game.decks.iter().map(|d| format!("\"{}\"", d.name)).collect::<Vec<_>>().join(", "))
+                });
+                format!("`--deck {}={n}`: no such file, and no deck named `{n}`\n  help: {help}", seat + 1)
+            })?,
+        };
+        out.push((*seat, found));
+    }
+    Ok(out)
+}
+
+/// Which deck each seat plays: the one from the file given for it (seat, file index), else the
+/// game's decks in turn.
 pub fn choose_decks(game: &Game, players: usize, given: &[(usize, u32)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+    let mut by_index = Vec::new();
+    for (seat, file) in given {
+        let i = game
+            .decks
+            .iter()
+            .position(|d| d.span.file == *file)
+            .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?;
+        by_index.push((*seat, i));
+    }
+    choose_decks_by(game, players, &by_index)
+}
+
+/// Which deck each seat plays: the one given (seat, index in `game.decks`), else the game's decks
+/// in turn, leaving out those given to a seat.
+pub fn choose_decks_by(game: &Game, players: usize, given: &[(usize, usize)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
     if game.decks.is_empty() {
         return Ok(vec![IndexMap::new(); players]);
     }
     let mut out = Vec::new();
-    let defaults: Vec<usize> =
-        (0..game.decks.len()).filter(|i| !given.iter().any(|(_, f)| game.decks.get(*i).is_some_and(|d| d.span.file == *f))).collect();
+    let defaults: Vec<usize> = (0..game.decks.len()).filter(|i| !given.iter().any(|(_, g)| g == i)).collect();
     let defaults = if defaults.is_empty() { (0..game.decks.len()).collect() } else { defaults };
     for seat in 0..players {
         let deck = match given.iter().find(|(s, _)| *s == seat) {
-            Some((_, file)) => game
-                .decks
-                .iter()
-                .find(|d| d.span.file == *file)
-                .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?,
+            Some((_, i)) => game.decks.get(*i).ok_or("no such deck")?,
             None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or("no decks")?,
         };
         out.push(decks::expand(game, deck));
@@ -93,23 +141,30 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         return resume(project, &r);
     }
     let seed = o.seed.unwrap_or(1);
-    let mut given = Vec::new();
+    // `--deck SEAT=FILE` (a file holding a deck) or `--deck SEAT=NAME` (a deck of the game's or of
+    // a `--rules` file, by its name).
+    let mut wanted: Vec<(usize, DeckArg)> = Vec::new();
     let mut extra = Vec::new();
     let mut deck_args = Vec::new();
     for d in &o.decks {
-        let Some((seat, file)) = d.split_once('=') else {
-            eprintln!("error: `--deck {d}`: write it as SEAT=FILE, like `--deck 1=my-deck.arb`");
+        let Some((seat, what)) = d.split_once('=') else {
+            eprintln!("error: `--deck {d}`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`");
             return 2;
         };
         let Ok(seat) = seat.parse::<usize>() else {
             eprintln!("error: `--deck {d}`: `{seat}` is not a seat number");
             return 2;
         };
-        // The full path, so that a saved game finds the file again from any folder.
-        let file = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
-        deck_args.push(format!("{}={}", seat, file.display()));
-        given.push((seat.saturating_sub(1), file.clone()));
-        extra.push(file);
+        if Path::new(what).is_file() {
+            // The full path, so that a saved game finds the file again from any folder.
+            let file = std::fs::canonicalize(what).unwrap_or_else(|_| PathBuf::from(what));
+            deck_args.push(format!("{}={}", seat, file.display()));
+            wanted.push((seat.saturating_sub(1), DeckArg::File(file.clone())));
+            extra.push(file);
+        } else {
+            deck_args.push(format!("{seat}={what}"));
+            wanted.push((seat.saturating_sub(1), DeckArg::Name(what.to_string())));
+        }
     }
     let loaded = project.load(&o.game, &o.variants, &extra);
     let built = match &loaded.result {
@@ -130,7 +185,8 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
         return 2;
     }
-    let header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
+    let mut header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
+    header.rules = project.rules_for(&o.game).iter().map(|p| p.display().to_string()).collect();
     let saver = match Saver::new(header, o.save.clone(), None) {
         Ok(s) => s,
         Err(e) => {
@@ -138,23 +194,24 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             return 2;
         }
     };
-    let files: Vec<(usize, u32)> = given
-        .iter()
-        .filter_map(|(s, p)| {
-            let name = project.display(p);
-            loaded.files.iter().position(|f| f.name == name).map(|i| (*s, i as u32))
-        })
-        .collect();
-    let decklists = match choose_decks(game, players, &files) {
+    let given = match deck_indices(game, &loaded.files, project, &wanted) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let decklists = match choose_decks_by(game, players, &given) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
+    let files: Vec<u32> = given.iter().filter_map(|(_, i)| game.decks.get(*i).map(|d| d.span.file)).collect();
     let mut bad = Vec::new();
     for d in &game.decks {
-        if files.iter().any(|(_, f)| *f == d.span.file) {
+        if files.contains(&d.span.file) {
             bad.extend(decks::validate(game, d));
         }
     }
@@ -246,7 +303,19 @@ pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &
             help: "leave out `--variant`: a saved game goes on with its own variants".to_string(),
         });
     }
-    let extra: Vec<PathBuf> = h.decks.iter().filter_map(|d| d.split_once('=')).map(|(_, f)| PathBuf::from(f)).collect();
+    let extra: Vec<PathBuf> =
+        h.decks.iter().filter_map(|d| d.split_once('=')).map(|(_, f)| PathBuf::from(f)).filter(|p| p.is_file()).collect();
+    // The user's own files it was played with (`--rules`), found again where they were.
+    let rules: Vec<PathBuf> = h.rules.iter().map(PathBuf::from).collect();
+    let project = match project.clone().with_rules(&rules) {
+        Ok(p) => p,
+        Err(e) => {
+            return Err(SaveError {
+                message: format!("`{name}` was played with a file of rules that is gone: {e}"),
+                help: "a game goes on only under the rules it started with: put the file back where it was".to_string(),
+            });
+        }
+    };
     let loaded = project.load(&h.game, &h.variants, &extra);
     let built = match loaded.result {
         Ok(b) => b,

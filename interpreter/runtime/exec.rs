@@ -82,6 +82,9 @@ impl Engine<'_> {
                 }
             }
             StK::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
+            StK::Block(b) => {
+                st.frames.push(Frame { kind: FrameKind::Block { block: *b, pc: 0 }, env });
+            }
             StK::If { arms, otherwise } => {
                 let mut chosen = None;
                 for (cond, body) in arms {

@@ -18,6 +18,8 @@ pub enum Item {
     Game(GameItem),
     /// `for bsg-ccg`
     For(Name),
+    /// `uses "my-cards.arb"`
+    Uses(Name),
     /// `enum resource { gold, wood }` or `enum trait open { .. }`
     Enum(EnumItem),
     /// `kind card { field power: int = 0  ability action many  active in alert }`
@@ -77,6 +79,7 @@ impl Item {
         match self {
             Item::Game(_) => "game",
             Item::For(_) => "for",
+            Item::Uses(_) => "uses",
             Item::Enum(_) => "enum",
             Item::Kind(_) => "kind",
             Item::Zone(_) => "zone",
@@ -356,6 +359,8 @@ pub enum DeckHead {
 pub struct VariantItem {
     pub name: Name,
     pub title: Spanned<String>,
+    /// `extends a, b`: the variants switched on before this one.
+    pub extends: Vec<Name>,
     pub cite: Option<Spanned<String>>,
     pub ops: Vec<Spanned<VariantOp>>,
 }
@@ -363,8 +368,43 @@ pub struct VariantItem {
 #[derive(Debug, Clone, PartialEq)]
 pub enum VariantOp {
     Replace(Box<Spanned<Item>>),
-    Remove { kind: Name, name: Name },
+    Remove {
+        kind: Name,
+        name: Name,
+    },
     Add(Box<Spanned<Item>>),
+    /// `set name = value`: a constant's new value.
+    Set {
+        name: Name,
+        value: Expr,
+        cite: Option<Spanned<String>>,
+    },
+    /// `replace step s in p { .. }`, `insert step s before t in p { .. }`, `remove step s in p`.
+    Step(Box<StepOp>),
+}
+
+/// A change to a named step of a procedure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepOp {
+    /// The procedure.
+    pub proc: Name,
+    /// The step replaced or removed, or the new step's name.
+    pub step: Name,
+    pub how: StepHow,
+    pub cite: Option<Spanned<String>>,
+    /// The new body (none for a removal).
+    pub body: Option<Block>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StepHow {
+    Replace,
+    Remove,
+    /// A new step before (`true`) or after the named one.
+    Insert {
+        before: bool,
+        anchor: Name,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -467,6 +507,12 @@ pub enum StmtKind {
     For {
         var: Name,
         list: Expr,
+        body: Block,
+    },
+    /// `step draw cite ".." { }`: a named part of a procedure.
+    Step {
+        name: Name,
+        cite: Option<Spanned<String>>,
         body: Block,
     },
     /// `while c { }`

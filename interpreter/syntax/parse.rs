@@ -160,6 +160,10 @@ impl Cx {
                 let n = p.into_inner().find(|x| x.as_rule() == Rule::slug).ok_or_else(|| internal(span, "for"))?;
                 Item::For(self.name(n))
             }
+            Rule::uses_item => {
+                let n = p.into_inner().find(|x| x.as_rule() == Rule::string).ok_or_else(|| internal(span, "uses"))?;
+                Item::Uses(self.string(n)?)
+            }
             Rule::enum_item => self.lower_enum(p)?,
             Rule::kind_item => self.lower_kind(p)?,
             Rule::zone_item => self.lower_zone(p)?,
@@ -632,11 +636,24 @@ impl Cx {
         let name = self.name(self.next(&mut it, span, "variant")?);
         let title = self.string(self.next(&mut it, span, "variant")?)?;
         let mut cite = None;
+        let mut extends = Vec::new();
         let mut ops = Vec::new();
         for x in it {
             let xspan = self.span(&x);
             match x.as_rule() {
                 Rule::cite => cite = Some(self.cite(x)?),
+                Rule::extends_clause => extends.extend(x.into_inner().map(|n| self.name(n))),
+                Rule::variant_set => {
+                    let mut r = x.into_inner();
+                    r.next(); // `set`
+                    let name = self.name(self.next(&mut r, xspan, "set")?);
+                    let value = self.lower_expr(self.next(&mut r, xspan, "set")?)?;
+                    let cite = r.next().map(|c| self.cite(c)).transpose()?;
+                    ops.push(Spanned::new(VariantOp::Set { name, value, cite }, xspan));
+                }
+                Rule::variant_replace_step | Rule::variant_insert_step | Rule::variant_remove_step => {
+                    ops.push(Spanned::new(VariantOp::Step(Box::new(self.lower_step_op(x)?)), xspan));
+                }
                 Rule::variant_replace => {
                     let i = self.next(&mut x.into_inner(), xspan, "replace")?;
                     ops.push(Spanned::new(VariantOp::Replace(Box::new(self.lower_item(i)?)), xspan));
@@ -654,7 +671,36 @@ impl Cx {
                 _ => return Err(internal(xspan, "variant")),
             }
         }
-        Ok(Item::Variant(VariantItem { name, title, cite, ops }))
+        Ok(Item::Variant(VariantItem { name, title, extends, cite, ops }))
+    }
+
+    /// `replace step s in p { .. }`, `insert step s before t in p { .. }`, `remove step s in p`.
+    fn lower_step_op(&self, x: P) -> Res<StepOp> {
+        let xspan = self.span(&x);
+        let rule = x.as_rule();
+        let mut r = x.into_inner();
+        r.next(); // `step`
+        let step = self.name(self.next(&mut r, xspan, "step")?);
+        let how = match rule {
+            Rule::variant_insert_step => {
+                let place = self.next(&mut r, xspan, "step")?;
+                let anchor = self.name(self.next(&mut r, xspan, "step")?);
+                StepHow::Insert { before: place.as_str() == "before", anchor }
+            }
+            Rule::variant_remove_step => StepHow::Remove,
+            _ => StepHow::Replace,
+        };
+        let proc = self.name(self.next(&mut r, xspan, "step")?);
+        let mut cite = None;
+        let mut body = None;
+        for y in r {
+            match y.as_rule() {
+                Rule::cite => cite = Some(self.cite(y)?),
+                Rule::block => body = Some(self.lower_block(y)?),
+                _ => return Err(internal(xspan, "step")),
+            }
+        }
+        Ok(StepOp { proc, step, how, cite, body })
     }
 
     pub(super) fn lower_scenario(&self, p: P) -> Res<Item> {

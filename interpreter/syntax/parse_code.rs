@@ -133,6 +133,21 @@ impl Cx {
                 let body = self.lower_block(self.next(&mut it, span, "for")?)?;
                 StmtKind::For { var, list, body }
             }
+            Rule::step_stmt => {
+                let mut r = it;
+                r.next(); // `step`
+                let name = self.name(self.next(&mut r, span, "step")?);
+                let mut cite = None;
+                let mut body = None;
+                for y in r {
+                    match y.as_rule() {
+                        Rule::cite => cite = Some(self.cite(y)?),
+                        _ => body = Some(self.lower_block(y)?),
+                    }
+                }
+                let body = body.ok_or_else(|| internal(span, "step"))?;
+                StmtKind::Step { name, cite, body }
+            }
             Rule::while_stmt => {
                 let cond = self.lower_expr(self.next(&mut it, span, "while")?)?;
                 let body = self.lower_block(self.next(&mut it, span, "while")?)?;

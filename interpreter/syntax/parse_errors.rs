@@ -43,7 +43,8 @@ pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> 
             let expected = join_or(&words);
             let message = if found.is_empty() { format!("expected {expected}") } else { format!("expected {expected}, found `{found}`") };
             let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
-            let help = syntax_help(&positives, found).or_else(|| context_help(before, found, &positives));
+            let help =
+                reserved_help(&words, found).or_else(|| syntax_help(&positives, found)).or_else(|| context_help(before, found, &positives));
             Diag::error(span, message).label("here").maybe_help(help)
         }
         ErrorVariant::CustomError { message } => Diag::error(span, message),
@@ -56,6 +57,34 @@ fn join_or(words: &[&str]) -> String {
         [one] => (*one).to_string(),
         [init @ .., last] => format!("{} or {}", init.join(", "), last),
     }
+}
+
+/// Words the language reserves: a name cannot be one of them (see `reserved` in the grammar).
+pub const RESERVED: [&str; 23] = [
+    "and", "or", "not", "in", "has", "if", "then", "else", "true", "false", "none", "let", "for", "while", "repeat", "return", "call",
+    "choose", "where", "from", "proc", "you", "self",
+];
+
+/// A name was expected and a reserved word found: say so, and offer a name to use instead.
+fn reserved_help(expected: &[&str], found: &str) -> Option<String> {
+    let word: String = found.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if !expected.contains(&"a name") || !RESERVED.contains(&word.as_str()) {
+        return None;
+    }
+    let instead = match word.as_str() {
+        "from" => "src",
+        "in" => "inside",
+        "for" => "target",
+        "you" => "p",
+        "self" => "this",
+        "proc" => "action",
+        "has" => "holds",
+        "none" => "nothing",
+        "if" | "then" | "else" | "while" | "repeat" | "where" => "cond",
+        "true" | "false" => "flag",
+        _ => "value",
+    };
+    Some(format!("`{word}` is a keyword; name it `{instead}` (the reserved words are listed in grammar/README.md, under Files)"))
 }
 
 /// Help that depends on the word before the error.
@@ -101,6 +130,7 @@ fn readable(rule: Rule) -> &'static str {
         Rule::EOI => "end of file",
         Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
         Rule::kw_for => "`for`",
+        Rule::kw_uses => "`uses`",
         Rule::term => "a value",
         Rule::owned_by => "`owned by`",
         Rule::ident | Rule::word | Rule::var | Rule::item_name | Rule::place => "a name",
@@ -182,6 +212,7 @@ fn readable(rule: Rule) -> &'static str {
         Rule::optional_mark => "`?`",
         Rule::game_item
         | Rule::for_item
+        | Rule::uses_item
         | Rule::enum_item
         | Rule::kind_item
         | Rule::zone_item

@@ -115,7 +115,8 @@ fields!(DeckbuildingItem { cite, rules });
 fields!(DeckRule { each, cond, message, span });
 fields!(DeckItem { name, sample, entries });
 fields!(DeckEntry { head, card });
-fields!(VariantItem { name, title, cite, ops });
+fields!(VariantItem { name, title, extends, cite, ops });
+fields!(StepOp { proc, step, how, cite, body });
 fields!(ScenarioItem { id, title, props, body });
 fields!(ObjectItem { kind, name, sample, props, abilities, modifiers, triggers, permits, forbids, replaces });
 fields!(Ability { slot, label, costs, targets, requires, body, span });
@@ -134,7 +135,7 @@ impl SetFile for Item {
     fn set_file(&mut self, file: u32) {
         match self {
             Item::Game(x) => x.set_file(file),
-            Item::For(x) => x.set_file(file),
+            Item::For(x) | Item::Uses(x) => x.set_file(file),
             Item::Enum(x) => x.set_file(file),
             Item::Kind(x) => x.set_file(file),
             Item::Zone(x) => x.set_file(file),
@@ -175,6 +176,20 @@ impl SetFile for VariantOp {
                 kind.set_file(file);
                 name.set_file(file);
             }
+            VariantOp::Set { name, value, cite } => {
+                name.set_file(file);
+                value.set_file(file);
+                cite.set_file(file);
+            }
+            VariantOp::Step(op) => op.set_file(file),
+        }
+    }
+}
+
+impl SetFile for StepHow {
+    fn set_file(&mut self, file: u32) {
+        if let StepHow::Insert { before: _, anchor } = self {
+            anchor.set_file(file);
         }
     }
 }
@@ -202,6 +217,11 @@ impl SetFile for StmtKind {
             }
             StmtKind::While { cond: x, body } | StmtKind::Repeat { count: x, body } => {
                 x.set_file(file);
+                body.set_file(file);
+            }
+            StmtKind::Step { name, cite, body } => {
+                name.set_file(file);
+                cite.set_file(file);
                 body.set_file(file);
             }
             StmtKind::Return(x) => x.set_file(file),

@@ -24,7 +24,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 fn load(game: &str) -> Built {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
     match project.load(game, &[], &[]).result {
         Ok(b) => b,
         Err(d) => panic!("{game} does not check: {d:?}"),

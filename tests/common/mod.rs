@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// A game of this repository with variants switched on; a game that does not check fails the test.
 pub fn load(game: &str, variants: &[String]) -> Built {
-    let project = Project { root: Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf() };
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
     match project.load(game, variants, &[]).result {
         Ok(b) => b,
         Err(d) => panic!("{game} does not check with {variants:?}: {d:?}"),
