@@ -46,7 +46,8 @@ fn fail(message: impl Into<String>, span: Span) -> Failure {
 
 fn rt_fail(e: RtError) -> Failure {
     let e = e.into_data();
-    let mut f = fail(format!("the rules stopped with an error: {}", e.message), e.span);
+    let during = e.rule.map(|r| format!(" (in {r})")).unwrap_or_default();
+    let mut f = fail(format!("the rules stopped with an error{during}: {}", e.message), e.span);
     f.help = e.help;
     f
 }
@@ -368,7 +369,16 @@ pub fn run_file_with(
     path: &std::path::Path,
     variants: &[String],
 ) -> Result<Vec<FileOutcome>, String> {
-    let file = crate::check::project::peek(path)?;
+    let file = match crate::check::project::peek(path) {
+        Ok(f) => f,
+        // A syntax error is shown at its place, with its source line.
+        Err(e) => {
+            return Err(match crate::check::project::syntax_error(project, path) {
+                Some((source, d)) => crate::diag::render(&[d], &[source]),
+                None => e,
+            });
+        }
+    };
     let mut out = Vec::new();
     for it in &file.items {
         let crate::syntax::ast::Item::Scenario(s) = &it.node else { continue };

@@ -13,7 +13,7 @@ fn scenarios_pass_and_traces_are_snapshotted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let project = Project::at(root.to_path_buf());
     let mut ran = 0;
-    insta::glob!("{examples,rulings}/**/*.arb", |path| {
+    insta::glob!("{examples,rulings,house-rules}/**/*.arb", |path| {
         let is_scenario_file = arbiter::check::project::peek(path)
             .is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, arbiter::syntax::ast::Item::Scenario(_))));
         if !is_scenario_file {

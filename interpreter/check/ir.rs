@@ -106,6 +106,26 @@ fn first_cited_line(cite: &str) -> Option<(char, u32)> {
     None
 }
 
+/// A prohibition or permission an effect makes (`forbid can_play(p, c) when .. until phase`): the
+/// check it answers, its parameters' slots in the env of the code that made it, and its condition.
+#[derive(Debug, Clone)]
+pub struct LastingDef {
+    pub check: CheckId,
+    pub forbid: bool,
+    pub params: Vec<Slot>,
+    pub when: Ex,
+    pub until: Option<usize>,
+    pub span: Span,
+}
+
+/// A named step of a procedure, for explanations: where it is, its name and its citation.
+#[derive(Debug, Clone)]
+pub struct StepInfo {
+    pub span: Span,
+    pub name: String,
+    pub cite: Option<String>,
+}
+
 /// A whole game, ready to run: immutable and shared.
 #[derive(Debug, Clone)]
 pub struct Game {
@@ -130,6 +150,10 @@ pub struct Game {
     pub funcs: Vec<FuncDef>,
     pub checks: Vec<CheckDef>,
     pub triggers: Vec<TriggerDef>,
+    /// Prohibitions and permissions that effects make (`forbid .. until d` statements).
+    /// The named steps of procedures, innermost last within each procedure.
+    pub steps: Vec<StepInfo>,
+    pub lasting: Vec<LastingDef>,
     pub modifiers: Vec<ModifierDef>,
     pub replaces: Vec<ReplaceDef>,
     pub always: Vec<AlwaysDef>,
@@ -233,6 +257,14 @@ impl Game {
 
     pub fn file_name(&self, span: Span) -> &str {
         self.files.get(span.file as usize).map(|f| f.name.as_str()).unwrap_or("?")
+    }
+
+    /// The innermost named step of a procedure whose text holds this span.
+    pub fn step_at(&self, span: Span) -> Option<&StepInfo> {
+        self.steps
+            .iter()
+            .filter(|s| s.span.file == span.file && s.span.start <= span.start && span.end <= s.span.end)
+            .min_by_key(|s| s.span.end - s.span.start)
     }
 
     /// `file:line` for a span.
@@ -768,6 +800,8 @@ pub enum StK {
     },
     /// A procedure's named `step`: its statements, run in place.
     Block(BlockId),
+    /// `forbid .. until d` / `permit .. until d`: an index in `Game::lasting`.
+    Lasting(u32),
     For {
         slot: Slot,
         list: Ex,

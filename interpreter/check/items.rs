@@ -230,6 +230,14 @@ impl Checker {
     }
 
     fn lower_hook(&mut self, h: &ast::HookItem, cx: &Ctx) -> Option<(CheckId, HookDef)> {
+        let mut sc = Scope::new();
+        let (cid, _, when) = self.lower_hook_in(h, &mut sc, cx)?;
+        Some((cid, HookDef { info: info(&h.name, &h.cite), check: cid, when, slots: sc.max }))
+    }
+
+    /// A permit's or forbid's check, its parameters declared in `sc` (their slots), and its
+    /// condition: evaluated in `sc`, so that a lasting one can read the names of the code that made it.
+    pub(super) fn lower_hook_in(&mut self, h: &ast::HookItem, sc: &mut Scope, cx: &Ctx) -> Option<(CheckId, Vec<Slot>, Ex)> {
         let Some(&cid) = self.check_by_name.get(&h.name.node) else {
             let mut help = did_you_mean(&h.name.node, self.check_by_name.keys().map(String::as_str));
             if help.is_none() && self.func_by_name.contains_key(&h.name.node) {
@@ -242,13 +250,13 @@ impl Checker {
         if params.len() != h.params.len() {
             self.error(Diag::error(h.name.span, format!("`{}` has {} parameters, not {}", h.name.node, params.len(), h.params.len())));
         }
-        let mut sc = Scope::new();
+        let mut slots = Vec::new();
         for (i, p) in h.params.iter().enumerate() {
-            sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any));
+            slots.push(sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any)));
         }
         let pure = Ctx { pure: true, ..cx.clone() };
-        let when = self.lower_cond(&h.when, &mut sc, &pure);
-        Some((cid, HookDef { info: info(&h.name, &h.cite), check: cid, when, slots: sc.max }))
+        let when = self.lower_cond(&h.when, sc, &pure);
+        Some((cid, slots, when))
     }
 
     fn lower_modifier_body(&mut self, m: &ast::ModifierBody, info: RuleInfo, active_while: Option<&ast::Expr>, cx: &Ctx) -> ModifierDef {
@@ -283,6 +291,12 @@ impl Checker {
             };
             let (value, vt) = self.lower_expr(&e.value, &mut sc, &pure);
             match e.op.node {
+                // A cost changes by a number (of its one kind) or by an amount.
+                ast::ModifyOp::Add | ast::ModifyOp::Sub if matches!(fty, Ty::Amount) => {
+                    if !(vt.fits(&Ty::Int) || vt.fits(&Ty::Amount)) {
+                        self.expect_ty(&vt, &Ty::Int, e.value.span);
+                    }
+                }
                 ast::ModifyOp::Add | ast::ModifyOp::Sub => self.expect_ty(&vt, &Ty::Int, e.value.span),
                 ast::ModifyOp::Set => self.expect_ty(&vt, &fty, e.value.span),
                 ast::ModifyOp::Insert | ast::ModifyOp::Remove => {

@@ -543,6 +543,7 @@ impl Checker {
                 Ret::Syms => Ty::List(Box::new(Ty::Sym(None))),
                 Ret::Ints => Ty::List(Box::new(Ty::Int)),
                 Ret::Pose => Ty::Pose,
+                Ret::Amount => Ty::Amount,
                 Ret::Poses => Ty::List(Box::new(Ty::Pose)),
             };
             if sig.builtin == builtins::Builtin::Definitions

@@ -247,7 +247,8 @@ impl Checker {
                 sc.pop();
                 StK::For { slot, list: l, body }
             }
-            StmtKind::Step { body, .. } => {
+            StmtKind::Step { body, name, cite } => {
+                self.game.steps.push(StepInfo { span, name: name.node.clone(), cite: cite.as_ref().map(|c| c.node.clone()) });
                 let body = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_open(body, sc, cx));
                 StK::Block(body)
             }
@@ -328,6 +329,19 @@ impl Checker {
                 StK::Modify { target: t, field: fsym, op: op.node, value: v, until }
             }
             StmtKind::Expire(d) => StK::Expire(self.duration(d)?),
+            StmtKind::Lasting { forbid, hook, until } => {
+                sc.push();
+                let lowered = self.lower_hook_in(hook, sc, cx);
+                sc.pop();
+                let (check, params, when) = lowered?;
+                let until = match until {
+                    Some(u) => Some(self.duration(u)?),
+                    None => self.game.default_duration,
+                };
+                let i = self.game.lasting.len() as u32;
+                self.game.lasting.push(LastingDef { check, forbid: *forbid, params, when, until, span });
+                StK::Lasting(i)
+            }
             StmtKind::Signal(c) => {
                 let Some(&ev) = self.event_by_name.get(&c.name.node) else {
                     let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));

@@ -98,6 +98,8 @@ impl Checker {
             checks: vec![],
             triggers: vec![],
             modifiers: vec![],
+            lasting: vec![],
+            steps: vec![],
             replaces: vec![],
             always: vec![],
             defs: vec![],

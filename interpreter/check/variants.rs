@@ -63,11 +63,28 @@ fn proc_body(item: &Item) -> Option<(&str, &crate::syntax::ast::Block)> {
 
 /// The rule items with the selected variants (and those they extend) applied, in order.
 pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
-    let mut base: Vec<Placed<'a>> = placed
-        .iter()
-        .filter(|p| !matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_) | Item::Uses(_)))
-        .cloned()
-        .collect();
+    // Files that are `part of variant X`: their items are X's, not the base's.
+    let mut part_of: Vec<(u32, crate::syntax::ast::Name)> = Vec::new();
+    for p in placed {
+        if let Item::PartOf(n) = &p.item.node {
+            if let Some((_, first)) = part_of.iter().find(|(f, _)| *f == p.item.span.file) {
+                let at = c.game.location(first.span);
+                c.error(
+                    Diag::error(n.span, "a second `part of variant` line in one file")
+                        .help(format!("the first is at {at}; a file belongs to one variant")),
+                );
+                continue;
+            }
+            part_of.push((p.item.span.file, n.clone()));
+        }
+    }
+    let variant_of = |p: &Placed| part_of.iter().find(|(f, _)| *f == p.item.span.file).map(|(_, n)| n.node.clone());
+    let not_rules = |p: &Placed| {
+        matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_) | Item::Uses(_) | Item::PartOf(_))
+    };
+    let parts: Vec<(String, Placed<'a>)> =
+        placed.iter().filter(|p| !not_rules(p)).filter_map(|p| variant_of(p).map(|v| (v, p.clone()))).collect();
+    let mut base: Vec<Placed<'a>> = placed.iter().filter(|p| !not_rules(p) && variant_of(p).is_none()).cloned().collect();
     let variants: Vec<(&'a VariantItem, Span)> = placed
         .iter()
         .filter_map(|p| match &p.item {
@@ -86,6 +103,22 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             && let Some(v) = proc_body(item)
         {
             known.proc_versions.push(v);
+        }
+    }
+    for (_, p) in &parts {
+        if let Some(k) = key(&p.item.node) {
+            known.added.push(k);
+        }
+    }
+    for (_, n) in &part_of {
+        if !variants.iter().any(|(v, _)| v.name.node == n.node) {
+            let help = did_you_mean(&n.node, variants.iter().map(|(v, _)| v.name.node.as_str()))
+                .unwrap_or_else(|| "declare it with `variant NAME \"title\" { }` in a file of its own".to_string());
+            c.error(
+                Diag::error(n.span, format!("this file is part of variant `{}`, which does not exist", n.node))
+                    .label("no such variant")
+                    .help(help),
+            );
         }
     }
     for (v, _) in &variants {
@@ -126,7 +159,15 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
                 );
             }
         }
-        let changes = v.ops.iter().filter_map(|op| describe(c, &known, &base, op)).collect();
+        let mut changes: Vec<VariantChange> = parts
+            .iter()
+            .filter(|(w, _)| *w == v.name.node)
+            .filter_map(|(_, p)| {
+                let (kind, name) = key(&p.item.node)?;
+                Some(VariantChange { verb: "adds", kind: kind.to_string(), name, before: None, after: Some(p.item.span) })
+            })
+            .collect();
+        changes.extend(v.ops.iter().filter_map(|op| describe(c, &known, &base, op)));
         c.game.variants.push(VariantInfo {
             name: v.name.node.clone(),
             title: v.title.node.clone(),
@@ -138,6 +179,8 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     }
     for v in order(c, &variants, placed, selected) {
         c.game.active_variants.push(v.name.node.clone());
+        // The items of its files first, so that its own changes can name them.
+        base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed { item: p.item.clone(), role: Role::Variant }));
         for op in &v.ops {
             switch_on(c, &known, &mut base, v, op);
         }
@@ -350,10 +393,13 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
         _ => &s.step,
     };
     if !have.contains(&named.node) {
-        let help = if have.is_empty() {
+        // The steps to suggest: those written, and those other changes insert.
+        let others: Vec<&String> = have.iter().filter(|n| **n != s.step.node || !matches!(s.how, StepHow::Insert { .. })).collect();
+        let help = if others.is_empty() {
             format!("`{proc}` has no named steps; a rulebook names one with `step NAME {{ .. }}`")
         } else {
-            did_you_mean(&named.node, have.iter().map(String::as_str)).unwrap_or_else(|| format!("its steps: {}", have.join(", ")))
+            did_you_mean(&named.node, others.iter().map(|n| n.as_str()))
+                .unwrap_or_else(|| format!("its steps: {}", others.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", ")))
         };
         c.error(Diag::error(named.span, format!("proc `{proc}` has no step `{}`", named.node)).label("no such step").help(help));
     }

@@ -110,7 +110,7 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
 
 /// Check files (every rulebook, card and scenario file when none are named), without printing.
 /// What `arbiter check` checks when no path is named: every rulebook, card and scenario file.
-pub const DEFAULT_DIRS: [&str; 5] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour"];
+pub const DEFAULT_DIRS: [&str; 6] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour", "tests/house-rules"];
 
 pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
     // The games are checked on all cores (each game's variants and scenario files too), and what
@@ -290,7 +290,8 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         let width = b.game.variants.iter().map(|v| v.name.len()).max().unwrap_or(0);
         for v in &b.game.variants {
             let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
-            outln!("{:width$}  {}{cite}", v.name, v.title);
+            let on = if v.extends.is_empty() { String::new() } else { format!(" [on top of {}]", v.extends.join(", ")) };
+            outln!("{:width$}  {}{cite}{on}", v.name, v.title);
         }
         return 0;
     };
@@ -300,16 +301,23 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         eprintln!("error: {game} has no variant `{name}`\n  help: {help}");
         return 2;
     };
+    // The lines the span covers, whole, so that the text keeps its indentation.
     let source = |s: crate::syntax::span::Span| -> String {
         loaded
             .files
             .get(s.file as usize)
-            .and_then(|f| f.text.get(s.start as usize..s.end as usize))
+            .and_then(|f| {
+                let start = f.text.get(..s.start as usize)?.rfind('\n').map_or(0, |i| i + 1);
+                f.text.get(start..s.end as usize)
+            })
             .map(|t| t.lines().map(|l| format!("    {l}\n")).collect())
             .unwrap_or_default()
     };
     let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
     outln!("{} — {}{cite}\ndefined at {}", v.name, v.title, b.game.location(v.span));
+    if !v.extends.is_empty() {
+        outln!("builds on {} (switched on before it)", v.extends.join(", "));
+    }
     for c in &v.changes {
         outln!("\n{c}");
         if let Some(s) = c.before {

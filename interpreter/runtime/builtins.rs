@@ -36,6 +36,7 @@ pub enum Builtin {
     CanUse,
     DistinctMatch,
     Qty,
+    AmountOf,
     Kinds,
     QtyOf,
     Text,
@@ -81,6 +82,7 @@ pub enum Builtin {
 /// What a builtin returns, for the checker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ret {
+    Amount,
     Pose,
     Poses,
     Int,
@@ -165,6 +167,7 @@ pub const BUILTINS: &[Sig] = &[
         "whether each requirement can be met by a different item: distinct_match(units, reqs, |u, r| ..)",
     ),
     sig("qty", Builtin::Qty, 1, 1, Ret::Int, "the total of an amount (`3 gold` → 3)"),
+    sig("amount", Builtin::AmountOf, 2, 2, Ret::Amount, "an amount of one kind: amount(2, persuasion)"),
     sig("kinds", Builtin::Kinds, 1, 1, Ret::Syms, "the kinds named in an amount"),
     sig("qty_of", Builtin::QtyOf, 2, 2, Ret::Int, "how much of one kind an amount holds"),
     sig("text", Builtin::Text, 1, 1, Ret::Text, "a value as text"),

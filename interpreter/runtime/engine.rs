@@ -106,6 +106,7 @@ impl<'g> Engine<'g> {
             objects: Chunked::new(),
             zones: vec![Arc::default(); zone_count],
             temp_mods: vec![],
+            lasting: vec![],
             frames: vec![],
             envs: vec![Env { slots: vec![], you: None, self_obj: None, rec: super::state::NO_CALL }],
             pending: None,
@@ -167,6 +168,26 @@ impl<'g> Engine<'g> {
 
     /// Run until a decision, the end of the game, or (scenarios) nothing left to do.
     pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
+        self.advance_inner(st).map_err(|e| e.in_rule(|| self.running_rule(st)))
+    }
+
+    /// The innermost rule item running, as an error names it: `challenge.conclude (L382-402)`.
+    pub fn running_rule(&self, st: &State) -> Option<String> {
+        let routine = st.frames.iter().rev().find_map(|f| match f.kind {
+            FrameKind::Call { routine, .. } if !matches!(routine, Routine::Main) => Some(routine),
+            _ => None,
+        })?;
+        let r = super::view::rule_ref(self.game, st, routine, Span::default());
+        if r.rule.is_empty() {
+            return None;
+        }
+        Some(match r.cite {
+            Some(c) => format!("`{}` ({c})", r.rule),
+            None => format!("`{}`", r.rule),
+        })
+    }
+
+    fn advance_inner(&self, st: &mut State) -> Result<Status, RtError> {
         let mut steps: u64 = 0;
         // The memory and work budgets count what is done between two decisions.
         st.built.set(0);
@@ -525,7 +546,7 @@ impl<'g> Engine<'g> {
     /// fails while taking the answer in is a rule error.
     pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
         self.check_answer(st, seat, answer).map_err(AnswerError::Refused)?;
-        self.take_answer(st, seat, answer).map_err(AnswerError::Rule)
+        self.take_answer(st, seat, answer).map_err(|e| AnswerError::Rule(e.in_rule(|| self.running_rule(st))))
     }
 
     fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), String> {

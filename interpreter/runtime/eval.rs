@@ -639,6 +639,9 @@ impl<'a> Ev<'a> {
                 return Ok(false);
             }
         }
+        if self.lasting_holds(cid, true, args)? {
+            return Ok(false);
+        }
         let hooks = self.object_hooks(cid)?;
         for (src, h, forbid) in &hooks {
             if *forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
@@ -653,8 +656,37 @@ impl<'a> Ev<'a> {
                 return Ok(true);
             }
         }
+        if self.lasting_holds(cid, false, args)? {
+            return Ok(true);
+        }
         for (src, h, forbid) in &hooks {
             if !*forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether a lasting forbid (or permit) an effect made answers this check for these arguments:
+    /// its condition read with the names of the code that made it, the arguments in its parameters.
+    fn lasting_holds(&self, cid: CheckId, forbid: bool, args: &[Value]) -> R<bool> {
+        for l in &self.state.lasting {
+            let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
+            if d.check != cid || d.forbid != forbid {
+                continue;
+            }
+            let mut slots = l.slots.clone();
+            for (s, v) in d.params.iter().zip(args) {
+                let i = *s as usize;
+                if slots.len() <= i {
+                    slots.resize(i + 1, Value::None);
+                }
+                if let Some(x) = slots.get_mut(i) {
+                    *x = v.clone();
+                }
+            }
+            let mut env = Env { slots, you: l.you, self_obj: l.self_obj, rec: super::state::NO_CALL };
+            if self.truth(&d.when, &mut env)? {
                 return Ok(true);
             }
         }
@@ -713,6 +745,9 @@ impl<'a> Ev<'a> {
                     self.charge(s.len(), span)?;
                     Value::text(s)
                 }
+                (a @ Value::Amount(_), b @ (Value::Amount(_) | Value::None)) | (a @ Value::None, b @ Value::Amount(_)) => {
+                    super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Add, b, span)?
+                }
                 (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
                     let mut v = self.as_list(x, l.span)?.as_ref().clone();
                     v.extend(self.as_list(y, r.span)?.iter().cloned());
@@ -720,6 +755,9 @@ impl<'a> Ev<'a> {
                 }
                 (x, _) => return Err(self.type_err(l.span, "numbers, texts or lists", &x)),
             },
+            BinOp::Sub if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) => {
+                super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Sub, b, span)?
+            }
             _ => {
                 let x = match a {
                     Value::Int(i) => i,
@@ -1063,6 +1101,13 @@ impl<'a> Ev<'a> {
                 Value::Amount(a) => Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?),
                 Value::None => Value::Int(0),
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
+            },
+            Builtin::AmountOf => match (arg(0), arg(1)) {
+                (Value::Int(n), Value::Sym(k)) if n >= 0 => super::value::amount(vec![(n, k)]),
+                (Value::Int(n), Value::Sym(_)) => {
+                    return Err(err(arg_span(0), format!("an amount cannot be negative, like {n}")).with_help("write 0 or more"));
+                }
+                (other, _) => return Err(self.type_err(arg_span(0), "a number and a kind", &other)),
             },
             Builtin::Kinds => match arg(0) {
                 Value::Amount(a) => Value::list(a.iter().map(|(_, s)| Value::Sym(*s)).collect()),

@@ -187,10 +187,24 @@ impl Engine<'_> {
                 }
                 st.dirty = true;
             }
+            StK::Lasting(i) => {
+                let def = self.game.lasting.get(*i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
+                let en = self.env_of(st, env);
+                let made = super::state::Lasting { def: *i, slots: en.slots.clone(), you: en.you, self_obj: en.self_obj, until: def.until };
+                Self::put_env(st, env, en);
+                st.lasting.push(made);
+                let check = self.game.checks.get(def.check as usize).map(|c| c.func.info.name.clone()).unwrap_or_default();
+                let how = if def.forbid { "forbids" } else { "permits" };
+                let until =
+                    def.until.and_then(|d| self.game.durations.get(d)).map(|d| format!(" until the end of the {d}")).unwrap_or_default();
+                self.log(st, EventKind::Log { text: format!("{how} `{check}`{until}").into() }, ALL, span);
+                st.dirty = true;
+            }
             StK::Expire(d) => {
-                let before = st.temp_mods.len();
+                let before = st.temp_mods.len() + st.lasting.len();
                 st.temp_mods.retain(|t| t.until != Some(*d));
-                let count = before - st.temp_mods.len();
+                st.lasting.retain(|t| t.until != Some(*d));
+                let count = before - st.temp_mods.len() - st.lasting.len();
                 if count > 0 {
                     self.log(st, EventKind::Expired { duration: *d, count }, ALL, span);
                     st.dirty = true;

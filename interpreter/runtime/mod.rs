@@ -32,6 +32,8 @@ pub struct RtErrorData {
     pub message: String,
     pub span: Span,
     pub help: Option<String>,
+    /// The rule item that was running (its name and citation), when the engine knows it.
+    pub rule: Option<String>,
 }
 
 impl std::ops::Deref for RtError {
@@ -43,7 +45,7 @@ impl std::ops::Deref for RtError {
 
 impl RtError {
     pub fn new(message: String, span: Span) -> Self {
-        RtError(Box::new(RtErrorData { message, span, help: None }))
+        RtError(Box::new(RtErrorData { message, span, help: None, rule: None }))
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -56,7 +58,19 @@ impl RtError {
         *self.0
     }
 
+    /// The same error, naming the rule that was running (if it names none yet).
+    pub fn in_rule(mut self, rule: impl FnOnce() -> Option<String>) -> Self {
+        if self.0.rule.is_none() {
+            self.0.rule = rule();
+        }
+        self
+    }
+
     pub fn to_diag(&self) -> Diag {
-        Diag::error(self.span, self.message.clone()).label("while running this").maybe_help(self.help.clone())
+        let label = match &self.rule {
+            Some(r) => format!("while running {r}"),
+            None => "while running this".to_string(),
+        };
+        Diag::error(self.span, self.message.clone()).label(label).maybe_help(self.help.clone())
     }
 }

@@ -256,6 +256,33 @@ pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
         (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => {
             Value::Int(if op == ModifyOp::Add { b } else { b.checked_neg().ok_or_else(|| super::eval::overflow(span))? })
         }
+        // Amounts: kind by kind, never below nothing (`costs 1 less` of a free card is free).
+        (ModifyOp::Add | ModifyOp::Sub, a @ (Value::Amount(_) | Value::None), b @ (Value::Amount(_) | Value::None))
+            if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) =>
+        {
+            let parts = |v: &Value| if let Value::Amount(x) = v { x.as_ref().clone() } else { vec![] };
+            let mut out = parts(&a);
+            for (n, k) in parts(&b) {
+                let n = if op == ModifyOp::Add { n } else { -n };
+                match out.iter_mut().find(|(_, j)| *j == k) {
+                    Some((m, _)) => *m = m.checked_add(n).ok_or_else(|| super::eval::overflow(span))?.max(0),
+                    None => out.push((n.max(0), k)),
+                }
+            }
+            super::value::amount(out)
+        }
+        // A number added to an amount of one kind: `modify c.cost -= 1`.
+        (ModifyOp::Add | ModifyOp::Sub, Value::Amount(a), Value::Int(n)) => match a.as_slice() {
+            [(m, k)] => {
+                let d = if op == ModifyOp::Add { n } else { n.checked_neg().ok_or_else(|| super::eval::overflow(span))? };
+                super::value::amount(vec![(m.checked_add(d).ok_or_else(|| super::eval::overflow(span))?.max(0), *k)])
+            }
+            [] if op == ModifyOp::Sub => Value::Amount(a),
+            _ => {
+                return Err(err(span, "a number added to an amount of several kinds, or of none: which kind?")
+                    .with_help("add an amount instead, like `amount(1, persuasion)`"));
+            }
+        },
         (ModifyOp::Insert, Value::List(l), v) => {
             let mut l = Arc::unwrap_or_clone(l);
             if !l.contains(&v) {

@@ -41,6 +41,9 @@ pub struct State {
     /// Each zone instance's objects, shared with clones until changed (`zone_mut`).
     pub zones: Vec<Arc<Vec<ObjId>>>,
     pub temp_mods: Vec<TempMod>,
+    /// Prohibitions and permissions made by effects, until their duration expires.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lasting: Vec<Lasting>,
     pub frames: Vec<Frame>,
     pub envs: Vec<Env>,
     pub pending: Option<Decision>,
@@ -151,6 +154,17 @@ pub struct Obj {
     pub under: Vec<ObjId>,
     /// When it last changed place (for the timestamp order of its effects).
     pub since: u64,
+}
+
+/// A `forbid ..`/`permit .. until d` an effect made: `Game::lasting[def]`, with the names of the
+/// code that made it (its env's slots, `you` and `self`) as they were then.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Lasting {
+    pub def: u32,
+    pub slots: Vec<Value>,
+    pub you: Option<Seat>,
+    pub self_obj: Option<ObjId>,
+    pub until: Option<usize>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

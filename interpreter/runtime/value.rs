@@ -107,6 +107,20 @@ pub fn pose_text(x: i64, y: i64, h: i64) -> String {
     if h == 0 { format!("({}, {} mm)", mm(x), mm(y)) } else { format!("({}, {} mm, {}°)", mm(x), mm(y), mm(h)) }
 }
 
+/// An amount from (quantity, kind) parts: the same kind's parts added up, kinds in the order they
+/// first appear, none of zero.
+pub fn amount(parts: Vec<(i64, Sym)>) -> Value {
+    let mut out: Vec<(i64, Sym)> = Vec::new();
+    for (n, k) in parts {
+        match out.iter_mut().find(|(_, j)| *j == k) {
+            Some((m, _)) => *m = m.saturating_add(n),
+            None => out.push((n, k)),
+        }
+    }
+    out.retain(|(n, _)| *n > 0);
+    Value::Amount(std::sync::Arc::new(out))
+}
+
 pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {
     let parts: Vec<String> = a.iter().map(|(n, s)| format!("{n} {}", game.sym(*s))).collect();
     parts.join(" ")

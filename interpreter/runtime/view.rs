@@ -67,9 +67,15 @@ pub struct RuleRef {
 }
 
 pub fn rule_ref(game: &Game, st: &State, routine: Routine, span: Span) -> RuleRef {
-    let cite = routine_cite(game, routine);
+    // Inside a named step of a procedure: the step, with its own citation where it has one.
+    let step = if span == Span::default() { None } else { game.step_at(span) };
+    let cite = step.and_then(|s| s.cite.clone()).or_else(|| routine_cite(game, routine));
+    let name = routine_name(game, st, routine);
     RuleRef {
-        rule: routine_name(game, st, routine),
+        rule: match step {
+            Some(s) => format!("{name}, step {}", s.name),
+            None => name,
+        },
         at: if span == Span::default() { String::new() } else { game.location(span) },
         section: cite.as_deref().and_then(|c| game.section_of(c)),
         cite,

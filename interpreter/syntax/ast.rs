@@ -20,6 +20,8 @@ pub enum Item {
     For(Name),
     /// `uses "my-cards.arb"`
     Uses(Name),
+    /// `part of variant complete-rules`: the file's items belong to that variant.
+    PartOf(Name),
     /// `enum resource { gold, wood }` or `enum trait open { .. }`
     Enum(EnumItem),
     /// `kind card { field power: int = 0  ability action many  active in alert }`
@@ -80,6 +82,7 @@ impl Item {
             Item::Game(_) => "game",
             Item::For(_) => "for",
             Item::Uses(_) => "uses",
+            Item::PartOf(_) => "part of variant",
             Item::Enum(_) => "enum",
             Item::Kind(_) => "kind",
             Item::Zone(_) => "zone",
@@ -560,6 +563,12 @@ pub enum StmtKind {
     },
     /// `expire phase`
     Expire(Name),
+    /// `forbid can_play(p, c) when .. until phase` (or `permit`): made by an effect, it lasts.
+    Lasting {
+        forbid: bool,
+        hook: HookItem,
+        until: Option<Name>,
+    },
     /// `signal ev(x)`
     Signal(CallExpr),
     /// `log "text"`

@@ -160,6 +160,10 @@ impl Cx {
                 let n = p.into_inner().find(|x| x.as_rule() == Rule::slug).ok_or_else(|| internal(span, "for"))?;
                 Item::For(self.name(n))
             }
+            Rule::part_item => {
+                let n = p.into_inner().find(|x| x.as_rule() == Rule::slug).ok_or_else(|| internal(span, "part of variant"))?;
+                Item::PartOf(self.name(n))
+            }
             Rule::uses_item => {
                 let n = p.into_inner().find(|x| x.as_rule() == Rule::string).ok_or_else(|| internal(span, "uses"))?;
                 Item::Uses(self.string(n)?)

@@ -205,6 +205,15 @@ impl Cx {
                 let until = it.next().map(|u| self.name(u));
                 StmtKind::Modify { target, field, op, value, until }
             }
+            Rule::lasting_stmt => {
+                let kw = self.next(&mut it, span, "forbid")?;
+                let forbid = kw.as_rule() == Rule::kw_forbid;
+                let name = self.name(self.next(&mut it, span, "forbid")?);
+                let params = self.lower_params(self.next(&mut it, span, "forbid")?)?;
+                let when = self.lower_expr(self.next(&mut it, span, "forbid")?)?;
+                let until = it.next().map(|u| self.name(u));
+                StmtKind::Lasting { forbid, hook: HookItem { name, params, when, cite: None }, until }
+            }
             Rule::expire_stmt => StmtKind::Expire(self.name(self.next(&mut it, span, "expire")?)),
             Rule::signal_stmt => StmtKind::Signal(self.lower_call(self.next(&mut it, span, "signal")?)?),
             Rule::log_stmt => StmtKind::Log(self.spanned_strlit(self.next(&mut it, span, "log")?)?),

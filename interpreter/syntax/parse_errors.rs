@@ -131,6 +131,8 @@ fn readable(rule: Rule) -> &'static str {
         Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
         Rule::kw_for => "`for`",
         Rule::kw_uses => "`uses`",
+        Rule::kw_forbid | Rule::kw_permit | Rule::lasting_stmt => "a statement",
+        Rule::kw_part => "`part of variant`",
         Rule::term => "a value",
         Rule::owned_by => "`owned by`",
         Rule::ident | Rule::word | Rule::var | Rule::item_name | Rule::place => "a name",
@@ -213,6 +215,7 @@ fn readable(rule: Rule) -> &'static str {
         Rule::game_item
         | Rule::for_item
         | Rule::uses_item
+        | Rule::part_item
         | Rule::enum_item
         | Rule::kind_item
         | Rule::zone_item

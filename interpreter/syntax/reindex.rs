@@ -135,7 +135,7 @@ impl SetFile for Item {
     fn set_file(&mut self, file: u32) {
         match self {
             Item::Game(x) => x.set_file(file),
-            Item::For(x) | Item::Uses(x) => x.set_file(file),
+            Item::For(x) | Item::Uses(x) | Item::PartOf(x) => x.set_file(file),
             Item::Enum(x) => x.set_file(file),
             Item::Kind(x) => x.set_file(file),
             Item::Zone(x) => x.set_file(file),
@@ -246,6 +246,10 @@ impl SetFile for StmtKind {
                 until.set_file(file);
             }
             StmtKind::Expire(n) => n.set_file(file),
+            StmtKind::Lasting { forbid: _, hook, until } => {
+                hook.set_file(file);
+                until.set_file(file);
+            }
             StmtKind::Log(s) | StmtKind::Draw(s) => s.set_file(file),
             StmtKind::Win { who, reason } | StmtKind::Lose { who, reason } => {
                 who.set_file(file);
