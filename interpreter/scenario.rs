@@ -275,6 +275,39 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
                 None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
             }
         }
+        ExpectIr::Sees { who, what, sees } => {
+            let seat = match eval0(engine, st, who)? {
+                Value::Player(p) => p,
+                _ => return Err(fail("`expect .. sees` needs a player", who.span)),
+            };
+            let objs: Vec<crate::runtime::value::ObjId> = match eval0(engine, st, what)? {
+                Value::Obj(o) => vec![o],
+                Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
+                Value::Zone(z) => st.zone_objects(engine.game, z),
+                _ => return Err(fail("expected an object or a list of objects", what.span)),
+            };
+            // What the seat's projection knows: the same knowledge every view, log and save of the
+            // seat is projected through.
+            let wrong: Vec<String> = objs
+                .iter()
+                .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != *sees))
+                .map(|o| ev.label(&Value::Obj(*o)))
+                .collect();
+            if wrong.is_empty() {
+                Ok(())
+            } else {
+                let mut f = fail(
+                    if *sees {
+                        format!("P{} was to see {}, but its view does not show it", seat + 1, wrong.join(", "))
+                    } else {
+                        format!("P{} was not to see {}, but its view shows it", seat + 1, wrong.join(", "))
+                    },
+                    span,
+                );
+                f.expected = Some(format!("P{} {} it", seat + 1, if *sees { "sees" } else { "cannot see" }));
+                Err(f)
+            }
+        }
         ExpectIr::Finished => {
             if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
                 Ok(())

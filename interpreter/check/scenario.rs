@@ -62,6 +62,7 @@ pub enum ExpectIr {
     Log(Ex),
     Deck { deck: usize, valid: bool, fragment: Option<String> },
     True { cond: Ex, text: String, message: Option<StrEx> },
+    Sees { who: Ex, what: Ex, sees: bool },
 }
 
 /// The header of a scenario: which game, which variants, how many players.
@@ -216,6 +217,16 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                             continue;
                         }
                     },
+                    Expect::Sees { who, what, sees } => {
+                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
+                        c.expect_ty(&wt, &Ty::Player, who.span);
+                        let (x, xt) = c.lower_expr(what, &mut sc, &pure);
+                        if !(xt.fits(&Ty::Obj(None)) || xt.is_listlike()) {
+                            let msg = format!("expected an object or a list of objects, found {}", c.ty_name(&xt));
+                            c.error(Diag::error(what.span, msg).help("a seat sees or cannot see objects: cards, tokens, counters"));
+                        }
+                        ExpectIr::Sees { who: w, what: x, sees: *sees }
+                    }
                     Expect::True { cond, message } => {
                         let (x, t) = c.lower_expr(cond, &mut sc, &pure);
                         c.expect_ty(&t, &Ty::Bool, cond.span);

@@ -8,7 +8,7 @@ use crate::check::ir::{DefId, Game, KindId, Visibility};
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::Span;
 
-fn sees(visible: u64, viewer: Option<Seat>) -> bool {
+pub fn sees(visible: u64, viewer: Option<Seat>) -> bool {
     viewer.is_none_or(|s| visible & seat_bit(s) != 0)
 }
 

@@ -695,12 +695,31 @@ pub enum RandomScript {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
-    Options { who: Expr, labels: Expr },
+    Options {
+        who: Expr,
+        labels: Expr,
+    },
     Finished,
-    Decision { who: Expr, prompt: Option<Spanned<String>> },
+    Decision {
+        who: Expr,
+        prompt: Option<Spanned<String>>,
+    },
     Log(Expr),
-    Deck { name: Spanned<String>, valid: bool, fragment: Option<Spanned<String>> },
-    True { cond: Expr, message: Option<Spanned<StrLit>> },
+    Deck {
+        name: Spanned<String>,
+        valid: bool,
+        fragment: Option<Spanned<String>>,
+    },
+    True {
+        cond: Expr,
+        message: Option<Spanned<StrLit>>,
+    },
+    /// `expect P2 sees x` (`sees`), `expect P1 cannot see x`
+    Sees {
+        who: Expr,
+        what: Expr,
+        sees: bool,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -279,6 +279,13 @@ impl Cx {
                         let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
                         Expect::Deck { name, valid, fragment }
                     }
+                    Rule::expect_sees => {
+                        let mut x = e.into_inner();
+                        let who = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                        let sees = self.next(&mut x, espan, "expect")?.as_rule() == Rule::kw_sees;
+                        let what = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                        Expect::Sees { who, what, sees }
+                    }
                     Rule::expect_expr => {
                         let mut x = e.into_inner();
                         let cond = self.lower_expr(self.next(&mut x, espan, "expect")?)?;

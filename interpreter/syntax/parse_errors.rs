@@ -131,6 +131,8 @@ fn readable(rule: Rule) -> &'static str {
         Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
         Rule::kw_for => "`for`",
         Rule::kw_uses => "`uses`",
+        Rule::kw_sees | Rule::kw_cannot_see => "`sees` or `cannot see`",
+        Rule::expect_sees => "an expectation",
         Rule::kw_forbid | Rule::kw_permit | Rule::lasting_stmt => "a statement",
         Rule::kw_part => "`part of variant`",
         Rule::term => "a value",

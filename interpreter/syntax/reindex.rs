@@ -338,6 +338,10 @@ impl SetFile for Expect {
                 cond.set_file(file);
                 message.set_file(file);
             }
+            Expect::Sees { who, what, sees: _ } => {
+                who.set_file(file);
+                what.set_file(file);
+            }
         }
     }
 }
