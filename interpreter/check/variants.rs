@@ -92,6 +92,12 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             _ => None,
         })
         .collect();
+    // A variant's items are checked as the file it is written in: a rulebook's variants cite the
+    // rulebook; a house rule in a user's own file need not.
+    let role_of = |v: &VariantItem| {
+        let role = placed.iter().find(|p| p.item.span.file == v.name.span.file).map_or(Role::Variant, |p| p.role);
+        if matches!(role, Role::Rulebook | Role::Stdlib) { Role::Variant } else { role }
+    };
     let mut known = Known {
         existing: base.iter().filter_map(|p| key(&p.item.node)).collect(),
         added: Vec::new(),
@@ -180,9 +186,13 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     for v in order(c, &variants, placed, selected) {
         c.game.active_variants.push(v.name.node.clone());
         // The items of its files first, so that its own changes can name them.
-        base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed { item: p.item.clone(), role: Role::Variant }));
+        base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed {
+            item: p.item.clone(),
+            role: if matches!(p.role, Role::Rulebook | Role::Stdlib) { Role::Variant } else { p.role },
+        }));
+        let role = role_of(v);
         for op in &v.ops {
-            switch_on(c, &known, &mut base, v, op);
+            switch_on(c, &known, &mut base, v, op, role);
         }
     }
     base
@@ -412,7 +422,7 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
 
 /// Apply one change of a variant being switched on to the items as the variants before it left
 /// them.
-fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: &'a VariantItem, op: &'a Spanned<VariantOp>) {
+fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: &'a VariantItem, op: &'a Spanned<VariantOp>, role: Role) {
     let position =
         |base: &[Placed], kind: &str, name: &str| base.iter().position(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name));
     // An item another variant adds, changed by one that does not extend it.
@@ -431,7 +441,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Replace(item) => {
             if let Some((k, n)) = key(&item.node) {
                 match position(base, k, &n).and_then(|i| base.get_mut(i)) {
-                    Some(slot) => *slot = Placed { item: Cow::Borrowed(&**item), role: Role::Variant },
+                    Some(slot) => *slot = Placed { item: Cow::Borrowed(&**item), role },
                     None => {
                         if let Some(name) = item.node.rule_name() {
                             not_added(c, k, name);
@@ -443,7 +453,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Remove { kind, name } => {
             base.retain(|p| key(&p.item.node).is_none_or(|(k, n)| !(k == kind.node && n == name.node)));
         }
-        VariantOp::Add(item) => base.push(Placed { item: Cow::Borrowed(&**item), role: Role::Variant }),
+        VariantOp::Add(item) => base.push(Placed { item: Cow::Borrowed(&**item), role }),
         VariantOp::Set { name, value, cite } => {
             let Some(slot) = position(base, "const", &name.node).and_then(|i| base.get_mut(i)) else {
                 not_added(c, "const", name);
@@ -457,7 +467,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
                 }
             }
             item.span = op.span;
-            *slot = Placed { item: Cow::Owned(item), role: Role::Variant };
+            *slot = Placed { item: Cow::Owned(item), role };
         }
         VariantOp::Step(s) => {
             let Some(slot) = position(base, "proc", &s.proc.node).and_then(|i| base.get_mut(i)) else {
@@ -482,7 +492,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
                 _ => false,
             };
             if done {
-                *slot = Placed { item: Cow::Owned(item), role: Role::Variant };
+                *slot = Placed { item: Cow::Owned(item), role };
             } else if known.steps_of(&s.proc.node).contains(&target.node) {
                 // (A step no version has is reported when the variant is checked on its own.)
                 c.error(

@@ -179,17 +179,17 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
     let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
     // Each scenario file with the variants it asks for and the files it brings along. Those that
     // bring none are checked against the game compiled once per set of variants (`Base`).
+    // A file whose scenarios name different variants is checked once for each set.
     let scenarios: Vec<(PathBuf, Vec<String>, Vec<PathBuf>)> = scenarios
         .into_iter()
-        .map(|s| {
-            let variants = with_variants(forced, &scenario_variants(&s));
+        .flat_map(|s| {
             let mut extra = cards.clone();
             for x in crate::check::project::scenario_extras(&s) {
                 if !extra.contains(&x) {
                     extra.push(x);
                 }
             }
-            (s, variants, extra)
+            scenario_variants(&s).into_iter().map(move |v| (s.clone(), with_variants(forced, &v), extra.clone())).collect::<Vec<_>>()
         })
         .collect();
     let shareable = |extra: &[PathBuf]| extra.len() == cards.len() + 1;
@@ -260,16 +260,25 @@ pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
     out
 }
 
-/// The variants a scenario file's first scenario asks for.
-pub fn scenario_variants(p: &Path) -> Vec<String> {
-    let Ok(f) = peek(p) else { return vec![] };
-    for it in &f.items {
-        if let Item::Scenario(s) = &it.node {
-            let mut d = Vec::new();
-            return crate::check::scenario::header(s, &mut d).variants;
+/// The sets of variants a scenario file's scenarios ask for, each once, in the order written (at
+/// least one: none).
+pub fn scenario_variants(p: &Path) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    if let Ok(f) = peek(p) {
+        for it in &f.items {
+            if let Item::Scenario(s) = &it.node {
+                let mut d = Vec::new();
+                let v = crate::check::scenario::header(s, &mut d).variants;
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
         }
     }
-    vec![]
+    if out.is_empty() {
+        out.push(vec![]);
+    }
+    out
 }
 
 /// `arbiter variants GAME`: one line per variant. With `--show NAME`: that variant's changes, each
@@ -318,13 +327,37 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     if !v.extends.is_empty() {
         outln!("builds on {} (switched on before it)", v.extends.join(", "));
     }
-    for c in &v.changes {
+    // The items of files that are `part of variant` it: one line each, by file.
+    let own = |c: &&crate::check::ir::VariantChange| c.verb == "adds" && c.after.is_some_and(|s| s.file != v.span.file);
+    let mut files: Vec<u32> = Vec::new();
+    for c in v.changes.iter().filter(own) {
+        if let Some(s) = c.after
+            && !files.contains(&s.file)
+        {
+            files.push(s.file);
+        }
+    }
+    for f in files {
+        let here: Vec<&crate::check::ir::VariantChange> =
+            v.changes.iter().filter(own).filter(|c| c.after.is_some_and(|s| s.file == f)).collect();
+        let name = loaded.files.get(f as usize).map(|x| x.name.clone()).unwrap_or_default();
+        outln!("\nadds {} item{} of {name} (a file that is part of {}):", here.len(), if here.len() == 1 { "" } else { "s" }, v.name);
+        for c in here {
+            outln!(
+                "  {} {}{}",
+                c.kind,
+                c.name,
+                c.after.map(|s| format!(" (line {})", b.game.location(s).rsplit(':').next().unwrap_or(""))).unwrap_or_default()
+            );
+        }
+    }
+    for c in v.changes.iter().filter(|c| !own(c)) {
         outln!("\n{c}");
         if let Some(s) = c.before {
-            outln!("  as the game has it, at {}:\n{}", b.game.location(s), source(s));
+            out!("  as the game has it, at {}:\n{}", b.game.location(s), source(s));
         }
         match c.after {
-            Some(s) => outln!("  with {}, at {}:\n{}", v.name, b.game.location(s), source(s)),
+            Some(s) => out!("  with {}, at {}:\n{}", v.name, b.game.location(s), source(s)),
             None => outln!("  with {}: gone", v.name),
         }
     }
