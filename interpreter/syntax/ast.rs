@@ -5,6 +5,8 @@ pub use super::span::{Span, Spanned};
 
 pub type Name = Spanned<String>;
 
+pub use super::ast_overlays::*;
+
 /// A parsed file: its items in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct File {
@@ -339,86 +341,6 @@ pub struct DeckRule {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct DeckItem {
-    pub name: Spanned<String>,
-    pub sample: Option<Spanned<String>>,
-    pub entries: Vec<DeckEntry>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeckEntry {
-    /// A section word (`base`) or a count.
-    pub head: Spanned<DeckHead>,
-    pub card: Spanned<String>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum DeckHead {
-    Section(String),
-    Count(i64),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct VariantItem {
-    pub name: Name,
-    pub title: Spanned<String>,
-    /// `extends a, b`: the variants switched on before this one.
-    pub extends: Vec<Name>,
-    pub cite: Option<Spanned<String>>,
-    pub ops: Vec<Spanned<VariantOp>>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum VariantOp {
-    Replace(Box<Spanned<Item>>),
-    Remove {
-        kind: Name,
-        name: Name,
-    },
-    Add(Box<Spanned<Item>>),
-    /// `set name = value`: a constant's new value.
-    Set {
-        name: Name,
-        value: Expr,
-        cite: Option<Spanned<String>>,
-    },
-    /// `replace step s in p { .. }`, `insert step s before t in p { .. }`, `remove step s in p`.
-    Step(Box<StepOp>),
-}
-
-/// A change to a named step of a procedure.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepOp {
-    /// The procedure.
-    pub proc: Name,
-    /// The step replaced or removed, or the new step's name.
-    pub step: Name,
-    pub how: StepHow,
-    pub cite: Option<Spanned<String>>,
-    /// The new body (none for a removal).
-    pub body: Option<Block>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum StepHow {
-    Replace,
-    Remove,
-    /// A new step before (`true`) or after the named one.
-    Insert {
-        before: bool,
-        anchor: Name,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct ScenarioItem {
-    pub id: Name,
-    pub title: Spanned<String>,
-    pub props: Vec<Prop>,
-    pub body: Vec<Stmt>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
 pub struct ObjectItem {
     pub kind: Name,
     pub name: Spanned<String>,
@@ -691,35 +613,6 @@ pub enum RandomScript {
     Keep,
     Order(Expr),
     Pick(Expr),
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Expect {
-    Options {
-        who: Expr,
-        labels: Expr,
-    },
-    Finished,
-    Decision {
-        who: Expr,
-        prompt: Option<Spanned<String>>,
-    },
-    Log(Expr),
-    Deck {
-        name: Spanned<String>,
-        valid: bool,
-        fragment: Option<Spanned<String>>,
-    },
-    True {
-        cond: Expr,
-        message: Option<Spanned<StrLit>>,
-    },
-    /// `expect P2 sees x` (`sees`), `expect P1 cannot see x`
-    Sees {
-        who: Expr,
-        what: Expr,
-        sees: bool,
-    },
 }
 
 // ---------------------------------------------------------------------------------------------

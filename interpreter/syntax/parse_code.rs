@@ -137,14 +137,7 @@ impl Cx {
                 let mut r = it;
                 r.next(); // `step`
                 let name = self.name(self.next(&mut r, span, "step")?);
-                let mut cite = None;
-                let mut body = None;
-                for y in r {
-                    match y.as_rule() {
-                        Rule::cite => cite = Some(self.cite(y)?),
-                        _ => body = Some(self.lower_block(y)?),
-                    }
-                }
+                let (cite, body) = self.cite_and_block(r, span)?;
                 let body = body.ok_or_else(|| internal(span, "step"))?;
                 StmtKind::Step { name, cite, body }
             }
