@@ -41,8 +41,14 @@ pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> 
                     .help("a text ends on the line where it starts; write `\\n` for a line break");
             }
             let expected = join_or(&words);
-            let message = if found.is_empty() { format!("expected {expected}") } else { format!("expected {expected}, found `{found}`") };
             let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
+            // A scenario statement inside a block reads as the start of an assignment: say what it is.
+            let scenario_word = ["run", "answer", "random", "expect", "stop"].into_iter().find(|w| *w == before || *w == found);
+            let message = match scenario_word {
+                Some(w) if positives.contains(&Rule::assign_op) || found == w => format!("`{w}` cannot be used here"),
+                _ if found.is_empty() => format!("expected {expected}"),
+                _ => format!("expected {expected}, found `{found}`"),
+            };
             let help =
                 reserved_help(&words, found).or_else(|| syntax_help(&positives, found)).or_else(|| context_help(before, found, &positives));
             Diag::error(span, message).label("here").maybe_help(help)
