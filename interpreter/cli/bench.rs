@@ -9,6 +9,10 @@ use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
 use std::time::Instant;
 
+/// Hand-written playouts of the small games, the limit to measure against (`tests/benches`).
+#[path = "../../tests/benches/native.rs"]
+pub mod native;
+
 pub struct Options {
     pub game: Option<String>,
     pub parse: bool,
@@ -147,9 +151,9 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         loop {
             match engine.advance(&mut st) {
                 Ok(Status::Decision) => {
-                    let Some(d) = st.pending.clone() else { break };
-                    let a = bot.decide(g, &st, &d);
-                    if engine.answer(&mut st, d.seat, &a).is_err() {
+                    let Some(d) = st.pending.as_ref() else { break };
+                    let (seat, a) = (d.seat, bot.decide(g, &st, d));
+                    if engine.answer(&mut st, seat, &a).is_err() {
                         eprintln!("error: a bot answer was refused (seed {s})");
                         return 2;
                     }
@@ -197,6 +201,9 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
         outln!("{line}");
     }
+    if let Some(line) = native_ratio(game, games, seed, per_s(games)) {
+        outln!("{line}");
+    }
     match peak_kib() {
         Some(k) => outln!("  peak memory: {:.1} MiB", k as f64 / 1024.0),
         None => outln!("  peak memory: not measured on this system"),
@@ -209,6 +216,29 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         print_profile(&p, games);
     }
     0
+}
+
+/// The native reference's games per second for the same seeds, measured now, and Arbiter's ratio to
+/// it; `None` for a game without one. The native games are played in rounds until a quarter of a
+/// second has passed, so that the clock's resolution doesn't matter.
+fn native_ratio(game: &str, games: u64, seed: u64, arbiter_per_s: f64) -> Option<String> {
+    let t = Instant::now();
+    let mut played = 0u64;
+    let mut last = native::playouts(game, games, seed)?;
+    played += last.games;
+    while t.elapsed().as_secs_f64() < 0.25 {
+        last = native::playouts(game, games, seed)?;
+        played += last.games;
+    }
+    let native_per_s = played as f64 / t.elapsed().as_secs_f64().max(1e-9);
+    Some(format!(
+        "  native reference (tests/benches/native.rs), same seeds: {native_per_s:.0} games/s ({} and {} wins, {} draws); \
+         Arbiter is {:.0}× from native",
+        last.wins[0],
+        last.wins[1],
+        last.draws,
+        native_per_s / arbiter_per_s.max(1e-9)
+    ))
 }
 
 /// The routines that take the most evaluation steps (`--profile`).

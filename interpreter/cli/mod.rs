@@ -21,7 +21,7 @@ macro_rules! out {
     }};
 }
 
-mod bench;
+pub mod bench;
 mod check;
 mod human;
 pub mod play;

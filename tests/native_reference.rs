@@ -1,0 +1,60 @@
+//! The native reference (`tests/benches/native.rs`) plays the same games as the rulebooks: over the
+//! same seeds, its random playouts of tic-tac-toe and Connect Four end in first-player wins,
+//! second-player wins and draws in the same proportions as the interpreter's random games, within
+//! four standard errors. So `arbiter bench`'s ratio compares like with like. (Timings are never
+//! asserted: `arbiter bench` reports them.)
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::cli::bench::native;
+
+/// Each outcome's share: first player wins, second player wins, draws.
+fn arbiter_shares(game: &str, games: u64) -> [f64; 3] {
+    let b = common::load(game, &[]);
+    let mut n = [0u64; 3];
+    for seed in 0..games {
+        let st = common::play_until(&b, seed, 2, &|_| false);
+        let r = st.result.as_ref().unwrap_or_else(|| panic!("{game} seed {seed}: no result"));
+        match r.winners.as_slice() {
+            [0] => n[0] += 1,
+            [1] => n[1] += 1,
+            [] => n[2] += 1,
+            other => panic!("{game} seed {seed}: winners {other:?}"),
+        }
+    }
+    n.map(|k| k as f64 / games as f64)
+}
+
+fn agree(game: &str, games: u64) {
+    let ours = arbiter_shares(game, games);
+    let run = native::playouts(game, games, 0).unwrap_or_else(|| panic!("no native reference for {game}"));
+    let theirs = [run.wins[0], run.wins[1], run.draws].map(|k| k as f64 / games as f64);
+    for (i, what) in ["first player wins", "second player wins", "draws"].iter().enumerate() {
+        let p = (ours[i] + theirs[i]) / 2.0;
+        // The standard error of a difference of two proportions over `games` games each.
+        let se = (2.0 * p * (1.0 - p) / games as f64).sqrt().max(1e-3);
+        assert!(
+            (ours[i] - theirs[i]).abs() <= 4.0 * se,
+            "{game}, {what}: the interpreter {:.3}, the native reference {:.3} (standard error {se:.3})",
+            ours[i],
+            theirs[i]
+        );
+    }
+}
+
+#[test]
+fn tic_tac_toe_native_playouts_end_as_the_rulebook_games_do() {
+    agree("tic-tac-toe", 3000);
+}
+
+#[test]
+fn connect_four_native_playouts_end_as_the_rulebook_games_do() {
+    agree("connect-four", 1500);
+}
+
+#[test]
+fn a_game_without_a_native_reference_has_none() {
+    assert!(native::playouts("bsg-ccg", 1, 0).is_none());
+}
