@@ -1,6 +1,7 @@
 //! Checking and compiling: every name resolved, every kind and field checked, every error
 //! reported at once; the result is an immutable `ir::Game`.
 
+pub mod code;
 pub mod decks;
 pub mod ir;
 pub mod items;

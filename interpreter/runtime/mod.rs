@@ -2,14 +2,18 @@
 //! modifiers, the engine's step loop, and per-seat views.
 
 pub mod builtins;
+pub mod checks;
 pub mod chunked;
 pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
+pub mod labels;
 pub mod modifiers;
+pub mod objects;
 pub mod picture;
 pub mod profile;
+pub mod random;
 pub mod state;
 pub mod value;
 pub mod view;

@@ -1,0 +1,191 @@
+//! What may be done: `check`s with their forbids and permits (printed, lasting and on objects),
+//! procedures' `requires`, the turn order, and abilities with their costs and targets.
+
+use super::eval::*;
+use super::state::Env;
+use super::value::{ObjId, Seat, Value};
+use crate::check::ir::*;
+use crate::syntax::span::Span;
+
+impl<'a> Ev<'a> {
+    /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
+    pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+        let c = self.game.checks.get(cid as usize).ok_or_else(|| err(span, "no such check"))?;
+        self.enter(span)?;
+        let r = self.check_inner(cid, c, args, env);
+        self.leave();
+        r.map(Value::Bool)
+    }
+
+    fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> R<bool> {
+        for h in &c.forbids {
+            if self.holds_in(&h.when, h.slots, args, env.you, env.self_obj)? {
+                return Ok(false);
+            }
+        }
+        if self.lasting_holds(cid, true, args)? {
+            return Ok(false);
+        }
+        let hooks = self.object_hooks(cid)?;
+        for (src, h, forbid) in &hooks {
+            if *forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
+                return Ok(false);
+            }
+        }
+        if self.holds_in(&c.func.body, c.func.slots, args, env.you, env.self_obj)? {
+            return Ok(true);
+        }
+        for h in &c.permits {
+            if self.holds_in(&h.when, h.slots, args, env.you, env.self_obj)? {
+                return Ok(true);
+            }
+        }
+        if self.lasting_holds(cid, false, args)? {
+            return Ok(true);
+        }
+        for (src, h, forbid) in &hooks {
+            if !*forbid && self.holds_in(&h.when, h.slots, args, self.controller(*src), Some(*src))? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether a lasting forbid (or permit) an effect made answers this check for these arguments:
+    /// its condition read with the names of the code that made it, the arguments in its parameters.
+    fn lasting_holds(&self, cid: CheckId, forbid: bool, args: &[Value]) -> R<bool> {
+        for l in &self.state.lasting {
+            let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
+            if d.check != cid || d.forbid != forbid {
+                continue;
+            }
+            let mut slots = l.slots.clone();
+            for (s, v) in d.params.iter().zip(args) {
+                let i = *s as usize;
+                if slots.len() <= i {
+                    slots.resize(i + 1, Value::None);
+                }
+                if let Some(x) = slots.get_mut(i) {
+                    *x = v.clone();
+                }
+            }
+            let mut env = Env { slots, you: l.you, self_obj: l.self_obj, rec: super::state::NO_CALL };
+            if self.truth(&d.when, &mut env)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Permits and forbids printed on objects whose abilities are in effect.
+    fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
+        let mut out = Vec::new();
+        let any = self.game.objects_hook.check(cid);
+        for (id, def) in self.active_passives(any, |d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
+            out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
+            out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
+        }
+        Ok(out)
+    }
+
+    pub fn controller(&self, o: ObjId) -> Option<Seat> {
+        self.state.obj(o).map(|x| x.controller)
+    }
+
+    /// Whether a procedure's `requires` holds for these arguments.
+    pub fn can_proc(&self, pid: ProcId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+        let p = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
+        match &p.requires {
+            None => Ok(Value::Bool(true)),
+            Some(req) => {
+                self.enter(span)?;
+                let r = self.holds_in(req, p.slots, args, env.you, env.self_obj);
+                self.leave();
+                r.map(Value::Bool)
+            }
+        }
+    }
+
+    /// Players still in, starting at `first` (or the next one in if `first` is out), going left.
+    pub fn turn_order(&self, first: Seat) -> Vec<Seat> {
+        let n = self.state.player_count();
+        let mut out = Vec::new();
+        for k in 0..n {
+            let s = (first as usize + k) % n.max(1);
+            if self.state.players.get(s).is_some_and(|p| !p.out) {
+                out.push(Seat::try_from(s).unwrap_or(0));
+            }
+        }
+        out
+    }
+
+    pub fn next_active(&self, p: Seat) -> Option<Seat> {
+        let n = self.state.player_count();
+        (1..=n)
+            .map(|k| (p as usize + k) % n.max(1))
+            .find(|s| self.state.players.get(*s).is_some_and(|x| !x.out))
+            .map(|s| Seat::try_from(s).unwrap_or(0))
+    }
+
+    /// The abilities an object has in a slot, if its abilities are in effect.
+    pub fn abilities(&self, o: ObjId, slot: &str) -> R<Vec<Value>> {
+        let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
+        // Only the top object of a pile acts: objects under another have no abilities.
+        if matches!(ob.place, super::state::Place::Under(_)) || self.is_blank(o)? {
+            return Ok(vec![]);
+        }
+        let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };
+        Ok(def
+            .abilities
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.slot == slot)
+            .map(|(i, _)| Value::Ability(o, u16::try_from(i).unwrap_or(0)))
+            .collect())
+    }
+
+    /// Costs payable, requirement met, and every target has a legal choice.
+    pub fn can_use(&self, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> R<bool> {
+        let Some(ob) = self.state.obj(o) else { return Ok(false) };
+        let Some(a) = self.game.def(ob.def).and_then(|d| d.abilities.get(i as usize)) else { return Ok(false) };
+        let mut env = new_env(a.slots, vec![], Some(by.unwrap_or(ob.controller)), Some(o));
+        if let Some(req) = &a.requires
+            && !self.truth(req, &mut env)?
+        {
+            return Ok(false);
+        }
+        for c in &a.costs {
+            let args = self.eval_args(&c.args, &mut env)?;
+            if let CallTarget::Proc(p) = c.target
+                && self.can_proc(p, &args, &env, span)? != Value::Bool(true)
+            {
+                return Ok(false);
+            }
+        }
+        for t in &a.targets {
+            // Later targets may depend on earlier ones: assume the first legal choice.
+            match self.target_options(t, &mut env)?.into_iter().next() {
+                None => return Ok(false),
+                Some(first) => set_slot(&mut env, t.slot, first),
+            }
+        }
+        Ok(true)
+    }
+
+    pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> R<Vec<Value>> {
+        let items = self.list_of(&t.from, env)?;
+        let mut out = Vec::new();
+        for it in items.iter() {
+            match &t.filter {
+                None => out.push(it.clone()),
+                Some(f) => {
+                    set_slot(env, t.slot, it.clone());
+                    if self.truth(f, env)? {
+                        out.push(it.clone());
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}

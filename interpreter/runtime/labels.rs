@@ -1,0 +1,163 @@
+//! Values as text (what players see, with what they may not know hidden) and the budgets that
+//! building texts and lists counts toward.
+
+use super::eval::*;
+use super::state::Env;
+use super::value::{ObjId, Seat, Value};
+use crate::check::ir::*;
+use crate::syntax::span::Span;
+use std::sync::Arc;
+
+impl<'a> Ev<'a> {
+    /// A text with `{..}` parts filled in.
+    pub fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
+        let mut s = String::new();
+        for p in pieces {
+            match p {
+                StrPiece::Text(t) => s.push_str(t),
+                StrPiece::Expr(x) => {
+                    let v = self.eval(x, env)?;
+                    self.push_label(&mut s, &v, span)?;
+                }
+            }
+        }
+        self.charge(s.len(), span)?;
+        Ok(s)
+    }
+
+    /// Append a value's text, unless the text would grow past the text budget.
+    pub(super) fn push_label(&self, s: &mut String, v: &Value, span: Span) -> R<()> {
+        let room = TEXT_BUDGET.saturating_sub(s.len());
+        let len = self.label_len(v, room);
+        if len > room {
+            return Err(err(span, format!("memory budget exceeded: a text longer than {} MiB", TEXT_BUDGET >> 20))
+                .with_help("a rule builds a text without end (a text added to itself?); keep texts short"));
+        }
+        s.push_str(&self.label(v));
+        Ok(())
+    }
+
+    /// The length of a value's text, counted no further than just past `limit`.
+    fn label_len(&self, v: &Value, limit: usize) -> usize {
+        match v {
+            Value::Text(t) => t.len(),
+            Value::List(l) => {
+                let mut n = 0usize;
+                for x in l.iter() {
+                    n = n.saturating_add(2).saturating_add(self.label_len(x, limit.saturating_sub(n)));
+                    if n > limit {
+                        break;
+                    }
+                }
+                n
+            }
+            other => self.label(other).len(),
+        }
+    }
+
+    /// Refuse an item that would nest lists more than `NEST_BUDGET` deep (dropping or printing a
+    /// list nested without end would overflow the stack). Free for an item that is not a list; a
+    /// list item is walked, one evaluation step per item it holds.
+    pub(super) fn check_nesting(&self, item: &Value, span: Span) -> R<()> {
+        match item {
+            Value::List(l) => self.nest_walk(l, 1, span),
+            _ => Ok(()),
+        }
+    }
+
+    fn nest_walk(&self, l: &[Value], depth: u32, span: Span) -> R<()> {
+        if depth >= NEST_BUDGET {
+            return Err(err(span, format!("size budget exceeded: lists nested more than {NEST_BUDGET} deep"))
+                .with_help("a rule puts a list inside a list again and again; keep lists flat"));
+        }
+        self.count_steps(l.len(), span, "a list of lists too large to put in another list")?;
+        for x in l {
+            if let Value::List(inner) = x {
+                self.nest_walk(inner, depth + 1, span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Count work (list items walked) toward the evaluation's step budget.
+    pub(super) fn work(&self, items: usize, span: Span) -> R<()> {
+        self.count_steps(items, span, "a condition or function does too much work, or walks lists that keep growing")
+    }
+
+    /// Count steps toward the evaluation's step budget.
+    fn count_steps(&self, n: usize, span: Span, help: &str) -> R<()> {
+        let steps = self.steps.get().saturating_add(n as u64);
+        if steps > EVAL_BUDGET {
+            return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps")).with_help(help));
+        }
+        self.steps.set(steps);
+        Ok(())
+    }
+
+    /// Count bytes built toward the memory budget (between two decisions).
+    pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
+        let used = self.state.built.get().saturating_add(bytes as u64);
+        self.state.built.set(used);
+        if used > MEMORY_BUDGET {
+            return Err(err(
+                span,
+                format!(
+                    "memory budget exceeded: the rules built more than {} MiB of texts and lists without a decision",
+                    MEMORY_BUDGET >> 20
+                ),
+            )
+            .with_help("a loop probably builds texts or lists that keep growing; build them once, or keep fewer"));
+        }
+        Ok(())
+    }
+
+    /// The text shown for a value: objects by their definition's name.
+    pub fn label(&self, v: &Value) -> String {
+        match v {
+            Value::Obj(o) => self.obj_name(*o),
+            Value::List(l) => l.iter().map(|x| self.label(x)).collect::<Vec<_>>().join(", "),
+            Value::Ability(o, i) => self.ability_label(*o, *i),
+            other => other.display(self.game),
+        }
+    }
+
+    /// A value as a player sees it when choosing: an object they don't know is "a KIND".
+    pub fn label_for(&self, v: &Value, seat: Seat) -> String {
+        match v {
+            Value::Obj(o) if !self.knows(*o, seat) => {
+                let kind = self.state.obj(*o).and_then(|ob| self.game.def(ob.def)).and_then(|d| self.game.kind(d.kind));
+                format!("a {}", kind.map(|k| k.name.replace('_', " ")).unwrap_or_else(|| "thing".to_string()))
+            }
+            _ => self.label(v),
+        }
+    }
+
+    /// `label_for`, shared: an object the player knows is its definition's shared name.
+    pub fn label_shared(&self, v: &Value, seat: Seat) -> Arc<str> {
+        if let Value::Obj(o) = v
+            && self.knows(*o, seat)
+            && let Some(d) = self.state.obj(*o).and_then(|ob| self.game.def(ob.def))
+        {
+            return d.shown.clone();
+        }
+        self.label_for(v, seat).into()
+    }
+
+    /// Whether a player knows what an object is: its known-to mask, or face up in a public zone.
+    pub fn knows(&self, o: ObjId, seat: Seat) -> bool {
+        self.state.obj(o).is_some_and(|ob| ob.known & super::state::seat_bit(seat) != 0)
+    }
+
+    pub fn obj_name(&self, o: ObjId) -> String {
+        self.state.obj(o).and_then(|ob| self.game.def(ob.def)).map(|d| d.name.clone()).unwrap_or_else(|| format!("#{o}"))
+    }
+
+    pub fn ability_label(&self, o: ObjId, i: u16) -> String {
+        let def = self.state.obj(o).and_then(|ob| self.game.def(ob.def));
+        match def.and_then(|d| d.abilities.get(i as usize).map(|a| (d, a))) {
+            Some((d, a)) if !a.label.is_empty() => format!("{}: {}", d.name, a.label),
+            Some((d, a)) => format!("{} ({})", d.name, a.slot),
+            None => format!("ability {i} of #{o}"),
+        }
+    }
+}
