@@ -49,6 +49,36 @@ fn every_documented_example_has_a_scenario() {
     }
 }
 
+/// Every documented example has a mutation sibling (issue 17): a scenario `ID-mutated` in the same
+/// file, under a `// Mutation:` comment, that changes one input of the example's Given and expects
+/// the outcome the rules then give. A scenario that passed whatever its inputs would show up as a
+/// sibling that cannot pass. (That both pass is `scenarios_pass_and_traces_are_snapshotted`.)
+#[test]
+fn every_documented_example_has_a_mutation_sibling() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/examples");
+    let mut missing = Vec::new();
+    for (dir, prefix, n) in [("bsg-ccg", "CCG", 14), ("bsg-board", "BSG", 44), ("starcraft", "SC", 46), ("starship-battles", "SB", 30)] {
+        for i in 1..=n {
+            let id = format!("{prefix}-{i:02}");
+            let path = root.join(dir).join(format!("{id}.arb"));
+            let text = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("{} is missing", path.display()));
+            let lines: Vec<&str> = text.lines().collect();
+            let header = format!("scenario {id}-mutated");
+            let marked = lines.iter().enumerate().any(|(k, l)| {
+                l.starts_with(&header) && {
+                    // The comment block right above the scenario starts with `// Mutation:`.
+                    let above = lines[..k].iter().rev().take_while(|l| l.starts_with("//"));
+                    above.last().is_some_and(|first| first.starts_with("// Mutation:"))
+                }
+            });
+            if !marked {
+                missing.push(id);
+            }
+        }
+    }
+    assert!(missing.is_empty(), "examples without a `// Mutation:` sibling `ID-mutated`: {missing:?}");
+}
+
 /// `arbiter check` checks a scenario file that holds only scenarios against the game compiled
 /// once for its variants (`Project::load_scenario`): that gives exactly what loading the file
 /// with the game gives, diagnostics and compiled scenarios alike.
