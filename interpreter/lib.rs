@@ -5,6 +5,7 @@
 //! → [`runtime::Engine`] runs a [`runtime::State`] → events → views, logs, traces.
 
 pub mod agents;
+pub mod budgets;
 pub mod check;
 pub mod cli;
 pub mod diag;

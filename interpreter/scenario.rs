@@ -2,9 +2,9 @@
 //! results in order, and check what it expects. A decision or a random result the scenario does
 //! not script fails it, naming what was asked.
 
-use crate::check::ir::{Ex, ExK, Game};
+use crate::check::ir::{Expr, ExprKind, Game};
 use crate::check::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
-use crate::runtime::eval::{Ev, new_env};
+use crate::runtime::eval::{Evaluator, new_env};
 use crate::runtime::state::{Answer, Mode, ScriptedRandom, State};
 use crate::runtime::value::Value;
 use crate::runtime::{Engine, RtError, Setup, Status, view};
@@ -141,12 +141,12 @@ fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
     }
 }
 
-fn eval0(engine: &Engine, st: &State, e: &Ex) -> Result<Value, Failure> {
+fn eval0(engine: &Engine, st: &State, e: &Expr) -> Result<Value, Failure> {
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-    Ev::new(engine.game, st).eval(e, &mut env).map_err(rt_fail)
+    Evaluator::new(engine.game, st).eval(e, &mut env).map_err(rt_fail)
 }
 
-fn answer(engine: &Engine, st: &mut State, who: &Ex, value: &Ex, span: Span) -> Result<(), Failure> {
+fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span) -> Result<(), Failure> {
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         other => return Err(fail(format!("`answer` needs a player, found {}", other.type_name()), who.span)),
@@ -160,7 +160,7 @@ fn answer(engine: &Engine, st: &mut State, who: &Ex, value: &Ex, span: Span) -> 
         return Err(f);
     }
     let labels = d.labels();
-    let ev = Ev::new(engine.game, st);
+    let ev = Evaluator::new(engine.game, st);
     let wanted = eval0(engine, st, value)?;
     let find = |v: &Value| -> Result<usize, Failure> {
         if let Value::Text(t) = v
@@ -195,7 +195,7 @@ fn script_random(game: &Game, st: &mut State, r: &RandomIr) -> Result<(), Failur
 }
 
 fn scripted_value(game: &Game, st: &State, r: &RandomIr) -> Result<ScriptedRandom, Failure> {
-    let ev = Ev::new(game, st);
+    let ev = Evaluator::new(game, st);
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
     let item = match r {
         RandomIr::Roll(e) => match ev.eval(e, &mut env).map_err(rt_fail)? {
@@ -210,7 +210,7 @@ fn scripted_value(game: &Game, st: &State, r: &RandomIr) -> Result<ScriptedRando
 }
 
 fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), Failure> {
-    let ev = Ev::new(engine.game, st);
+    let ev = Evaluator::new(engine.game, st);
     match e {
         ExpectIr::True { cond, text, message } => {
             let v = eval0(engine, st, cond)?;
@@ -369,9 +369,9 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
 }
 
 /// For a failed comparison, show what each side was.
-fn explain_false(engine: &Engine, st: &State, cond: &Ex, text: &str) -> String {
-    let ev = Ev::new(engine.game, st);
-    if let ExK::Binary(op, l, r) = &cond.kind
+fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String {
+    let ev = Evaluator::new(engine.game, st);
+    if let ExprKind::Binary(op, l, r) = &cond.kind
         && matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has)
     {
         let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);

@@ -31,7 +31,7 @@ use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
 use arbiter::check::ir::{Game, Visibility};
 use arbiter::cli::play::choose_decks;
-use arbiter::runtime::eval::Ev;
+use arbiter::runtime::eval::Evaluator;
 use arbiter::runtime::state::{ALL, Event, EventKind, Mode, Place, seat_bit};
 use arbiter::runtime::value::{ObjId, Seat, Value};
 use arbiter::runtime::view::{ProjectedEvent, Seen, project_event};
@@ -213,7 +213,7 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
             Status::Decision => {
                 let d = st.pending.clone().expect("pending decision");
                 let a = bot.decide(game, &st, &d);
-                let ev = Ev::new(game, &st);
+                let ev = Evaluator::new(game, &st);
                 // A chosen object the chooser's label names (it knows it): others must know it too
                 // to read that label.
                 chosen =

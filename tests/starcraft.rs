@@ -108,7 +108,7 @@ fn every_planet_is_connected_after_setup() {
     for seed in 0..80u64 {
         let players = 5 + (seed % 2) as usize;
         let st = play_until(&b, seed, players, &|st| st.pending.as_ref().is_some_and(|d| d.prompt.starts_with("Place an order")));
-        let ev = arbiter::runtime::eval::Ev::new(&b.game, &st);
+        let ev = arbiter::runtime::eval::Evaluator::new(&b.game, &st);
         let a_sym = b.game.sym_id("a").unwrap();
         let b_sym = b.game.sym_id("b").unwrap();
         let ends: Vec<(Value, Value)> = st

@@ -1,4 +1,4 @@
-//! The compiled code: expressions (`Ex`) and statements (`Stmt`), every name resolved to a slot or
+//! The compiled code: expressions (`Expr`) and statements (`Stmt`), every name resolved to a slot or
 //! an id. Re-exported by `ir`, beside the game's definitions.
 
 use super::ir::*;
@@ -6,8 +6,8 @@ use crate::runtime::value::Value;
 use crate::syntax::ast::{BinOp, ModifyOp, UnOp};
 use crate::syntax::span::Span;
 #[derive(Debug, Clone)]
-pub struct Ex {
-    pub kind: ExK,
+pub struct Expr {
+    pub kind: ExprKind,
     pub span: Span,
 }
 
@@ -44,13 +44,13 @@ impl ObjProp {
 #[derive(Debug, Clone)]
 pub enum StrPiece {
     Text(String),
-    Expr(Ex),
+    Expr(Expr),
 }
 
 pub type StrEx = Vec<StrPiece>;
 
 #[derive(Debug, Clone)]
-pub enum ExK {
+pub enum ExprKind {
     Lit(Value),
     Local(Slot),
     Global(u16),
@@ -58,94 +58,96 @@ pub enum ExK {
     You,
     SelfObj,
     Str(StrEx),
-    PlayerField(Box<Ex>, u16),
-    PlayerZone(Box<Ex>, ZoneId),
+    PlayerField(Box<Expr>, u16),
+    PlayerZone(Box<Expr>, ZoneId),
     /// `o.power`: a kind field, read through modifiers.
-    ObjField(Box<Ex>, Sym),
-    ObjProp(Box<Ex>, ObjProp),
+    ObjField(Box<Expr>, Sym),
+    ObjProp(Box<Expr>, ObjProp),
     /// `d.power` on a definition: the printed value.
-    DefField(Box<Ex>, Sym),
-    ZoneOwner(Box<Ex>),
-    AbilityLabel(Box<Ex>),
-    AbilitySource(Box<Ex>),
+    DefField(Box<Expr>, Sym),
+    ZoneOwner(Box<Expr>),
+    AbilityLabel(Box<Expr>),
+    AbilitySource(Box<Expr>),
     /// A field whose base type is only known when it runs.
-    Dynamic(Box<Ex>, Sym),
-    Call(FuncId, Vec<Ex>),
-    Check(CheckId, Vec<Ex>),
-    CanProc(ProcId, Vec<Ex>),
-    Builtin(crate::runtime::builtins::Builtin, Vec<Ex>),
+    Dynamic(Box<Expr>, Sym),
+    Call(FuncId, Vec<Expr>),
+    Check(CheckId, Vec<Expr>),
+    CanProc(ProcId, Vec<Expr>),
+    Builtin(crate::runtime::builtins::Builtin, Vec<Expr>),
     ProcRef(ProcId),
     Lambda(u32),
-    Unary(UnOp, Box<Ex>),
-    Binary(BinOp, Box<Ex>, Box<Ex>),
-    If(Box<Ex>, Box<Ex>, Box<Ex>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     Quant {
         any: bool,
         slot: Slot,
-        list: Box<Ex>,
-        cond: Box<Ex>,
+        list: Box<Expr>,
+        cond: Box<Expr>,
     },
     Filter {
         slot: Slot,
-        list: Box<Ex>,
-        cond: Box<Ex>,
+        list: Box<Expr>,
+        cond: Box<Expr>,
     },
     Map {
         slot: Slot,
-        list: Box<Ex>,
-        expr: Box<Ex>,
-        cond: Option<Box<Ex>>,
+        list: Box<Expr>,
+        expr: Box<Expr>,
+        cond: Option<Box<Expr>>,
     },
-    List(Vec<Ex>),
+    List(Vec<Expr>),
 }
 
-impl Ex {
+impl Expr {
     /// Whether `f` holds for this expression or any expression inside it.
-    pub fn any(&self, f: &mut impl FnMut(&Ex) -> bool) -> bool {
+    pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
         if f(self) {
             return true;
         }
         match &self.kind {
-            ExK::Lit(_) | ExK::Local(_) | ExK::Global(_) | ExK::Const(_) | ExK::You | ExK::SelfObj => false,
-            ExK::ProcRef(_) | ExK::Lambda(_) => false,
-            ExK::Str(pieces) => pieces.iter().any(|p| matches!(p, StrPiece::Expr(x) if x.any(f))),
-            ExK::PlayerField(b, _)
-            | ExK::PlayerZone(b, _)
-            | ExK::ObjField(b, _)
-            | ExK::ObjProp(b, _)
-            | ExK::DefField(b, _)
-            | ExK::ZoneOwner(b)
-            | ExK::AbilityLabel(b)
-            | ExK::AbilitySource(b)
-            | ExK::Dynamic(b, _)
-            | ExK::Unary(_, b) => b.any(f),
-            ExK::Call(_, args) | ExK::Check(_, args) | ExK::CanProc(_, args) | ExK::Builtin(_, args) | ExK::List(args) => {
-                args.iter().any(|a| a.any(f))
-            }
-            ExK::Binary(_, l, r) => l.any(f) || r.any(f),
-            ExK::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
-            ExK::Quant { list, cond, .. } | ExK::Filter { list, cond, .. } => list.any(f) || cond.any(f),
-            ExK::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
+            ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => false,
+            ExprKind::ProcRef(_) | ExprKind::Lambda(_) => false,
+            ExprKind::Str(pieces) => pieces.iter().any(|p| matches!(p, StrPiece::Expr(x) if x.any(f))),
+            ExprKind::PlayerField(b, _)
+            | ExprKind::PlayerZone(b, _)
+            | ExprKind::ObjField(b, _)
+            | ExprKind::ObjProp(b, _)
+            | ExprKind::DefField(b, _)
+            | ExprKind::ZoneOwner(b)
+            | ExprKind::AbilityLabel(b)
+            | ExprKind::AbilitySource(b)
+            | ExprKind::Dynamic(b, _)
+            | ExprKind::Unary(_, b) => b.any(f),
+            ExprKind::Call(_, args)
+            | ExprKind::Check(_, args)
+            | ExprKind::CanProc(_, args)
+            | ExprKind::Builtin(_, args)
+            | ExprKind::List(args) => args.iter().any(|a| a.any(f)),
+            ExprKind::Binary(_, l, r) => l.any(f) || r.any(f),
+            ExprKind::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
+            ExprKind::Quant { list, cond, .. } | ExprKind::Filter { list, cond, .. } => list.any(f) || cond.any(f),
+            ExprKind::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
         }
     }
 }
 
 #[derive(Debug, Clone)]
 pub struct Stmt {
-    pub kind: StK,
+    pub kind: StmtKind,
     pub span: Span,
 }
 
 #[derive(Debug, Clone)]
 pub enum CallTarget {
     Proc(ProcId),
-    Dynamic(Ex),
+    Dynamic(Expr),
 }
 
 #[derive(Debug, Clone)]
 pub struct CallIr {
     pub target: CallTarget,
-    pub args: Vec<Ex>,
+    pub args: Vec<Expr>,
     pub span: Span,
 }
 
@@ -153,53 +155,53 @@ pub struct CallIr {
 pub enum PlaceIr {
     Local(Slot),
     Global(u16),
-    PlayerField(Ex, u16),
-    ObjField(Ex, Sym),
+    PlayerField(Expr, u16),
+    ObjField(Expr, Sym),
 }
 
 #[derive(Debug, Clone)]
 pub enum ChooseCountIr {
     One,
-    Exactly(Ex),
-    UpTo(Ex),
+    Exactly(Expr),
+    UpTo(Expr),
     Order,
 }
 
 #[derive(Debug, Clone)]
 pub struct BranchIr {
     pub label: StrEx,
-    pub cond: Option<Ex>,
+    pub cond: Option<Expr>,
     pub rarely: bool,
     pub body: BlockId,
 }
 
 #[derive(Debug, Clone)]
 pub enum ChooseFormIr {
-    From { count: ChooseCountIr, list: Ex, none: Option<StrEx> },
+    From { count: ChooseCountIr, list: Expr, none: Option<StrEx> },
     Branches(Vec<BranchIr>),
 }
 
 #[derive(Debug, Clone)]
 pub struct ChooseIr {
     pub secret: bool,
-    pub who: Ex,
+    pub who: Expr,
     pub prompt: StrEx,
     pub form: ChooseFormIr,
 }
 
 #[derive(Debug, Clone)]
 pub struct CreateIr {
-    pub def: Ex,
-    pub owner: Option<Ex>,
-    pub zone: Ex,
+    pub def: Expr,
+    pub owner: Option<Expr>,
+    pub zone: Expr,
     pub face_up: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
-pub enum StK {
+pub enum StmtKind {
     Let {
         slot: Slot,
-        value: Ex,
+        value: Expr,
     },
     LetCall {
         slot: Slot,
@@ -211,11 +213,11 @@ pub enum StK {
     },
     Roll {
         slot: Slot,
-        sides: Ex,
+        sides: Expr,
     },
     Pick {
         slot: Slot,
-        list: Ex,
+        list: Expr,
     },
     Create {
         dest: Option<Slot>,
@@ -224,10 +226,10 @@ pub enum StK {
     Assign {
         place: PlaceIr,
         op: crate::syntax::ast::AssignOp,
-        value: Ex,
+        value: Expr,
     },
     If {
-        arms: Vec<(Ex, BlockId)>,
+        arms: Vec<(Expr, BlockId)>,
         otherwise: Option<BlockId>,
     },
     /// A procedure's named `step`: its statements, run in place.
@@ -236,62 +238,62 @@ pub enum StK {
     Lasting(u32),
     For {
         slot: Slot,
-        list: Ex,
+        list: Expr,
         body: BlockId,
     },
     While {
-        cond: Ex,
+        cond: Expr,
         body: BlockId,
     },
     Repeat {
-        count: Ex,
+        count: Expr,
         body: BlockId,
     },
-    Return(Option<Ex>),
+    Return(Option<Expr>),
     Call(CallIr),
     Move {
-        what: Ex,
-        to: Ex,
+        what: Expr,
+        to: Expr,
         bottom: bool,
         face: Option<bool>,
     },
     Put {
-        what: Ex,
+        what: Expr,
         under: bool,
-        target: Ex,
+        target: Expr,
     },
     Turn {
-        what: Ex,
+        what: Expr,
         up: bool,
     },
-    Shuffle(Ex),
+    Shuffle(Expr),
     Modify {
-        target: Ex,
+        target: Expr,
         field: Sym,
         op: ModifyOp,
-        value: Ex,
+        value: Expr,
         until: Option<usize>,
     },
     Expire(usize),
     Signal {
         event: EventId,
-        args: Vec<Ex>,
+        args: Vec<Expr>,
     },
     Log(StrEx),
     Win {
-        who: Ex,
+        who: Expr,
         reason: StrEx,
     },
     Lose {
-        who: Ex,
+        who: Expr,
         reason: StrEx,
     },
     Draw(StrEx),
     Reveal {
-        what: Ex,
-        to: Option<Ex>,
+        what: Expr,
+        to: Option<Expr>,
     },
-    Conceal(Ex),
+    Conceal(Expr),
     /// The ability, and the player who uses it (default: its object's controller).
-    Use(Ex, Option<Ex>),
+    Use(Expr, Option<Expr>),
 }

@@ -7,7 +7,7 @@ use super::scope::Scope;
 use super::{Checker, Placed};
 use crate::diag::{Diag, did_you_mean};
 use crate::runtime::engine::{Engine, Setup};
-use crate::runtime::eval::{Ev, new_env, set_slot};
+use crate::runtime::eval::{Evaluator, new_env, set_slot};
 use crate::runtime::state::Mode;
 use crate::runtime::value::Value;
 use crate::syntax::ast::{DeckHead, Item};
@@ -110,7 +110,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
         Ok(s) => s,
         Err(e) => return vec![e.to_diag()],
     };
-    let ev = Ev::new(game, &st);
+    let ev = Evaluator::new(game, &st);
     let sections = expand(game, deck);
     let mut names = vec![MAIN_SECTION.to_string()];
     names.extend(game.deck_sections.iter().filter(|s| *s != MAIN_SECTION).cloned());

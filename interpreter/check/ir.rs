@@ -115,7 +115,7 @@ pub struct LastingDef {
     pub check: CheckId,
     pub forbid: bool,
     pub params: Vec<Slot>,
-    pub when: Ex,
+    pub when: Expr,
     pub until: Option<usize>,
     pub span: Span,
 }
@@ -326,7 +326,7 @@ pub struct KindDef {
     pub field_index: SymMap<usize>,
     pub slots: Vec<(String, bool)>,
     pub active_in: Vec<ZoneId>,
-    pub label: Option<Ex>,
+    pub label: Option<Expr>,
     pub label_slots: u16,
 }
 
@@ -358,13 +358,13 @@ pub struct ZoneDef {
 pub struct VarDef {
     pub name: String,
     pub ty: Ty,
-    pub default: Option<Ex>,
+    pub default: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
 pub struct ConstDef {
     pub name: String,
-    pub value: Ex,
+    pub value: Expr,
     pub span: Span,
 }
 
@@ -386,7 +386,7 @@ pub struct RuleInfo {
 pub struct ProcDef {
     pub info: RuleInfo,
     pub params: Vec<(String, Ty)>,
-    pub requires: Option<Ex>,
+    pub requires: Option<Expr>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -395,7 +395,7 @@ pub struct ProcDef {
 pub struct FuncDef {
     pub info: RuleInfo,
     pub params: Vec<(String, Ty)>,
-    pub body: Ex,
+    pub body: Expr,
     pub slots: u16,
     /// Whether an evaluation remembers its calls (set when the rules are checked): for functions
     /// that walk lists or zones, directly or through other functions. A cheap function is
@@ -415,7 +415,7 @@ pub struct CheckDef {
 pub struct HookDef {
     pub info: RuleInfo,
     pub check: CheckId,
-    pub when: Ex,
+    pub when: Expr,
     pub slots: u16,
 }
 
@@ -423,8 +423,8 @@ pub struct HookDef {
 pub struct TriggerDef {
     pub info: RuleInfo,
     pub event: EventId,
-    pub when: Option<Ex>,
-    pub by: Option<Ex>,
+    pub when: Option<Expr>,
+    pub by: Option<Expr>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -433,9 +433,9 @@ pub struct TriggerDef {
 pub struct ModifierDef {
     pub info: RuleInfo,
     /// For modifiers printed on objects: the condition on `self` for the modifier to apply.
-    pub active_while: Option<Ex>,
+    pub active_while: Option<Expr>,
     pub var: Slot,
-    pub when: Option<Ex>,
+    pub when: Option<Expr>,
     /// The zone `when` requires the object to be directly in, when it starts `o in ZONE and ..`:
     /// the modifier is skipped at once for objects elsewhere (field reads ask every object).
     pub zone_guard: Option<crate::runtime::value::ZoneRef>,
@@ -449,15 +449,15 @@ pub struct ModifierDef {
 pub struct FieldEffectDef {
     pub field: Sym,
     pub op: ModifyOp,
-    pub value: Ex,
+    pub value: Expr,
 }
 
 #[derive(Debug, Clone)]
 pub struct ReplaceDef {
     pub info: RuleInfo,
     pub target: ProcId,
-    pub when: Option<Ex>,
-    pub optional: Option<(Ex, String)>,
+    pub when: Option<Expr>,
+    pub optional: Option<(Expr, String)>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -472,7 +472,7 @@ pub struct AlwaysDef {
 #[derive(Debug, Clone)]
 pub struct LambdaDef {
     pub params: Vec<Slot>,
-    pub body: Ex,
+    pub body: Expr,
 }
 
 /// An object definition (a card, a token, a ship...).
@@ -501,7 +501,7 @@ pub struct AbilityDef {
     pub label: String,
     pub costs: Vec<CallIr>,
     pub targets: Vec<TargetDef>,
-    pub requires: Option<Ex>,
+    pub requires: Option<Expr>,
     pub body: Option<BlockId>,
     pub slots: u16,
 }
@@ -510,16 +510,16 @@ pub struct AbilityDef {
 pub struct TargetDef {
     pub slot: Slot,
     pub name: String,
-    pub from: Ex,
-    pub filter: Option<Ex>,
-    pub chosen_by: Option<Ex>,
+    pub from: Expr,
+    pub filter: Option<Expr>,
+    pub chosen_by: Option<Expr>,
     pub prompt: String,
 }
 
 #[derive(Debug, Clone)]
 pub struct DeckRuleDef {
-    pub each: Option<(Slot, Ex)>,
-    pub cond: Ex,
+    pub each: Option<(Slot, Expr)>,
+    pub cond: Expr,
     pub message: StrEx,
     pub slots: u16,
     pub span: Span,

@@ -31,7 +31,7 @@ impl Checker {
         }
     }
 
-    fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Ex {
+    fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
         let (x, t) = self.lower_expr(e, sc, cx);
         self.expect_ty(&t, &Ty::Bool, e.span);
         x
@@ -125,7 +125,7 @@ impl Checker {
             self.game.funcs.push(FuncDef {
                 info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
                 params: vec![],
-                body: Ex { kind: ExK::Lit(Value::None), span: Span::default() },
+                body: Expr { kind: ExprKind::Lit(Value::None), span: Span::default() },
                 slots: 0,
                 remember: false,
             });
@@ -237,7 +237,7 @@ impl Checker {
 
     /// A permit's or forbid's check, its parameters declared in `sc` (their slots), and its
     /// condition: evaluated in `sc`, so that a lasting one can read the names of the code that made it.
-    pub(super) fn lower_hook_in(&mut self, h: &ast::HookItem, sc: &mut Scope, cx: &Ctx) -> Option<(CheckId, Vec<Slot>, Ex)> {
+    pub(super) fn lower_hook_in(&mut self, h: &ast::HookItem, sc: &mut Scope, cx: &Ctx) -> Option<(CheckId, Vec<Slot>, Expr)> {
         let Some(&cid) = self.check_by_name.get(&h.name.node) else {
             let mut help = did_you_mean(&h.name.node, self.check_by_name.keys().map(String::as_str));
             if help.is_none() && self.func_by_name.contains_key(&h.name.node) {
@@ -698,12 +698,12 @@ impl Checker {
 
 /// The zone a condition `o in ZONE [and ...]` requires its object `o` (the slot `var`) to be
 /// directly in, when it is written that way.
-fn zone_guard(cond: &Ex, var: Slot) -> Option<crate::runtime::value::ZoneRef> {
+fn zone_guard(cond: &Expr, var: Slot) -> Option<crate::runtime::value::ZoneRef> {
     use crate::syntax::ast::BinOp;
     match &cond.kind {
-        ExK::Binary(BinOp::And, l, _) => zone_guard(l, var),
-        ExK::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
-            (ExK::Local(s), ExK::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(*z),
+        ExprKind::Binary(BinOp::And, l, _) => zone_guard(l, var),
+        ExprKind::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
+            (ExprKind::Local(s), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(*z),
             _ => None,
         },
         _ => None,

@@ -7,7 +7,7 @@ use super::scope::Scope;
 use crate::diag::{Diag, did_you_mean};
 use crate::runtime::builtins::{self, Ret};
 use crate::runtime::value::{Value, ZoneRef};
-use crate::syntax::ast::{self, BinOp, ExprKind, StrPart, UnOp};
+use crate::syntax::ast::{self, BinOp, StrPart, UnOp};
 use crate::syntax::span::Span;
 
 /// What the code being lowered may refer to.
@@ -28,24 +28,24 @@ impl Checker {
         self.diags.push(d);
     }
 
-    fn bad(&mut self, span: Span, msg: impl Into<String>) -> (Ex, Ty) {
+    fn bad(&mut self, span: Span, msg: impl Into<String>) -> (Expr, Ty) {
         self.error(Diag::error(span, msg));
-        (Ex { kind: ExK::Lit(Value::None), span }, Ty::Any)
+        (Expr { kind: ExprKind::Lit(Value::None), span }, Ty::Any)
     }
 
-    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
         stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx))
     }
 
-    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
         let span = e.span;
-        let mk = |kind| Ex { kind, span };
+        let mk = |kind| Expr { kind, span };
         match &e.node {
-            ExprKind::Int(i) => (mk(ExK::Lit(Value::Int(*i))), Ty::Int),
-            ExprKind::Bool(b) => (mk(ExK::Lit(Value::Bool(*b))), Ty::Bool),
-            ExprKind::None => (mk(ExK::Lit(Value::None)), Ty::Nothing),
-            ExprKind::Str(s) => (self.lower_str_expr(s, span, sc, cx), Ty::Text),
-            ExprKind::You => {
+            ast::ExprKind::Int(i) => (mk(ExprKind::Lit(Value::Int(*i))), Ty::Int),
+            ast::ExprKind::Bool(b) => (mk(ExprKind::Lit(Value::Bool(*b))), Ty::Bool),
+            ast::ExprKind::None => (mk(ExprKind::Lit(Value::None)), Ty::Nothing),
+            ast::ExprKind::Str(s) => (self.lower_str_expr(s, span, sc, cx), Ty::Text),
+            ast::ExprKind::You => {
                 if !cx.has_you {
                     self.error(
                         Diag::error(span, "`you` has no meaning here").label("no player controls this").help(
@@ -53,41 +53,41 @@ impl Checker {
                         ),
                     );
                 }
-                (mk(ExK::You), Ty::Player)
+                (mk(ExprKind::You), Ty::Player)
             }
-            ExprKind::SelfRef => match &cx.self_kind {
-                Some(k) => (mk(ExK::SelfObj), Ty::Obj(*k)),
+            ast::ExprKind::SelfRef => match &cx.self_kind {
+                Some(k) => (mk(ExprKind::SelfObj), Ty::Obj(*k)),
                 None => {
                     self.error(Diag::error(span, "`self` has no meaning here").help("`self` is the object whose ability this is"));
-                    (mk(ExK::SelfObj), Ty::Any)
+                    (mk(ExprKind::SelfObj), Ty::Any)
                 }
             },
-            ExprKind::Var(name) => self.lower_var(name, span, sc, cx),
-            ExprKind::Call(c) => self.lower_call_expr(c, sc, cx),
-            ExprKind::ProcRef(n) => match self.proc_by_name.get(&n.node) {
-                Some(p) => (mk(ExK::ProcRef(*p)), Ty::Proc),
+            ast::ExprKind::Var(name) => self.lower_var(name, span, sc, cx),
+            ast::ExprKind::Call(c) => self.lower_call_expr(c, sc, cx),
+            ast::ExprKind::ProcRef(n) => match self.proc_by_name.get(&n.node) {
+                Some(p) => (mk(ExprKind::ProcRef(*p)), Ty::Proc),
                 None => {
                     let help = did_you_mean(&n.node, self.proc_by_name.keys().map(String::as_str));
                     self.error(Diag::error(n.span, format!("unknown procedure `{}`", n.node)).label("not declared").maybe_help(help));
-                    (mk(ExK::Lit(Value::None)), Ty::Proc)
+                    (mk(ExprKind::Lit(Value::None)), Ty::Proc)
                 }
             },
-            ExprKind::Field { base, field } => {
+            ast::ExprKind::Field { base, field } => {
                 // `jump.destinations_drawn`: a constant with a dotted name, when no local hides it.
                 if let Some((root, path)) = dotted(base)
                     && sc.lookup(root).is_none()
                     && let Some((i, ty)) = self.const_by_name.get(&format!("{path}.{}", field.node)).cloned()
                 {
-                    return (mk(ExK::Const(i)), ty);
+                    return (mk(ExprKind::Const(i)), ty);
                 }
                 // `resource.gold`: an enum member named with its enum, when a local hides it.
-                if let ExprKind::Var(n) = &base.node
+                if let ast::ExprKind::Var(n) = &base.node
                     && sc.lookup(n).is_none()
                     && let Some(&eid) = self.enum_by_name.get(n)
                 {
                     let members = self.game.enums.get(eid as usize).map(|e| e.members.clone()).unwrap_or_default();
                     if let Some(sym) = self.game.sym_id(&field.node).filter(|s| members.contains(s)) {
-                        return (mk(ExK::Lit(Value::Sym(sym))), Ty::Sym(Some(eid)));
+                        return (mk(ExprKind::Lit(Value::Sym(sym))), Ty::Sym(Some(eid)));
                     }
                     let names: Vec<String> = members.iter().map(|m| self.game.sym(*m).to_string()).collect();
                     let help = did_you_mean(&field.node, names.iter().map(String::as_str))
@@ -95,35 +95,35 @@ impl Checker {
                     self.error(
                         Diag::error(field.span, format!("`{}` is not a `{n}`", field.node)).label("unknown member").maybe_help(help),
                     );
-                    return (mk(ExK::Lit(Value::None)), Ty::Sym(Some(eid)));
+                    return (mk(ExprKind::Lit(Value::None)), Ty::Sym(Some(eid)));
                 }
                 let (b, bt) = self.lower_expr(base, sc, cx);
                 self.lower_field(b, bt, field, span)
             }
-            ExprKind::Unary { op, expr } => {
+            ast::ExprKind::Unary { op, expr } => {
                 let (x, t) = self.lower_expr(expr, sc, cx);
                 let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
                 self.expect_ty(&t, &want, expr.span);
-                (mk(ExK::Unary(*op, Box::new(x))), want)
+                (mk(ExprKind::Unary(*op, Box::new(x))), want)
             }
-            ExprKind::Binary { op, lhs, rhs } => self.lower_binary(*op, lhs, rhs, span, sc, cx),
-            ExprKind::If { cond, then, otherwise } => {
+            ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(*op, lhs, rhs, span, sc, cx),
+            ast::ExprKind::If { cond, then, otherwise } => {
                 let (c, ct) = self.lower_expr(cond, sc, cx);
                 self.expect_ty(&ct, &Ty::Bool, cond.span);
                 let (a, at) = self.lower_expr(then, sc, cx);
                 let (b, bt) = self.lower_expr(otherwise, sc, cx);
                 let ty = if at == Ty::Nothing { bt } else { at };
-                (mk(ExK::If(Box::new(c), Box::new(a), Box::new(b))), ty)
+                (mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b))), ty)
             }
-            ExprKind::Quant { any, var, list, cond } => {
+            ast::ExprKind::Quant { any, var, list, cond } => {
                 let (l, slot, c, _) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExK::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
+                (mk(ExprKind::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
             }
-            ExprKind::Filter { var, list, cond } => {
+            ast::ExprKind::Filter { var, list, cond } => {
                 let (l, slot, c, elem) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExK::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
+                (mk(ExprKind::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
             }
-            ExprKind::Map { expr, var, list, cond } => {
+            ast::ExprKind::Map { expr, var, list, cond } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
                 sc.push();
                 let slot = sc.declare(&var.node, lt.elem());
@@ -134,9 +134,9 @@ impl Checker {
                 });
                 let (x, xt) = self.lower_expr(expr, sc, cx);
                 sc.pop();
-                (mk(ExK::Map { slot, list: Box::new(l), expr: Box::new(x), cond: c }), Ty::List(Box::new(xt)))
+                (mk(ExprKind::Map { slot, list: Box::new(l), expr: Box::new(x), cond: c }), Ty::List(Box::new(xt)))
             }
-            ExprKind::List(items) => {
+            ast::ExprKind::List(items) => {
                 let mut out = Vec::new();
                 let mut ty = Ty::Any;
                 for (i, it) in items.iter().enumerate() {
@@ -148,19 +148,19 @@ impl Checker {
                 }
                 // A list of literals is built once, here, not each time it is evaluated.
                 let kind = match out.iter().map(super::fold).collect::<Option<Vec<_>>>() {
-                    Some(values) if !out.is_empty() => ExK::Lit(Value::list(values)),
-                    _ => ExK::List(out),
+                    Some(values) if !out.is_empty() => ExprKind::Lit(Value::list(values)),
+                    _ => ExprKind::List(out),
                 };
                 (mk(kind), Ty::List(Box::new(ty)))
             }
-            ExprKind::Lambda { .. } => {
+            ast::ExprKind::Lambda { .. } => {
                 self.bad(span, "a function `|x| ..` can only be passed straight to a built-in such as `sort_by` or `distinct_match`")
             }
         }
     }
 
     /// `x in list where cond`: the list, the slot `x` lives in, the condition, the item type.
-    fn lower_each(&mut self, var: &ast::Name, list: &ast::Expr, cond: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Slot, Ex, Ty) {
+    fn lower_each(&mut self, var: &ast::Name, list: &ast::Expr, cond: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Slot, Expr, Ty) {
         let (l, lt) = self.lower_list(list, sc, cx);
         sc.push();
         let slot = sc.declare(&var.node, lt.elem());
@@ -170,7 +170,7 @@ impl Checker {
         (l, slot, c, lt.elem())
     }
 
-    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !t.is_listlike() {
             self.error(Diag::error(e.span, format!("expected a list or a zone, found {}", self.ty_name(&t))).label("not a list"));
@@ -178,8 +178,8 @@ impl Checker {
         (x, t)
     }
 
-    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &Ctx) -> Ex {
-        Ex { kind: ExK::Str(self.lower_str(s, sc, cx)), span }
+    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &Ctx) -> Expr {
+        Expr { kind: ExprKind::Str(self.lower_str(s, sc, cx)), span }
     }
 
     pub fn lower_str(&mut self, s: &ast::StrLit, sc: &mut Scope, cx: &Ctx) -> StrEx {
@@ -222,31 +222,31 @@ impl Checker {
         }
     }
 
-    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
-        let mk = |kind| Ex { kind, span };
+    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+        let mk = |kind| Expr { kind, span };
         if let Some((slot, ty)) = sc.lookup(name) {
-            return (mk(ExK::Local(slot)), ty.clone());
+            return (mk(ExprKind::Local(slot)), ty.clone());
         }
         if cx.scenario
             && let Some(n) = name.strip_prefix('P').and_then(|d| d.parse::<u8>().ok())
             && (1..=64).contains(&n)
         {
-            return (mk(ExK::Lit(Value::Player(n - 1))), Ty::Player);
+            return (mk(ExprKind::Lit(Value::Player(n - 1))), Ty::Player);
         }
         if let Some((i, ty)) = self.const_by_name.get(name).cloned() {
-            return (mk(ExK::Const(i)), ty);
+            return (mk(ExprKind::Const(i)), ty);
         }
         if let Some(i) = self.game.global_fields.iter().position(|f| f.name == name) {
             let ty = self.game.global_fields.get(i).map(|f| f.ty.clone()).unwrap_or(Ty::Any);
-            return (mk(ExK::Global(i as u16)), ty);
+            return (mk(ExprKind::Global(i as u16)), ty);
         }
         if let Some(sym) = self.game.sym_id(name)
             && let Some(&e) = self.member_of.get(&sym)
         {
-            return (mk(ExK::Lit(Value::Sym(sym))), Ty::Sym(Some(e)));
+            return (mk(ExprKind::Lit(Value::Sym(sym))), Ty::Sym(Some(e)));
         }
         if let Some(&z) = self.zone_by_name.get(name) {
-            return (mk(ExK::Lit(Value::Zone(ZoneRef { zone: z, owner: None }))), Ty::Zone);
+            return (mk(ExprKind::Lit(Value::Zone(ZoneRef { zone: z, owner: None }))), Ty::Zone);
         }
         let mut candidates: Vec<String> = sc.names().into_iter().map(String::from).collect();
         candidates.extend(self.const_by_name.keys().cloned());
@@ -261,17 +261,17 @@ impl Checker {
         }
         let d = Diag::error(span, format!("unknown name `{name}`")).label("not declared here").maybe_help(help);
         self.error(d);
-        (mk(ExK::Lit(Value::None)), Ty::Any)
+        (mk(ExprKind::Lit(Value::None)), Ty::Any)
     }
 
-    pub fn lower_field(&mut self, b: Ex, bt: Ty, field: &ast::Name, span: Span) -> (Ex, Ty) {
+    pub fn lower_field(&mut self, b: Expr, bt: Ty, field: &ast::Name, span: Span) -> (Expr, Ty) {
         let f = field.node.as_str();
-        let mk = |kind| Ex { kind, span };
+        let mk = |kind| Expr { kind, span };
         match &bt {
             Ty::Player => {
                 if let Some(i) = self.game.player_fields.iter().position(|x| x.name == f) {
                     let ty = self.game.player_fields.get(i).map(|x| x.ty.clone()).unwrap_or(Ty::Any);
-                    return (mk(ExK::PlayerField(Box::new(b), i as u16)), ty);
+                    return (mk(ExprKind::PlayerField(Box::new(b), i as u16)), ty);
                 }
                 if let Some(&z) = self.zone_by_name.get(f) {
                     if !self.game.zones.get(z as usize).is_some_and(|d| d.per_player) {
@@ -279,13 +279,13 @@ impl Checker {
                             Diag::error(field.span, format!("`{f}` is a shared zone, not a player's")).help(format!("write `{f}` alone")),
                         );
                     }
-                    return (mk(ExK::PlayerZone(Box::new(b), z)), Ty::Zone);
+                    return (mk(ExprKind::PlayerZone(Box::new(b), z)), Ty::Zone);
                 }
                 let mut cands: Vec<&str> = self.game.player_fields.iter().map(|x| x.name.as_str()).collect();
                 cands.extend(self.game.zones.iter().filter(|z| z.per_player).map(|z| z.name.as_str()));
                 let help = did_you_mean(f, cands.iter().copied()).or_else(|| Some(format!("players have: {}", cands.join(", "))));
                 self.error(Diag::error(field.span, format!("players have no field or zone `{f}`")).label("unknown field").maybe_help(help));
-                (mk(ExK::Lit(Value::None)), Ty::Any)
+                (mk(ExprKind::Lit(Value::None)), Ty::Any)
             }
             Ty::Obj(k) => {
                 if let Some((_, p)) = ObjProp::ALL.iter().find(|(n, _)| *n == f) {
@@ -299,32 +299,32 @@ impl Checker {
                         ObjProp::Above | ObjProp::Top => Ty::Obj(None),
                         ObjProp::Id => Ty::Int,
                     };
-                    return (mk(ExK::ObjProp(Box::new(b), *p)), ty);
+                    return (mk(ExprKind::ObjProp(Box::new(b), *p)), ty);
                 }
                 match self.object_field_type(*k, f) {
-                    Some((sym, ty)) => (mk(ExK::ObjField(Box::new(b), sym)), ty),
+                    Some((sym, ty)) => (mk(ExprKind::ObjField(Box::new(b), sym)), ty),
                     None => {
                         self.unknown_object_field(*k, field);
-                        (mk(ExK::Lit(Value::None)), Ty::Any)
+                        (mk(ExprKind::Lit(Value::None)), Ty::Any)
                     }
                 }
             }
             Ty::Def(k) => {
                 if f == "name" {
                     let sym = self.intern("name");
-                    return (mk(ExK::DefField(Box::new(b), sym)), Ty::Text);
+                    return (mk(ExprKind::DefField(Box::new(b), sym)), Ty::Text);
                 }
                 match self.object_field_type(*k, f) {
-                    Some((sym, ty)) => (mk(ExK::DefField(Box::new(b), sym)), ty),
+                    Some((sym, ty)) => (mk(ExprKind::DefField(Box::new(b), sym)), ty),
                     None => {
                         self.unknown_object_field(*k, field);
-                        (mk(ExK::Lit(Value::None)), Ty::Any)
+                        (mk(ExprKind::Lit(Value::None)), Ty::Any)
                     }
                 }
             }
-            Ty::Zone if f == "owner" => (mk(ExK::ZoneOwner(Box::new(b))), Ty::Player),
-            Ty::Ability if f == "label" => (mk(ExK::AbilityLabel(Box::new(b))), Ty::Text),
-            Ty::Ability if f == "source" => (mk(ExK::AbilitySource(Box::new(b))), Ty::Obj(None)),
+            Ty::Zone if f == "owner" => (mk(ExprKind::ZoneOwner(Box::new(b))), Ty::Player),
+            Ty::Ability if f == "label" => (mk(ExprKind::AbilityLabel(Box::new(b))), Ty::Text),
+            Ty::Ability if f == "source" => (mk(ExprKind::AbilitySource(Box::new(b))), Ty::Obj(None)),
             Ty::Any => {
                 let known = self.game.player_fields.iter().any(|x| x.name == f)
                     || self.zone_by_name.contains_key(f)
@@ -345,7 +345,7 @@ impl Checker {
                     );
                 }
                 let sym = self.intern(f);
-                (mk(ExK::Dynamic(Box::new(b), sym)), Ty::Any)
+                (mk(ExprKind::Dynamic(Box::new(b), sym)), Ty::Any)
             }
             other => {
                 let msg = format!("{} has no field `{f}`", self.ty_name(other));
@@ -398,7 +398,7 @@ impl Checker {
         self.error(Diag::error(field.span, format!("unknown field `{}` on {who}", field.node)).label("not a field").maybe_help(help));
     }
 
-    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
         let (a, at) = self.lower_expr(l, sc, cx);
         let (b, bt) = self.lower_expr(r, sc, cx);
         let ty = match op {
@@ -448,10 +448,10 @@ impl Checker {
                 Ty::Int
             }
         };
-        (Ex { kind: ExK::Binary(op, Box::new(a), Box::new(b)), span }, ty)
+        (Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), span }, ty)
     }
 
-    fn lower_args(&mut self, args: &[ast::Expr], params: &[(String, Ty)], name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> Vec<Ex> {
+    fn lower_args(&mut self, args: &[ast::Expr], params: &[(String, Ty)], name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> Vec<Expr> {
         if args.len() != params.len() {
             self.error(
                 Diag::error(
@@ -473,28 +473,28 @@ impl Checker {
         out
     }
 
-    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &Ctx) -> (Ex, Ty) {
+    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
         let name = c.name.node.as_str();
         let span = c.span;
-        let mk = |kind| Ex { kind, span };
+        let mk = |kind| Expr { kind, span };
         if let Some(&fid) = self.func_by_name.get(name) {
             let params = self.func_params.get(fid as usize).cloned().unwrap_or_default();
             let args = self.lower_args(&c.args, &params, name, span, sc, cx);
             let ty = self.func_types.get(fid as usize).cloned().unwrap_or(Ty::Any);
-            return (mk(ExK::Call(fid, args)), ty);
+            return (mk(ExprKind::Call(fid, args)), ty);
         }
         if let Some(&cid) = self.check_by_name.get(name) {
             let params = self.check_params.get(cid as usize).cloned().unwrap_or_default();
             let args = self.lower_args(&c.args, &params, name, span, sc, cx);
-            return (mk(ExK::Check(cid, args)), Ty::Bool);
+            return (mk(ExprKind::Check(cid, args)), Ty::Bool);
         }
         if name == "can" {
-            if let [ast::Spanned { node: ExprKind::Call(inner), .. }] = c.args.as_slice()
+            if let [ast::Spanned { node: ast::ExprKind::Call(inner), .. }] = c.args.as_slice()
                 && let Some(&pid) = self.proc_by_name.get(&inner.name.node)
             {
                 let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
                 let args = self.lower_args(&inner.args, &params, &inner.name.node, inner.span, sc, cx);
-                return (mk(ExK::CanProc(pid, args)), Ty::Bool);
+                return (mk(ExprKind::CanProc(pid, args)), Ty::Bool);
             }
             return self.bad(span, "`can` takes one procedure call, like `can(commit(u))`");
         }
@@ -547,11 +547,11 @@ impl Checker {
                 Ret::Poses => Ty::List(Box::new(Ty::Pose)),
             };
             if sig.builtin == builtins::Builtin::Definitions
-                && let Some(ast::Spanned { node: ExprKind::Str(s), span: sspan }) = c.args.first()
+                && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.first()
                 && let Some(kind) = s.as_plain()
             {
                 match self.kind_by_name.get(&kind) {
-                    Some(&k) => return (mk(ExK::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
+                    Some(&k) => return (mk(ExprKind::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
                     None => {
                         let help = did_you_mean(&kind, self.kind_by_name.keys().map(String::as_str));
                         self.error(Diag::error(*sspan, format!("no kind named `{kind}`")).maybe_help(help));
@@ -559,7 +559,7 @@ impl Checker {
                 }
             }
             if matches!(sig.builtin, builtins::Builtin::Abilities | builtins::Builtin::Ability)
-                && let Some(ast::Spanned { node: ExprKind::Str(s), span: sspan }) = c.args.get(1)
+                && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.get(1)
                 && let Some(slot) = s.as_plain()
                 && !self.game.kinds.iter().any(|k| k.slots.iter().any(|(n, _)| *n == slot))
             {
@@ -567,7 +567,7 @@ impl Checker {
                 let help = did_you_mean(&slot, cands.iter().map(String::as_str));
                 self.error(Diag::error(*sspan, format!("no kind has an ability slot `{slot}`")).maybe_help(help));
             }
-            return (mk(ExK::Builtin(sig.builtin, args)), ty);
+            return (mk(ExprKind::Builtin(sig.builtin, args)), ty);
         }
         if self.proc_by_name.contains_key(name) {
             return self.bad(
@@ -583,16 +583,16 @@ impl Checker {
         cands.extend(builtins::BUILTINS.iter().map(|s| s.name));
         let help = did_you_mean(name, cands.iter().copied());
         self.error(Diag::error(c.name.span, format!("unknown function `{name}`")).label("not declared").maybe_help(help));
-        (mk(ExK::Lit(Value::None)), Ty::Any)
+        (mk(ExprKind::Lit(Value::None)), Ty::Any)
     }
 
-    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &Ctx) -> Ex {
-        let ExprKind::Lambda { params, body } = &a.node else {
+    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &Ctx) -> Expr {
+        let ast::ExprKind::Lambda { params, body } = &a.node else {
             self.error(Diag::error(
                 a.span,
                 format!("expected a function with {n} parameter{}, like `|x| ..`", if n == 1 { "" } else { "s" }),
             ));
-            return Ex { kind: ExK::Lit(Value::None), span: a.span };
+            return Expr { kind: ExprKind::Lit(Value::None), span: a.span };
         };
         if params.len() != n {
             self.error(Diag::error(a.span, format!("this function needs {n} parameter{}", if n == 1 { "" } else { "s" })));
@@ -604,15 +604,15 @@ impl Checker {
         sc.pop();
         let id = self.game.lambdas.len() as u32;
         self.game.lambdas.push(LambdaDef { params: slots, body });
-        Ex { kind: ExK::Lambda(id), span: a.span }
+        Expr { kind: ExprKind::Lambda(id), span: a.span }
     }
 }
 
 /// A chain of names `a.b.c` as its first name and the whole dotted text, or `None`.
 fn dotted(e: &ast::Expr) -> Option<(&str, String)> {
     match &e.node {
-        ExprKind::Var(n) => Some((n.as_str(), n.clone())),
-        ExprKind::Field { base, field } => dotted(base).map(|(root, path)| (root, format!("{path}.{}", field.node))),
+        ast::ExprKind::Var(n) => Some((n.as_str(), n.clone())),
+        ast::ExprKind::Field { base, field } => dotted(base).map(|(root, path)| (root, format!("{path}.{}", field.node))),
         _ => None,
     }
 }

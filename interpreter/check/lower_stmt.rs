@@ -6,7 +6,7 @@ use super::lower_expr::Ctx;
 use super::scope::Scope;
 use crate::diag::{Diag, did_you_mean};
 use crate::runtime::value::Value;
-use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag, StmtKind};
+use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
@@ -80,7 +80,7 @@ impl Checker {
             for a in &c.args {
                 args.push(self.lower_expr(a, sc, cx).0);
             }
-            return CallIr { target: CallTarget::Dynamic(Ex { kind: ExK::Local(slot), span: c.name.span }), args, span: c.span };
+            return CallIr { target: CallTarget::Dynamic(Expr { kind: ExprKind::Local(slot), span: c.name.span }), args, span: c.span };
         }
         let mut help = did_you_mean(name, self.proc_by_name.keys().map(String::as_str));
         if help.is_none() && (self.func_by_name.contains_key(name) || self.check_by_name.contains_key(name)) {
@@ -137,7 +137,7 @@ impl Checker {
             ast::ExprKind::Str(s) if s.as_plain().is_some() => {
                 let name = s.as_plain().unwrap_or_default();
                 match self.game.def_index.get(&name) {
-                    Some(d) => Ex { kind: ExK::Lit(Value::Def(*d)), span: c.def.span },
+                    Some(d) => Expr { kind: ExprKind::Lit(Value::Def(*d)), span: c.def.span },
                     None => {
                         let help = did_you_mean(&name, self.game.def_index.keys().map(String::as_str));
                         self.error(
@@ -145,7 +145,7 @@ impl Checker {
                                 .label("unknown card or object")
                                 .maybe_help(help),
                         );
-                        Ex { kind: ExK::Lit(Value::None), span: c.def.span }
+                        Expr { kind: ExprKind::Lit(Value::None), span: c.def.span }
                     }
                 }
             }
@@ -165,7 +165,7 @@ impl Checker {
         CreateIr { def, owner, zone, face_up: c.face_up }
     }
 
-    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Ex {
+    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !(t.fits(&Ty::Obj(None)) || t.is_listlike()) {
             let msg = format!("expected an object, a list of objects or a zone, found {}", self.ty_name(&t));
@@ -181,16 +181,16 @@ impl Checker {
             return None;
         }
         let kind = match &s.node {
-            StmtKind::Let { name, value } => match value {
+            ast::StmtKind::Let { name, value } => match value {
                 LetValue::Expr(e) => {
                     let (x, t) = self.lower_expr(e, sc, cx);
                     let slot = sc.declare(&name.node, t);
-                    StK::Let { slot, value: x }
+                    StmtKind::Let { slot, value: x }
                 }
                 LetValue::Call(c) => {
                     let call = self.lower_call(c, sc, cx);
                     let slot = sc.declare(&name.node, Ty::Any);
-                    StK::LetCall { slot, call }
+                    StmtKind::LetCall { slot, call }
                 }
                 LetValue::Choose(c) => {
                     let (choose, ty) = self.lower_choose(c, sc, cx);
@@ -201,34 +201,34 @@ impl Checker {
                         );
                     }
                     let slot = sc.declare(&name.node, ty);
-                    StK::Choose { dest: Some(slot), choose: Box::new(choose) }
+                    StmtKind::Choose { dest: Some(slot), choose: Box::new(choose) }
                 }
                 LetValue::Roll(e) => {
                     let (x, t) = self.lower_expr(e, sc, cx);
                     self.expect_ty(&t, &Ty::Int, e.span);
                     let slot = sc.declare(&name.node, Ty::Int);
-                    StK::Roll { slot, sides: x }
+                    StmtKind::Roll { slot, sides: x }
                 }
                 LetValue::Pick(e) => {
                     let (x, t) = self.lower_list(e, sc, cx);
                     let slot = sc.declare(&name.node, t.elem());
-                    StK::Pick { slot, list: x }
+                    StmtKind::Pick { slot, list: x }
                 }
                 LetValue::Create(c) => {
                     let create = self.lower_create(c, sc, cx);
                     let slot = sc.declare(&name.node, Ty::Obj(None));
-                    StK::Create { dest: Some(slot), create: Box::new(create) }
+                    StmtKind::Create { dest: Some(slot), create: Box::new(create) }
                 }
             },
-            StmtKind::Assign { place, op, value } => {
+            ast::StmtKind::Assign { place, op, value } => {
                 let (v, vt) = self.lower_expr(value, sc, cx);
                 let place = self.lower_place(place, &vt, sc, cx)?;
                 if op.node != ast::AssignOp::Set {
                     self.expect_ty(&vt, &Ty::Int, value.span);
                 }
-                StK::Assign { place, op: op.node, value: v }
+                StmtKind::Assign { place, op: op.node, value: v }
             }
-            StmtKind::If { arms, otherwise } => {
+            ast::StmtKind::If { arms, otherwise } => {
                 let mut out = Vec::new();
                 for (c, b) in arms {
                     let (x, t) = self.lower_expr(c, sc, cx);
@@ -237,40 +237,40 @@ impl Checker {
                     out.push((x, body));
                 }
                 let otherwise = otherwise.as_ref().map(|b| self.lower_block(b, sc, cx));
-                StK::If { arms: out, otherwise }
+                StmtKind::If { arms: out, otherwise }
             }
-            StmtKind::For { var, list, body } => {
+            ast::StmtKind::For { var, list, body } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
                 sc.push();
                 let slot = sc.declare(&var.node, lt.elem());
                 let body = self.lower_block(body, sc, cx);
                 sc.pop();
-                StK::For { slot, list: l, body }
+                StmtKind::For { slot, list: l, body }
             }
-            StmtKind::Step { body, name, cite } => {
+            ast::StmtKind::Step { body, name, cite } => {
                 self.game.steps.push(StepInfo { span, name: name.node.clone(), cite: cite.as_ref().map(|c| c.node.clone()) });
                 let body = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_open(body, sc, cx));
-                StK::Block(body)
+                StmtKind::Block(body)
             }
-            StmtKind::While { cond, body } => {
+            ast::StmtKind::While { cond, body } => {
                 let (c, t) = self.lower_expr(cond, sc, cx);
                 self.expect_ty(&t, &Ty::Bool, cond.span);
                 let body = self.lower_block(body, sc, cx);
-                StK::While { cond: c, body }
+                StmtKind::While { cond: c, body }
             }
-            StmtKind::Repeat { count, body } => {
+            ast::StmtKind::Repeat { count, body } => {
                 let (c, t) = self.lower_expr(count, sc, cx);
                 self.expect_ty(&t, &Ty::Int, count.span);
                 let body = self.lower_block(body, sc, cx);
-                StK::Repeat { count: c, body }
+                StmtKind::Repeat { count: c, body }
             }
-            StmtKind::Return(e) => StK::Return(e.as_ref().map(|x| self.lower_expr(x, sc, cx).0)),
-            StmtKind::Call(c) => StK::Call(self.lower_call(c, sc, cx)),
-            StmtKind::Choose(c) => {
+            ast::StmtKind::Return(e) => StmtKind::Return(e.as_ref().map(|x| self.lower_expr(x, sc, cx).0)),
+            ast::StmtKind::Call(c) => StmtKind::Call(self.lower_call(c, sc, cx)),
+            ast::StmtKind::Choose(c) => {
                 let (choose, _) = self.lower_choose(c, sc, cx);
-                StK::Choose { dest: None, choose: Box::new(choose) }
+                StmtKind::Choose { dest: None, choose: Box::new(choose) }
             }
-            StmtKind::Move { what, to, flags } => {
+            ast::StmtKind::Move { what, to, flags } => {
                 let what = self.objects_expr(what, sc, cx);
                 let (to_x, tt) = self.lower_expr(to, sc, cx);
                 self.expect_ty(&tt, &Ty::Zone, to.span);
@@ -280,21 +280,21 @@ impl Checker {
                     MoveFlag::FaceDown => Some(false),
                     _ => None,
                 });
-                StK::Move { what, to: to_x, bottom, face }
+                StmtKind::Move { what, to: to_x, bottom, face }
             }
-            StmtKind::Put { what, under, target } => {
+            ast::StmtKind::Put { what, under, target } => {
                 let what = self.objects_expr(what, sc, cx);
                 let (t, tt) = self.lower_expr(target, sc, cx);
                 self.expect_ty(&tt, &Ty::Obj(None), target.span);
-                StK::Put { what, under: *under, target: t }
+                StmtKind::Put { what, under: *under, target: t }
             }
-            StmtKind::Turn { what, up } => StK::Turn { what: self.objects_expr(what, sc, cx), up: *up },
-            StmtKind::Shuffle(z) => {
+            ast::StmtKind::Turn { what, up } => StmtKind::Turn { what: self.objects_expr(what, sc, cx), up: *up },
+            ast::StmtKind::Shuffle(z) => {
                 let (x, t) = self.lower_expr(z, sc, cx);
                 self.expect_ty(&t, &Ty::Zone, z.span);
-                StK::Shuffle(x)
+                StmtKind::Shuffle(x)
             }
-            StmtKind::Modify { target, field, op, value, until } => {
+            ast::StmtKind::Modify { target, field, op, value, until } => {
                 let (t, tt) = self.lower_expr(target, sc, cx);
                 let kind = match &tt {
                     Ty::Obj(k) => *k,
@@ -326,10 +326,10 @@ impl Checker {
                 };
                 let (v, _) = self.lower_expr(value, sc, cx);
                 let until = until.as_ref().and_then(|u| self.duration(u));
-                StK::Modify { target: t, field: fsym, op: op.node, value: v, until }
+                StmtKind::Modify { target: t, field: fsym, op: op.node, value: v, until }
             }
-            StmtKind::Expire(d) => StK::Expire(self.duration(d)?),
-            StmtKind::Lasting { forbid, hook, until } => {
+            ast::StmtKind::Expire(d) => StmtKind::Expire(self.duration(d)?),
+            ast::StmtKind::Lasting { forbid, hook, until } => {
                 sc.push();
                 let lowered = self.lower_hook_in(hook, sc, cx);
                 sc.pop();
@@ -340,9 +340,9 @@ impl Checker {
                 };
                 let i = self.game.lasting.len() as u32;
                 self.game.lasting.push(LastingDef { check, forbid: *forbid, params, when, until, span });
-                StK::Lasting(i)
+                StmtKind::Lasting(i)
             }
-            StmtKind::Signal(c) => {
+            ast::StmtKind::Signal(c) => {
                 let Some(&ev) = self.event_by_name.get(&c.name.node) else {
                     let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
                     self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
@@ -353,27 +353,31 @@ impl Checker {
                     self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
                 }
                 let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
-                StK::Signal { event: ev, args }
+                StmtKind::Signal { event: ev, args }
             }
-            StmtKind::Log(t) => StK::Log(self.lower_str(t, sc, cx)),
-            StmtKind::Win { who, reason } | StmtKind::Lose { who, reason } => {
+            ast::StmtKind::Log(t) => StmtKind::Log(self.lower_str(t, sc, cx)),
+            ast::StmtKind::Win { who, reason } | ast::StmtKind::Lose { who, reason } => {
                 let (w, wt) = self.lower_expr(who, sc, cx);
                 if !(wt.fits(&Ty::Player) || wt.fits(&Ty::List(Box::new(Ty::Player)))) {
                     let msg = format!("expected a player or a list of players, found {}", self.ty_name(&wt));
                     self.error(Diag::error(who.span, msg));
                 }
                 let reason = self.lower_str(reason, sc, cx);
-                if matches!(s.node, StmtKind::Win { .. }) { StK::Win { who: w, reason } } else { StK::Lose { who: w, reason } }
+                if matches!(s.node, ast::StmtKind::Win { .. }) {
+                    StmtKind::Win { who: w, reason }
+                } else {
+                    StmtKind::Lose { who: w, reason }
+                }
             }
-            StmtKind::Draw(reason) => StK::Draw(self.lower_str(reason, sc, cx)),
-            StmtKind::Reveal { what, to } => {
+            ast::StmtKind::Draw(reason) => StmtKind::Draw(self.lower_str(reason, sc, cx)),
+            ast::StmtKind::Reveal { what, to } => {
                 let what = self.objects_expr(what, sc, cx);
                 let to = to.as_ref().map(|t| self.lower_expr(t, sc, cx).0);
-                StK::Reveal { what, to }
+                StmtKind::Reveal { what, to }
             }
-            StmtKind::Conceal(what) => StK::Conceal(self.objects_expr(what, sc, cx)),
-            StmtKind::Create(c) => StK::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
-            StmtKind::Use(a, by) => {
+            ast::StmtKind::Conceal(what) => StmtKind::Conceal(self.objects_expr(what, sc, cx)),
+            ast::StmtKind::Create(c) => StmtKind::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
+            ast::StmtKind::Use(a, by) => {
                 let by = by.as_ref().map(|b| {
                     let (bx, bt) = self.lower_expr(b, sc, cx);
                     self.expect_ty(&bt, &Ty::Player, b.span);
@@ -390,9 +394,13 @@ impl Checker {
                 } else {
                     self.expect_ty(&t, &Ty::Ability, a.span);
                 }
-                StK::Use(x, by)
+                StmtKind::Use(x, by)
             }
-            StmtKind::Run(_) | StmtKind::Answer { .. } | StmtKind::Random(_) | StmtKind::Expect(_) | StmtKind::Stop => {
+            ast::StmtKind::Run(_)
+            | ast::StmtKind::Answer { .. }
+            | ast::StmtKind::Random(_)
+            | ast::StmtKind::Expect(_)
+            | ast::StmtKind::Stop => {
                 self.error(Diag::error(span, "this statement belongs only at the top level of a scenario"));
                 return None;
             }

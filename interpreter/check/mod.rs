@@ -620,13 +620,14 @@ impl Checker {
         }
         self.game.modified_fields = modified;
         // Functions worth remembering: those that walk lists or zones, or call one that does.
-        let walks = |x: &Ex| matches!(x.kind, ExK::Quant { .. } | ExK::Filter { .. } | ExK::Map { .. } | ExK::Check(..));
+        let walks =
+            |x: &Expr| matches!(x.kind, ExprKind::Quant { .. } | ExprKind::Filter { .. } | ExprKind::Map { .. } | ExprKind::Check(..));
         let mut remember: Vec<bool> = self.game.funcs.iter().map(|f| f.body.any(&mut |x| walks(x))).collect();
         loop {
             let mut changed = false;
             for (i, f) in self.game.funcs.iter().enumerate() {
                 if remember.get(i) == Some(&false)
-                    && f.body.any(&mut |x| matches!(x.kind, ExK::Call(g, _) if remember.get(g as usize) == Some(&true)))
+                    && f.body.any(&mut |x| matches!(x.kind, ExprKind::Call(g, _) if remember.get(g as usize) == Some(&true)))
                 {
                     if let Some(r) = remember.get_mut(i) {
                         *r = true;
@@ -657,10 +658,10 @@ fn set_flag(table: &mut Vec<bool>, id: u32) {
 }
 
 /// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
-pub(super) fn fold(x: &Ex) -> Option<Value> {
+pub(super) fn fold(x: &Expr) -> Option<Value> {
     match &x.kind {
-        ExK::Lit(v) => Some(v.clone()),
-        ExK::Str(pieces) => {
+        ExprKind::Lit(v) => Some(v.clone()),
+        ExprKind::Str(pieces) => {
             let mut t = String::new();
             for p in pieces {
                 match p {
@@ -670,8 +671,8 @@ pub(super) fn fold(x: &Ex) -> Option<Value> {
             }
             Some(Value::text(t))
         }
-        ExK::List(items) => items.iter().map(fold).collect::<Option<Vec<_>>>().map(Value::list),
-        ExK::Unary(crate::syntax::ast::UnOp::Neg, inner) => match fold(inner)? {
+        ExprKind::List(items) => items.iter().map(fold).collect::<Option<Vec<_>>>().map(Value::list),
+        ExprKind::Unary(crate::syntax::ast::UnOp::Neg, inner) => match fold(inner)? {
             Value::Int(i) => i.checked_neg().map(Value::Int),
             _ => None,
         },

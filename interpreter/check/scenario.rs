@@ -38,8 +38,8 @@ pub enum Step {
     /// Start a procedure and run until it needs a decision or finishes.
     Run(CallIr),
     Answer {
-        who: Ex,
-        value: Ex,
+        who: Expr,
+        value: Expr,
     },
     Random(RandomIr),
     Expect(ExpectIr),
@@ -48,21 +48,21 @@ pub enum Step {
 
 #[derive(Debug, Clone)]
 pub enum RandomIr {
-    Roll(Ex),
+    Roll(Expr),
     Keep,
-    Order(Ex),
-    Pick(Ex),
+    Order(Expr),
+    Pick(Expr),
 }
 
 #[derive(Debug, Clone)]
 pub enum ExpectIr {
-    Options { who: Ex, labels: Ex },
+    Options { who: Expr, labels: Expr },
     Finished,
-    Decision { who: Ex, prompt: Option<String> },
-    Log(Ex),
+    Decision { who: Expr, prompt: Option<String> },
+    Log(Expr),
     Deck { deck: usize, valid: bool, fragment: Option<String> },
-    True { cond: Ex, text: String, message: Option<StrEx> },
-    Sees { who: Ex, what: Ex, sees: bool },
+    True { cond: Expr, text: String, message: Option<StrEx> },
+    Sees { who: Expr, what: Expr, sees: bool },
 }
 
 /// The header of a scenario: which game, which variants, how many players.

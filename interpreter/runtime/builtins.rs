@@ -1,7 +1,7 @@
 //! The built-in functions every game may call. The table gives the checker each one's arity
 //! and result, and below the table each one's implementation.
 
-use super::eval::{Ev, R, SIZE_BUDGET, err, overflow};
+use super::eval::{Evaluator, R, SIZE_BUDGET, err, overflow};
 use super::state::Env;
 use super::value::{Seat, Value};
 use crate::check::ir::*;
@@ -237,8 +237,8 @@ pub fn lookup(name: &str) -> Option<&'static Sig> {
 
 // The implementations: evaluated arguments in, a value out.
 
-impl Ev<'_> {
-    pub(super) fn builtin(&self, b: Builtin, args: &[Ex], env: &mut Env, span: Span) -> R<Value> {
+impl Evaluator<'_> {
+    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
         // One or two arguments (most calls) are evaluated into an array on the stack.
         match args {
             [x] => {
@@ -260,7 +260,7 @@ impl Ev<'_> {
         r
     }
 
-    fn builtin_with(&self, b: Builtin, args: &[Ex], vals: &[Value], env: &mut Env, span: Span) -> R<Value> {
+    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[Value], env: &mut Env, span: Span) -> R<Value> {
         let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
         // A builtin walks its list arguments: one step per item.
@@ -289,22 +289,28 @@ impl Ev<'_> {
         let players_v = |seats: Vec<Seat>| Value::list(seats.into_iter().map(Value::Player).collect());
         use super::geometry as geo;
         let pose = |i: usize| match arg(i) {
-            Value::Pose(x, y, h) => Ok(geo::Pose { x, y, h }),
+            Value::Pose(p) => {
+                let [x, y, h] = *p;
+                Ok(geo::Pose { x, y, h })
+            }
             other => Err(self.type_err(arg_span(i), "a pose", &other)),
         };
         let shape = |i: usize| -> R<Vec<geo::P>> {
             list(i)?
                 .iter()
                 .map(|v| match v {
-                    Value::Pose(x, y, _) => Ok(geo::P { x: *x as f64, y: *y as f64 }),
+                    Value::Pose(p) => {
+                        let [x, y, _] = **p;
+                        Ok(geo::P { x: x as f64, y: y as f64 })
+                    }
                     other => Err(self.type_err(arg_span(i), "a shape (a list of points)", other)),
                 })
                 .collect()
         };
-        let pv = |p: geo::Pose| Value::Pose(p.x, p.y, p.h);
+        let pv = |p: geo::Pose| Value::pose(p.x, p.y, p.h);
         let ptv = |p: geo::P| {
             let q = geo::to_pose(p);
-            Value::Pose(q.x, q.y, 0)
+            Value::pose(q.x, q.y, 0)
         };
         let shape_v = |s: Vec<geo::P>| Value::list(s.into_iter().map(ptv).collect());
         let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| overflow(span));
@@ -422,7 +428,7 @@ impl Ev<'_> {
                 let pool = list(0)?;
                 let reqs = list(1)?;
                 let f = arg(2);
-                if pool.len().saturating_mul(reqs.len()) > 1_000_000 {
+                if pool.len().saturating_mul(reqs.len()) > crate::budgets::MATCH_BUDGET {
                     return Err(err(span, "size budget exceeded: matching more than a million item and requirement pairs"));
                 }
                 let mut ok = vec![vec![false; pool.len()]; reqs.len()];
@@ -490,7 +496,7 @@ impl Ev<'_> {
                     Value::Text(t) => t,
                     other => return Err(self.type_err(arg_span(0), "a kind's name in quotes", &other)),
                 };
-                let kind = self.game.kinds.iter().position(|k| k.name == name.as_ref());
+                let kind = self.game.kinds.iter().position(|k| k.name == name.as_str());
                 Value::list(
                     self.game
                         .defs
@@ -511,8 +517,8 @@ impl Ev<'_> {
             Builtin::Mm => scaled(0, 1_000)?,
             Builtin::Cm => scaled(0, 10_000)?,
             Builtin::Deg => scaled(0, 1_000)?,
-            Builtin::Point => Value::Pose(int(0)?, int(1)?, 0),
-            Builtin::PoseOf => Value::Pose(int(0)?, int(1)?, geo::norm_angle(int(2)?)),
+            Builtin::Point => Value::pose(int(0)?, int(1)?, 0),
+            Builtin::PoseOf => Value::pose(int(0)?, int(1)?, geo::norm_angle(int(2)?)),
             Builtin::PoseX => Value::Int(pose(0)?.x),
             Builtin::PoseY => Value::Int(pose(0)?.y),
             Builtin::HeadingOf => Value::Int(pose(0)?.h),

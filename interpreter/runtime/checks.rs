@@ -7,7 +7,7 @@ use super::value::{ObjId, Seat, Value};
 use crate::check::ir::*;
 use crate::syntax::span::Span;
 
-impl<'a> Ev<'a> {
+impl<'a> Evaluator<'a> {
     /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
     pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> R<Value> {
         let c = self.game.checks.get(cid as usize).ok_or_else(|| err(span, "no such check"))?;

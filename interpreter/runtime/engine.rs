@@ -4,7 +4,7 @@
 
 use super::RtError;
 use super::chunked::Chunked;
-use super::eval::{Ev, err, new_env};
+use super::eval::{Evaluator, err, new_env};
 use super::state::*;
 use super::value::{ObjId, Seat, Value};
 use crate::check::ir::*;
@@ -12,16 +12,7 @@ use crate::syntax::span::Span;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
-/// Statements one advance may execute before the rule is stopped.
-pub const STEP_BUDGET: u64 = 2_000_000;
-/// Frames that may be open at once.
-pub const FRAME_BUDGET: usize = 400;
-/// Turns a game may last.
-pub const TURN_BUDGET: u32 = 2_000;
-/// Evaluation steps (expressions evaluated, list items walked by builtins) between two decisions.
-pub const WORK_BUDGET: u64 = 20_000_000;
-/// Objects a game may hold (every object ever created, wherever it is now).
-pub const OBJECT_BUDGET: usize = 20_000;
+pub use crate::budgets::{FRAME_BUDGET, OBJECT_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -42,6 +33,9 @@ pub struct Engine<'g> {
     pool: super::eval::Pool,
     /// Where the evaluation steps go, when profiling (`arbiter bench --profile`).
     profile: Option<std::cell::RefCell<super::profile::Profile>>,
+    /// Whether evaluations may use what earlier ones worked out about the same version of the
+    /// state (`eval::Memo`); off only to check that it changes nothing (tests/memo.rs).
+    remember: bool,
 }
 
 /// Why an answer was not taken.
@@ -71,14 +65,29 @@ pub struct Setup {
 
 impl<'g> Engine<'g> {
     pub fn new(game: &'g Game) -> Self {
-        Engine { game, step_budget: STEP_BUDGET, fingerprint: std::cell::OnceCell::new(), pool: Default::default(), profile: None }
+        Engine {
+            game,
+            step_budget: STEP_BUDGET,
+            fingerprint: std::cell::OnceCell::new(),
+            pool: Default::default(),
+            profile: None,
+            remember: true,
+        }
     }
 
-    pub fn ev<'s>(&'s self, st: &'s State) -> Ev<'s>
+    /// An engine whose evaluations each start with an empty memo, as if nothing were remembered
+    /// between them: play must be exactly the same (tests/memo.rs).
+    pub fn forgetful(mut self) -> Self {
+        self.remember = false;
+        self
+    }
+
+    pub fn ev<'s>(&'s self, st: &'s State) -> Evaluator<'s>
     where
         'g: 's,
     {
-        Ev::pooled(self.game, st, &self.pool).profiled(self.profile.as_ref())
+        let ev = Evaluator::pooled(self.game, st, &self.pool).profiled(self.profile.as_ref());
+        if self.remember { ev } else { ev.forgetful() }
     }
 
     /// An engine that counts where the evaluation steps go, by routine.
@@ -124,12 +133,13 @@ impl<'g> Engine<'g> {
             tracing: None,
             built: std::cell::Cell::new(0),
             work: std::cell::Cell::new(0),
+            version: 0,
         };
         Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();
         for c in &g.consts {
             let mut env = new_env(0, vec![], None, None);
-            let v = Ev::new(g, &st).eval(&c.value, &mut env)?;
+            let v = Evaluator::new(g, &st).eval(&c.value, &mut env)?;
             consts.push(v);
             st.consts = consts.clone();
         }
@@ -148,6 +158,7 @@ impl<'g> Engine<'g> {
         if mode == Mode::Game {
             st.frames.push(Frame { kind: FrameKind::Main { setup_done: false }, env: 0 });
         }
+        st.touch();
         Ok(st)
     }
 
@@ -155,7 +166,7 @@ impl<'g> Engine<'g> {
         match &f.default {
             Some(e) => {
                 let mut env = new_env(0, vec![], None, None);
-                Ev::new(self.game, st).eval(e, &mut env)
+                Evaluator::new(self.game, st).eval(e, &mut env)
             }
             None => Ok(match f.ty {
                 Ty::Int => Value::Int(0),
@@ -405,7 +416,7 @@ impl<'g> Engine<'g> {
         let game: &'g Game = self.game;
         let stmt = game.block(block).get(index as usize).ok_or_else(|| err(Span::default(), "internal: loop"))?;
         let (body, go, next_iter) = match (&stmt.kind, iter) {
-            (StK::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
+            (StmtKind::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
                 Some(v) => {
                     let v = v.clone();
                     if let Some(e) = st.envs.get_mut(env as usize) {
@@ -415,13 +426,15 @@ impl<'g> Engine<'g> {
                 }
                 None => (*body, false, LoopIter::While),
             },
-            (StK::While { cond, body }, LoopIter::While) => {
+            (StmtKind::While { cond, body }, LoopIter::While) => {
                 let mut e = self.env_of(st, env);
                 let go = self.ev(st).truth(cond, &mut e);
                 Self::put_env(st, env, e);
                 (*body, go?, LoopIter::While)
             }
-            (StK::Repeat { body, .. }, LoopIter::Repeat { left }) => (*body, left > 0, LoopIter::Repeat { left: left.saturating_sub(1) }),
+            (StmtKind::Repeat { body, .. }, LoopIter::Repeat { left }) => {
+                (*body, left > 0, LoopIter::Repeat { left: left.saturating_sub(1) })
+            }
             _ => return Err(err(stmt.span, "internal: loop shape")),
         };
         if go {

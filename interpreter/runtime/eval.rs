@@ -10,51 +10,50 @@ use crate::syntax::span::Span;
 use std::cell::Cell;
 use std::sync::Arc;
 
-/// How deep function calls and field reads may nest before a rule is stopped.
-pub const DEPTH_BUDGET: u32 = 200;
-/// The longest list an expression may build.
-pub const SIZE_BUDGET: usize = 100_000;
-/// How many steps one evaluation may take before the rule is stopped.
-pub const EVAL_BUDGET: u64 = 5_000_000;
-/// How deeply lists may nest inside lists.
-pub const NEST_BUDGET: u32 = 100;
-/// The longest text a rule may build, in bytes.
-pub const TEXT_BUDGET: usize = 1 << 20;
-/// Bytes of texts and lists the rules may build between two decisions (a list item counts as
-/// the size of a value). Counted where they are built, so that it costs an addition.
-pub const MEMORY_BUDGET: u64 = 256 << 20;
+pub use crate::budgets::{DEPTH_BUDGET, EVAL_BUDGET, MEMORY_BUDGET, NEST_BUDGET, SIZE_BUDGET, TEXT_BUDGET};
 
 pub type R<T> = Result<T, RtError>;
 
-pub struct Ev<'a> {
+pub struct Evaluator<'a> {
     pub game: &'a Game,
     pub state: &'a State,
     depth: Cell<u32>,
     pub(super) steps: Cell<u64>,
     /// How deeply `eval` is nested now.
     level: Cell<u32>,
-    /// Whether each object is blank, as found so far in this evaluation (the state doesn't change
-    /// while an expression is evaluated): 0 not known yet, 1 not blank, k + 2 blanked by the
-    /// game's k-th blanking modifier.
-    pub(super) blank: std::cell::RefCell<Vec<u32>>,
-    /// Field values computed through modifiers so far in this evaluation, by object and field
-    /// (the state doesn't change while an expression is evaluated, so a field read twice is the
-    /// same value). Only reads that went through modifiers are kept.
-    pub(super) fields: std::cell::RefCell<FieldMemo>,
-    /// Function calls made so far in this evaluation and their values, by function (see
-    /// `remembered`).
-    calls: std::cell::RefCell<std::collections::HashMap<FuncId, Vec<Call>, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>>,
-    /// Emptied value vectors kept for reuse: function environments and argument lists are made and
-    /// dropped at a high rate, and reusing their buffers saves an allocation each.
-    pool: std::cell::RefCell<Vec<Vec<Value>>>,
-    /// Where the pool came from and goes back to (the engine's, kept between evaluations).
-    home: Option<&'a Pool>,
+    /// Reusable buffers and what evaluations worked out (see `Scratch`): the engine's, shared by
+    /// every evaluation it makes, or this evaluation's own.
+    scratch: Scratchpad<'a>,
+    /// Which memo this evaluation may use (`Memo::version`): the state's version when memos are
+    /// kept between evaluations (see `memo_kept`), else a number of its own.
+    memo_key: u64,
     /// Where the steps go, by routine, when the engine profiles.
     profile: Option<&'a std::cell::RefCell<super::profile::Profile>>,
 }
 
+/// Function and check calls remembered, by routine (see `Evaluator::calls`).
+pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>;
+
+/// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Memoised {
+    Func(FuncId),
+    Check(CheckId),
+}
+
+/// A remembered call: the routine, its arguments, `you`, `self`, and its value.
+pub type RememberedCall = (Memoised, Vec<Value>, Option<Seat>, Option<ObjId>, Value);
+
+/// A copy of what a memo holds (see `Evaluator::remembered_now`).
+#[derive(Debug, Default)]
+pub struct Remembered {
+    pub calls: Vec<RememberedCall>,
+    pub fields: Vec<(ObjId, Sym, Value)>,
+    pub blank: Vec<(ObjId, bool)>,
+}
+
 /// A function call remembered: its arguments, `you` and `self`, and its value.
-struct Call {
+pub struct Call {
     args: Vec<Value>,
     you: Option<Seat>,
     me: Option<ObjId>,
@@ -64,31 +63,64 @@ struct Call {
 /// How many different calls of one function an evaluation remembers.
 const CALLS_KEPT: usize = 32;
 
-/// Field values by `object << 32 | field` (see `Ev::fields`).
+/// Field values by `object << 32 | field` (see `Evaluator::fields`).
 pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>;
 
-/// Emptied value vectors kept for reuse between evaluations (see `Ev::pool`).
-pub type Pool = std::cell::RefCell<Vec<Vec<Value>>>;
+/// What evaluations leave for the next one (the engine keeps it between them): emptied value
+/// vectors for reuse, and what they worked out about one version of a state.
+pub type Pool = std::cell::RefCell<Scratch>;
 
-impl Drop for Ev<'_> {
+enum Scratchpad<'a> {
+    Own(Pool),
+    Shared(&'a Pool),
+}
+
+#[derive(Default)]
+pub struct Scratch {
+    /// Emptied value vectors kept for reuse: function environments and argument lists are made
+    /// and dropped at a high rate, and reusing their buffers saves an allocation each.
+    vecs: Vec<Vec<Value>>,
+    memo: Memo,
+}
+
+/// What evaluations worked out about the state at `version` (see `State::version`).
+///
+/// Invalidation: every change to what an expression can read gives the state a new version
+/// (`State::touch`, called where the engine changes objects, zones, fields, players, temporary
+/// modifiers and lasting effects), and a memo is only ever used by evaluations of the version it
+/// was made for: it is emptied when an evaluation with another key uses it. Memos are kept
+/// between evaluations only in games whose version is known (not for a loaded game before its
+/// first change, not in scenarios, whose scripts change the state directly, and not while
+/// tracing causes, since `explain` records each call it walks); otherwise each evaluation has a
+/// key of its own.
+#[derive(Default)]
+pub(super) struct Memo {
+    version: u64,
+    /// Whether each object is blank: 0 not known yet, 1 not blank, k + 2 blanked by the game's
+    /// k-th blanking modifier.
+    pub(super) blank: Vec<u32>,
+    /// Field values computed through modifiers, by object and field. Only reads that went
+    /// through modifiers are kept.
+    pub(super) fields: FieldMemo,
+    /// Function and check calls and their values, by routine (see `remembered`).
+    calls: CallMemo,
+}
+
+impl Drop for Evaluator<'_> {
     /// Every step counts toward the work between two decisions (`engine::WORK_BUDGET`), added
-    /// when the evaluation ends (the engine checks it between statements); the buffers go home.
+    /// when the evaluation ends (the engine checks it between statements).
     fn drop(&mut self) {
         self.state.work.set(self.state.work.get().saturating_add(self.steps.get()));
         if let Some(p) = self.profile {
             p.borrow_mut().steps += self.steps.get();
         }
-        if let Some(home) = self.home {
-            let mine = std::mem::take(self.pool.get_mut());
-            let mut home = home.borrow_mut();
-            if home.is_empty() {
-                *home = mine;
-            } else {
-                let room = 64usize.saturating_sub(home.len());
-                home.extend(mine.into_iter().take(room));
-            }
-        }
     }
+}
+
+/// Whether what evaluations work out about this state may be kept for the next evaluation of the
+/// same version (see `Memo`).
+fn memo_kept(st: &State) -> bool {
+    st.version != 0 && st.mode == super::state::Mode::Game && st.tracing.is_none()
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
@@ -100,29 +132,59 @@ pub fn overflow(span: Span) -> RtError {
     err(span, "number overflow: the result does not fit in 64 bits").with_help(format!("numbers run from {} to {}", i64::MIN, i64::MAX))
 }
 
-impl<'a> Ev<'a> {
+impl<'a> Evaluator<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Ev {
-            game,
-            state,
-            depth: Cell::new(0),
-            steps: Cell::new(0),
-            level: Cell::new(0),
-            blank: std::cell::RefCell::new(Vec::new()),
-            fields: std::cell::RefCell::new(FieldMemo::default()),
-            calls: std::cell::RefCell::new(Default::default()),
-            pool: std::cell::RefCell::new(Vec::new()),
-            home: None,
-            profile: None,
+        Evaluator::with(game, state, Scratchpad::Own(Pool::default()))
+    }
+
+    /// An evaluation that uses (and leaves) the engine's buffers and memo in `pool`.
+    pub fn pooled(game: &'a Game, state: &'a State, pool: &'a Pool) -> Self {
+        Evaluator::with(game, state, Scratchpad::Shared(pool))
+    }
+
+    fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
+        let memo_key = if memo_kept(state) { state.version } else { super::state::new_version() };
+        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0), scratch, memo_key, profile: None }
+    }
+
+    /// This evaluation remembers only what it works out itself.
+    pub fn forgetful(mut self) -> Self {
+        self.memo_key = super::state::new_version();
+        self
+    }
+
+    fn scratch(&self) -> &Pool {
+        match &self.scratch {
+            Scratchpad::Own(p) => p,
+            Scratchpad::Shared(p) => p,
         }
     }
 
-    /// An evaluation that borrows its reusable buffers from `pool` and gives them back when done.
-    pub fn pooled(game: &'a Game, state: &'a State, pool: &'a Pool) -> Self {
-        let mut ev = Ev::new(game, state);
-        ev.pool = std::cell::RefCell::new(std::mem::take(&mut *pool.borrow_mut()));
-        ev.home = Some(pool);
-        ev
+    /// What this evaluation may take from the memo now: each remembered call (routine,
+    /// arguments, `you`, `self`, value), each field read through modifiers (object, field,
+    /// value) and each object known blank or not. For the test that checks every remembered
+    /// answer against a fresh evaluation (tests/memo.rs).
+    pub fn remembered_now(&self) -> Remembered {
+        let m = self.memo();
+        let calls = m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
+        let fields = m.fields.iter().map(|(k, v)| ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, v.clone())).collect();
+        let blank = m.blank.iter().enumerate().filter(|(_, b)| **b != 0).map(|(o, b)| (o as ObjId, *b > 1)).collect();
+        Remembered { calls, fields, blank }
+    }
+
+    /// The memo this evaluation may use, emptied first if another evaluation's.
+    pub(super) fn memo(&self) -> std::cell::RefMut<'_, Memo> {
+        let key = self.memo_key;
+        std::cell::RefMut::map(self.scratch().borrow_mut(), |s| {
+            let m = &mut s.memo;
+            if m.version != key {
+                m.version = key;
+                m.blank.clear();
+                m.fields.clear();
+                m.calls.clear();
+            }
+            m
+        })
     }
 
     /// Count where the steps go, by routine.
@@ -156,19 +218,19 @@ impl<'a> Ev<'a> {
     }
 
     #[inline]
-    pub fn eval(&self, e: &Ex, env: &mut Env) -> R<Value> {
+    pub fn eval(&self, e: &Expr, env: &mut Env) -> R<Value> {
         // Reading a local or a literal takes no step of its own (it belongs to the expression
         // around it) and is answered here, without the budgets' bookkeeping.
         match &e.kind {
-            ExK::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
-            ExK::Lit(v) => Ok(v.clone()),
-            ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
-            ExK::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKind::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExprKind::Lit(v) => Ok(v.clone()),
+            ExprKind::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKind::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
             _ => self.eval_step(e, env),
         }
     }
 
-    fn eval_step(&self, e: &Ex, env: &mut Env) -> R<Value> {
+    fn eval_step(&self, e: &Expr, env: &mut Env) -> R<Value> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
             return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
@@ -188,31 +250,31 @@ impl<'a> Ev<'a> {
         r
     }
 
-    fn eval_inner(&self, e: &Ex, env: &mut Env) -> R<Value> {
+    fn eval_inner(&self, e: &Expr, env: &mut Env) -> R<Value> {
         match &e.kind {
-            ExK::Lit(v) => Ok(v.clone()),
-            ExK::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
-            ExK::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
-            ExK::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
-            ExK::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
-            ExK::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
-            ExK::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
-            ExK::PlayerField(b, i) => {
+            ExprKind::Lit(v) => Ok(v.clone()),
+            ExprKind::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExprKind::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKind::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKind::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
+            ExprKind::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
+            ExprKind::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
+            ExprKind::PlayerField(b, i) => {
                 let p = self.player(b, env)?;
                 let ps = self.state.players.get(p as usize).ok_or_else(|| err(b.span, "no such player"))?;
                 Ok(ps.fields.get(*i as usize).cloned().unwrap_or_default())
             }
-            ExK::PlayerZone(b, z) => {
+            ExprKind::PlayerZone(b, z) => {
                 let p = self.player(b, env)?;
                 Ok(Value::Zone(ZoneRef { zone: *z, owner: Some(p) }))
             }
-            ExK::ObjField(b, f) => match self.eval(b, env)? {
+            ExprKind::ObjField(b, f) => match self.eval(b, env)? {
                 Value::Obj(o) => self.read_field(o, *f, e.span),
                 Value::Def(d) => self.def_field(d, *f, e.span),
                 Value::None => Err(err(b.span, format!("cannot read `{}` of none", self.game.sym(*f)))),
                 other => Err(self.type_err(b.span, "an object", &other)),
             },
-            ExK::ObjProp(b, prop) => {
+            ExprKind::ObjProp(b, prop) => {
                 let v = self.eval(b, env)?;
                 let o = match v {
                     Value::Obj(o) => o,
@@ -221,28 +283,28 @@ impl<'a> Ev<'a> {
                 };
                 self.obj_prop(o, *prop, b.span)
             }
-            ExK::DefField(b, f) => match self.eval(b, env)? {
+            ExprKind::DefField(b, f) => match self.eval(b, env)? {
                 Value::Def(d) => self.def_field(d, *f, e.span),
                 Value::Obj(o) => self.read_field(o, *f, e.span),
                 other => Err(self.type_err(b.span, "a definition", &other)),
             },
-            ExK::ZoneOwner(b) => match self.eval(b, env)? {
+            ExprKind::ZoneOwner(b) => match self.eval(b, env)? {
                 Value::Zone(z) => Ok(z.owner.map(Value::Player).unwrap_or_default()),
                 other => Err(self.type_err(b.span, "a zone", &other)),
             },
-            ExK::AbilityLabel(b) => match self.eval(b, env)? {
+            ExprKind::AbilityLabel(b) => match self.eval(b, env)? {
                 Value::Ability(o, i) => Ok(Value::text(self.ability_label(o, i))),
                 other => Err(self.type_err(b.span, "an ability", &other)),
             },
-            ExK::AbilitySource(b) => match self.eval(b, env)? {
+            ExprKind::AbilitySource(b) => match self.eval(b, env)? {
                 Value::Ability(o, _) => Ok(Value::Obj(o)),
                 other => Err(self.type_err(b.span, "an ability", &other)),
             },
-            ExK::Dynamic(b, f) => {
+            ExprKind::Dynamic(b, f) => {
                 let v = self.eval(b, env)?;
                 self.dynamic_field(v, *f, e.span)
             }
-            ExK::Call(fid, args) => {
+            ExprKind::Call(fid, args) => {
                 // The arguments become the function's slots: room for all of them at once.
                 let slots = self.game.funcs.get(*fid as usize).map_or(0, |f| f.slots as usize);
                 let mut vals = self.buf(slots.max(args.len()));
@@ -255,27 +317,33 @@ impl<'a> Ev<'a> {
                 if !remember {
                     return self.call_func(*fid, vals, env, e.span);
                 }
-                if let Some(v) = self.remembered(*fid, &vals, env) {
+                if let Some(v) = self.remembered(Memoised::Func(*fid), &vals, env) {
                     self.give(vals);
                     return Ok(v);
                 }
                 let key = vals.clone();
                 let v = self.call_func(*fid, vals, env, e.span)?;
-                self.remember(*fid, key, env, &v);
+                self.remember(Memoised::Func(*fid), key, env, &v);
                 Ok(v)
             }
-            ExK::Check(cid, args) => {
+            ExprKind::Check(cid, args) => {
+                // A check only reads the state too: the same call gives the same answer.
                 let vals = self.eval_args(args, env)?;
-                self.check(*cid, &vals, env, e.span)
+                if let Some(v) = self.remembered(Memoised::Check(*cid), &vals, env) {
+                    return Ok(v);
+                }
+                let v = self.check(*cid, &vals, env, e.span)?;
+                self.remember(Memoised::Check(*cid), vals, env, &v);
+                Ok(v)
             }
-            ExK::CanProc(pid, args) => {
+            ExprKind::CanProc(pid, args) => {
                 let vals = self.eval_args(args, env)?;
                 self.can_proc(*pid, &vals, env, e.span)
             }
-            ExK::Builtin(b, args) => self.builtin(*b, args, env, e.span),
-            ExK::ProcRef(p) => Ok(Value::Proc(*p)),
-            ExK::Lambda(l) => Ok(Value::Lambda(*l)),
-            ExK::Unary(op, x) => {
+            ExprKind::Builtin(b, args) => self.builtin(*b, args, env, e.span),
+            ExprKind::ProcRef(p) => Ok(Value::Proc(*p)),
+            ExprKind::Lambda(l) => Ok(Value::Lambda(*l)),
+            ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, v) {
                     (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
@@ -284,15 +352,15 @@ impl<'a> Ev<'a> {
                     (UnOp::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
                 }
             }
-            ExK::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),
-            ExK::If(c, t, o) => {
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),
+            ExprKind::If(c, t, o) => {
                 if self.truth(c, env)? {
                     self.eval(t, env)
                 } else {
                     self.eval(o, env)
                 }
             }
-            ExK::Quant { any, slot, list, cond } => {
+            ExprKind::Quant { any, slot, list, cond } => {
                 let items = self.items_of(list, env)?;
                 for i in 0..items.len() {
                     set_slot(env, *slot, items.get(i));
@@ -302,7 +370,7 @@ impl<'a> Ev<'a> {
                 }
                 Ok(Value::Bool(!*any))
             }
-            ExK::Filter { slot, list, cond } => {
+            ExprKind::Filter { slot, list, cond } => {
                 let items = self.items_of(list, env)?;
                 let mut out = Vec::with_capacity(items.len());
                 for i in 0..items.len() {
@@ -314,7 +382,7 @@ impl<'a> Ev<'a> {
                 }
                 Ok(Value::list(out))
             }
-            ExK::Map { slot, list, expr, cond } => {
+            ExprKind::Map { slot, list, expr, cond } => {
                 let items = self.items_of(list, env)?;
                 let mut out = Vec::with_capacity(items.len());
                 for i in 0..items.len() {
@@ -331,7 +399,7 @@ impl<'a> Ev<'a> {
                 self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
                 Ok(Value::list(out))
             }
-            ExK::List(items) => {
+            ExprKind::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
                     let v = self.eval(i, env)?;
@@ -344,21 +412,21 @@ impl<'a> Ev<'a> {
         }
     }
 
-    pub fn truth(&self, e: &Ex, env: &mut Env) -> R<bool> {
+    pub fn truth(&self, e: &Expr, env: &mut Env) -> R<bool> {
         match self.eval(e, env)? {
             Value::Bool(b) => Ok(b),
             other => Err(self.type_err(e.span, "true or false", &other)),
         }
     }
 
-    pub fn int(&self, e: &Ex, env: &mut Env) -> R<i64> {
+    pub fn int(&self, e: &Expr, env: &mut Env) -> R<i64> {
         match self.eval(e, env)? {
             Value::Int(i) => Ok(i),
             other => Err(self.type_err(e.span, "a number", &other)),
         }
     }
 
-    pub fn player(&self, e: &Ex, env: &mut Env) -> R<Seat> {
+    pub fn player(&self, e: &Expr, env: &mut Env) -> R<Seat> {
         match self.eval(e, env)? {
             Value::Player(p) => Ok(p),
             other => Err(self.type_err(e.span, "a player", &other)),
@@ -373,12 +441,12 @@ impl<'a> Ev<'a> {
         err(span, format!("expected {expected}, found {shown}"))
     }
 
-    pub fn eval_args(&self, args: &[Ex], env: &mut Env) -> R<Vec<Value>> {
+    pub fn eval_args(&self, args: &[Expr], env: &mut Env) -> R<Vec<Value>> {
         args.iter().map(|a| self.eval(a, env)).collect()
     }
 
     /// The items of a list value or a zone, without copying a zone's objects into a list.
-    pub fn items_of(&self, e: &Ex, env: &mut Env) -> R<Items<'a>> {
+    pub fn items_of(&self, e: &Expr, env: &mut Env) -> R<Items<'a>> {
         match self.eval(e, env)? {
             Value::List(l) => Ok(Items::List(l)),
             Value::Zone(z) => Ok(match self.one_zone(z) {
@@ -398,7 +466,7 @@ impl<'a> Ev<'a> {
     }
 
     /// A list from a list value or a zone (its objects, top first).
-    pub fn list_of(&self, e: &Ex, env: &mut Env) -> R<Arc<Vec<Value>>> {
+    pub fn list_of(&self, e: &Expr, env: &mut Env) -> R<Arc<Vec<Value>>> {
         let v = self.eval(e, env)?;
         self.as_list(v, e.span)
     }
@@ -424,14 +492,14 @@ impl<'a> Ev<'a> {
 
     /// The value of a call made before in this evaluation with the same arguments, `you` and
     /// `self`.
-    fn remembered(&self, fid: FuncId, args: &[Value], env: &Env) -> Option<Value> {
-        let calls = self.calls.borrow();
-        calls.get(&fid)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
+    fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
+        let memo = self.memo();
+        memo.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
     }
 
-    fn remember(&self, fid: FuncId, args: Vec<Value>, env: &Env, value: &Value) {
-        let mut calls = self.calls.borrow_mut();
-        let kept = calls.entry(fid).or_default();
+    fn remember(&self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
+        let mut memo = self.memo();
+        let kept = memo.calls.entry(r).or_default();
         if kept.len() < CALLS_KEPT {
             kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
         }
@@ -439,7 +507,7 @@ impl<'a> Ev<'a> {
 
     /// An empty vector with room for `cap` values, reused when one is free.
     pub(super) fn buf(&self, cap: usize) -> Vec<Value> {
-        let mut v = self.pool.borrow_mut().pop().unwrap_or_default();
+        let mut v = self.scratch().borrow_mut().vecs.pop().unwrap_or_default();
         v.reserve(cap);
         v
     }
@@ -455,7 +523,7 @@ impl<'a> Ev<'a> {
     }
 
     /// Whether a condition holds in a fresh environment from the pool.
-    pub(super) fn holds_in(&self, cond: &Ex, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> R<bool> {
+    pub(super) fn holds_in(&self, cond: &Expr, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> R<bool> {
         let mut env = self.pooled_env(slots, args, you, self_obj);
         let r = self.truth(cond, &mut env);
         self.give(env.slots);
@@ -465,13 +533,13 @@ impl<'a> Ev<'a> {
     /// Give a vector back for reuse (its values are dropped now).
     pub(super) fn give(&self, mut v: Vec<Value>) {
         v.clear();
-        let mut pool = self.pool.borrow_mut();
-        if pool.len() < 64 && v.capacity() <= 64 {
-            pool.push(v);
+        let mut s = self.scratch().borrow_mut();
+        if s.vecs.len() < 64 && v.capacity() <= 64 {
+            s.vecs.push(v);
         }
     }
 
-    fn binary(&self, op: BinOp, l: &Ex, r: &Ex, env: &mut Env, span: Span) -> R<Value> {
+    fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
             BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),

@@ -28,7 +28,7 @@ impl Engine<'_> {
         }
     }
 
-    pub(super) fn eval_in(&self, st: &mut State, env: u32, e: &Ex) -> Result<Value, RtError> {
+    pub(super) fn eval_in(&self, st: &mut State, env: u32, e: &Expr) -> Result<Value, RtError> {
         let mut en = self.env_of(st, env);
         let v = self.ev(st).eval(e, &mut en);
         Self::put_env(st, env, en);
@@ -44,13 +44,13 @@ impl Engine<'_> {
     pub fn exec(&self, st: &mut State, stmt: &Stmt, env: u32, block: BlockId, pc: u32) -> R {
         let span = stmt.span;
         match &stmt.kind {
-            StK::Let { slot, value } => {
+            StmtKind::Let { slot, value } => {
                 let v = self.eval_in(st, env, value)?;
                 Self::set_local(st, env, *slot, v);
             }
-            StK::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
-            StK::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
-            StK::Roll { slot, sides } => {
+            StmtKind::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
+            StmtKind::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
+            StmtKind::Roll { slot, sides } => {
                 let n = match self.eval_in(st, env, sides)? {
                     Value::Int(n) if n >= 1 => n,
                     other => return Err(self.ev(st).type_err(sides.span, "a number of sides of at least 1", &other)),
@@ -59,7 +59,7 @@ impl Engine<'_> {
                 self.log(st, EventKind::Rolled { sides: n, result: r }, ALL, span);
                 Self::set_local(st, env, *slot, Value::Int(r));
             }
-            StK::Pick { slot, list } => {
+            StmtKind::Pick { slot, list } => {
                 let items = {
                     let mut en = self.env_of(st, env);
                     let items = self.ev(st).list_of(list, &mut en);
@@ -75,17 +75,17 @@ impl Engine<'_> {
                 self.log(st, EventKind::Picked { value: v.clone() }, vis, span);
                 Self::set_local(st, env, *slot, v);
             }
-            StK::Create { dest, create } => {
+            StmtKind::Create { dest, create } => {
                 let o = self.exec_create(st, create, env, span)?;
                 if let Some(s) = dest {
                     Self::set_local(st, env, *s, Value::Obj(o));
                 }
             }
-            StK::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
-            StK::Block(b) => {
+            StmtKind::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
+            StmtKind::Block(b) => {
                 st.frames.push(Frame { kind: FrameKind::Block { block: *b, pc: 0 }, env });
             }
-            StK::If { arms, otherwise } => {
+            StmtKind::If { arms, otherwise } => {
                 let mut chosen = None;
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
@@ -113,7 +113,7 @@ impl Engine<'_> {
                     st.frames.push(Frame { kind: FrameKind::Block { block: b, pc: 0 }, env });
                 }
             }
-            StK::For { list, .. } => {
+            StmtKind::For { list, .. } => {
                 let items = {
                     let mut en = self.env_of(st, env);
                     let items = self.ev(st).list_of(list, &mut en);
@@ -122,17 +122,17 @@ impl Engine<'_> {
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::For { items, next: 0 } }, env });
             }
-            StK::While { .. } => {
+            StmtKind::While { .. } => {
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::While }, env });
             }
-            StK::Repeat { count, .. } => {
+            StmtKind::Repeat { count, .. } => {
                 let n = match self.eval_in(st, env, count)? {
                     Value::Int(n) => n,
                     other => return Err(self.ev(st).type_err(count.span, "a number", &other)),
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::Repeat { left: n } }, env });
             }
-            StK::Return(e) => {
+            StmtKind::Return(e) => {
                 let v = match e {
                     Some(x) => self.eval_in(st, env, x)?,
                     None => Value::None,
@@ -149,15 +149,15 @@ impl Engine<'_> {
                     }
                 }
             }
-            StK::Call(call) => self.do_call(st, call, env, None)?,
-            StK::Move { what, to, bottom, face } => {
+            StmtKind::Call(call) => self.do_call(st, call, env, None)?,
+            StmtKind::Move { what, to, bottom, face } => {
                 let items = self.objects_of(st, env, what)?;
                 let zone = self.zone_value(st, env, to)?;
                 for o in items {
                     self.move_obj(st, o, zone, *bottom, *face, span)?;
                 }
             }
-            StK::Put { what, under, target } => {
+            StmtKind::Put { what, under, target } => {
                 let items = self.objects_of(st, env, what)?;
                 let t = match self.eval_in(st, env, target)? {
                     Value::Obj(t) => t,
@@ -167,31 +167,33 @@ impl Engine<'_> {
                     if *under { self.put_under(st, o, t, span)? } else { self.put_over(st, o, t, span)? }
                 }
             }
-            StK::Turn { what, up } => {
+            StmtKind::Turn { what, up } => {
                 for o in self.objects_of(st, env, what)? {
                     self.turn(st, o, *up, span);
                 }
             }
-            StK::Shuffle(z) => {
+            StmtKind::Shuffle(z) => {
                 let zone = self.zone_value(st, env, z)?;
                 self.shuffle(st, zone, span)?;
             }
-            StK::Modify { target, field, op, value, until } => {
+            StmtKind::Modify { target, field, op, value, until } => {
                 let v = self.eval_in(st, env, value)?;
                 let until = until.or(self.game.default_duration);
                 for o in self.objects_of(st, env, target)? {
                     let ts = st.tick();
+                    st.touch();
                     st.temp_mods.push(TempMod { obj: o, field: *field, op: *op, value: v.clone(), until, ts });
                     let (def, known) = st.obj(o).map(|x| (x.def, x.known)).unwrap_or((0, 0));
                     self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, known, span);
                 }
                 st.dirty = true;
             }
-            StK::Lasting(i) => {
+            StmtKind::Lasting(i) => {
                 let def = self.game.lasting.get(*i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
                 let en = self.env_of(st, env);
                 let made = super::state::Lasting { def: *i, slots: en.slots.clone(), you: en.you, self_obj: en.self_obj, until: def.until };
                 Self::put_env(st, env, en);
+                st.touch();
                 st.lasting.push(made);
                 let check = self.game.checks.get(def.check as usize).map(|c| c.func.info.name.clone()).unwrap_or_default();
                 let how = if def.forbid { "forbids" } else { "permits" };
@@ -200,8 +202,9 @@ impl Engine<'_> {
                 self.log(st, EventKind::Log { text: format!("{how} `{check}`{until}").into() }, ALL, span);
                 st.dirty = true;
             }
-            StK::Expire(d) => {
+            StmtKind::Expire(d) => {
                 let before = st.temp_mods.len() + st.lasting.len();
+                st.touch();
                 st.temp_mods.retain(|t| t.until != Some(*d));
                 st.lasting.retain(|t| t.until != Some(*d));
                 let count = before - st.temp_mods.len() - st.lasting.len();
@@ -210,7 +213,7 @@ impl Engine<'_> {
                     st.dirty = true;
                 }
             }
-            StK::Signal { event, args } => {
+            StmtKind::Signal { event, args } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push(self.eval_in(st, env, a)?);
@@ -218,26 +221,26 @@ impl Engine<'_> {
                 self.log(st, EventKind::Signal { event: *event, args: vals.clone() }, ALL, span);
                 self.emit(st, *event, vals)?;
             }
-            StK::Log(s) => {
+            StmtKind::Log(s) => {
                 let text = self.text_of(st, env, s, span)?.into();
                 self.log(st, EventKind::Log { text }, ALL, span);
             }
-            StK::Win { who, reason } => {
+            StmtKind::Win { who, reason } => {
                 let winners = self.players_of(st, env, who)?;
                 let reason = self.text_of(st, env, reason, span)?;
                 self.end_game(st, winners, reason, span);
             }
-            StK::Lose { who, reason } => {
+            StmtKind::Lose { who, reason } => {
                 let reason = self.text_of(st, env, reason, span)?;
                 for p in self.players_of(st, env, who)? {
                     self.player_out(st, p, reason.clone(), span)?;
                 }
             }
-            StK::Draw(reason) => {
+            StmtKind::Draw(reason) => {
                 let reason = self.text_of(st, env, reason, span)?;
                 self.end_game(st, vec![], reason, span);
             }
-            StK::Reveal { what, to } => {
+            StmtKind::Reveal { what, to } => {
                 let to = match to {
                     Some(p) => Some(self.players_of(st, env, p)?),
                     None => None,
@@ -254,7 +257,7 @@ impl Engine<'_> {
                     self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
                 }
             }
-            StK::Conceal(what) => {
+            StmtKind::Conceal(what) => {
                 for o in self.objects_of(st, env, what)? {
                     let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
                     if let Some(ob) = st.obj_mut(o) {
@@ -267,7 +270,7 @@ impl Engine<'_> {
                     st.dirty = true;
                 }
             }
-            StK::Use(a, by) => match self.eval_in(st, env, a)? {
+            StmtKind::Use(a, by) => match self.eval_in(st, env, a)? {
                 Value::Ability(o, i) => {
                     let you = match by {
                         Some(b) => match self.eval_in(st, env, b)? {
@@ -306,7 +309,7 @@ impl Engine<'_> {
         text
     }
 
-    fn players_of(&self, st: &mut State, env: u32, e: &Ex) -> Result<Vec<Seat>, RtError> {
+    fn players_of(&self, st: &mut State, env: u32, e: &Expr) -> Result<Vec<Seat>, RtError> {
         match self.eval_in(st, env, e)? {
             Value::Player(p) => Ok(vec![p]),
             Value::None => Ok(vec![]),
@@ -322,7 +325,7 @@ impl Engine<'_> {
     }
 
     /// The objects a statement acts on: one object, a list, or a zone's contents.
-    fn objects_of(&self, st: &mut State, env: u32, e: &Ex) -> Result<Vec<ObjId>, RtError> {
+    fn objects_of(&self, st: &mut State, env: u32, e: &Expr) -> Result<Vec<ObjId>, RtError> {
         let v = self.eval_in(st, env, e)?;
         let ev = self.ev(st);
         match v {
@@ -340,7 +343,7 @@ impl Engine<'_> {
         }
     }
 
-    fn zone_value(&self, st: &mut State, env: u32, e: &Ex) -> Result<ZoneRef, RtError> {
+    fn zone_value(&self, st: &mut State, env: u32, e: &Expr) -> Result<ZoneRef, RtError> {
         match self.eval_in(st, env, e)? {
             Value::Zone(z) => {
                 let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
@@ -402,7 +405,7 @@ impl Engine<'_> {
         }
     }
 
-    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOp, value: &Ex, env: u32, span: Span) -> R {
+    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOp, value: &Expr, env: u32, span: Span) -> R {
         let v = self.eval_in(st, env, value)?;
         let combine = |old: &Value, v: Value| -> Result<Value, RtError> {
             match op {
@@ -420,6 +423,7 @@ impl Engine<'_> {
             PlaceIr::Global(i) => {
                 let old = st.globals.get(*i as usize).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
+                st.touch();
                 if let Some(g) = st.globals.get_mut(*i as usize) {
                     *g = new.clone();
                 }
@@ -438,6 +442,7 @@ impl Engine<'_> {
                 };
                 let old = st.players.get(p as usize).and_then(|x| x.fields.get(*i as usize)).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
+                st.touch();
                 if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
                     *f = new.clone();
                 }
@@ -616,11 +621,13 @@ impl Engine<'_> {
     }
 
     fn player_out(&self, st: &mut State, p: Seat, reason: String, span: Span) -> R {
-        let Some(ps) = st.players.get_mut(p as usize) else { return Ok(()) };
-        if ps.out {
+        if st.players.get(p as usize).is_none_or(|ps| ps.out) {
             return Ok(());
         }
-        ps.out = true;
+        st.touch();
+        if let Some(ps) = st.players.get_mut(p as usize) {
+            ps.out = true;
+        }
         st.dirty = true;
         self.log(st, EventKind::PlayerOut { seat: p, reason }, ALL, span);
         self.emit(st, self.game.builtin_events.player_left, vec![Value::Player(p)])

@@ -8,7 +8,7 @@ use crate::check::ir::*;
 use crate::syntax::span::Span;
 use std::sync::Arc;
 
-impl<'a> Ev<'a> {
+impl<'a> Evaluator<'a> {
     /// A text with `{..}` parts filled in.
     pub fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
         let mut s = String::new();

@@ -3,7 +3,7 @@
 //! Modifiers come from the rulebook, from objects whose abilities are in effect, and from
 //! effects with a duration (temporary modifiers in the state).
 
-use super::eval::{Ev, R, err};
+use super::eval::{Evaluator, R, err};
 use super::state::Place;
 use super::value::{ObjId, Value};
 use crate::check::ir::{ModifierDef, ObjDef, Sym};
@@ -18,7 +18,7 @@ struct Applied {
     value: Value,
 }
 
-impl<'a> Ev<'a> {
+impl<'a> Evaluator<'a> {
     /// Is this object blank (its printed values and abilities ignored)? Only the rulebook's
     /// modifiers can blank an object; an object's own abilities cannot.
     pub fn is_blank(&self, o: ObjId) -> R<bool> {
@@ -30,7 +30,7 @@ impl<'a> Ev<'a> {
         if self.game.blank_modifiers.is_empty() {
             return Ok(None);
         }
-        let known = self.blank.borrow().get(o as usize).copied().unwrap_or(0);
+        let known = self.memo().blank.get(o as usize).copied().unwrap_or(0);
         let found = if known != 0 {
             known
         } else {
@@ -42,7 +42,8 @@ impl<'a> Ev<'a> {
                     break;
                 }
             }
-            let mut cache = self.blank.borrow_mut();
+            let mut memo = self.memo();
+            let cache = &mut memo.blank;
             if cache.len() < self.state.objects.len() {
                 cache.resize(self.state.objects.len(), 0);
             }
@@ -165,8 +166,9 @@ impl<'a> Ev<'a> {
             return self.printed_only(o, f, span);
         }
         let key = u64::from(o) << 32 | u64::from(f);
-        if let Some(v) = self.fields.borrow().get(&key) {
-            return Ok(v.clone());
+        let known = self.memo().fields.get(&key).cloned();
+        if let Some(v) = known {
+            return Ok(v);
         }
         // Modifiers read fields too: a modifier that reads what it changes is stopped by the
         // depth budget.
@@ -174,7 +176,7 @@ impl<'a> Ev<'a> {
         let v = self.through_modifiers(o, f, span);
         self.leave();
         let v = v?;
-        self.fields.borrow_mut().insert(key, v.clone());
+        self.memo().fields.insert(key, v.clone());
         Ok(v)
     }
 

@@ -37,6 +37,7 @@ impl Engine<'_> {
         }
         let id = ObjId::try_from(st.objects.len()).map_err(|_| err(span, "too many objects"))?;
         let since = st.tick();
+        st.touch();
         st.objects.push(Obj {
             def,
             owner,
@@ -143,6 +144,7 @@ impl Engine<'_> {
 
     /// An object that leaves play is a new object: effects on it end, changes to it are undone.
     fn forget(&self, st: &mut State, o: ObjId) {
+        st.touch();
         st.temp_mods.retain(|t| t.obj != o);
         if let Some(ob) = st.obj_mut(o) {
             ob.fields.clear();

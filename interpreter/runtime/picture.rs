@@ -16,7 +16,7 @@
 //! A style is SVG presentation attributes in CSS form: `"fill:#9cf;stroke:#036"`. Lengths are the
 //! language's (micrometres); the picture is in millimetres, y up.
 
-use super::eval::{Ev, new_env};
+use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
 use super::state::State;
 use super::value::Value;
@@ -38,7 +38,7 @@ pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
         return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
     };
     let env = new_env(0, vec![], None, None);
-    let v = Ev::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.into_data().message)?;
+    let v = Evaluator::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.into_data().message)?;
     let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
     Ok(items
         .iter()
@@ -53,14 +53,24 @@ pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
 pub fn svg(game: &Game, st: &State, title: &str) -> Result<String, String> {
     let items = drawings(game, st)?;
     let pose = |v: Option<&Value>| match v {
-        Some(Value::Pose(x, y, h)) => Some(geo::Pose { x: *x, y: *y, h: *h }),
+        Some(Value::Pose(p)) => {
+            let [x, y, h] = **p;
+            Some(geo::Pose { x, y, h })
+        }
         _ => None,
     };
     let shape = |v: Option<&Value>| -> Vec<geo::P> {
         match v {
             Some(Value::List(l)) => l
                 .iter()
-                .filter_map(|p| if let Value::Pose(x, y, _) = p { Some(geo::P { x: *x as f64, y: *y as f64 }) } else { None })
+                .filter_map(|p| {
+                    if let Value::Pose(p) = p {
+                        let [x, y, _] = **p;
+                        Some(geo::P { x: x as f64, y: y as f64 })
+                    } else {
+                        None
+                    }
+                })
                 .collect(),
             _ => vec![],
         }

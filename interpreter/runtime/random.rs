@@ -53,7 +53,7 @@ impl Engine<'_> {
         }
         if let Value::Text(t) = v {
             let ev = self.ev(st);
-            if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_ref()) {
+            if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_str()) {
                 return Ok(found.clone());
             }
         }
@@ -88,6 +88,7 @@ impl Engine<'_> {
             }
             Some(other) => return Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
+        st.touch();
         if let Some(list) = st.zones.get_mut(slot) {
             *list = std::sync::Arc::new(items);
         }

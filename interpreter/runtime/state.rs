@@ -71,6 +71,11 @@ pub struct State {
     /// (`engine::WORK_BUDGET`). Not part of the saved game.
     #[serde(skip)]
     pub work: std::cell::Cell<u64>,
+    /// Which contents this is: a new number whenever something an expression can read changes
+    /// (`touch`), unique across states and threads; 0 when unknown (a loaded game). Evaluations
+    /// keep what they work out for one version (`eval::Memo`). Not part of the saved game.
+    #[serde(skip)]
+    pub version: u64,
 }
 
 /// The record `arbiter explain --why` walks back.
@@ -307,22 +312,34 @@ pub struct GameResult {
     pub reason: String,
 }
 
+/// The game's random source: ChaCha8 at a word position, so a saved game resumes the same stream.
+/// The live generator is a cache of `(seed, pos)`: it is rebuilt from them whenever it is missing
+/// (a loaded game) or out of step (someone moved `pos`), so what is saved stays the truth.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct Rng {
     pub seed: [u8; 32],
     pub pos: u128,
+    #[serde(skip)]
+    live: Option<ChaCha8Rng>,
 }
 
 impl Rng {
     pub fn from_seed(seed: u64) -> Rng {
         let r = ChaCha8Rng::seed_from_u64(seed);
-        Rng { seed: r.get_seed(), pos: 0 }
+        Rng { seed: r.get_seed(), pos: 0, live: Some(r) }
     }
 
     /// A uniform number in `0..n` (n ≥ 1), by rejection sampling: stable across platforms.
     pub fn below(&mut self, n: u64) -> u64 {
-        let mut r = ChaCha8Rng::from_seed(self.seed);
-        r.set_word_pos(self.pos);
+        let (seed, pos) = (self.seed, self.pos);
+        let r = match &mut self.live {
+            Some(r) if r.get_word_pos() == pos && r.get_seed() == seed => r,
+            live => live.insert({
+                let mut r = ChaCha8Rng::from_seed(seed);
+                r.set_word_pos(pos);
+                r
+            }),
+        };
         let n = n.max(1);
         let zone = u64::MAX - (u64::MAX % n);
         let out = loop {
@@ -334,6 +351,26 @@ impl Rng {
         self.pos = r.get_word_pos();
         out
     }
+}
+
+/// A version number no state has had: each thread takes blocks of numbers from a shared counter,
+/// so a new version costs no synchronisation but once in a million.
+pub(crate) fn new_version() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    const BLOCK: u64 = 1 << 20;
+    static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        static NEXT: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+    }
+    NEXT.with(|c| {
+        let (mut next, mut end) = c.get();
+        if next == end {
+            next = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed).saturating_mul(BLOCK);
+            end = next + BLOCK;
+        }
+        c.set((next + 1, end));
+        next
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,12 +421,19 @@ impl State {
     }
 
     pub fn obj_mut(&mut self, id: ObjId) -> Option<&mut Obj> {
+        self.touch();
         self.objects.get_mut(id as usize)
     }
 
     /// The objects of the zone instance at `slot`, to change: copied first if a clone shares them.
     pub fn zone_mut(&mut self, slot: usize) -> Option<&mut Vec<ObjId>> {
+        self.touch();
         self.zones.get_mut(slot).map(Arc::make_mut)
+    }
+
+    /// Something an expression can read is about to change: a new version (see `version`).
+    pub fn touch(&mut self) {
+        self.version = new_version();
     }
 
     /// The index of a zone instance in `zones`.

@@ -21,7 +21,8 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i64),
-    Text(Arc<str>),
+    /// A text (behind one thin pointer: a value is two words, so results travel in registers).
+    Text(Arc<String>),
     Sym(Sym),
     Player(Seat),
     Obj(ObjId),
@@ -35,7 +36,8 @@ pub enum Value {
     Ability(ObjId, u16),
     Lambda(u32),
     /// A point and a heading on the table: x and y in micrometres, heading in millidegrees.
-    Pose(i64, i64, i64),
+    /// A position and heading: x, y and h (boxed, for the same reason).
+    Pose(Arc<[i64; 3]>),
 }
 
 impl Value {
@@ -44,7 +46,11 @@ impl Value {
     }
 
     pub fn text(s: impl AsRef<str>) -> Value {
-        Value::Text(Arc::from(s.as_ref()))
+        Value::Text(Arc::new(s.as_ref().to_owned()))
+    }
+
+    pub fn pose(x: i64, y: i64, h: i64) -> Value {
+        Value::Pose(Arc::new([x, y, h]))
     }
 
     pub fn is_none(&self) -> bool {
@@ -92,7 +98,10 @@ impl Value {
             Value::Proc(p) => game.proc_def(*p).map(|p| p.info.name.clone()).unwrap_or_default(),
             Value::Ability(o, i) => format!("ability {i} of #{o}"),
             Value::Lambda(_) => "function".into(),
-            Value::Pose(x, y, h) => pose_text(*x, *y, *h),
+            Value::Pose(p) => {
+                let [x, y, h] = **p;
+                pose_text(x, y, h)
+            }
         }
     }
 }
@@ -133,3 +142,7 @@ pub fn zone_name(game: &Game, z: ZoneRef) -> String {
         None => name.to_string(),
     }
 }
+
+// A value is two words, so that a result (`Result<Value, RtError>`, the error boxed) travels in
+// registers: the evaluator's hottest path.
+const _: () = assert!(std::mem::size_of::<Value>() == 16);

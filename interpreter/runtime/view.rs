@@ -1,7 +1,7 @@
 //! What one seat may see: the state projected for a viewer, and events rendered as text with
 //! hidden details withheld. `None` as the viewer means everything (traces, explanations).
 
-use super::eval::Ev;
+use super::eval::Evaluator;
 use super::state::*;
 use super::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
 use crate::check::ir::{DefId, Game, KindId, Visibility};
@@ -190,12 +190,12 @@ impl Proj<'_> {
             Value::Ability(o, i) => match self.st.obj(*o).map(|x| x.def) {
                 Some(d) if self.knows_now(*o) => {
                     self.seen.push(Seen::Known { obj: *o, def: d });
-                    Ev::new(self.game, self.st).ability_label(*o, *i)
+                    Evaluator::new(self.game, self.st).ability_label(*o, *i)
                 }
                 Some(d) => format!("an ability of {}", self.obj(*o, d, false)),
-                None => Ev::new(self.game, self.st).ability_label(*o, *i),
+                None => Evaluator::new(self.game, self.st).ability_label(*o, *i),
             },
-            other => Ev::new(self.game, self.st).label(other),
+            other => Evaluator::new(self.game, self.st).label(other),
         }
     }
 
@@ -432,7 +432,7 @@ fn zone_text(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Optio
 /// The state as one seat sees it (or everything, for `None`).
 pub fn view(game: &Game, st: &State, viewer: Option<Seat>) -> String {
     let mut out = String::new();
-    let ev = Ev::new(game, st);
+    let ev = Evaluator::new(game, st);
     if !game.global_fields.is_empty() {
         let g: Vec<String> = game.global_fields.iter().zip(&st.globals).map(|(f, v)| format!("{} {}", f.name, ev.label(v))).collect();
         out.push_str(&format!("game: {}\n", g.join(", ")));

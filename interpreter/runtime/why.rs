@@ -1,23 +1,23 @@
 //! Why something happened: the condition parts behind a branch, and the chain of calls, decisions
 //! and random results behind an event, read from the tracing record a scenario keeps.
 
-use super::eval::Ev;
+use super::eval::Evaluator;
 use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
-use crate::check::ir::{Ex, ExK, Game};
+use crate::check::ir::{Expr, ExprKind, Game};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::syntax::span::Span;
 use serde::Serialize;
 
 /// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
 /// through their parts (only the parts that were evaluated).
-pub fn describe(ev: &Ev, env: &mut super::state::Env, cond: &Ex) -> String {
+pub fn describe(ev: &Evaluator, env: &mut super::state::Env, cond: &Expr) -> String {
     let mut parts = Vec::new();
     describe_into(ev, env, cond, &mut parts, 0);
     parts.join("; ")
 }
 
-fn source(game: &Game, e: &Ex) -> String {
+fn source(game: &Game, e: &Expr) -> String {
     span_source(game, e.span)
 }
 
@@ -30,13 +30,13 @@ fn span_source(game: &Game, span: Span) -> String {
     s
 }
 
-fn describe_into(ev: &Ev, env: &mut super::state::Env, e: &Ex, out: &mut Vec<String>, depth: usize) {
-    let shown = |ev: &Ev, env: &mut super::state::Env, x: &Ex| match ev.eval(x, env) {
+fn describe_into(ev: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mut Vec<String>, depth: usize) {
+    let shown = |ev: &Evaluator, env: &mut super::state::Env, x: &Expr| match ev.eval(x, env) {
         Ok(v) => ev.label(&v),
         Err(err) => format!("an error ({})", err.message),
     };
     match &e.kind {
-        ExK::Binary(op @ (BinOp::And | BinOp::Or), l, r) if depth < 6 => {
+        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) if depth < 6 => {
             describe_into(ev, env, l, out, depth + 1);
             let left = ev.truth(l, env).unwrap_or(false);
             // `and` stops at a false left side, `or` at a true one.
@@ -45,19 +45,19 @@ fn describe_into(ev: &Ev, env: &mut super::state::Env, e: &Ex, out: &mut Vec<Str
                 describe_into(ev, env, r, out, depth + 1);
             }
         }
-        ExK::Unary(UnOp::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
-        ExK::Binary(
+        ExprKind::Unary(UnOp::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
+        ExprKind::Binary(
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has,
             l,
             r,
         ) => {
             for side in [l, r] {
-                if !matches!(side.kind, ExK::Lit(_) | ExK::Const(_)) {
+                if !matches!(side.kind, ExprKind::Lit(_) | ExprKind::Const(_)) {
                     out.push(format!("`{}` is {}", source(ev.game, side), shown(ev, env, side)));
                 }
             }
         }
-        ExK::Lit(_) => {}
+        ExprKind::Lit(_) => {}
         // A part of `and`/`or`: its own value; the whole condition's value is said by the caller.
         _ if depth > 0 => out.push(format!("`{}` is {}", source(ev.game, e), shown(ev, env, e))),
         _ => {}
@@ -115,7 +115,7 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
             .enumerate()
             .map(|(i, v)| {
                 let name = params.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
-                format!("{name} = {}", Ev::new(game, st).label(v))
+                format!("{name} = {}", Evaluator::new(game, st).label(v))
             })
             .collect();
         let span = super::Engine::new(game).routine_span(rec.routine, st);

@@ -17,13 +17,9 @@ use super::parse_errors::pest_error;
 type P<'a> = Pair<'a, Rule>;
 type Res<T> = Result<T, Diag>;
 
+pub use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
+
 /// Parse one file. `file` is the index the spans will carry.
-/// How deeply brackets may nest in a source file.
-pub const NESTING_LIMIT: usize = 96;
-
-/// The largest source file accepted.
-pub const FILE_LIMIT: usize = 1 << 20;
-
 pub fn parse_file(file: u32, text: &str) -> Result<File, Diag> {
     if text.len() > FILE_LIMIT {
         return Err(Diag::error(Span::new(file, 0, 0), format!("this file is larger than {} KiB", FILE_LIMIT >> 10))

@@ -10,8 +10,7 @@ use std::sync::OnceLock;
 
 type P<'a> = Pair<'a, Rule>;
 
-/// How deeply one expression may nest (operators, `if`, quantifiers, lists, calls).
-pub const EXPR_NESTING: u32 = 64;
+pub use crate::budgets::EXPR_NESTING;
 
 fn too_deep(span: Span) -> Diag {
     Diag::error(span, format!("this expression nests more than {EXPR_NESTING} levels deep"))

@@ -1,0 +1,47 @@
+//! Every budget in one place: the limits that stop a runaway rule or an oversized file with a
+//! spanned error instead of a hang or a crash. Each is checked where the work happens (the
+//! parser, the evaluator, the engine), and each error names its budget and says how to mend the
+//! rule.
+
+// ---------------------------------------------------------------------------------------------
+// Reading files
+
+/// The largest source file accepted.
+pub const FILE_LIMIT: usize = 1 << 20;
+/// How deeply brackets may nest in a source file.
+pub const NESTING_LIMIT: usize = 96;
+/// How deeply one expression may nest (operators, `if`, quantifiers, lists, calls).
+pub const EXPR_NESTING: u32 = 64;
+
+// ---------------------------------------------------------------------------------------------
+// Evaluating one expression
+
+/// How deep function calls and field reads may nest before a rule is stopped.
+pub const DEPTH_BUDGET: u32 = 200;
+/// The longest list an expression may build.
+pub const SIZE_BUDGET: usize = 100_000;
+/// How many steps one evaluation may take before the rule is stopped.
+pub const EVAL_BUDGET: u64 = 5_000_000;
+/// How deeply lists may nest inside lists.
+pub const NEST_BUDGET: u32 = 100;
+/// The longest text a rule may build, in bytes.
+pub const TEXT_BUDGET: usize = 1 << 20;
+/// Item and requirement pairs one `distinct_match` may weigh.
+pub const MATCH_BUDGET: usize = 1_000_000;
+/// Bytes of texts and lists the rules may build between two decisions (a list item counts as
+/// the size of a value). Counted where they are built, so that it costs an addition.
+pub const MEMORY_BUDGET: u64 = 256 << 20;
+
+// ---------------------------------------------------------------------------------------------
+// Running the game
+
+/// Statements one advance may execute before the rule is stopped.
+pub const STEP_BUDGET: u64 = 2_000_000;
+/// Frames that may be open at once.
+pub const FRAME_BUDGET: usize = 400;
+/// Turns a game may last.
+pub const TURN_BUDGET: u32 = 2_000;
+/// Evaluation steps (expressions evaluated, list items walked by builtins) between two decisions.
+pub const WORK_BUDGET: u64 = 20_000_000;
+/// Objects a game may hold (every object ever created, wherever it is now).
+pub const OBJECT_BUDGET: usize = 20_000;

@@ -1,0 +1,219 @@
+//! What evaluations remember between them (`eval::Memo`: blankness, fields read through
+//! modifiers, function and check calls) is only ever used for the version of the state it was
+//! made for. The oracle: at decisions of seeded random games of every rulebook, the engine's
+//! evaluator, whose memo the game's own evaluations have just filled, answers exactly as a fresh
+//! evaluator that remembers nothing: every field of every object, whether each object is blank,
+//! and every function without parameters. A change to the state that forgot to give it a new
+//! version (`State::touch`) shows up here as a stale answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::runtime::Engine;
+use arbiter::runtime::eval::{Evaluator, Memoised};
+use arbiter::runtime::state::{Env, State};
+use arbiter::syntax::span::Span;
+use std::cell::Cell;
+
+/// Compare the engine's (remembering) evaluator with a fresh one on `st`: first every answer its
+/// memo holds for this version, then every field, blankness and function without parameters.
+/// The number of answers compared.
+fn compare(engine: &Engine, st: &State, what: &str) -> usize {
+    let game = engine.game;
+    let kept = engine.ev(st);
+    let fresh = Evaluator::new(game, st);
+    let memo = kept.remembered_now();
+    let mut n = memo.calls.len() + memo.fields.len() + memo.blank.len();
+    for (routine, args, you, me, value) in memo.calls {
+        let env = Env { slots: vec![], you, self_obj: me, rec: u32::MAX };
+        let now = match routine {
+            Memoised::Func(f) => fresh.call_func(f, args.clone(), &env, Span::default()),
+            Memoised::Check(c) => fresh.check(c, &args, &env, Span::default()),
+        };
+        assert_eq!(now.ok().as_ref(), Some(&value), "{what}: remembered {routine:?}{args:?} (you {you:?}, self {me:?})");
+    }
+    for (o, f, value) in memo.fields {
+        let now = fresh.read_field(o, f, Span::default()).ok();
+        assert_eq!(now.as_ref(), Some(&value), "{what}: remembered #{o}.{}", game.sym(f));
+    }
+    for (o, blank) in memo.blank {
+        assert_eq!(fresh.is_blank(o).ok(), Some(blank), "{what}: remembered whether #{o} is blank");
+    }
+    for o in 0..u32::try_from(st.objects.len()).unwrap() {
+        assert_eq!(kept.is_blank(o).ok(), fresh.is_blank(o).ok(), "{what}: is object #{o} blank?");
+        let def = game.def(st.obj(o).unwrap().def).unwrap();
+        for f in &game.kind(def.kind).unwrap().fields {
+            let a = kept.read_field(o, f.name, Span::default()).ok();
+            let b = fresh.read_field(o, f.name, Span::default()).ok();
+            assert_eq!(a, b, "{what}: #{o}.{}", game.sym(f.name));
+            n += 2;
+        }
+    }
+    let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
+    for (i, f) in game.funcs.iter().enumerate().filter(|(_, f)| f.params.is_empty()) {
+        let id = u32::try_from(i).unwrap();
+        let a = kept.call_func(id, vec![], &env, Span::default()).ok();
+        let b = fresh.call_func(id, vec![], &env, Span::default()).ok();
+        assert_eq!(a, b, "{what}: {}()", f.info.name);
+        n += 1;
+    }
+    n
+}
+
+fn oracle(game: &str, players: usize, seeds: std::ops::Range<u64>, every: u64) {
+    let b = common::load(game, &[]);
+    let engine = Engine::new(&b.game);
+    let compared = Cell::new(0usize);
+    for seed in seeds {
+        let decisions = Cell::new(0u64);
+        common::play_on(&engine, seed, players, &|st| {
+            decisions.set(decisions.get() + 1);
+            if decisions.get().is_multiple_of(every) {
+                let what = format!("{game}, seed {seed}, decision {}", decisions.get());
+                compared.set(compared.get() + compare(&engine, st, &what));
+            }
+            false
+        });
+    }
+    assert!(compared.get() > 0, "{game}: nothing was compared");
+    eprintln!("{game}: {} answers compared", compared.get());
+}
+
+#[test]
+fn remembered_answers_match_fresh_ones_in_tic_tac_toe_and_connect_four() {
+    oracle("tic-tac-toe", 2, 0..4, 1);
+    oracle("connect-four", 2, 0..2, 3);
+}
+
+#[test]
+fn remembered_answers_match_fresh_ones_in_the_card_game() {
+    oracle("bsg-ccg", 2, 0..1, 7);
+}
+
+#[test]
+fn remembered_answers_match_fresh_ones_in_starship_battles() {
+    oracle("starship-battles", 2, 0..1, 5);
+}
+
+#[test]
+fn remembered_answers_match_fresh_ones_in_the_board_game() {
+    oracle("bsg-board", 3, 0..1, 13);
+}
+
+#[test]
+fn remembered_answers_match_fresh_ones_in_starcraft() {
+    oracle("starcraft", 2, 0..1, 13);
+}
+
+/// Play seeded random games twice, remembering between evaluations and not, and compare the
+/// games event by event and their final states.
+fn same_play(game: &str, players: usize, seeds: std::ops::Range<u64>) {
+    let b = common::load(game, &[]);
+    let remembering = Engine::new(&b.game);
+    let forgetful = Engine::new(&b.game).forgetful();
+    for seed in seeds {
+        let a = common::play_on(&remembering, seed, players, &|_| false);
+        let f = common::play_on(&forgetful, seed, players, &|_| false);
+        let json = |st: &State| serde_json::to_string(st).expect("a state serializes");
+        assert_eq!(a.log.len(), f.log.len(), "{game}, seed {seed}: games of different lengths");
+        assert!(json(&a) == json(&f), "{game}, seed {seed}: the same seed played differently with and without the memo");
+    }
+}
+
+#[test]
+fn remembering_changes_nothing_in_play() {
+    same_play("tic-tac-toe", 2, 0..20);
+    same_play("connect-four", 2, 0..10);
+    same_play("bsg-ccg", 2, 0..4);
+    same_play("starship-battles", 2, 0..6);
+    same_play("bsg-board", 4, 0..2);
+    same_play("starcraft", 2, 0..2);
+}
+
+/// A game made to catch a change that forgot to give the state a new version: each step reads a
+/// remembered function (one that walks a list), changes what it reads in one way, and reads it
+/// again at once, with nothing else changing in between. A stale memo answers the same twice.
+const PROBE: &str = r#"
+game memo-probe {
+  title "Memo probe"
+  players 2
+  setup setup.game
+  turn turn.play
+  durations turn
+  default_duration turn
+}
+
+kind token {
+  field n: int = 0
+}
+
+zone pile shared public ordered holds token
+zone bag shared public ordered holds token
+
+player {
+  score: int = 0
+}
+
+global {
+  tally: int = 0
+}
+
+token "a" { n 1 }
+
+func g_tally() = [tally for x in [0]]
+func g_scores() = [p.score for p in players()]
+func g_ns() = [t.n for t in pile]
+func g_pile() = [count(pile) for x in [0]]
+func g_bag() = [count(bag) for x in [0]]
+
+proc setup.game() {
+  create "a" in pile owned by first(players())
+}
+
+proc turn.play() {
+  let p = first(players())
+  let a = g_tally()
+  tally += 1
+  if g_tally() == a { end draw "stale after a global changed" }
+  let b = g_scores()
+  p.score += 1
+  if g_scores() == b { end draw "stale after a player's field changed" }
+  let c = g_ns()
+  let t = first(pile)
+  t.n += 1
+  if g_ns() == c { end draw "stale after an object's field changed" }
+  let d = g_ns()
+  modify t.n += 10 until turn
+  if g_ns() == d { end draw "stale after a temporary change" }
+  let e = g_ns()
+  expire turn
+  if g_ns() == e { end draw "stale after a temporary change ended" }
+  let f = g_pile()
+  create "a" in pile owned by p
+  if g_pile() == f { end draw "stale after an object was created" }
+  let h = g_bag()
+  move first(pile) to bag
+  if g_bag() == h { end draw "stale after an object moved" }
+  win p "every change was seen"
+}
+"#;
+
+#[test]
+fn every_kind_of_change_gives_the_state_a_new_version() {
+    use arbiter::check::{Input, Role, compile};
+    use arbiter::runtime::state::Mode;
+    use arbiter::runtime::{Setup, Status};
+    use arbiter::syntax::parse_file;
+    use arbiter::syntax::span::SourceFile;
+    let file = parse_file(0, PROBE).unwrap_or_else(|d| panic!("the probe does not parse: {d:?}"));
+    let files = vec![SourceFile::new("memo-probe.arb".to_string(), PROBE.to_string())];
+    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[])
+        .unwrap_or_else(|d| panic!("the probe does not check: {d:?}"));
+    let engine = Engine::new(&built.game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
+    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)), "the probe ends without a decision");
+    let result = st.result.expect("a result");
+    assert_eq!(result.reason, "every change was seen");
+    assert_eq!(result.winners, vec![0]);
+}
