@@ -436,9 +436,10 @@ pub struct ModifierDef {
     pub active_while: Option<Expr>,
     pub var: Slot,
     pub when: Option<Expr>,
-    /// The zone `when` requires the object to be directly in, when it starts `o in ZONE and ..`:
-    /// the modifier is skipped at once for objects elsewhere (field reads ask every object).
-    pub zone_guard: Option<crate::runtime::value::ZoneRef>,
+    /// The zones `when` requires the object to be directly in (one of them), when a part of it
+    /// joined by `and` says so (`o in ZONE`, `o in Z1 or o in Z2`): the modifier is skipped at once
+    /// for objects elsewhere (field reads ask every object). Empty: no such part.
+    pub zone_guard: Vec<crate::runtime::value::ZoneRef>,
     pub layer: i64,
     pub blank_except: Option<Vec<Sym>>,
     pub effects: Vec<FieldEffectDef>,

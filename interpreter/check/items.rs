@@ -310,7 +310,7 @@ impl Checker {
             }
             effects.push(FieldEffectDef { field: sym, op: e.op.node, value });
         }
-        let zone_guard = when.as_ref().and_then(|w| zone_guard(w, var));
+        let zone_guard = when.as_ref().map(|w| zone_guard(w, var)).unwrap_or_default();
         ModifierDef {
             info,
             active_while,
@@ -696,14 +696,41 @@ impl Checker {
     }
 }
 
-/// The zone a condition `o in ZONE [and ...]` requires its object `o` (the slot `var`) to be
-/// directly in, when it is written that way.
-fn zone_guard(cond: &Expr, var: Slot) -> Option<crate::runtime::value::ZoneRef> {
+/// The zones a condition requires its object `o` (the slot `var`) to be directly in, one of them,
+/// when one of the parts joined by `and` says so: `o in ZONE` (or `o.top in ZONE`), or several
+/// joined by `or` (`A and (o in alert or o in reserve) and B`). Empty when no part does.
+///
+/// The modifier is skipped for an object elsewhere without evaluating its condition: the
+/// condition is false whatever its other parts say, since `and` needs every part and expressions
+/// change nothing. (A part before the zone test that would fail with an error for such an object
+/// is not evaluated then: the answer is false, not the error.)
+fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::runtime::value::ZoneRef> {
     use crate::syntax::ast::BinOp;
     match &cond.kind {
-        ExprKind::Binary(BinOp::And, l, _) => zone_guard(l, var),
+        ExprKind::Binary(BinOp::And, l, r) => {
+            let left = zone_guard(l, var);
+            if left.is_empty() { zone_guard(r, var) } else { left }
+        }
+        _ => zones_of(cond, var).unwrap_or_default(),
+    }
+}
+
+/// `o in ZONE`, or several joined by `or`: the zones, else `None`.
+fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<crate::runtime::value::ZoneRef>> {
+    use crate::syntax::ast::BinOp;
+    match &cond.kind {
+        ExprKind::Binary(BinOp::Or, l, r) => {
+            let mut zones = zones_of(l, var)?;
+            zones.extend(zones_of(r, var)?);
+            Some(zones)
+        }
         ExprKind::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
-            (ExprKind::Local(s), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(*z),
+            (ExprKind::Local(s), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
+            // `o.top in ZONE`: the pile `o` is in lies in the zone, which is where `zone_of`
+            // places `o` too.
+            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
+                Some(vec![*z])
+            }
             _ => None,
         },
         _ => None,

@@ -105,12 +105,16 @@ impl<'a> Evaluator<'a> {
     }
 
     fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
-        // A condition that starts `o in ZONE and ...` can't hold for an object elsewhere: answer
-        // without evaluating it (field reads ask this of every object, often).
-        if let Some(zone) = m.zone_guard
-            && self.state.zone_of(target).is_none_or(|z| z.zone != zone.zone || zone.owner.is_some_and(|o| Some(o) != z.owner))
-        {
-            return Ok(false);
+        // A condition that needs `o in ZONE` (see `ModifierDef::zone_guard`) can't hold for an
+        // object elsewhere: answer without evaluating it (field reads ask this of every object).
+        // An object under another is in its top's zone here, so it is never skipped wrongly.
+        if !m.zone_guard.is_empty() {
+            let at = self.state.zone_of(target);
+            let inside =
+                |g: &crate::runtime::value::ZoneRef| at.is_some_and(|z| z.zone == g.zone && g.owner.is_none_or(|o| Some(o) == z.owner));
+            if !m.zone_guard.iter().any(inside) {
+                return Ok(false);
+            }
         }
         let you = source.and_then(|s| self.controller(s));
         let mut env = self.pooled_env(m.slots, &[], you, source);
@@ -164,6 +168,20 @@ impl<'a> Evaluator<'a> {
             && !self.game.modified_fields.get(f as usize).copied().unwrap_or(false)
         {
             return self.printed_only(o, f, span);
+        }
+        // No modifier touches this field and no temporary change is made to it: only blankness
+        // can hide the printed value (the blank check is remembered by object).
+        if !self.game.modified_fields.get(f as usize).copied().unwrap_or(false) && !self.state.temp_mods.iter().any(|t| t.field == f) {
+            // A blanking modifier may read fields: one that reads its own object's is stopped by
+            // the depth budget.
+            self.enter(span)?;
+            let found = self.field_of(o, f, span).and_then(|x| Ok((x, self.blank_except(o)?)));
+            self.leave();
+            let ((ob, def, kind, idx), blank) = found?;
+            return Ok(match blank {
+                Some(keep) if !keep.contains(&f) => kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default(),
+                _ => printed_in(ob, def, kind, f, idx),
+            });
         }
         let key = u64::from(o) << 32 | u64::from(f);
         let known = self.memo().fields.get(&key).cloned();
