@@ -2,7 +2,7 @@
 //! them. The random agent keeps no state of its own: its choice depends on the seed, the seat and
 //! how many decisions the game has seen, so a saved game resumes with the same choices.
 
-use crate::check::ir::Game;
+use crate::ir::Game;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 
 pub trait Agent {

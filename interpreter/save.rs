@@ -14,7 +14,7 @@
 //! interrupted program leaves the old save or the new one, never a broken one; and a file the
 //! program did not write itself is never overwritten.
 
-use crate::check::ir::Game;
+use crate::ir::Game;
 use crate::runtime::state::State;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};

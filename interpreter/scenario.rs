@@ -2,11 +2,11 @@
 //! results in order, and check what it expects. A decision or a random result the scenario does
 //! not script fails it, naming what was asked.
 
-use crate::check::ir::{Expr, ExprKind, Game};
 use crate::check::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
+use crate::ir::value::Value;
+use crate::ir::{Expr, ExprKind, Game};
 use crate::runtime::eval::{Evaluator, new_env};
 use crate::runtime::state::{Answer, Mode, ScriptedRandom, State};
-use crate::runtime::value::Value;
 use crate::runtime::{Engine, RtError, Setup, Status, view};
 use crate::syntax::ast::BinOp;
 use crate::syntax::span::Span;
@@ -58,7 +58,7 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
     let mut decklists = vec![indexmap::IndexMap::new(); sc.players];
     for (seat, deck) in &sc.decks {
         if let (Some(slot), Some(d)) = (decklists.get_mut(*seat), game.decks.get(*deck)) {
-            *slot = crate::check::decks::expand(game, d);
+            *slot = crate::runtime::decks::expand(game, d);
         }
     }
     let setup = Setup { players: sc.players, seed: 0, decklists };
@@ -280,7 +280,7 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
                 Value::Player(p) => p,
                 _ => return Err(fail("`expect .. sees` needs a player", who.span)),
             };
-            let objs: Vec<crate::runtime::value::ObjId> = match eval0(engine, st, what)? {
+            let objs: Vec<crate::ir::value::ObjId> = match eval0(engine, st, what)? {
                 Value::Obj(o) => vec![o],
                 Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
                 Value::Zone(z) => st.zone_objects(engine.game, z),
@@ -347,7 +347,7 @@ fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), F
         }
         ExpectIr::Deck { deck, valid, fragment } => {
             let Some(d) = engine.game.decks.get(*deck) else { return Err(fail("no such deck", span)) };
-            let problems = crate::check::decks::validate(engine.game, d);
+            let problems = crate::runtime::decks::validate(engine.game, d);
             let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
             match (valid, problems.is_empty()) {
                 (true, true) => Ok(()),

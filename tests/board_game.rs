@@ -47,7 +47,7 @@ fn every_variant_plays_complete_games() {
 fn unique_loyalty_names(b: &Built, st: &State) -> Vec<String> {
     let game = &b.game;
     let Some(kind) = game.kinds.iter().position(|k| k.name == "loyalty") else { panic!("no loyalty kind") };
-    let loyalty: Vec<&arbiter::check::ir::ObjDef> =
+    let loyalty: Vec<&arbiter::ir::ObjDef> =
         st.objects.iter().filter_map(|o| game.def(o.def)).filter(|d| d.kind as usize == kind).collect();
     let mut names: Vec<String> =
         loyalty.iter().filter(|d| loyalty.iter().filter(|e| e.name == d.name).count() == 1).map(|d| d.name.clone()).collect();

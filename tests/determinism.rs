@@ -7,8 +7,8 @@
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
-use arbiter::check::decks::expand;
 use arbiter::check::project::Project;
+use arbiter::runtime::decks::expand;
 use arbiter::runtime::state::{Answer, Mode, State};
 use arbiter::runtime::{AnswerError, Engine, Setup, Status, view};
 use std::path::Path;

@@ -4,9 +4,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
-use arbiter::check::decks;
 use arbiter::check::project::{Project, game_of, peek};
 use arbiter::diag::{self, Diag};
+use arbiter::runtime::decks;
 use arbiter::scenario::{failure_diag, run_file};
 use arbiter::syntax::ast::Item;
 use std::path::Path;

@@ -16,9 +16,9 @@
 mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
-use arbiter::check::ir::Game;
+use arbiter::ir::Game;
+use arbiter::ir::value::Value;
 use arbiter::runtime::state::{Answer, Count, Decision, Mode, Place, State, seat_bit};
-use arbiter::runtime::value::Value;
 use arbiter::runtime::view;
 use arbiter::runtime::{Engine, Setup, Status};
 

@@ -29,11 +29,11 @@ mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
-use arbiter::check::ir::{Game, Visibility};
 use arbiter::cli::play::choose_decks;
+use arbiter::ir::value::{ObjId, Seat, Value};
+use arbiter::ir::{Game, Visibility};
 use arbiter::runtime::eval::Evaluator;
 use arbiter::runtime::state::{ALL, Event, EventKind, Mode, Place, seat_bit};
-use arbiter::runtime::value::{ObjId, Seat, Value};
 use arbiter::runtime::view::{ProjectedEvent, Seen, project_event};
 use arbiter::runtime::{Engine, Setup, Status};
 

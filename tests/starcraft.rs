@@ -101,7 +101,7 @@ fn a_seat_sees_its_own_combat_hand_only() {
 /// planet placed connects to at least one other, L708-711).
 #[test]
 fn every_planet_is_connected_after_setup() {
-    use arbiter::runtime::value::Value;
+    use arbiter::ir::value::Value;
     let b = load(&[]);
     let galaxy = zone_id(&b, "galaxy");
     let routes = zone_id(&b, "routes");

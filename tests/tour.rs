@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
 use arbiter::agents::{Agent, RandomAgent};
-use arbiter::check::decks;
 use arbiter::check::project::Project;
 use arbiter::cli::play::choose_decks;
+use arbiter::runtime::decks;
 use arbiter::runtime::state::Mode;
 use arbiter::runtime::{Engine, Setup, Status};
 use arbiter::scenario::run_file;

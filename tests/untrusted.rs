@@ -188,7 +188,7 @@ const OUTSIDE: &[&str] = &[
 
 #[test]
 fn no_builtin_reaches_outside_the_game() {
-    let names: Vec<&str> = arbiter::runtime::builtins::BUILTINS.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = arbiter::ir::builtins::BUILTINS.iter().map(|s| s.name).collect();
     assert!(names.len() > 50, "the builtin table: {names:?}");
     for n in &names {
         for w in OUTSIDE {

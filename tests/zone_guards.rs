@@ -79,7 +79,7 @@ fn guarded_modifiers_apply_exactly_where_their_conditions_hold() {
     let ev = engine.ev(&st);
     let sym = |name: &str| *g.sym_index.get(name).unwrap();
     let read = |o: u32, f: &str| match ev.read_field(o, sym(f), Span::default()).unwrap() {
-        arbiter::runtime::value::Value::Int(i) => i,
+        arbiter::ir::value::Value::Int(i) => i,
         other => panic!("#{o}.{f} is {other:?}"),
     };
     // #0 in the pile, #1 in the bag, #2 in the box, #3 under #2.

@@ -1,12 +1,12 @@
 //! Lowering rule items (procedures, functions, checks, triggers, modifiers, replacements,
 //! state checks) and object definitions with their printed values and abilities.
 
-use super::ir::*;
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
 use crate::diag::{Diag, did_you_mean};
-use crate::runtime::value::Value;
+use crate::ir::value::Value;
+use crate::ir::*;
 use crate::syntax::ast::{self, Item, PropValue};
 use crate::syntax::span::Span;
 use std::sync::Arc;
@@ -704,7 +704,7 @@ impl Checker {
 /// condition is false whatever its other parts say, since `and` needs every part and expressions
 /// change nothing. (A part before the zone test that would fail with an error for such an object
 /// is not evaluated then: the answer is false, not the error.)
-fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::runtime::value::ZoneRef> {
+fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::ir::value::ZoneRef> {
     use crate::syntax::ast::BinOp;
     match &cond.kind {
         ExprKind::Binary(BinOp::And, l, r) => {
@@ -716,7 +716,7 @@ fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::runtime::value::ZoneRef> {
 }
 
 /// `o in ZONE`, or several joined by `or`: the zones, else `None`.
-fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<crate::runtime::value::ZoneRef>> {
+fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<crate::ir::value::ZoneRef>> {
     use crate::syntax::ast::BinOp;
     match &cond.kind {
         ExprKind::Binary(BinOp::Or, l, r) => {
@@ -725,10 +725,10 @@ fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<crate::runtime::value::ZoneRef
             Some(zones)
         }
         ExprKind::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
-            (ExprKind::Local(s), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
+            (ExprKind::Local(s), ExprKind::Lit(crate::ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
             // `o.top in ZONE`: the pile `o` is in lies in the zone, which is where `zone_of`
             // places `o` too.
-            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(crate::runtime::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
+            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(crate::ir::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
                 Some(vec![*z])
             }
             _ => None,

@@ -2,11 +2,11 @@
 //! Errors are collected, not returned: lowering continues so that every error is reported.
 
 use super::Checker;
-use super::ir::*;
 use super::scope::Scope;
 use crate::diag::{Diag, did_you_mean};
-use crate::runtime::builtins::{self, Ret};
-use crate::runtime::value::{Value, ZoneRef};
+use crate::ir::builtins::{self, Ret};
+use crate::ir::value::{Value, ZoneRef};
+use crate::ir::*;
 use crate::syntax::ast::{self, BinOp, StrPart, UnOp};
 use crate::syntax::span::Span;
 

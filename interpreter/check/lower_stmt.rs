@@ -1,11 +1,11 @@
 //! Lowering statements and blocks. Each block is stored once in `Game::blocks`.
 
 use super::Checker;
-use super::ir::*;
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use crate::diag::{Diag, did_you_mean};
-use crate::runtime::value::Value;
+use crate::ir::value::Value;
+use crate::ir::*;
 use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
 
 impl Checker {

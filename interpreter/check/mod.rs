@@ -1,9 +1,7 @@
 //! Checking and compiling: every name resolved, every kind and field checked, every error
 //! reported at once; the result is an immutable `ir::Game`.
 
-pub mod code;
 pub mod decks;
-pub mod ir;
 pub mod items;
 pub mod lower_expr;
 pub mod lower_stmt;
@@ -14,11 +12,11 @@ pub mod steps;
 pub mod variants;
 
 use crate::diag::{Diag, did_you_mean};
-use crate::runtime::value::Value;
+use crate::ir::value::Value;
+use crate::ir::*;
 use crate::syntax::ast::{self, Item, PropValue, TypeKind};
 use crate::syntax::span::{SourceFile, Span, Spanned};
 use indexmap::IndexMap;
-use ir::*;
 
 /// What a file is for: decides which items it may hold and how strictly it is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! Compiling scenarios: the state they build, what they run, the answers and random results they
 //! script, and what they expect.
 
-use super::ir::*;
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
 use crate::diag::Diag;
+use crate::ir::*;
 use crate::syntax::ast::{self, Expect, Item, PropValue, RandomScript, StmtKind};
 use crate::syntax::span::Span;
 

@@ -1,6 +1,6 @@
 //! Local scopes while lowering a body: names to slots and static types.
 
-use super::ir::{Slot, Ty};
+use crate::ir::{Slot, Ty};
 
 #[derive(Debug, Default)]
 pub struct Scope {

@@ -3,10 +3,10 @@
 //! Naming an item, a step or a variant that does not exist is an error, for every variant,
 //! whether it is switched on or not.
 
-use super::ir::{VariantChange, VariantInfo};
 use super::steps::{self, Edit};
 use super::{Checker, Placed, Role};
 use crate::diag::{Diag, did_you_mean};
+use crate::ir::{VariantChange, VariantInfo};
 use crate::syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
 use crate::syntax::span::{Span, Spanned};
 use std::borrow::Cow;

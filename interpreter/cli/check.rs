@@ -1,8 +1,8 @@
 //! `arbiter check`: every file of every game named, with all its variants, decks and scenarios.
 
-use crate::check::decks;
 use crate::check::project::{Base, Loaded, Project, game_of, peek};
 use crate::diag::{self, Diag};
+use crate::runtime::decks;
 use crate::syntax::ast::Item;
 use crate::syntax::span::SourceFile;
 use indexmap::IndexMap;
@@ -328,7 +328,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         outln!("builds on {} (switched on before it)", v.extends.join(", "));
     }
     // The items of files that are `part of variant` it: one line each, by file.
-    let own = |c: &&crate::check::ir::VariantChange| c.verb == "adds" && c.after.is_some_and(|s| s.file != v.span.file);
+    let own = |c: &&crate::ir::VariantChange| c.verb == "adds" && c.after.is_some_and(|s| s.file != v.span.file);
     let mut files: Vec<u32> = Vec::new();
     for c in v.changes.iter().filter(own) {
         if let Some(s) = c.after
@@ -338,8 +338,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         }
     }
     for f in files {
-        let here: Vec<&crate::check::ir::VariantChange> =
-            v.changes.iter().filter(own).filter(|c| c.after.is_some_and(|s| s.file == f)).collect();
+        let here: Vec<&crate::ir::VariantChange> = v.changes.iter().filter(own).filter(|c| c.after.is_some_and(|s| s.file == f)).collect();
         let name = loaded.files.get(f as usize).map(|x| x.name.clone()).unwrap_or_default();
         outln!("\nadds {} item{} of {name} (a file that is part of {}):", here.len(), if here.len() == 1 { "" } else { "s" }, v.name);
         for c in here {

@@ -3,10 +3,10 @@
 use super::human::Human;
 use crate::agents::{Agent, RandomAgent};
 use crate::check::Built;
-use crate::check::decks;
-use crate::check::ir::{DefId, Game};
 use crate::check::project::Project;
 use crate::diag;
+use crate::ir::{DefId, Game};
+use crate::runtime::decks;
 use crate::runtime::state::{GameResult, Mode, State};
 use crate::runtime::{AnswerError, Engine, Setup, Status, view};
 use crate::save::{self, Header, SaveError, Saved, Saver};

@@ -1,7 +1,7 @@
 //! `arbiter render`: an SVG picture of the table, at the end of a scenario or of a saved game.
 
-use crate::check::ir::Game;
 use crate::check::project::Project;
+use crate::ir::Game;
 use crate::runtime::picture;
 use crate::runtime::state::State;
 use crate::scenario::run_file;

@@ -45,7 +45,7 @@ pub struct ExplainOptions {
 }
 
 /// The event `--why` names: a number, or the last event whose text contains the words.
-fn find_event(game: &crate::check::ir::Game, st: &crate::runtime::state::State, what: &str) -> Option<usize> {
+fn find_event(game: &crate::ir::Game, st: &crate::runtime::state::State, what: &str) -> Option<usize> {
     if let Ok(n) = what.trim().trim_start_matches('#').parse::<usize>() {
         return (n < st.log.len()).then_some(n);
     }

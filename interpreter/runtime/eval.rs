@@ -3,8 +3,8 @@
 
 use super::RtError;
 use super::state::{Env, Place, State};
-use super::value::{ObjId, Seat, Value, ZoneRef};
-use crate::check::ir::*;
+use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
+use crate::ir::*;
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::syntax::span::Span;
 use std::cell::Cell;
@@ -32,7 +32,7 @@ pub struct Evaluator<'a> {
 }
 
 /// Function and check calls remembered, by routine (see `Evaluator::calls`).
-pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>;
+pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
 
 /// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,7 +64,7 @@ pub struct Call {
 const CALLS_KEPT: usize = 32;
 
 /// Field values by `object << 32 | field` (see `Evaluator::fields`).
-pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<crate::check::ir::SymHasher>>;
+pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
 /// vectors for reuse, and what they worked out about one version of a state.

@@ -5,8 +5,8 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
-use super::value::{ObjId, Seat, Value, ZoneRef};
-use crate::check::ir::*;
+use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
+use crate::ir::*;
 use crate::syntax::ast::{AssignOp, ModifyOp};
 use crate::syntax::span::Span;
 

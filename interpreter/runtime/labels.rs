@@ -3,8 +3,8 @@
 
 use super::eval::*;
 use super::state::Env;
-use super::value::{ObjId, Seat, Value};
-use crate::check::ir::*;
+use crate::ir::value::{ObjId, Seat, Value};
+use crate::ir::*;
 use crate::syntax::span::Span;
 use std::sync::Arc;
 

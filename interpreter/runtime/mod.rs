@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod checks;
 pub mod chunked;
+pub mod decks;
 pub mod engine;
 pub mod eval;
 pub mod exec;
@@ -15,7 +16,6 @@ pub mod picture;
 pub mod profile;
 pub mod random;
 pub mod state;
-pub mod value;
 pub mod view;
 pub mod why;
 

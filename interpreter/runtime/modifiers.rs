@@ -5,8 +5,8 @@
 
 use super::eval::{Evaluator, R, err};
 use super::state::Place;
-use super::value::{ObjId, Value};
-use crate::check::ir::{ModifierDef, ObjDef, Sym};
+use crate::ir::value::{ObjId, Value};
+use crate::ir::{ModifierDef, ObjDef, Sym};
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::Span;
 use std::sync::Arc;
@@ -110,8 +110,7 @@ impl<'a> Evaluator<'a> {
         // An object under another is in its top's zone here, so it is never skipped wrongly.
         if !m.zone_guard.is_empty() {
             let at = self.state.zone_of(target);
-            let inside =
-                |g: &crate::runtime::value::ZoneRef| at.is_some_and(|z| z.zone == g.zone && g.owner.is_none_or(|o| Some(o) == z.owner));
+            let inside = |g: &crate::ir::value::ZoneRef| at.is_some_and(|z| z.zone == g.zone && g.owner.is_none_or(|o| Some(o) == z.owner));
             if !m.zone_guard.iter().any(inside) {
                 return Ok(false);
             }
@@ -151,7 +150,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// An object, its definition and kind, and the field's index in the kind.
-    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a crate::check::ir::KindDef, usize)> {
+    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a crate::ir::KindDef, usize)> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
@@ -257,7 +256,7 @@ impl<'a> Evaluator<'a> {
 
 /// The printed value of the field `f` (at `idx` in its kind): the object's override, else the
 /// definition's value, else the kind's default.
-fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &crate::check::ir::KindDef, f: Sym, idx: usize) -> Value {
+fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &crate::ir::KindDef, f: Sym, idx: usize) -> Value {
     if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
         return v.clone();
     }
@@ -289,13 +288,13 @@ pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
                     None => out.push((n.max(0), k)),
                 }
             }
-            super::value::amount(out)
+            crate::ir::value::amount(out)
         }
         // A number added to an amount of one kind: `modify c.cost -= 1`.
         (ModifyOp::Add | ModifyOp::Sub, Value::Amount(a), Value::Int(n)) => match a.as_slice() {
             [(m, k)] => {
                 let d = if op == ModifyOp::Add { n } else { n.checked_neg().ok_or_else(|| super::eval::overflow(span))? };
-                super::value::amount(vec![(m.checked_add(d).ok_or_else(|| super::eval::overflow(span))?.max(0), *k)])
+                crate::ir::value::amount(vec![(m.checked_add(d).ok_or_else(|| super::eval::overflow(span))?.max(0), *k)])
             }
             [] if op == ModifyOp::Sub => Value::Amount(a),
             _ => {

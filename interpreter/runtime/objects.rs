@@ -5,8 +5,8 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
-use super::value::{ObjId, Value, ZoneRef};
-use crate::check::ir::*;
+use crate::ir::value::{ObjId, Value, ZoneRef};
+use crate::ir::*;
 use crate::syntax::span::Span;
 
 type R = Result<(), RtError>;

@@ -19,8 +19,8 @@
 use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
 use super::state::State;
-use super::value::Value;
-use crate::check::ir::Game;
+use crate::ir::Game;
+use crate::ir::value::Value;
 use crate::syntax::span::Span;
 
 fn esc(s: &str) -> String {

@@ -5,7 +5,7 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
-use super::value::{Value, ZoneRef};
+use crate::ir::value::{Value, ZoneRef};
 use crate::syntax::span::Span;
 
 type R = Result<(), RtError>;
@@ -63,7 +63,7 @@ impl Engine<'_> {
     pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
-        let what = format!("a shuffle of {}", super::value::zone_name(self.game, z));
+        let what = format!("a shuffle of {}", crate::ir::value::zone_name(self.game, z));
         match self.next_scripted(st, &what, span)? {
             None => {
                 // Fisher-Yates with the game's generator.

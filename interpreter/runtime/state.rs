@@ -3,8 +3,8 @@
 //! decision being asked, the random generator and the event log.
 
 use super::chunked::Chunked;
-use super::value::{ObjId, Seat, Value, ZoneRef};
-use crate::check::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
+use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
+use crate::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::Span;
 use indexmap::IndexMap;

@@ -3,8 +3,8 @@
 
 use super::eval::Evaluator;
 use super::state::*;
-use super::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
-use crate::check::ir::{DefId, Game, KindId, Visibility};
+use crate::ir::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
+use crate::ir::{DefId, Game, KindId, Visibility};
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::Span;
 

@@ -4,7 +4,7 @@
 use super::eval::Evaluator;
 use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
-use crate::check::ir::{Expr, ExprKind, Game};
+use crate::ir::{Expr, ExprKind, Game};
 use crate::syntax::ast::{BinOp, UnOp};
 use crate::syntax::span::Span;
 use serde::Serialize;
@@ -161,8 +161,8 @@ pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
 /// The names of a routine's parameters (the first slots of its env): a procedure's, or the event's
 /// a trigger answers.
 pub fn param_names(game: &Game, st: &State, r: Routine) -> Vec<String> {
-    let names = |ps: &[(String, crate::check::ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
-    let event_params = |ev: crate::check::ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
+    let names = |ps: &[(String, crate::ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
+    let event_params = |ev: crate::ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
     match r {
         Routine::Proc(p) => game.proc_def(p).map(|d| names(&d.params)).unwrap_or_default(),
         Routine::Trigger(i) => game.triggers.get(i as usize).map(|t| event_params(t.event)).unwrap_or_default(),

@@ -31,7 +31,7 @@ fn load(game: &str) -> Built {
     }
 }
 
-fn decklists(b: &Built, players: usize) -> Vec<indexmap::IndexMap<String, Vec<arbiter::check::ir::DefId>>> {
+fn decklists(b: &Built, players: usize) -> Vec<indexmap::IndexMap<String, Vec<arbiter::ir::DefId>>> {
     arbiter::cli::play::choose_decks(&b.game, players, &[]).unwrap_or_default()
 }
 
@@ -93,7 +93,7 @@ fn card_game_paths(c: &mut Criterion) {
             let ev = engine.ev(&mid);
             let mut total = 0i64;
             for o in 0..mid.objects.len() {
-                if let Ok(arbiter::runtime::value::Value::Int(p)) = ev.read_field(o as u32, power, Default::default()) {
+                if let Ok(arbiter::ir::value::Value::Int(p)) = ev.read_field(o as u32, power, Default::default()) {
                     total += p;
                 }
             }

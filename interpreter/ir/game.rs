@@ -1,12 +1,11 @@
 //! The compiled game: names resolved to indices, every statement block stored once in
 //! `Game::blocks` so that a running game refers to code by `BlockId` and stays plain data.
 
-use crate::runtime::value::Value;
+use super::code::*;
+use super::value::Value;
 use crate::syntax::ast::ModifyOp;
 use crate::syntax::span::{SourceFile, Span};
 use indexmap::IndexMap;
-
-pub use super::code::*;
 
 pub type Sym = u32;
 
@@ -439,7 +438,7 @@ pub struct ModifierDef {
     /// The zones `when` requires the object to be directly in (one of them), when a part of it
     /// joined by `and` says so (`o in ZONE`, `o in Z1 or o in Z2`): the modifier is skipped at once
     /// for objects elsewhere (field reads ask every object). Empty: no such part.
-    pub zone_guard: Vec<crate::runtime::value::ZoneRef>,
+    pub zone_guard: Vec<crate::ir::value::ZoneRef>,
     pub layer: i64,
     pub blank_except: Option<Vec<Sym>>,
     pub effects: Vec<FieldEffectDef>,
@@ -525,6 +524,9 @@ pub struct DeckRuleDef {
     pub slots: u16,
     pub span: Span,
 }
+
+/// The section that numbered lines (`4 "Card"`) go to.
+pub const MAIN_SECTION: &str = "cards";
 
 #[derive(Debug, Clone)]
 pub struct DeckList {

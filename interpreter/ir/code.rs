@@ -1,8 +1,8 @@
 //! The compiled code: expressions (`Expr`) and statements (`Stmt`), every name resolved to a slot or
 //! an id. Re-exported by `ir`, beside the game's definitions.
 
-use super::ir::*;
-use crate::runtime::value::Value;
+use super::game::*;
+use super::value::Value;
 use crate::syntax::ast::{BinOp, ModifyOp, UnOp};
 use crate::syntax::span::Span;
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ pub enum ExprKind {
     Call(FuncId, Vec<Expr>),
     Check(CheckId, Vec<Expr>),
     CanProc(ProcId, Vec<Expr>),
-    Builtin(crate::runtime::builtins::Builtin, Vec<Expr>),
+    Builtin(crate::ir::builtins::Builtin, Vec<Expr>),
     ProcRef(ProcId),
     Lambda(u32),
     Unary(UnOp, Box<Expr>),

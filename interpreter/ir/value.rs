@@ -1,6 +1,6 @@
 //! Runtime values. Plain data: every value serializes, and equality is structural.
 
-use crate::check::ir::{DefId, Game, ProcId, Sym, ZoneId};
+use super::game::{DefId, Game, ProcId, Sym, ZoneId};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
