@@ -131,8 +131,6 @@ impl<'g> Engine<'g> {
             decklists: Arc::new(setup.decklists),
             decisions: 0,
             tracing: None,
-            built: std::cell::Cell::new(0),
-            work: std::cell::Cell::new(0),
             version: 0,
         };
         Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
@@ -201,8 +199,7 @@ impl<'g> Engine<'g> {
     fn advance_inner(&self, st: &mut State) -> Result<Status, RtError> {
         let mut steps: u64 = 0;
         // The memory and work budgets count what is done between two decisions.
-        st.built.set(0);
-        st.work.set(0);
+        self.pool.borrow_mut().restart_budgets();
         loop {
             if st.result.is_some() {
                 return Ok(Status::Ended);
@@ -217,7 +214,7 @@ impl<'g> Engine<'g> {
                     "a loop in the rules or in an object's ability never ends; check `while` conditions and triggers that cause themselves",
                 ));
             }
-            if st.work.get() > WORK_BUDGET {
+            if self.pool.borrow().work() > WORK_BUDGET {
                 let span = self.current_span(st);
                 return Err(err(span, format!("step budget exceeded: more than {WORK_BUDGET} evaluation steps without a decision"))
                     .with_help(

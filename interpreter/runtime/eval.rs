@@ -81,6 +81,24 @@ pub struct Scratch {
     /// and dropped at a high rate, and reusing their buffers saves an allocation each.
     vecs: Vec<Vec<Value>>,
     memo: Memo,
+    /// Evaluation steps since the engine last started advancing: the work budget
+    /// (`WORK_BUDGET`), added as each evaluation ends.
+    work: u64,
+    /// Bytes of texts and lists the rules have built since the engine last started advancing:
+    /// the memory budget (`MEMORY_BUDGET`).
+    built: u64,
+}
+
+impl Scratch {
+    /// The work and memory budgets count what is done between two decisions: start them again.
+    pub fn restart_budgets(&mut self) {
+        self.work = 0;
+        self.built = 0;
+    }
+
+    pub fn work(&self) -> u64 {
+        self.work
+    }
 }
 
 /// What evaluations worked out about the state at `version` (see `State::version`).
@@ -110,7 +128,9 @@ impl Drop for Evaluator<'_> {
     /// Every step counts toward the work between two decisions (`engine::WORK_BUDGET`), added
     /// when the evaluation ends (the engine checks it between statements).
     fn drop(&mut self) {
-        self.state.work.set(self.state.work.get().saturating_add(self.steps.get()));
+        let mut s = self.scratch().borrow_mut();
+        s.work = s.work.saturating_add(self.steps.get());
+        drop(s);
         if let Some(p) = self.profile {
             p.borrow_mut().steps += self.steps.get();
         }
@@ -151,6 +171,13 @@ impl<'a> Evaluator<'a> {
     pub fn forgetful(mut self) -> Self {
         self.memo_key = super::state::new_version();
         self
+    }
+
+    /// Count bytes built (see `Scratch::built`); the total so far.
+    pub(super) fn built(&self, bytes: u64) -> u64 {
+        let mut s = self.scratch().borrow_mut();
+        s.built = s.built.saturating_add(bytes);
+        s.built
     }
 
     fn scratch(&self) -> &Pool {

@@ -96,8 +96,7 @@ impl<'a> Evaluator<'a> {
 
     /// Count bytes built toward the memory budget (between two decisions).
     pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
-        let used = self.state.built.get().saturating_add(bytes as u64);
-        self.state.built.set(used);
+        let used = self.built(bytes as u64);
         if used > MEMORY_BUDGET {
             return Err(err(
                 span,

@@ -63,14 +63,6 @@ pub struct State {
     /// who called what from where, and the conditions that chose each branch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tracing: Option<Box<Tracing>>,
-    /// Bytes of texts and lists the rules have built since the engine last started advancing:
-    /// the memory budget (`eval::MEMORY_BUDGET`). Not part of the saved game.
-    #[serde(skip)]
-    pub built: std::cell::Cell<u64>,
-    /// Evaluation steps since the engine last started advancing: the work budget
-    /// (`engine::WORK_BUDGET`). Not part of the saved game.
-    #[serde(skip)]
-    pub work: std::cell::Cell<u64>,
     /// Which contents this is: a new number whenever something an expression can read changes
     /// (`touch`), unique across states and threads; 0 when unknown (a loaded game). Evaluations
     /// keep what they work out for one version (`eval::Memo`). Not part of the saved game.
