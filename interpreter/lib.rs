@@ -19,4 +19,5 @@ pub mod ir;
 pub mod runtime;
 pub mod save;
 pub mod scenario;
+pub mod sim;
 pub mod syntax;

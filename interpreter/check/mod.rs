@@ -111,6 +111,7 @@ impl Checker {
             turn: None,
             trigger_order: None,
             picture: None,
+            played_in: vec![],
             deck_sections: vec![],
             deck_rules: vec![],
             decks: vec![],
@@ -220,8 +221,19 @@ impl Checker {
 
     fn lower_game_header(&mut self, g: &ast::GameItem) {
         self.game.name = g.name.node.clone();
-        let keys =
-            ["title", "source", "players", "setup", "turn", "durations", "default_duration", "trigger_order", "deck_sections", "picture"];
+        let keys = [
+            "title",
+            "source",
+            "players",
+            "setup",
+            "turn",
+            "durations",
+            "default_duration",
+            "trigger_order",
+            "deck_sections",
+            "picture",
+            "played_in",
+        ];
         for p in &g.props {
             let words: Vec<String> = p
                 .values
@@ -257,7 +269,7 @@ impl Checker {
                 }
                 "durations" => self.game.durations = words,
                 "deck_sections" => self.game.deck_sections = words,
-                "setup" | "turn" | "default_duration" | "trigger_order" | "picture" => {}
+                "setup" | "turn" | "default_duration" | "trigger_order" | "picture" | "played_in" => {}
                 other => {
                     let help = did_you_mean(other, keys).or_else(|| Some(format!("a game header has: {}", keys.join(", "))));
                     self.error(
@@ -270,6 +282,21 @@ impl Checker {
 
     /// Header properties that name items: resolved after declarations.
     fn resolve_game_refs(&mut self, g: &ast::GameItem) {
+        for p in g.props.iter().filter(|p| p.key.node == "played_in") {
+            for v in &p.values {
+                let (PropValue::Word(w) | PropValue::Str(w)) = &v.node else {
+                    self.error(Diag::error(v.span, "`played_in` names zones, like `played_in alert, reserve`"));
+                    continue;
+                };
+                match self.zone_by_name.get(w) {
+                    Some(&z) => self.game.played_in.push(z),
+                    None => {
+                        let help = did_you_mean(w, self.zone_by_name.keys().map(String::as_str));
+                        self.error(Diag::error(v.span, format!("unknown zone `{w}`")).label("not declared").maybe_help(help));
+                    }
+                }
+            }
+        }
         for p in &g.props {
             let Some(v) = p.values.first() else { continue };
             let word = match &v.node {

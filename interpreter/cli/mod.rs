@@ -1,4 +1,4 @@
-//! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench.
+//! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench, sim.
 
 /// `println!` that ends the program quietly when standard output is closed (`arbiter ... | head`)
 /// instead of panicking.
@@ -26,6 +26,7 @@ mod check;
 mod human;
 pub mod play;
 mod render;
+mod sim;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -183,6 +184,51 @@ pub enum Command {
         #[arg(long)]
         profile: bool,
     },
+    /// Play many seeded games on every core and report win rates, endings and game lengths with
+    /// 95% intervals; `--compare` plays the same seeds under other variants and says whether the
+    /// differences are significant. `arbiter sim merge FILE...` adds up a sharded run's JSON.
+    Sim {
+        /// The game, or `merge` to add up the JSON files of a sharded run.
+        game: String,
+        /// With `merge`: the shards' JSON files.
+        files: Vec<PathBuf>,
+        /// How many players (default: the game's fewest).
+        #[arg(long)]
+        players: Option<usize>,
+        /// A variant to switch on in every rule set (repeatable).
+        #[arg(long = "variant")]
+        variants: Vec<String>,
+        /// `SEAT=FILE` or `SEAT=NAME`: the deck for a seat (repeatable).
+        #[arg(long = "deck")]
+        decks: Vec<String>,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Game `i` uses seed `SEED + i`, whatever the threads or shards.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Another rule set to play the same seeds under: variants joined by commas, on top of
+        /// `--variant` (repeatable).
+        #[arg(long)]
+        compare: Vec<String>,
+        /// Write the results as JSON (what `sim merge` reads).
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write the results as CSV.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Draw the win rates with their intervals, and the game lengths, as an SVG chart.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// `K/N`: play only the K-th of N equal slices of the games (merge the JSON with `sim merge`).
+        #[arg(long)]
+        shard: Option<String>,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Per-card statistics for every seat (they are shown anyway for each seat given a deck).
+        #[arg(long)]
+        cards: bool,
+    },
 }
 
 /// Run the command line; the result is the process exit code.
@@ -199,6 +245,7 @@ pub fn main_with(cli: Cli) -> i32 {
     let one_game = match &cli.command {
         Command::Play { game, .. } | Command::Variants { game, .. } => Some(game.as_str()),
         Command::Bench { game, .. } => game.as_deref(),
+        Command::Sim { game, .. } if game != "merge" => Some(game.as_str()),
         _ => None,
     };
     if let Some(game) = one_game
@@ -232,6 +279,10 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
         Command::Bench { game, parse, games, players, seed, variants, profile } => {
             bench::run(&project, &bench::Options { game, parse, games, players, seed, variants, profile })
+        }
+        Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards } => {
+            let o = sim::Options { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards };
+            sim::run(&project, &o)
         }
     }
 }

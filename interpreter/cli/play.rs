@@ -37,7 +37,7 @@ pub enum DeckArg {
 }
 
 /// The index in `game.decks` of each seat's deck named with `--deck`.
-fn deck_indices(
+pub(super) fn deck_indices(
     game: &Game,
     files: &[crate::syntax::span::SourceFile],
     project: &Project,
@@ -63,6 +63,36 @@ fn deck_indices(
         out.push((*seat, found));
     }
     Ok(out)
+}
+
+/// `--deck SEAT=FILE` (a file holding a deck) or `--deck SEAT=NAME` (a deck of the game's or of a
+/// `--rules` file, by its name): each seat's choice (seats from 0), the files to load with the
+/// game, and the choices as a saved game records them.
+pub(super) type DeckArgs = (Vec<(usize, DeckArg)>, Vec<PathBuf>, Vec<String>);
+
+pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, String> {
+    let mut wanted: Vec<(usize, DeckArg)> = Vec::new();
+    let mut extra = Vec::new();
+    let mut deck_args = Vec::new();
+    for d in decks {
+        let Some((seat, what)) = d.split_once('=') else {
+            return Err(format!("`--deck {d}`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`"));
+        };
+        let Ok(seat) = seat.parse::<usize>() else {
+            return Err(format!("`--deck {d}`: `{seat}` is not a seat number"));
+        };
+        if Path::new(what).is_file() {
+            // The full path, so that a saved game finds the file again from any folder.
+            let file = std::fs::canonicalize(what).unwrap_or_else(|_| PathBuf::from(what));
+            deck_args.push(format!("{}={}", seat, file.display()));
+            wanted.push((seat.saturating_sub(1), DeckArg::File(file.clone())));
+            extra.push(file);
+        } else {
+            deck_args.push(format!("{seat}={what}"));
+            wanted.push((seat.saturating_sub(1), DeckArg::Name(what.to_string())));
+        }
+    }
+    Ok((wanted, extra, deck_args))
 }
 
 /// Which deck each seat plays: the one from the file given for it (seat, file index), else the
@@ -141,31 +171,13 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         return resume(project, &r);
     }
     let seed = o.seed.unwrap_or(1);
-    // `--deck SEAT=FILE` (a file holding a deck) or `--deck SEAT=NAME` (a deck of the game's or of
-    // a `--rules` file, by its name).
-    let mut wanted: Vec<(usize, DeckArg)> = Vec::new();
-    let mut extra = Vec::new();
-    let mut deck_args = Vec::new();
-    for d in &o.decks {
-        let Some((seat, what)) = d.split_once('=') else {
-            eprintln!("error: `--deck {d}`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`");
+    let (wanted, extra, deck_args) = match deck_args(&o.decks) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
             return 2;
-        };
-        let Ok(seat) = seat.parse::<usize>() else {
-            eprintln!("error: `--deck {d}`: `{seat}` is not a seat number");
-            return 2;
-        };
-        if Path::new(what).is_file() {
-            // The full path, so that a saved game finds the file again from any folder.
-            let file = std::fs::canonicalize(what).unwrap_or_else(|_| PathBuf::from(what));
-            deck_args.push(format!("{}={}", seat, file.display()));
-            wanted.push((seat.saturating_sub(1), DeckArg::File(file.clone())));
-            extra.push(file);
-        } else {
-            deck_args.push(format!("{seat}={what}"));
-            wanted.push((seat.saturating_sub(1), DeckArg::Name(what.to_string())));
         }
-    }
+    };
     let loaded = project.load(&o.game, &o.variants, &extra);
     let built = match &loaded.result {
         Ok(b) => b,

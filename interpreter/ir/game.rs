@@ -170,6 +170,9 @@ pub struct Game {
     pub trigger_order: Option<FuncId>,
     /// A function giving the drawings of the table for `arbiter render` (see runtime/picture.rs).
     pub picture: Option<FuncId>,
+    /// `played_in ZONE, ...`: where a card is played, for `arbiter sim`'s per-card statistics
+    /// (empty: the zones where its kind is active).
+    pub played_in: Vec<ZoneId>,
     pub deck_sections: Vec<String>,
     pub deck_rules: Vec<DeckRuleDef>,
     pub decks: Vec<DeckList>,

@@ -1,0 +1,202 @@
+//! `arbiter sim`: play many seeded games on every core and report the statistics (see `sim`);
+//! `arbiter sim merge FILE...`: add up the JSON of a sharded run.
+
+use super::play::{choose_decks_by, deck_args, deck_indices};
+use crate::check::project::Project;
+use crate::diag;
+use crate::sim::{self, Run, Table, report};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+
+pub struct Options {
+    pub game: String,
+    pub files: Vec<PathBuf>,
+    pub players: Option<usize>,
+    pub variants: Vec<String>,
+    pub decks: Vec<String>,
+    pub games: u64,
+    pub seed: u64,
+    pub compare: Vec<String>,
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub svg: Option<PathBuf>,
+    pub shard: Option<String>,
+    pub jobs: Option<usize>,
+    pub cards: bool,
+}
+
+pub fn run(project: &Project, o: &Options) -> i32 {
+    if o.game == "merge" {
+        return merge(&o.files, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() });
+    }
+    if !o.files.is_empty() {
+        eprintln!("error: `arbiter sim GAME` takes no files (`arbiter sim merge FILE...` adds up shards)");
+        return 2;
+    }
+    let shard = match o.shard.as_deref().map(parse_shard).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(o.jobs.unwrap_or(0)).build() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot start the worker threads: {e}");
+            return 2;
+        }
+    };
+    pool.install(|| simulate(project, o, shard))
+}
+
+/// `K/N`, with 1 ≤ K ≤ N.
+fn parse_shard(s: &str) -> Result<[u64; 2], String> {
+    let bad = || format!("`--shard {s}`: write it as K/N, like `--shard 2/4` (the second of four slices)");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n) = (k.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok([k, n])
+}
+
+fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
+    let (wanted, extra, decks) = match deck_args(&o.decks) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    // The base rule set, then each `--compare` set on top of it.
+    let mut sets = vec![o.variants.clone()];
+    for c in &o.compare {
+        let mut set = o.variants.clone();
+        set.extend(c.split(',').map(str::trim).filter(|v| !v.is_empty()).map(String::from));
+        sets.push(set);
+    }
+    let mut loaded = Vec::new();
+    for set in &sets {
+        let l = project.load(&o.game, set, &extra);
+        if let Err(d) = &l.result {
+            out!("{}", diag::render(d, &l.files));
+            eprintln!(
+                "error: {} in `{}`{}",
+                diag::summary(d),
+                o.game,
+                if set.is_empty() { String::new() } else { format!(" with {}", set.join(", ")) }
+            );
+            return 1;
+        }
+        loaded.push(l);
+    }
+    let mut tables = Vec::new();
+    let mut players = 0;
+    for l in &loaded {
+        let Ok(built) = &l.result else { return 1 };
+        let game = &built.game;
+        players = o.players.unwrap_or(game.min_players as usize);
+        if players < game.min_players as usize || players > game.max_players as usize {
+            eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
+            return 2;
+        }
+        let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| choose_decks_by(game, players, &given));
+        match decklists {
+            Ok(decklists) => {
+                // Per-card statistics for the seats given a deck, or for every seat with `--cards`.
+                let cards_of =
+                    if o.cards { (0..players).collect() } else { wanted.iter().map(|(s, _)| *s).filter(|s| *s < players).collect() };
+                tables.push(Table { game, decklists, cards_of });
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
+    let range = sim::shard_range(o.games, shard);
+    let per_set = range.end - range.start;
+    let bar = ProgressBar::new(per_set * tables.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, {eta} left").unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let tick = || bar.inc(1);
+    let mut rule_sets = Vec::new();
+    for (t, set) in tables.iter().zip(&sets) {
+        let mut tally = sim::play_range(t, players, o.seed, range.clone(), &tick);
+        tally.variants = set.clone();
+        rule_sets.push(tally);
+    }
+    bar.finish_and_clear();
+    let run = Run { game: o.game.clone(), players, seed: o.seed, games: o.games, bots: "random".into(), decks, shard, rule_sets };
+    out!("{}", report::text(&run));
+    write_outputs(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() })
+}
+
+/// The files to write the results to.
+struct Outputs<'a> {
+    json: Option<&'a Path>,
+    csv: Option<&'a Path>,
+    svg: Option<&'a Path>,
+}
+
+fn write_outputs(run: &Run, to: &Outputs) -> i32 {
+    if let Some(path) = to.json {
+        let text = match serde_json::to_string_pretty(run) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("error: cannot write the results as JSON: {e}");
+                return 2;
+            }
+        };
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 2;
+        }
+    }
+    for (path, text) in [(to.csv, report::csv(run)), (to.svg, sim::svg::chart(run))] {
+        if let Some(path) = path
+            && let Err(e) = std::fs::write(path, text)
+        {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 2;
+        }
+    }
+    0
+}
+
+/// `arbiter sim merge FILE...`: the shards' JSON added up into the run's totals.
+fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
+    if files.is_empty() {
+        eprintln!("error: name the shards' JSON files: `arbiter sim merge part-1.json part-2.json ... --json all.json`");
+        return 2;
+    }
+    let mut shards = Vec::new();
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", f.display());
+                return 2;
+            }
+        };
+        match serde_json::from_str::<Run>(&text) {
+            Ok(r) => shards.push(r),
+            Err(e) => {
+                eprintln!("error: `{}` is not the JSON of `arbiter sim --json`: {e}", f.display());
+                return 2;
+            }
+        }
+    }
+    match sim::merge(&shards) {
+        Ok(run) => {
+            out!("{}", report::text(&run));
+            write_outputs(&run, to)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! What `arbiter sim` shows: each rule set's win rates, endings and game lengths with their 95%
+//! intervals, and each compared rule set's differences from the first with their significance;
+//! the same as CSV rows and as an SVG chart.
+
+use super::stats::{Proportion, Summary, difference, summary, wilson};
+use super::{Run, Tally};
+use std::fmt::Write as _;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn interval(p: &Proportion) -> String {
+    format!("{} [{} – {}]", pct(p.p), pct(p.low), pct(p.high))
+}
+
+fn name(t: &Tally) -> String {
+    if t.variants.is_empty() { "the rules as written".to_string() } else { format!("with {}", t.variants.join(", ")) }
+}
+
+fn length(label: &str, s: Option<Summary>) -> String {
+    match s {
+        Some(s) => format!("  {label}: mean {:.1}, median {}, 5th–95th percentile {}–{}\n", s.mean, s.median, s.p5, s.p95),
+        None => String::new(),
+    }
+}
+
+/// The report as text.
+pub fn text(run: &Run) -> String {
+    let mut out = String::new();
+    let shard = run.shard.map(|[k, n]| format!(", shard {k} of {n}")).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} games of {} ({} players, {} bots, seeds {}–{}{shard}) under {} rule set{}",
+        run.rule_sets.first().map_or(0, |t| t.games),
+        run.game,
+        run.players,
+        run.bots,
+        run.seed,
+        run.seed.saturating_add(run.games.saturating_sub(1)),
+        run.rule_sets.len(),
+        if run.rule_sets.len() == 1 { "" } else { "s" }
+    );
+    for t in &run.rule_sets {
+        let n = t.finished();
+        let _ = writeln!(out, "\n{} ({n} games finished):", name(t));
+        for (seat, w) in t.seat_wins.iter().enumerate() {
+            let _ = writeln!(out, "  P{} wins {}", seat + 1, interval(&wilson(*w, n)));
+        }
+        if t.draws > 0 {
+            let _ = writeln!(out, "  no winner {}", interval(&wilson(t.draws, n)));
+        }
+        let _ = writeln!(out, "  how games ended:");
+        for (o, k) in &t.outcomes {
+            let _ = writeln!(out, "    {:>6}  {}  {o}", k, interval(&wilson(*k, n)));
+        }
+        out.push_str(&length("turns", summary(&t.turns)));
+        out.push_str(&length("decisions", summary(&t.decisions)));
+        out.push_str(&cards(t));
+        for (e, k) in &t.errors {
+            let _ = writeln!(out, "  stopped by a rule error in {k} game{}: {e}", if *k == 1 { "" } else { "s" });
+        }
+    }
+    if let Some((base, rest)) = run.rule_sets.split_first() {
+        for t in rest {
+            let _ = writeln!(out, "\n{} against {} (same seeds; difference with its 95% interval, two-sided z-test):", name(t), name(base));
+            for row in differences(base, t) {
+                let verdict = if row.significant { "significant at 5%" } else { "not significant at 5%" };
+                let _ = writeln!(
+                    out,
+                    "  {}: {} → {}, {:+.1} points [{:+.1}, {:+.1}], p = {:.3}: {verdict}",
+                    row.what,
+                    pct(row.base),
+                    pct(row.other),
+                    row.d * 100.0,
+                    row.low * 100.0,
+                    row.high * 100.0,
+                    row.p_value
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Per-card statistics: for each followed card, the seat's win rate in games where it was played
+/// and where it was not, the difference and whether it is significant; the largest differences
+/// first.
+fn cards(t: &Tally) -> String {
+    if t.cards.is_empty() {
+        return String::new();
+    }
+    let mut rows: Vec<(&String, Proportion, Proportion, super::stats::Difference)> = t
+        .cards
+        .iter()
+        .map(|(k, c)| {
+            let (a, b) = (wilson(c.not_played_won, c.not_played), wilson(c.played_won, c.played));
+            (k, a, b, difference(a, b))
+        })
+        .collect();
+    rows.sort_by(|x, y| y.3.d.total_cmp(&x.3.d).then_with(|| x.0.cmp(y.0)));
+    let mut out = String::from(concat!(
+        "  each card: the seat's wins in games where it was played, and where it was not ",
+        "(a correlation, not a cause: longer games see more cards played)\n"
+    ));
+    for (k, a, b, d) in rows {
+        if a.n == 0 || b.n == 0 {
+            let when = if b.n == 0 { "never played" } else { "played in every game" };
+            let _ = writeln!(out, "    {k}: {when}, so nothing to compare");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "    {k}: played in {} games, won {}; not played in {}, won {}; {:+.1} points{}",
+            b.n,
+            interval(&b),
+            a.n,
+            interval(&a),
+            d.d * 100.0,
+            if d.significant() { ", significant at 5%" } else { "" }
+        );
+    }
+    out
+}
+
+/// One compared measure (a seat's wins or an ending) between the base rule set and another.
+pub struct Row {
+    pub what: String,
+    pub base: f64,
+    pub other: f64,
+    pub d: f64,
+    pub low: f64,
+    pub high: f64,
+    pub p_value: f64,
+    pub significant: bool,
+}
+
+/// Each seat's wins and each ending, compared.
+pub fn differences(base: &Tally, other: &Tally) -> Vec<Row> {
+    let (na, nb) = (base.finished(), other.finished());
+    let mut pairs: Vec<(String, u64, u64)> = (0..base.seat_wins.len().max(other.seat_wins.len()))
+        .map(|s| (format!("P{} wins", s + 1), base.seat_wins.get(s).copied().unwrap_or(0), other.seat_wins.get(s).copied().unwrap_or(0)))
+        .collect();
+    let mut kinds: Vec<&String> = base.outcomes.keys().chain(other.outcomes.keys()).collect();
+    kinds.sort();
+    kinds.dedup();
+    for k in kinds {
+        pairs.push((format!("\"{k}\""), base.outcomes.get(k).copied().unwrap_or(0), other.outcomes.get(k).copied().unwrap_or(0)));
+    }
+    pairs
+        .into_iter()
+        .map(|(what, a, b)| {
+            let (pa, pb) = (wilson(a, na), wilson(b, nb));
+            let d = difference(pa, pb);
+            Row { what, base: pa.p, other: pb.p, d: d.d, low: d.low, high: d.high, p_value: d.p_value, significant: d.significant() }
+        })
+        .collect()
+}
+
+/// The report as CSV: one row per rule set and measure.
+pub fn csv(run: &Run) -> String {
+    let mut out = String::from("rule_set,measure,key,count,games,rate,low,high\n");
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    for t in &run.rule_sets {
+        let set = quote(&t.variants.join(" "));
+        let n = t.finished();
+        let mut row = |measure: &str, key: &str, k: u64| {
+            let p = wilson(k, n);
+            let _ = writeln!(out, "{set},{measure},{},{k},{n},{:.6},{:.6},{:.6}", quote(key), p.p, p.low, p.high);
+        };
+        for (s, w) in t.seat_wins.iter().enumerate() {
+            row("seat_wins", &format!("P{}", s + 1), *w);
+        }
+        row("draws", "", t.draws);
+        for (o, k) in &t.outcomes {
+            row("outcome", o, *k);
+        }
+        for (k, c) in &t.cards {
+            let _ = writeln!(out, "{set},card_played,{},{},{},,,", quote(k), c.played_won, c.played);
+            let _ = writeln!(out, "{set},card_not_played,{},{},{},,,", quote(k), c.not_played_won, c.not_played);
+        }
+        for (label, hist) in [("turns", &t.turns), ("decisions", &t.decisions)] {
+            for (v, k) in hist {
+                let _ = writeln!(out, "{set},{label},{v},{k},{n},,,");
+            }
+        }
+    }
+    out
+}

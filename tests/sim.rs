@@ -1,0 +1,194 @@
+//! `arbiter sim` (issue 14): its statistics against games whose answer is known, and its totals the
+//! same whatever the threads or shards.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::check::{Input, Role, compile};
+use arbiter::sim::stats::{difference, wilson};
+use arbiter::sim::{self, Run, Table, Tally, kind_of};
+use arbiter::syntax::parse_file;
+use arbiter::syntax::span::SourceFile;
+
+/// A coin flipped with a die of `sides`: P1 wins on `1..=p1`, else P2.
+fn coin(sides: u32, p1: u32) -> String {
+    format!(
+        r#"
+game coin {{
+  title "A coin"
+  players 2
+  setup setup.game
+  turn turn.play
+}}
+
+proc setup.game() {{
+}}
+
+proc turn.play() {{
+  let r = roll {sides}
+  if r <= {p1} {{
+    win first(players()) "heads: {{r}} of {sides}"
+  }} else {{
+    win last(players()) "tails: {{r}} of {sides}"
+  }}
+}}
+"#
+    )
+}
+
+fn play(text: &str, games: u64, threads: usize) -> Tally {
+    let file = parse_file(0, text).unwrap_or_else(|d| panic!("the game does not parse: {d:?}"));
+    let files = vec![SourceFile::new("coin.arb".to_string(), text.to_string())];
+    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[]).unwrap_or_else(|d| panic!("{d:?}"));
+    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![] };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| sim::play_range(&table, 2, 1, 0..games, &|| {}))
+}
+
+#[test]
+fn a_fair_coin_is_found_fair_and_a_rigged_one_rigged() {
+    let fair = play(&coin(2, 1), 2000, 2);
+    let rigged = play(&coin(10, 7), 2000, 2);
+    assert_eq!((fair.games, fair.finished(), rigged.finished()), (2000, 2000, 2000));
+    let f = wilson(fair.seat_wins[0], fair.finished());
+    let r = wilson(rigged.seat_wins[0], rigged.finished());
+    assert!(f.low < 0.5 && 0.5 < f.high, "a fair coin's interval holds 1/2: {f:?}");
+    assert!(r.low < 0.7 && 0.7 < r.high && r.low > 0.5, "the rigged coin's interval holds 7/10 and not 1/2: {r:?}");
+    assert_eq!(fair.seat_wins[0] + fair.seat_wins[1], 2000, "every game has one winner");
+    let d = difference(f, r);
+    assert!(d.significant() && d.low > 0.0, "the rigging is found: {d:?}");
+    // Endings are counted by kind, whatever number the roll showed.
+    assert_eq!(fair.outcomes.keys().collect::<Vec<_>>(), ["heads: {r} of 2", "tails: {r} of 2"]);
+    // Two fair coins are not told apart.
+    let again = play(&coin(2, 1), 2000, 1);
+    assert_eq!(again, fair, "the same seeds give the same games on one thread as on two");
+}
+
+#[test]
+fn endings_are_told_by_kind() {
+    assert_eq!(kind_of("reached 20 influence", "reached 20 influence"), "reached 20 influence");
+    assert_eq!(kind_of("normal victory: {n} conquest points", "normal victory: 17 conquest points"), "normal victory: {n} conquest points");
+    assert_eq!(kind_of("the Cylons win: {why}", "the Cylons win: Galactica was destroyed"), "the Cylons win: Galactica was destroyed");
+    assert_eq!(kind_of("{kind}", "end-game victory: 12 conquest points"), "end-game victory: {n} conquest points");
+    assert_eq!(kind_of("{kind}", "special victory: Aldaris"), "special victory: Aldaris");
+    // A reason that does not follow its statement's text: the text.
+    assert_eq!(kind_of("heads {r}", "tails 3"), "heads {r}");
+}
+
+#[test]
+fn shards_merge_into_exactly_the_whole_run() {
+    let b = common::load("tic-tac-toe", &[]);
+    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![] };
+    let whole_tally = sim::play_range(&table, 2, 7, sim::shard_range(500, None), &|| {});
+    let run = |shard: Option<[u64; 2]>, rule_sets: Vec<Tally>| Run {
+        game: "tic-tac-toe".into(),
+        players: 2,
+        seed: 7,
+        games: 500,
+        bots: "random".into(),
+        decks: vec![],
+        shard,
+        rule_sets,
+    };
+    let whole = run(None, vec![whole_tally]);
+    let shards: Vec<Run> = (1..=4)
+        .map(|k| {
+            let range = sim::shard_range(500, Some([k, 4]));
+            run(Some([k, 4]), vec![sim::play_range(&table, 2, 7, range, &|| {})])
+        })
+        .collect();
+    assert_eq!(shards.iter().map(|s| s.rule_sets[0].games).sum::<u64>(), 500);
+    // In any order of the files.
+    let mut shuffled = shards.clone();
+    shuffled.reverse();
+    let merged = sim::merge(&shuffled).unwrap();
+    let json = |r: &Run| serde_json::to_string_pretty(r).unwrap();
+    assert_eq!(json(&merged), json(&whole), "four shards merged are the whole run, byte for byte");
+    // A missing or doubled shard is refused.
+    assert!(sim::merge(&shards[..3]).unwrap_err().contains("shard 4 of 4 is missing"));
+    let doubled = [shards[0].clone(), shards[0].clone(), shards[2].clone(), shards[3].clone()];
+    assert!(sim::merge(&doubled).unwrap_err().contains("given twice"));
+}
+
+#[test]
+fn the_command_line_merges_shards_into_the_same_json() {
+    let dir = std::env::temp_dir().join(format!("arbiter-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let arbiter = env!("CARGO_BIN_EXE_arbiter");
+    let sim = |extra: &[&str]| {
+        let out = std::process::Command::new(arbiter)
+            .args(["sim", "connect-four", "--games", "120", "--seed", "3"])
+            .args(extra)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let whole = dir.join("whole.json");
+    let chart = dir.join("chart.svg");
+    let text = sim(&["--jobs", "2", "--json", whole.to_str().unwrap(), "--svg", chart.to_str().unwrap()]);
+    assert!(text.contains("P1 wins") && text.contains("four in a line"), "{text}");
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>") && svg.contains("P2 wins") && svg.contains("game length in turns")
+    );
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let p = dir.join(format!("part-{k}.json"));
+        sim(&["--shard", &format!("{k}/3"), "--jobs", "1", "--json", p.to_str().unwrap()]);
+        parts.push(p);
+    }
+    let merged = dir.join("merged.json");
+    let out = std::process::Command::new(arbiter)
+        .args(["sim", "merge"])
+        .args(&parts)
+        .args(["--json", merged.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&merged).unwrap(), std::fs::read_to_string(&whole).unwrap());
+    let bad = std::process::Command::new(arbiter).args(["sim", "connect-four", "--shard", "4/3"]).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("write it as K/N"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn played_in_names_zones_and_a_typo_gets_a_suggestion() {
+    let text = r#"
+game typo {
+  title "A typo"
+  players 2
+  setup setup.game
+  turn turn.play
+  played_in alret
+}
+
+kind card {
+  field n: int = 0
+}
+
+zone alert per player public holds card
+
+proc setup.game() {
+}
+
+proc turn.play() {
+  end draw "done"
+}
+"#;
+    let file = parse_file(0, text).unwrap_or_else(|d| panic!("{d:?}"));
+    let files = vec![SourceFile::new("typo.arb".to_string(), text.to_string())];
+    let Err(diags) = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[]) else {
+        panic!("a typo in `played_in` checks")
+    };
+    let shown = format!("{diags:?}");
+    assert!(shown.contains("unknown zone `alret`") && shown.contains("did you mean `alert`"), "{shown}");
+    let fixed = text.replace("alret", "alert");
+    let file = parse_file(0, &fixed).unwrap();
+    let built =
+        compile(vec![SourceFile::new("typo.arb".to_string(), fixed.clone())], &[Input { file: file.into(), role: Role::Rulebook }], &[]);
+    assert_eq!(built.map(|b| b.game.played_in.len()).ok(), Some(1));
+}
