@@ -5,7 +5,7 @@ use super::RtError;
 use super::state::{Env, Place, State};
 use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
 use crate::ir::*;
-use crate::syntax::ast::{BinOp, UnOp};
+use crate::syntax::ast::UnOp;
 use crate::syntax::span::Span;
 use std::cell::Cell;
 use std::sync::Arc;
@@ -258,6 +258,11 @@ impl<'a> Evaluator<'a> {
     }
 
     fn eval_step(&self, e: &Expr, env: &mut Env) -> R<Value> {
+        self.step(e, |ev| ev.eval_inner(e, env))
+    }
+
+    /// One evaluation step for `e`: counted toward the budget, and with room on the stack.
+    pub(super) fn step<T>(&self, e: &Expr, f: impl FnOnce(&Self) -> R<T>) -> R<T> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
             return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
@@ -268,11 +273,7 @@ impl<'a> Evaluator<'a> {
         // make sure there is room for 16 more (a level takes well under 4 KiB).
         let level = self.level.get();
         self.level.set(level + 1);
-        let r = if level % 16 == 15 {
-            stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || self.eval_inner(e, env))
-        } else {
-            self.eval_inner(e, env)
-        };
+        let r = if level % 16 == 15 { stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || f(self)) } else { f(self) };
         self.level.set(level);
         r
     }
@@ -439,13 +440,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    pub fn truth(&self, e: &Expr, env: &mut Env) -> R<bool> {
-        match self.eval(e, env)? {
-            Value::Bool(b) => Ok(b),
-            other => Err(self.type_err(e.span, "true or false", &other)),
-        }
-    }
-
     pub fn int(&self, e: &Expr, env: &mut Env) -> R<i64> {
         match self.eval(e, env)? {
             Value::Int(i) => Ok(i),
@@ -563,100 +557,6 @@ impl<'a> Evaluator<'a> {
         let mut s = self.scratch().borrow_mut();
         if s.vecs.len() < 64 && v.capacity() <= 64 {
             s.vecs.push(v);
-        }
-    }
-
-    fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
-        match op {
-            BinOp::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
-            BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
-            _ => {}
-        }
-        let a = self.eval(l, env)?;
-        let b = self.eval(r, env)?;
-        let overflow = || overflow(span);
-        Ok(match op {
-            BinOp::Eq => Value::Bool(a == b),
-            BinOp::Ne => Value::Bool(a != b),
-            BinOp::In => Value::Bool(self.contains(&b, &a, r.span)?),
-            BinOp::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
-            BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
-            BinOp::Add => match (a, b) {
-                (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
-                (Value::Text(x), y) => {
-                    let mut s = x.to_string();
-                    self.push_label(&mut s, &y, span)?;
-                    self.charge(s.len(), span)?;
-                    Value::text(s)
-                }
-                (a @ Value::Amount(_), b @ (Value::Amount(_) | Value::None)) | (a @ Value::None, b @ Value::Amount(_)) => {
-                    super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Add, b, span)?
-                }
-                (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
-                    let mut v = self.as_list(x, l.span)?.as_ref().clone();
-                    v.extend(self.as_list(y, r.span)?.iter().cloned());
-                    self.sized(v, span)?
-                }
-                (x, _) => return Err(self.type_err(l.span, "numbers, texts or lists", &x)),
-            },
-            BinOp::Sub if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) => {
-                super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Sub, b, span)?
-            }
-            _ => {
-                let x = match a {
-                    Value::Int(i) => i,
-                    other => return Err(self.type_err(l.span, "a number", &other)),
-                };
-                let y = match b {
-                    Value::Int(i) => i,
-                    other => return Err(self.type_err(r.span, "a number", &other)),
-                };
-                match op {
-                    BinOp::Lt => Value::Bool(x < y),
-                    BinOp::Le => Value::Bool(x <= y),
-                    BinOp::Gt => Value::Bool(x > y),
-                    BinOp::Ge => Value::Bool(x >= y),
-                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
-                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
-                    // `checked_div` also refuses the smallest number divided by -1.
-                    BinOp::Div => {
-                        Value::Int(x.checked_div(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
-                    }
-                    BinOp::Rem => {
-                        Value::Int(x.checked_rem(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
-                    }
-                    _ => return Err(err(span, "internal: operator")),
-                }
-            }
-        })
-    }
-
-    pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
-        if v.len() > SIZE_BUDGET {
-            return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
-        }
-        self.charge(v.len() * std::mem::size_of::<Value>(), span)?;
-        Ok(Value::list(v))
-    }
-
-    /// `item in container`: list membership, or an object directly in a zone.
-    fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
-        match container {
-            Value::List(l) => {
-                self.work(l.len(), span)?;
-                Ok(l.contains(item))
-            }
-            Value::None => Ok(false),
-            Value::Zone(z) => match item {
-                Value::Obj(o) => Ok(self.in_zone(*o, *z)),
-                Value::None => Ok(false),
-                other => Err(self.type_err(span, "an object", other)),
-            },
-            Value::Amount(a) => match item {
-                Value::Sym(s) => Ok(a.iter().any(|(_, k)| k == s)),
-                _ => Ok(false),
-            },
-            other => Err(self.type_err(span, "a list or a zone", other)),
         }
     }
 

@@ -2,7 +2,7 @@
 //! either finishes at once, pushes frames (blocks, loops, calls), or asks a decision.
 
 use super::RtError;
-use super::engine::Engine;
+use super::engine::{Engine, SetName};
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
 use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
@@ -427,9 +427,11 @@ impl Engine<'_> {
                 if let Some(g) = st.globals.get_mut(*i as usize) {
                     *g = new.clone();
                 }
-                let what = self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
                 if old != new {
-                    self.log(st, EventKind::Set { what: what.into(), old, new }, ALL, span);
+                    let what = self.set_name(SetName::Global(*i), || {
+                        self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default()
+                    });
+                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -446,9 +448,12 @@ impl Engine<'_> {
                 if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
                     *f = new.clone();
                 }
-                let name = self.game.player_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default();
                 if old != new {
-                    self.log(st, EventKind::Set { what: format!("P{}.{name}", p + 1).into(), old, new }, ALL, span);
+                    let what = self.set_name(SetName::Player(p, *i), || {
+                        let name = self.game.player_fields.get(*i as usize).map(|f| f.name.as_str()).unwrap_or_default();
+                        format!("P{}.{name}", p + 1)
+                    });
+                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -464,9 +469,14 @@ impl Engine<'_> {
                     ob.fields.push((*f, new.clone()));
                 }
                 if old != new {
-                    let what = format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
+                    let what = match st.obj(o).map(|x| x.def) {
+                        Some(def) => {
+                            self.set_name(SetName::Field(def, *f), || format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f)))
+                        }
+                        None => format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f)).into(),
+                    };
                     let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-                    self.log(st, EventKind::Set { what: what.into(), old, new }, known, span);
+                    self.log(st, EventKind::Set { what, old, new }, known, span);
                     st.dirty = true;
                 }
             }

@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod labels;
 pub mod modifiers;
 pub mod objects;
+pub mod operators;
 pub mod picture;
 pub mod profile;
 pub mod random;

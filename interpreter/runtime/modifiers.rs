@@ -26,7 +26,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The fields kept when blank, or `None` when the object is not blank.
-    fn blank_except(&self, o: ObjId) -> R<Option<Vec<Sym>>> {
+    fn blank_except(&self, o: ObjId) -> R<Option<&'a [Sym]>> {
         if self.game.blank_modifiers.is_empty() {
             return Ok(None);
         }
@@ -59,7 +59,7 @@ impl<'a> Evaluator<'a> {
                 .blank_modifiers
                 .get((k - 2) as usize)
                 .and_then(|mi| self.game.modifiers.get(*mi))
-                .and_then(|m| m.blank_except.clone()),
+                .and_then(|m| m.blank_except.as_deref()),
         })
     }
 

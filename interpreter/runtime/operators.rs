@@ -1,0 +1,150 @@
+//! Operators and conditions: `truth` answers a condition without building a value for each
+//! `and`, `or`, `not`, comparison and membership test in it (the same steps, the same errors as evaluating it);
+//! `binary` evaluates the operators as values.
+
+use super::eval::{Evaluator, R, SIZE_BUDGET, err, overflow};
+use super::state::Env;
+use crate::ir::value::Value;
+use crate::ir::*;
+use crate::syntax::ast::{BinOp, UnOp};
+use crate::syntax::span::Span;
+
+impl Evaluator<'_> {
+    /// Whether a condition holds. The operators of conditions are answered here directly, each as
+    /// one step, as `eval` would count it; anything else is evaluated and must be true or false.
+    pub fn truth(&self, e: &Expr, env: &mut Env) -> R<bool> {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? && ev.truth(r, env)?)),
+            ExprKind::Binary(BinOp::Or, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? || ev.truth(r, env)?)),
+            ExprKind::Unary(UnOp::Not, x) => self.step(e, |ev| Ok(!ev.truth(x, env)?)),
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => self.step(e, |ev| {
+                let a = ev.eval(l, env)?;
+                let b = ev.eval(r, env)?;
+                Ok((a == b) == (*op == BinOp::Eq))
+            }),
+            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => self.step(e, |ev| {
+                let a = ev.eval(l, env)?;
+                let b = ev.eval(r, env)?;
+                let (Value::Int(x), Value::Int(y)) = (&a, &b) else {
+                    return match a {
+                        Value::Int(_) => Err(ev.type_err(r.span, "a number", &b)),
+                        other => Err(ev.type_err(l.span, "a number", &other)),
+                    };
+                };
+                Ok(match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    _ => x >= y,
+                })
+            }),
+            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => self.step(e, |ev| {
+                let a = ev.eval(l, env)?;
+                let b = ev.eval(r, env)?;
+                Ok(match op {
+                    BinOp::In => ev.contains(&b, &a, r.span)?,
+                    BinOp::NotIn => !ev.contains(&b, &a, r.span)?,
+                    _ => ev.contains(&a, &b, l.span)?,
+                })
+            }),
+            _ => match self.eval(e, env)? {
+                Value::Bool(b) => Ok(b),
+                other => Err(self.type_err(e.span, "true or false", &other)),
+            },
+        }
+    }
+
+    pub(super) fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
+            BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
+            _ => {}
+        }
+        let a = self.eval(l, env)?;
+        let b = self.eval(r, env)?;
+        let overflow = || overflow(span);
+        Ok(match op {
+            BinOp::Eq => Value::Bool(a == b),
+            BinOp::Ne => Value::Bool(a != b),
+            BinOp::In => Value::Bool(self.contains(&b, &a, r.span)?),
+            BinOp::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
+            BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
+            BinOp::Add => match (a, b) {
+                (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
+                (Value::Text(x), y) => {
+                    let mut s = x.to_string();
+                    self.push_label(&mut s, &y, span)?;
+                    self.charge(s.len(), span)?;
+                    Value::text(s)
+                }
+                (a @ Value::Amount(_), b @ (Value::Amount(_) | Value::None)) | (a @ Value::None, b @ Value::Amount(_)) => {
+                    super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Add, b, span)?
+                }
+                (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
+                    let mut v = self.as_list(x, l.span)?.as_ref().clone();
+                    v.extend(self.as_list(y, r.span)?.iter().cloned());
+                    self.sized(v, span)?
+                }
+                (x, _) => return Err(self.type_err(l.span, "numbers, texts or lists", &x)),
+            },
+            BinOp::Sub if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) => {
+                super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Sub, b, span)?
+            }
+            _ => {
+                let x = match a {
+                    Value::Int(i) => i,
+                    other => return Err(self.type_err(l.span, "a number", &other)),
+                };
+                let y = match b {
+                    Value::Int(i) => i,
+                    other => return Err(self.type_err(r.span, "a number", &other)),
+                };
+                match op {
+                    BinOp::Lt => Value::Bool(x < y),
+                    BinOp::Le => Value::Bool(x <= y),
+                    BinOp::Gt => Value::Bool(x > y),
+                    BinOp::Ge => Value::Bool(x >= y),
+                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+                    // `checked_div` also refuses the smallest number divided by -1.
+                    BinOp::Div => {
+                        Value::Int(x.checked_div(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
+                    BinOp::Rem => {
+                        Value::Int(x.checked_rem(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
+                    }
+                    _ => return Err(err(span, "internal: operator")),
+                }
+            }
+        })
+    }
+
+    pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
+        if v.len() > SIZE_BUDGET {
+            return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
+        }
+        self.charge(v.len() * std::mem::size_of::<Value>(), span)?;
+        Ok(Value::list(v))
+    }
+
+    /// `item in container`: list membership, or an object directly in a zone.
+    pub(super) fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
+        match container {
+            Value::List(l) => {
+                self.work(l.len(), span)?;
+                Ok(l.contains(item))
+            }
+            Value::None => Ok(false),
+            Value::Zone(z) => match item {
+                Value::Obj(o) => Ok(self.in_zone(*o, *z)),
+                Value::None => Ok(false),
+                other => Err(self.type_err(span, "an object", other)),
+            },
+            Value::Amount(a) => match item {
+                Value::Sym(s) => Ok(a.iter().any(|(_, k)| k == s)),
+                _ => Ok(false),
+            },
+            other => Err(self.type_err(span, "a list or a zone", other)),
+        }
+    }
+}
