@@ -152,6 +152,8 @@ fn the_command_line_merges_shards_into_the_same_json() {
     let bad = std::process::Command::new(arbiter).args(["sim", "connect-four", "--shard", "4/3"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("write it as K/N"));
+    let none = std::process::Command::new(arbiter).args(["sim", "connect-four", "--games", "0"]).output().unwrap();
+    assert_eq!(none.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
 

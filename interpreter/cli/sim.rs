@@ -33,6 +33,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         eprintln!("error: `arbiter sim GAME` takes no files (`arbiter sim merge FILE...` adds up shards)");
         return 2;
     }
+    if o.games == 0 {
+        eprintln!("error: `--games 0`: play at least one game");
+        return 2;
+    }
     let shard = match o.shard.as_deref().map(parse_shard).transpose() {
         Ok(s) => s,
         Err(e) => {
