@@ -567,6 +567,26 @@ impl Checker {
                 let help = did_you_mean(&slot, cands.iter().map(String::as_str));
                 self.error(Diag::error(*sspan, format!("no kind has an ability slot `{slot}`")).maybe_help(help));
             }
+            // `count` and `first` of a list comprehension with a condition walk it without
+            // building the list.
+            let fused = match (sig.builtin, args.as_mut_slice()) {
+                (builtins::Builtin::Count | builtins::Builtin::First, [Expr { kind: ExprKind::Filter { slot, list, cond }, .. }]) => {
+                    let (slot, list, cond) = (
+                        *slot,
+                        std::mem::replace(list, Box::new(mk(ExprKind::Lit(Value::None)))),
+                        std::mem::replace(cond, Box::new(mk(ExprKind::Lit(Value::None)))),
+                    );
+                    Some(if sig.builtin == builtins::Builtin::Count {
+                        ExprKind::CountWhere { slot, list, cond }
+                    } else {
+                        ExprKind::FirstWhere { slot, list, cond }
+                    })
+                }
+                _ => None,
+            };
+            if let Some(kind) = fused {
+                return (mk(kind), ty);
+            }
             return (mk(ExprKind::Builtin(sig.builtin, args)), ty);
         }
         if self.proc_by_name.contains_key(name) {

@@ -645,8 +645,17 @@ impl Checker {
         }
         self.game.modified_fields = modified;
         // Functions worth remembering: those that walk lists or zones, or call one that does.
-        let walks =
-            |x: &Expr| matches!(x.kind, ExprKind::Quant { .. } | ExprKind::Filter { .. } | ExprKind::Map { .. } | ExprKind::Check(..));
+        let walks = |x: &Expr| {
+            matches!(
+                x.kind,
+                ExprKind::Quant { .. }
+                    | ExprKind::Filter { .. }
+                    | ExprKind::CountWhere { .. }
+                    | ExprKind::FirstWhere { .. }
+                    | ExprKind::Map { .. }
+                    | ExprKind::Check(..)
+            )
+        };
         let mut remember: Vec<bool> = self.game.funcs.iter().map(|f| f.body.any(&mut |x| walks(x))).collect();
         loop {
             let mut changed = false;

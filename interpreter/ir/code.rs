@@ -90,6 +90,18 @@ pub enum ExprKind {
         list: Box<Expr>,
         cond: Box<Expr>,
     },
+    /// `count([x in list where cond])`, counted without building the list.
+    CountWhere {
+        slot: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
+    /// `first([x in list where cond])`: the first item that passes, without testing the rest.
+    FirstWhere {
+        slot: Slot,
+        list: Box<Expr>,
+        cond: Box<Expr>,
+    },
     Map {
         slot: Slot,
         list: Box<Expr>,
@@ -126,7 +138,10 @@ impl Expr {
             | ExprKind::List(args) => args.iter().any(|a| a.any(f)),
             ExprKind::Binary(_, l, r) => l.any(f) || r.any(f),
             ExprKind::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
-            ExprKind::Quant { list, cond, .. } | ExprKind::Filter { list, cond, .. } => list.any(f) || cond.any(f),
+            ExprKind::Quant { list, cond, .. }
+            | ExprKind::Filter { list, cond, .. }
+            | ExprKind::CountWhere { list, cond, .. }
+            | ExprKind::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
             ExprKind::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
         }
     }

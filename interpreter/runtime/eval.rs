@@ -410,6 +410,28 @@ impl<'a> Evaluator<'a> {
                 }
                 Ok(Value::list(out))
             }
+            ExprKind::CountWhere { slot, list, cond } => {
+                let items = self.items_of(list, env)?;
+                let mut n = 0i64;
+                for i in 0..items.len() {
+                    set_slot(env, *slot, items.get(i));
+                    if self.truth(cond, env)? {
+                        n += 1;
+                    }
+                }
+                Ok(Value::Int(n))
+            }
+            ExprKind::FirstWhere { slot, list, cond } => {
+                let items = self.items_of(list, env)?;
+                for i in 0..items.len() {
+                    let item = items.get(i);
+                    set_slot(env, *slot, item.clone());
+                    if self.truth(cond, env)? {
+                        return Ok(item);
+                    }
+                }
+                Ok(Value::None)
+            }
             ExprKind::Map { slot, list, expr, cond } => {
                 let items = self.items_of(list, env)?;
                 let mut out = Vec::with_capacity(items.len());
