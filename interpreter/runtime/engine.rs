@@ -33,21 +33,12 @@ pub struct Engine<'g> {
     pool: super::eval::Pool,
     /// Where the evaluation steps go, when profiling (`arbiter bench --profile`).
     profile: Option<std::cell::RefCell<super::profile::Profile>>,
-    /// What an assignment's event calls the thing assigned (`P1.influence`, `Galactica.power`),
+    /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`),
     /// made once per global, player field and definition's field.
-    set_names: std::cell::RefCell<std::collections::HashMap<SetName, Arc<str>>>,
+    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<super::exec::SetName, Arc<str>>>,
     /// Whether evaluations may use what earlier ones worked out about the same version of the
     /// state (`eval::Memo`); off only to check that it changes nothing (tests/memo.rs).
     remember: bool,
-}
-
-/// What an assignment changes, for its event's name (see `Engine::set_name`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SetName {
-    Global(u16),
-    Player(Seat, u16),
-    /// A field of an object, named by its definition (`obj_name`).
-    Field(DefId, Sym),
 }
 
 /// Why an answer was not taken.
@@ -86,16 +77,6 @@ impl<'g> Engine<'g> {
             set_names: Default::default(),
             remember: true,
         }
-    }
-
-    /// The name an assignment's event shows for `key`, made by `make` the first time.
-    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> String) -> Arc<str> {
-        if let Some(n) = self.set_names.borrow().get(&key) {
-            return n.clone();
-        }
-        let n: Arc<str> = make().into();
-        self.set_names.borrow_mut().insert(key, n.clone());
-        n
     }
 
     /// An engine whose evaluations each start with an empty memo, as if nothing were remembered

@@ -2,7 +2,7 @@
 //! either finishes at once, pushes frames (blocks, loops, calls), or asks a decision.
 
 use super::RtError;
-use super::engine::{Engine, SetName};
+use super::engine::Engine;
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
 use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
@@ -641,5 +641,26 @@ impl Engine<'_> {
         st.dirty = true;
         self.log(st, EventKind::PlayerOut { seat: p, reason }, ALL, span);
         self.emit(st, self.game.builtin_events.player_left, vec![Value::Player(p)])
+    }
+}
+
+/// What an assignment changes, for its event's name (see `Engine::set_name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SetName {
+    Global(u16),
+    Player(Seat, u16),
+    /// A field of an object, named by its definition (`obj_name`).
+    Field(DefId, Sym),
+}
+
+impl Engine<'_> {
+    /// The name an assignment's event shows for `key`, made by `make` the first time.
+    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> String) -> std::sync::Arc<str> {
+        if let Some(n) = self.set_names.borrow().get(&key) {
+            return n.clone();
+        }
+        let n: std::sync::Arc<str> = make().into();
+        self.set_names.borrow_mut().insert(key, n.clone());
+        n
     }
 }

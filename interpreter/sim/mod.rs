@@ -27,9 +27,9 @@ pub struct Tally {
     /// Games that ended with no winner.
     pub draws: u64,
     /// How games ended: the text of the `win` or `end draw` statement that ended them, with each
-    /// number it shows put back as written (`normal victory: {points} conquest points`), so that
+    /// number it shows put back as written (`reached {points} points`), so that
     /// games that ended the same way count together whatever their scores; a text shown in its
-    /// place stays (`the Cylons win: Galactica was destroyed`), since it tells how.
+    /// place stays (`the raiders win: the fort fell`), since it tells how.
     pub outcomes: BTreeMap<String, u64>,
     /// Game length: how many games took each number of turns, and of decisions.
     pub turns: BTreeMap<u64, u64>,
@@ -43,7 +43,7 @@ pub struct Tally {
 }
 
 /// A card is played when it comes into one of the zones the game header names with `played_in`
-/// (the card game: its play areas, its resource area and where events resolve), or, for a game
+/// (`played_in table, resolving`: where a card in play and an event being resolved go), or, for a game
 /// that names none, a zone where its kind's abilities are in effect (`active in` on the kind); or
 /// when it is put onto or beneath another card (an overlay, a supply card). Counted once per
 /// game, whichever copy.
