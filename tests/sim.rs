@@ -7,7 +7,7 @@ mod common;
 
 use arbiter::check::{Input, Role, compile};
 use arbiter::sim::stats::{difference, wilson};
-use arbiter::sim::{self, Run, Table, Tally, kind_of};
+use arbiter::sim::{self, Piece, Run, Table, Tally, kind_of};
 use arbiter::syntax::parse_file;
 use arbiter::syntax::span::SourceFile;
 
@@ -65,15 +65,30 @@ fn a_fair_coin_is_found_fair_and_a_rigged_one_rigged() {
     assert_eq!(again, fair, "the same seeds give the same games on one thread as on two");
 }
 
+/// A template from text with `{..}` holes, as a statement writes it.
+fn template(text: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        let j = rest.find('}').unwrap();
+        out.push(Piece::Text(rest[..i].to_string()));
+        out.push(Piece::Hole(rest[i..=j].to_string()));
+        rest = &rest[j + 1..];
+    }
+    out.push(Piece::Text(rest.to_string()));
+    out
+}
+
 #[test]
 fn endings_are_told_by_kind() {
-    assert_eq!(kind_of("reached 20 influence", "reached 20 influence"), "reached 20 influence");
-    assert_eq!(kind_of("normal victory: {n} conquest points", "normal victory: 17 conquest points"), "normal victory: {n} conquest points");
-    assert_eq!(kind_of("the Cylons win: {why}", "the Cylons win: Galactica was destroyed"), "the Cylons win: Galactica was destroyed");
-    assert_eq!(kind_of("{kind}", "end-game victory: 12 conquest points"), "end-game victory: {n} conquest points");
-    assert_eq!(kind_of("{kind}", "special victory: Aldaris"), "special victory: Aldaris");
+    let kind = |t: &str, reason: &str| kind_of(&template(t), reason);
+    assert_eq!(kind("reached 20 influence", "reached 20 influence"), "reached 20 influence");
+    assert_eq!(kind("normal victory: {n} conquest points", "normal victory: 17 conquest points"), "normal victory: {n} conquest points");
+    assert_eq!(kind("the Cylons win: {why}", "the Cylons win: Galactica was destroyed"), "the Cylons win: Galactica was destroyed");
+    assert_eq!(kind("{kind}", "end-game victory: 12 conquest points"), "end-game victory: {n} conquest points");
+    assert_eq!(kind("{kind}", "special victory: Aldaris"), "special victory: Aldaris");
     // A reason that does not follow its statement's text: the text.
-    assert_eq!(kind_of("heads {r}", "tails 3"), "heads {r}");
+    assert_eq!(kind("heads {r}", "tails 3"), "heads {r}");
 }
 
 #[test]

@@ -271,64 +271,82 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
 
 /// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
 fn outcome(game: &Game, st: &State) -> End {
+    use crate::ir::{StmtKind, StrPiece};
     let Some(result) = &st.result else { return End::Error("the game stopped without a result".into()) };
+    // The `win` or `end draw` statement that ended the game: its reason as written.
     let ended_by = st.log.iter().rev().find(|e| matches!(e.kind, EventKind::GameOver { .. })).map(|e| e.cause.span);
     let written = ended_by.and_then(|span| {
-        let text = game.files.get(span.file as usize)?.slice(span);
-        let start = text.find('"')?;
-        let len = text.get(start + 1..)?.find('"')?;
-        text.get(start + 1..start + 1 + len).map(str::to_string)
+        game.blocks.iter().flat_map(|b| b.iter()).find_map(|stmt| match &stmt.kind {
+            StmtKind::Win { reason, .. } | StmtKind::Draw(reason) if stmt.span == span => Some(reason),
+            _ => None,
+        })
     });
     let outcome = match written {
-        Some(template) => kind_of(&template, &result.reason),
+        Some(pieces) => {
+            let template: Vec<Piece> = pieces
+                .iter()
+                .map(|p| match p {
+                    StrPiece::Text(t) => Piece::Text(t.clone()),
+                    StrPiece::Expr(x) => {
+                        let source = game.files.get(x.span.file as usize).map_or("..", |f| f.slice(x.span));
+                        Piece::Hole(format!("{{{source}}}"))
+                    }
+                })
+                .collect();
+            kind_of(&template, &result.reason)
+        }
         None => result.reason.clone(),
     };
     End::Result { winners: result.winners.clone(), outcome }
 }
 
-/// The reason a game ended, told by its kind: the statement's text `template` with each `{..}`
-/// filled as in `reason`, except that a number stays `{..}`, and a number inside a filled text
-/// becomes `{n}` (a text passed on from elsewhere: `"{kind}"`); numbers written in the statement
-/// itself stay (see `Tally::outcomes`). The template itself when the reason does not follow it.
-pub fn kind_of(template: &str, reason: &str) -> String {
-    // The template's literal pieces and its holes, in turn: literal, hole, literal, ...
-    let mut pieces: Vec<String> = Vec::new();
-    let mut holes: Vec<String> = Vec::new();
-    let (mut literal, mut hole, mut depth) = (String::new(), String::new(), 0usize);
-    for ch in template.chars() {
-        if depth == 0 && ch != '{' {
-            literal.push(ch);
-            continue;
-        }
-        hole.push(ch);
-        match ch {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            _ => {}
-        }
-        if depth == 0 {
-            pieces.push(std::mem::take(&mut literal));
-            holes.push(std::mem::take(&mut hole));
+/// A piece of a reason as its statement writes it: text, or a `{..}` filled in when it runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Text(String),
+    Hole(String),
+}
+
+/// The reason a game ended, told by its kind: the statement's `template` with each hole filled
+/// as in `reason`, except that a number stays `{..}`, and a number inside a filled text becomes
+/// `{n}` (a text passed on from elsewhere: `"{kind}"`); numbers written in the statement itself
+/// stay (see `Tally::outcomes`). The template as written when the reason does not follow it.
+pub fn kind_of(template: &[Piece], reason: &str) -> String {
+    let written = || {
+        template
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) | Piece::Hole(t) => t.as_str(),
+            })
+            .collect::<String>()
+    };
+    let mut out = String::new();
+    let mut rest = reason;
+    let mut pieces = template.iter().peekable();
+    while let Some(p) = pieces.next() {
+        match p {
+            Piece::Text(t) => {
+                let Some(r) = rest.strip_prefix(t.as_str()) else { return written() };
+                out.push_str(t);
+                rest = r;
+            }
+            Piece::Hole(h) => {
+                // The hole takes everything up to the next text (or to the end).
+                let end = match pieces.peek() {
+                    Some(Piece::Text(next)) if !next.is_empty() => match rest.find(next.as_str()) {
+                        Some(i) => i,
+                        None => return written(),
+                    },
+                    _ => rest.len(),
+                };
+                let (filled, r) = rest.split_at(end);
+                let number = !filled.is_empty() && filled.trim_start_matches('-').chars().all(|c| c.is_ascii_digit());
+                out.push_str(&if number { h.clone() } else { numbers_hidden(filled) });
+                rest = r;
+            }
         }
     }
-    literal.push_str(&hole);
-    pieces.push(literal);
-    let Some(rest) = reason.strip_prefix(pieces.first().map_or("", String::as_str)) else { return template.to_string() };
-    let mut out = pieces.first().cloned().unwrap_or_default();
-    let mut rest = rest;
-    for (hole, next) in holes.iter().zip(pieces.iter().skip(1)) {
-        let end = if next.is_empty() { rest.len() } else { rest.find(next.as_str()).unwrap_or(usize::MAX) };
-        let Some(filled) = rest.get(..end) else { return template.to_string() };
-        let number = !filled.is_empty() && filled.trim_start_matches('-').chars().all(|c| c.is_ascii_digit());
-        if number {
-            out.push_str(hole);
-        } else {
-            out.push_str(&numbers_hidden(filled));
-        }
-        out.push_str(next);
-        rest = rest.get(end + next.len()..).unwrap_or("");
-    }
-    if rest.is_empty() { out } else { template.to_string() }
+    if rest.is_empty() { out } else { written() }
 }
 
 /// A text with each number in it (a run of digits standing alone) written `{n}`.
