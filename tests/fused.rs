@@ -4,13 +4,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
-use arbiter::check::{Input, Role, compile};
+mod common;
+
 use arbiter::ir::ExprKind;
 use arbiter::ir::value::Value;
 use arbiter::runtime::state::{Env, Mode};
 use arbiter::runtime::{Engine, Setup, Status};
-use arbiter::syntax::parse_file;
-use arbiter::syntax::span::{SourceFile, Span};
+use arbiter::syntax::span::Span;
 
 const GAME: &str = r#"
 game fused {
@@ -51,9 +51,7 @@ proc turn.play() {
 
 #[test]
 fn fused_count_and_first_give_the_filters_values() {
-    let file = parse_file(0, GAME).unwrap_or_else(|d| panic!("{d:?}"));
-    let files = vec![SourceFile::new("fused.arb".to_string(), GAME.to_string())];
-    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[]).unwrap_or_else(|d| panic!("{d:?}"));
+    let built = common::game_text("fused.arb", GAME);
     let g = &built.game;
     let engine = Engine::new(g);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();

@@ -201,15 +201,9 @@ proc turn.play() {
 
 #[test]
 fn every_kind_of_change_gives_the_state_a_new_version() {
-    use arbiter::check::{Input, Role, compile};
     use arbiter::runtime::state::Mode;
     use arbiter::runtime::{Setup, Status};
-    use arbiter::syntax::parse_file;
-    use arbiter::syntax::span::SourceFile;
-    let file = parse_file(0, PROBE).unwrap_or_else(|d| panic!("the probe does not parse: {d:?}"));
-    let files = vec![SourceFile::new("memo-probe.arb".to_string(), PROBE.to_string())];
-    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[])
-        .unwrap_or_else(|d| panic!("the probe does not check: {d:?}"));
+    let built = common::game_text("memo-probe.arb", PROBE);
     let engine = Engine::new(&built.game);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
     assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)), "the probe ends without a decision");

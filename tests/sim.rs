@@ -5,11 +5,8 @@
 
 mod common;
 
-use arbiter::check::{Input, Role, compile};
 use arbiter::sim::stats::{difference, wilson};
 use arbiter::sim::{self, Piece, Run, Table, Tally, kind_of};
-use arbiter::syntax::parse_file;
-use arbiter::syntax::span::SourceFile;
 
 /// A coin flipped with a die of `sides`: P1 wins on `1..=p1`, else P2.
 fn coin(sides: u32, p1: u32) -> String {
@@ -38,9 +35,7 @@ proc turn.play() {{
 }
 
 fn play(text: &str, games: u64, threads: usize) -> Tally {
-    let file = parse_file(0, text).unwrap_or_else(|d| panic!("the game does not parse: {d:?}"));
-    let files = vec![SourceFile::new("coin.arb".to_string(), text.to_string())];
-    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[]).unwrap_or_else(|d| panic!("{d:?}"));
+    let built = common::game_text("coin.arb", text);
     let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![] };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| sim::play_range(&table, 2, 1, 0..games, &|| {}))
@@ -196,16 +191,9 @@ proc turn.play() {
   end draw "done"
 }
 "#;
-    let file = parse_file(0, text).unwrap_or_else(|d| panic!("{d:?}"));
-    let files = vec![SourceFile::new("typo.arb".to_string(), text.to_string())];
-    let Err(diags) = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[]) else {
-        panic!("a typo in `played_in` checks")
-    };
+    let Err(diags) = common::compile_text("typo.arb", text) else { panic!("a typo in `played_in` checks") };
     let shown = format!("{diags:?}");
     assert!(shown.contains("unknown zone `alret`") && shown.contains("did you mean `alert`"), "{shown}");
     let fixed = text.replace("alret", "alert");
-    let file = parse_file(0, &fixed).unwrap();
-    let built =
-        compile(vec![SourceFile::new("typo.arb".to_string(), fixed.clone())], &[Input { file: file.into(), role: Role::Rulebook }], &[]);
-    assert_eq!(built.map(|b| b.game.played_in.len()).ok(), Some(1));
+    assert_eq!(common::compile_text("typo.arb", &fixed).map(|b| b.game.played_in.len()).ok(), Some(1));
 }

@@ -6,11 +6,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
-use arbiter::check::{Input, Role, compile};
+mod common;
+
 use arbiter::runtime::state::{Mode, Place};
 use arbiter::runtime::{Engine, Setup, Status};
-use arbiter::syntax::parse_file;
-use arbiter::syntax::span::{SourceFile, Span};
+use arbiter::syntax::span::Span;
 
 const GAME: &str = r#"
 game guard-probe {
@@ -67,10 +67,7 @@ proc turn.play() {
 
 #[test]
 fn guarded_modifiers_apply_exactly_where_their_conditions_hold() {
-    let file = parse_file(0, GAME).unwrap_or_else(|d| panic!("the probe does not parse: {d:?}"));
-    let files = vec![SourceFile::new("guard-probe.arb".to_string(), GAME.to_string())];
-    let built = compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[])
-        .unwrap_or_else(|d| panic!("the probe does not check: {d:?}"));
+    let built = common::game_text("guard-probe.arb", GAME);
     let g = &built.game;
     let engine = Engine::new(g);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();

@@ -161,16 +161,13 @@ impl<'a> Evaluator<'a> {
 
     /// Read an object's field through every modifier.
     pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
-        // Nothing can change this field now: the printed value is the value.
-        if self.game.blank_modifiers.is_empty()
-            && self.state.temp_mods.is_empty()
-            && !self.game.modified_fields.get(f as usize).copied().unwrap_or(false)
-        {
-            return self.printed_only(o, f, span);
-        }
         // No modifier touches this field and no temporary change is made to it: only blankness
-        // can hide the printed value (the blank check is remembered by object).
+        // can hide the printed value (the blank check is remembered by object), and with no
+        // blanking modifier, nothing can: the printed value is the value.
         if !self.game.modified_fields.get(f as usize).copied().unwrap_or(false) && !self.state.temp_mods.iter().any(|t| t.field == f) {
+            if self.game.blank_modifiers.is_empty() {
+                return self.printed_only(o, f, span);
+            }
             // A blanking modifier may read fields: one that reads its own object's is stopped by
             // the depth budget.
             self.enter(span)?;

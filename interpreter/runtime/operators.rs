@@ -25,18 +25,8 @@ impl Evaluator<'_> {
             ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => self.step(e, |ev| {
                 let a = ev.eval(l, env)?;
                 let b = ev.eval(r, env)?;
-                let (Value::Int(x), Value::Int(y)) = (&a, &b) else {
-                    return match a {
-                        Value::Int(_) => Err(ev.type_err(r.span, "a number", &b)),
-                        other => Err(ev.type_err(l.span, "a number", &other)),
-                    };
-                };
-                Ok(match op {
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    _ => x >= y,
-                })
+                let (x, y) = ev.numbers(a, b, l, r)?;
+                Ok(compare(*op, x, y))
             }),
             ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => self.step(e, |ev| {
                 let a = ev.eval(l, env)?;
@@ -91,19 +81,9 @@ impl Evaluator<'_> {
                 super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Sub, b, span)?
             }
             _ => {
-                let x = match a {
-                    Value::Int(i) => i,
-                    other => return Err(self.type_err(l.span, "a number", &other)),
-                };
-                let y = match b {
-                    Value::Int(i) => i,
-                    other => return Err(self.type_err(r.span, "a number", &other)),
-                };
+                let (x, y) = self.numbers(a, b, l, r)?;
                 match op {
-                    BinOp::Lt => Value::Bool(x < y),
-                    BinOp::Le => Value::Bool(x <= y),
-                    BinOp::Gt => Value::Bool(x > y),
-                    BinOp::Ge => Value::Bool(x >= y),
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(compare(op, x, y)),
                     BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
                     // `checked_div` also refuses the smallest number divided by -1.
@@ -117,6 +97,15 @@ impl Evaluator<'_> {
                 }
             }
         })
+    }
+
+    /// Both operands as numbers, or the error for the first that is not one.
+    fn numbers(&self, a: Value, b: Value, l: &Expr, r: &Expr) -> R<(i64, i64)> {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => Ok((x, y)),
+            (Value::Int(_), other) => Err(self.type_err(r.span, "a number", &other)),
+            (other, _) => Err(self.type_err(l.span, "a number", &other)),
+        }
     }
 
     pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
@@ -146,5 +135,15 @@ impl Evaluator<'_> {
             },
             other => Err(self.type_err(span, "a list or a zone", other)),
         }
+    }
+}
+
+/// `<`, `<=`, `>` or `>=` on two numbers.
+fn compare(op: BinOp, x: i64, y: i64) -> bool {
+    match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        _ => x >= y,
     }
 }

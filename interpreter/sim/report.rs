@@ -14,7 +14,8 @@ fn interval(p: &Proportion) -> String {
     format!("{} [{} – {}]", pct(p.p), pct(p.low), pct(p.high))
 }
 
-fn name(t: &Tally) -> String {
+/// A rule set as the report and the chart name it.
+pub(super) fn name(t: &Tally) -> String {
     if t.variants.is_empty() { "the rules as written".to_string() } else { format!("with {}", t.variants.join(", ")) }
 }
 

@@ -82,7 +82,7 @@ pub fn chart(run: &Run) -> String {
     let ly = top + plot_h + 38.0;
     for (i, t) in sets.iter().enumerate() {
         let colour = COLOURS.get(i % COLOURS.len()).copied().unwrap_or("#888");
-        let name = if t.variants.is_empty() { "the rules as written".to_string() } else { format!("with {}", t.variants.join(", ")) };
+        let name = super::report::name(t);
         let _ = writeln!(s, r#"<rect x="{lx}" y="{}" width="12" height="12" fill="{colour}"/>"#, ly - 10.0);
         let _ = writeln!(s, r#"<text x="{}" y="{ly}">{}</text>"#, lx + 16.0, escape(&name));
         lx += 30.0 + name.len() as f64 * 6.5;
@@ -93,7 +93,7 @@ pub fn chart(run: &Run) -> String {
     for (i, t) in sets.iter().enumerate() {
         let y0 = top + plot_h + 70.0 + i as f64 * (hist_h + 50.0);
         let colour = COLOURS.get(i % COLOURS.len()).copied().unwrap_or("#888");
-        let name = if t.variants.is_empty() { "the rules as written".to_string() } else { format!("with {}", t.variants.join(", ")) };
+        let name = super::report::name(t);
         let _ = writeln!(s, r#"<text x="{left}" y="{}">game length in turns, {}</text>"#, y0 + 12.0, escape(&name));
         let base = y0 + 20.0 + hist_h;
         let _ = writeln!(s, r#"<line x1="{left}" y1="{base}" x2="{}" y2="{base}" stroke="black"/>"#, left + plot_w);

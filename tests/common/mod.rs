@@ -48,6 +48,19 @@ pub fn play_on(engine: &Engine, seed: u64, players: usize, stop: &dyn Fn(&State)
     }
 }
 
+/// A whole game written in one text, as a rulebook file: compiled, or its diagnostics.
+pub fn compile_text(name: &str, text: &str) -> Result<Built, Vec<arbiter::diag::Diag>> {
+    use arbiter::check::{Input, Role, compile};
+    let file = arbiter::syntax::parse_file(0, text).map_err(|d| vec![d])?;
+    let files = vec![arbiter::syntax::span::SourceFile::new(name.to_string(), text.to_string())];
+    compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[])
+}
+
+/// `compile_text` for a game that must check.
+pub fn game_text(name: &str, text: &str) -> Built {
+    compile_text(name, text).unwrap_or_else(|d| panic!("`{name}` does not check: {d:?}"))
+}
+
 /// The id of a zone, by name.
 pub fn zone_id(b: &Built, name: &str) -> u16 {
     u16::try_from(b.game.zones.iter().position(|z| z.name == name).unwrap_or_else(|| panic!("no zone {name}"))).unwrap()
