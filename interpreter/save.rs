@@ -49,6 +49,9 @@ pub struct Header {
     pub seed: u64,
     /// The seats (1, 2, …) played at the terminal.
     pub humans: Vec<u8>,
+    /// Who plays the other seats, as `--bots` values (none: the random bots).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bots: Vec<String>,
 }
 
 /// A save file's contents.
@@ -113,6 +116,7 @@ impl Header {
             players,
             seed,
             humans: humans.to_vec(),
+            bots: vec![],
         }
     }
 

@@ -36,7 +36,7 @@ proc turn.play() {{
 
 fn play(text: &str, games: u64, threads: usize) -> Tally {
     let built = common::game_text("coin.arb", text);
-    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![] };
+    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| sim::play_range(&table, 2, 1, 0..games, &|| {}))
 }
@@ -89,7 +89,7 @@ fn endings_are_told_by_kind() {
 #[test]
 fn shards_merge_into_exactly_the_whole_run() {
     let b = common::load("tic-tac-toe", &[]);
-    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![] };
+    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
     let whole_tally = sim::play_range(&table, 2, 7, sim::shard_range(500, None), &|| {});
     let run = |shard: Option<[u64; 2]>, rule_sets: Vec<Tally>| Run {
         game: "tic-tac-toe".into(),

@@ -25,6 +25,22 @@ impl Checker {
         }
     }
 
+    /// A hint scores the state for one seat, and a side says whether a seat is on it: one
+    /// parameter, a player.
+    fn hint(&mut self, h: &ast::HintItem) {
+        let f = &h.func;
+        let one_player = matches!(f.params.as_slice(), [p] if p.ty.as_ref().is_some_and(|t| t.kind == ast::TypeKind::Named { name: "player".into(), optional: false }));
+        if !one_player {
+            let span = f.params.first().map_or(f.name.span, |p| p.name.span);
+            let what = if h.side { "side" } else { "hint" };
+            self.error(
+                Diag::error(span, format!("{what} `{}` must take one player", f.name.node))
+                    .label(if h.side { "a side says whether one seat is on it" } else { "a hint scores the state for one seat" })
+                    .help(format!("write `{what} {}(p: player) = ...`", f.name.node)),
+            );
+        }
+    }
+
     fn bind_params(&mut self, sc: &mut Scope, params: &[(String, Ty)]) {
         for (n, t) in params {
             sc.declare(n, t.clone());
@@ -84,8 +100,12 @@ impl Checker {
         for pl in items {
             let role = pl.role;
             match &pl.item.node {
-                Item::Func(f) => {
-                    self.want_cite(role, &f.name, &f.cite);
+                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
+                    if let Item::Hint(h) = &pl.item.node {
+                        self.hint(h);
+                    } else {
+                        self.want_cite(role, &f.name, &f.cite);
+                    }
                     let params = self
                         .func_params
                         .get(self.func_by_name.get(&f.name.node).copied().unwrap_or(0) as usize)
@@ -94,6 +114,12 @@ impl Checker {
                     let mut sc = Scope::new();
                     self.bind_params(&mut sc, &params);
                     let (body, ty) = self.lower_expr(&f.body, &mut sc, &pure);
+                    if let Item::Hint(h) = &pl.item.node {
+                        self.expect_ty(&ty, if h.side { &Ty::Bool } else { &Ty::Int }, f.body.span);
+                        let func = self.func_by_name.get(&f.name.node).copied().unwrap_or(0);
+                        let hint = HintDef { func, name: f.name.node.clone(), sample: h.sample.as_ref().map(|s| s.node.clone()) };
+                        if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
+                    }
                     if let Some(&id) = self.func_by_name.get(&f.name.node)
                         && let Some(t) = self.func_types.get_mut(id as usize)
                     {

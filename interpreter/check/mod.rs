@@ -112,6 +112,8 @@ impl Checker {
             trigger_order: None,
             picture: None,
             played_in: vec![],
+            hints: vec![],
+            sides: vec![],
             deck_sections: vec![],
             deck_rules: vec![],
             decks: vec![],
@@ -517,7 +519,7 @@ impl Checker {
                     self.proc_by_name.insert(p.name.node.clone(), id);
                     self.proc_params.push(params);
                 }
-                Item::Func(f) => {
+                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
                     if !self.declare("func", &f.name) {
                         continue;
                     }

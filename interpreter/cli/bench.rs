@@ -3,7 +3,7 @@
 //! check` does it: on all cores (`RAYON_NUM_THREADS=1` for one).
 
 use super::play::choose_decks;
-use crate::agents::{Agent, RandomAgent};
+use crate::agents::{BotPlan, Bots};
 use crate::check::project::Project;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
@@ -23,6 +23,8 @@ pub struct Options {
     pub variants: Vec<String>,
     /// Show where the evaluation steps go, by function and modifier.
     pub profile: bool,
+    /// `--bots` values (default: random bots).
+    pub bots: Vec<String>,
 }
 
 /// `4` or `3-6`.
@@ -120,7 +122,18 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         eprintln!("error: {game} is for {} to {} players, not {n}", g.min_players, g.max_players);
         return 2;
     }
+    let mut plans = Vec::new();
+    for &n in &counts {
+        match BotPlan::parse(&o.bots, g, n) {
+            Ok(p) => plans.push(p),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
+    }
     let engine = if o.profile { Engine::new(g).profiling() } else { Engine::new(g) };
+    let (mut thinking, mut thoughts) = (std::time::Duration::ZERO, 0u64);
     let t1 = Instant::now();
     let mut decisions = 0u64;
     let mut events = 0u64;
@@ -147,12 +160,19 @@ pub fn run(project: &Project, o: &Options) -> i32 {
                 return 2;
             }
         };
-        let mut bot = RandomAgent { seed: s };
+        let plan = plans.get(usize::try_from(i).unwrap_or(0) % counts.len()).cloned().unwrap_or_default();
+        let timed = !plan.all_random();
+        let mut bot = Bots::new(plan, s);
         loop {
             match engine.advance(&mut st) {
                 Ok(Status::Decision) => {
                     let Some(d) = st.pending.as_ref() else { break };
-                    let (seat, a) = (d.seat, bot.decide(g, &st, d));
+                    let t = timed.then(Instant::now);
+                    let (seat, a) = (d.seat, bot.decide(&engine, &st, d));
+                    if let Some(t) = t {
+                        thinking += t.elapsed();
+                        thoughts += 1;
+                    }
                     if engine.answer(&mut st, seat, &a).is_err() {
                         eprintln!("error: a bot answer was refused (seed {s})");
                         return 2;
@@ -184,7 +204,11 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     let variants = if o.variants.is_empty() { String::new() } else { format!(", variants {}", o.variants.join(", ")) };
     let per_s = |n: u64| n as f64 / secs.max(1e-9);
-    outln!("{games} random games of {game} ({players} players{variants}) on one core: {secs:.2} s");
+    let bots = plans.first().map_or_else(|| "random".into(), BotPlan::describe);
+    outln!("{games} games of {game} ({players} players{variants}, {bots} bots) on one core: {secs:.2} s");
+    if thoughts > 0 {
+        outln!("  the bots' decisions: {thoughts}, {:.2} ms each on average", thinking.as_secs_f64() * 1e3 / thoughts as f64);
+    }
     outln!(
         "  {:.1} games/s, {:.0} decisions/s, {:.0} events/s; per game {:.1} decisions, {:.1} turns, {:.0} events",
         per_s(games),

@@ -57,7 +57,8 @@ pub enum Command {
         #[arg(long = "variant")]
         variants: Vec<String>,
     },
-    /// Play a whole game: seeded random bots by default, `--human` seats at the terminal.
+    /// Play a whole game: seeded random bots by default (`--bots` for others), `--human` seats at
+    /// the terminal.
     Play {
         /// The game, e.g. `bsg-ccg`.
         game: String,
@@ -92,6 +93,10 @@ pub enum Command {
         /// the end, for games that draw one.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
+        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        #[arg(long)]
+        bots: Vec<String>,
     },
     /// Continue a saved game: its game, variants, players and seed come from the file, and it is
     /// saved back to the file at every decision.
@@ -183,6 +188,10 @@ pub enum Command {
         /// Also show which functions and modifiers the evaluation steps go to.
         #[arg(long)]
         profile: bool,
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
+        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        #[arg(long)]
+        bots: Vec<String>,
     },
     /// Play many seeded games on every core and report win rates, endings and game lengths with
     /// 95% intervals; `--compare` plays the same seeds under other variants and says whether the
@@ -228,6 +237,10 @@ pub enum Command {
         /// Per-card statistics for every seat (they are shown anyway for each seat given a deck).
         #[arg(long)]
         cards: bool,
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
+        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        #[arg(long)]
+        bots: Vec<String>,
     },
 }
 
@@ -264,8 +277,8 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             check::run(&project, &paths, game.as_deref(), &variants)
         }
-        Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg } => {
-            let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg };
+        Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg, bots } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg, bots };
             play::run(&project, &opts)
         }
         Command::Resume { file, humans, log, save, svg } => {
@@ -277,11 +290,11 @@ pub fn main_with(cli: Cli) -> i32 {
             test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
         }
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
-        Command::Bench { game, parse, games, players, seed, variants, profile } => {
-            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants, profile })
+        Command::Bench { game, parse, games, players, seed, variants, profile, bots } => {
+            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants, profile, bots })
         }
-        Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards } => {
-            let o = sim::Options { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards };
+        Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots } => {
+            let o = sim::Options { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots };
             sim::run(&project, &o)
         }
     }

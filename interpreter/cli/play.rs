@@ -1,7 +1,7 @@
 //! `arbiter play`: a whole game with seeded random bots and any human seats.
 
 use super::human::Human;
-use crate::agents::{Agent, RandomAgent};
+use crate::agents::{BotPlan, Bots};
 use crate::check::Built;
 use crate::check::project::Project;
 use crate::diag;
@@ -26,6 +26,8 @@ pub struct PlayOptions {
     pub resume: Option<PathBuf>,
     pub save: Option<PathBuf>,
     pub svg: Option<PathBuf>,
+    /// `--bots` values: who plays the seats no human plays.
+    pub bots: Vec<String>,
 }
 
 /// A seat's deck as `--deck` names it.
@@ -197,7 +199,12 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
         return 2;
     }
+    if let Err(e) = BotPlan::parse(&o.bots, game, players) {
+        eprintln!("error: {e}");
+        return 2;
+    }
     let mut header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
+    header.bots = o.bots.clone();
     header.rules = project.rules_for(&o.game).iter().map(|p| p.display().to_string()).collect();
     let saver = match Saver::new(header, o.save.clone(), None) {
         Ok(s) => s,
@@ -355,7 +362,14 @@ fn title_line(game: &Game, players: usize, seed: u64) -> String {
 fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat: Option<u8>, svg: Option<&Path>) -> i32 {
     let game = engine.game;
     let seed = saver.header.seed;
-    let mut bots = RandomAgent { seed };
+    let plan = match BotPlan::parse(&saver.header.bots, game, st.players.len()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
+    let mut bots = Bots::new(plan, seed);
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;
@@ -420,7 +434,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
                         Err(e) => Err(AnswerError::Rule(e)),
                     }
                 } else {
-                    let a = bots.decide(game, &st, &d);
+                    let a = bots.decide(engine, &st, &d);
                     engine.answer(&mut st, d.seat, &a)
                 };
                 match taken {

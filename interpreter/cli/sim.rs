@@ -23,6 +23,8 @@ pub struct Options {
     pub shard: Option<String>,
     pub jobs: Option<usize>,
     pub cards: bool,
+    /// `--bots` values.
+    pub bots: Vec<String>,
 }
 
 pub fn run(project: &Project, o: &Options) -> i32 {
@@ -111,7 +113,14 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
                 // Per-card statistics for the seats given a deck, or for every seat with `--cards`.
                 let cards_of =
                     if o.cards { (0..players).collect() } else { wanted.iter().map(|(s, _)| *s).filter(|s| *s < players).collect() };
-                tables.push(Table { game, decklists, cards_of });
+                let bots = match crate::agents::BotPlan::parse(&o.bots, game, players) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return 2;
+                    }
+                };
+                tables.push(Table { game, decklists, cards_of, bots });
             }
             Err(e) => {
                 eprintln!("error: {e}");
@@ -133,7 +142,16 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         rule_sets.push(tally);
     }
     bar.finish_and_clear();
-    let run = Run { game: o.game.clone(), players, seed: o.seed, games: o.games, bots: "random".into(), decks, shard, rule_sets };
+    let run = Run {
+        game: o.game.clone(),
+        players,
+        seed: o.seed,
+        games: o.games,
+        bots: tables.first().map_or_else(|| "random".into(), |t| t.bots.describe()),
+        decks,
+        shard,
+        rule_sets,
+    };
     out!("{}", report::text(&run));
     write_outputs(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() })
 }

@@ -173,6 +173,11 @@ pub struct Game {
     /// `played_in ZONE, ...`: where a card is played, for `arbiter sim`'s per-card statistics
     /// (empty: the zones where its kind is active).
     pub played_in: Vec<ZoneId>,
+    /// `hint` items: how good the state looks for a seat, summed, for the greedy and search bots.
+    pub hints: Vec<HintDef>,
+    /// `side` items, in the order written: the sides or teams a seat can be on (its function is a
+    /// condition on the seat), for win rates by side and bots chosen by side.
+    pub sides: Vec<HintDef>,
     pub deck_sections: Vec<String>,
     pub deck_rules: Vec<DeckRuleDef>,
     pub decks: Vec<DeckList>,
@@ -382,6 +387,15 @@ pub struct RuleInfo {
     pub name: String,
     pub cite: Option<String>,
     pub span: Span,
+}
+
+/// A hint: the function scoring the state for a seat (its one parameter), and, for an invented
+/// one, why it is there (`sample "..."`); a hint from the rulebook's advice has a citation instead.
+#[derive(Debug, Clone)]
+pub struct HintDef {
+    pub func: FuncId,
+    pub name: String,
+    pub sample: Option<String>,
 }
 
 #[derive(Debug, Clone)]

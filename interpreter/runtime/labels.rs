@@ -127,6 +127,7 @@ impl<'a> Evaluator<'a> {
                 let kind = self.state.obj(*o).and_then(|ob| self.game.def(ob.def)).and_then(|d| self.game.kind(d.kind));
                 format!("a {}", kind.map(|k| k.name.replace('_', " ")).unwrap_or_else(|| "thing".to_string()))
             }
+            Value::List(l) => l.iter().map(|x| self.label_for(x, seat)).collect::<Vec<_>>().join(", "),
             _ => self.label(v),
         }
     }

@@ -433,15 +433,20 @@ fn zone_text(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Optio
 pub fn view(game: &Game, st: &State, viewer: Option<Seat>) -> String {
     let mut out = String::new();
     let ev = Evaluator::new(game, st);
+    // A field holding an object the viewer does not know shows its kind only.
+    let shown = |v: &Value| match viewer {
+        Some(seat) => ev.label_for(v, seat),
+        None => ev.label(v),
+    };
     if !game.global_fields.is_empty() {
-        let g: Vec<String> = game.global_fields.iter().zip(&st.globals).map(|(f, v)| format!("{} {}", f.name, ev.label(v))).collect();
+        let g: Vec<String> = game.global_fields.iter().zip(&st.globals).map(|(f, v)| format!("{} {}", f.name, shown(v))).collect();
         out.push_str(&format!("game: {}\n", g.join(", ")));
     }
     for (i, p) in st.players.iter().enumerate() {
         let seat = Seat::try_from(i).unwrap_or(0);
         let you = if viewer == Some(seat) { " (you)" } else { "" };
         let out_mark = if p.out { " — out of the game" } else { "" };
-        let fields: Vec<String> = game.player_fields.iter().zip(&p.fields).map(|(f, v)| format!("{} {}", f.name, ev.label(v))).collect();
+        let fields: Vec<String> = game.player_fields.iter().zip(&p.fields).map(|(f, v)| format!("{} {}", f.name, shown(v))).collect();
         out.push_str(&format!("P{}{you}{out_mark}: {}\n", i + 1, fields.join(", ")));
         for (zi, z) in game.zones.iter().enumerate() {
             if z.per_player

@@ -7,7 +7,7 @@ pub mod report;
 pub mod stats;
 pub mod svg;
 
-use crate::agents::{Agent, RandomAgent};
+use crate::agents::{BotPlan, Bots, plan::on_side};
 use crate::ir::{DefId, Game};
 use crate::runtime::state::{EventKind, Mode, State};
 use crate::runtime::{Engine, Setup, Status};
@@ -26,6 +26,10 @@ pub struct Tally {
     pub seat_wins: Vec<u64>,
     /// Games that ended with no winner.
     pub draws: u64,
+    /// Games won by each side the rulebook declares (`side` items): some seat on the side when
+    /// the game ended was among the winners.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub side_wins: BTreeMap<String, u64>,
     /// How games ended: the text of the `win` or `end draw` statement that ended them, with each
     /// number it shows put back as written (`reached {points} points`), so that
     /// games that ended the same way count together whatever their scores; a text shown in its
@@ -59,7 +63,10 @@ impl Tally {
     fn add(&mut self, g: &Played) {
         self.games += 1;
         match &g.end {
-            End::Result { winners, outcome } => {
+            End::Result { winners, outcome, sides } => {
+                for side in sides {
+                    *self.side_wins.entry(side.clone()).or_default() += 1;
+                }
                 for &w in winners {
                     if let Some(c) = self.seat_wins.get_mut(usize::from(w)) {
                         *c += 1;
@@ -95,6 +102,9 @@ impl Tally {
             *a += b;
         }
         self.draws += other.draws;
+        for (k, v) in &other.side_wins {
+            *self.side_wins.entry(k.clone()).or_default() += v;
+        }
         for (m, o) in [(&mut self.outcomes, &other.outcomes), (&mut self.errors, &other.errors)] {
             for (k, v) in o {
                 *m.entry(k.clone()).or_default() += v;
@@ -153,7 +163,12 @@ pub fn shard_range(games: u64, shard: Option<[u64; 2]>) -> std::ops::Range<u64> 
 /// How one game ended.
 #[derive(Debug, Clone)]
 enum End {
-    Result { winners: Vec<u8>, outcome: String },
+    /// The winners, the ending, and the sides that won.
+    Result {
+        winners: Vec<u8>,
+        outcome: String,
+        sides: Vec<String>,
+    },
     Error(String),
 }
 
@@ -172,6 +187,8 @@ pub struct Table<'g> {
     pub decklists: Vec<IndexMap<String, Vec<DefId>>>,
     /// The seats whose cards are followed (per-card statistics), from 0.
     pub cards_of: Vec<usize>,
+    /// Who plays which seat.
+    pub bots: BotPlan,
 }
 
 /// Play games `range` of a run (seeds `seed + i`) on the current rayon pool, calling `progress`
@@ -188,14 +205,15 @@ pub fn play_range(table: &Table, players: usize, seed: u64, range: std::ops::Ran
             },
         )
         .collect();
-    let mut tally = Tally { seat_wins: vec![0; players], ..Tally::default() };
+    let side_wins = table.game.sides.iter().map(|s| (s.name.clone(), 0)).collect();
+    let mut tally = Tally { seat_wins: vec![0; players], side_wins, ..Tally::default() };
     for p in &played {
         tally.add(p);
     }
     tally
 }
 
-/// One seeded game between random bots.
+/// One seeded game between the table's bots.
 fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played {
     let game = table.game;
     let setup = Setup { players, seed, decklists: table.decklists.clone() };
@@ -203,17 +221,17 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         Ok(st) => st,
         Err(e) => return Played { end: End::Error(e.message.clone()), turns: 0, decisions: 0, cards: vec![] },
     };
-    let mut bot = RandomAgent { seed };
+    let mut bots = Bots::new(table.bots.clone(), seed);
     let end = loop {
         match engine.advance(&mut st) {
             Ok(Status::Decision) => {
                 let Some(d) = st.pending.as_ref() else { break End::Error("a decision without a question".into()) };
-                let (seat, answer) = (d.seat, bot.decide(game, &st, d));
+                let (seat, answer) = (d.seat, bots.decide(engine, &st, d));
                 if let Err(e) = engine.answer(&mut st, seat, &answer) {
                     break End::Error(format!("a bot's answer was refused: {e}"));
                 }
             }
-            Ok(_) => break outcome(game, &st),
+            Ok(_) => break outcome(engine, &st),
             Err(e) => break End::Error(format!("{} ({})", e.message, game.location(e.span))),
         }
     };
@@ -270,7 +288,8 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
 }
 
 /// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
-fn outcome(game: &Game, st: &State) -> End {
+fn outcome(engine: &Engine, st: &State) -> End {
+    let game = engine.game;
     use crate::ir::{StmtKind, StrPiece};
     let Some(result) = &st.result else { return End::Error("the game stopped without a result".into()) };
     // The `win` or `end draw` statement that ended the game: its reason as written.
@@ -297,7 +316,10 @@ fn outcome(game: &Game, st: &State) -> End {
         }
         None => result.reason.clone(),
     };
-    End::Result { winners: result.winners.clone(), outcome }
+    // The sides that won: those with a winner among their seats as the game ended.
+    let sides =
+        game.sides.iter().filter(|s| result.winners.iter().any(|&w| on_side(engine, st, &s.name, w))).map(|s| s.name.clone()).collect();
+    End::Result { winners: result.winners.clone(), outcome, sides }
 }
 
 /// A piece of a reason as its statement writes it: text, or a `{..}` filled in when it runs.

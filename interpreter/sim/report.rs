@@ -48,6 +48,9 @@ pub fn text(run: &Run) -> String {
         for (seat, w) in t.seat_wins.iter().enumerate() {
             let _ = writeln!(out, "  P{} wins {}", seat + 1, interval(&wilson(*w, n)));
         }
+        for (side, w) in &t.side_wins {
+            let _ = writeln!(out, "  side {side} wins {}", interval(&wilson(*w, n)));
+        }
         if t.draws > 0 {
             let _ = writeln!(out, "  no winner {}", interval(&wilson(t.draws, n)));
         }
@@ -142,6 +145,12 @@ pub fn differences(base: &Tally, other: &Tally) -> Vec<Row> {
     let mut pairs: Vec<(String, u64, u64)> = (0..base.seat_wins.len().max(other.seat_wins.len()))
         .map(|s| (format!("P{} wins", s + 1), base.seat_wins.get(s).copied().unwrap_or(0), other.seat_wins.get(s).copied().unwrap_or(0)))
         .collect();
+    let mut sides: Vec<&String> = base.side_wins.keys().chain(other.side_wins.keys()).collect();
+    sides.sort();
+    sides.dedup();
+    for k in sides {
+        pairs.push((format!("side {k} wins"), base.side_wins.get(k).copied().unwrap_or(0), other.side_wins.get(k).copied().unwrap_or(0)));
+    }
     let mut kinds: Vec<&String> = base.outcomes.keys().chain(other.outcomes.keys()).collect();
     kinds.sort();
     kinds.dedup();
@@ -171,6 +180,9 @@ pub fn csv(run: &Run) -> String {
         };
         for (s, w) in t.seat_wins.iter().enumerate() {
             row("seat_wins", &format!("P{}", s + 1), *w);
+        }
+        for (side, w) in &t.side_wins {
+            row("side_wins", side, *w);
         }
         row("draws", "", t.draws);
         for (o, k) in &t.outcomes {

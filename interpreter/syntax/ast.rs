@@ -42,6 +42,8 @@ pub enum Item {
     Proc(ProcItem),
     /// `func units(p: player) = [..]`
     Func(FuncItem),
+    /// `hint name(p: player) = expr cite ".."` (or `sample "why"`): a score for bots.
+    Hint(HintItem),
     /// `check can_defend(u: card, c: card) = ..`
     Check(FuncItem),
     /// `permit can_defend(u, c) when ..`
@@ -94,6 +96,8 @@ impl Item {
             Item::Event(_) => "event",
             Item::Proc(_) => "proc",
             Item::Func(_) => "func",
+            Item::Hint(h) if h.side => "side",
+            Item::Hint(_) => "hint",
             Item::Check(_) => "check",
             Item::Permit(_) => "permit",
             Item::Forbid(_) => "forbid",
@@ -116,6 +120,7 @@ impl Item {
             Item::Const(c) => Some(&c.name),
             Item::Proc(p) => Some(&p.name),
             Item::Func(f) | Item::Check(f) => Some(&f.name),
+            Item::Hint(h) => Some(&h.func.name),
             Item::Permit(h) | Item::Forbid(h) => Some(&h.name),
             Item::Trigger(t) => Some(&t.name),
             Item::Modifier(m) => Some(&m.name),
@@ -247,6 +252,17 @@ pub struct FuncItem {
     pub params: Vec<Param>,
     pub body: Expr,
     pub cite: Option<Spanned<String>>,
+}
+
+/// A hint (or a side): a function of one seat scoring the state for it (or saying whether the
+/// seat is on the side). `func.cite` is its citation when the
+/// rulebook gives the advice; `sample` says why an invented one is there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HintItem {
+    pub func: FuncItem,
+    pub sample: Option<Spanned<String>>,
+    /// `side name(p: player) = cond`: whether a seat is on a side (a condition, not a score).
+    pub side: bool,
 }
 
 /// A `permit` or `forbid` attached to a named `check`.

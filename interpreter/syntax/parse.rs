@@ -173,6 +173,7 @@ impl Cx {
             Rule::event_item => self.lower_event(p)?,
             Rule::proc_item => self.lower_proc(p)?,
             Rule::func_item => Item::Func(self.lower_func(p)?),
+            Rule::hint_item | Rule::side_item => Item::Hint(self.lower_hint(p)?),
             Rule::check_item => Item::Check(self.lower_func(p)?),
             Rule::permit_item => Item::Permit(self.lower_hook(p)?),
             Rule::forbid_item => Item::Forbid(self.lower_hook(p)?),
@@ -403,6 +404,27 @@ impl Cx {
         let body = self.lower_expr(self.next(&mut it, span, "func")?)?;
         let cite = it.next().map(|c| self.cite(c)).transpose()?;
         Ok(FuncItem { name, params, body, cite })
+    }
+
+    /// `hint name(p: player) = expr` (or `side name(p: player) = cond`) with `cite ".."` or
+    /// `sample ".."`.
+    pub(super) fn lower_hint(&self, p: P) -> Res<HintItem> {
+        let span = self.span(&p);
+        let side = p.as_rule() == Rule::side_item;
+        let mut it = p.into_inner();
+        let name = self.name(self.next(&mut it, span, "hint")?);
+        let params = self.lower_params(self.next(&mut it, span, "hint")?)?;
+        let body = self.lower_expr(self.next(&mut it, span, "hint")?)?;
+        let (mut cite, mut sample) = (None, None);
+        if let Some(c) = it.next() {
+            if c.as_rule() == Rule::sample_clause {
+                let s = c.into_inner().next().ok_or_else(|| internal(span, "hint"))?;
+                sample = Some(self.string(s)?);
+            } else {
+                cite = Some(self.cite(c)?);
+            }
+        }
+        Ok(HintItem { func: FuncItem { name, params, body, cite }, sample, side })
     }
 
     pub(super) fn lower_hook(&self, p: P) -> Res<HookItem> {

@@ -233,6 +233,8 @@ fn readable(rule: Rule) -> &'static str {
         | Rule::event_item
         | Rule::proc_item
         | Rule::func_item
+        | Rule::hint_item
+        | Rule::side_item
         | Rule::check_item
         | Rule::permit_item
         | Rule::forbid_item

@@ -103,6 +103,7 @@ fields!(EventItem { name, params, cite });
 fields!(Param { name, ty });
 fields!(ProcItem { name, params, requires, cite, body });
 fields!(FuncItem { name, params, body, cite });
+fields!(HintItem { func, sample }, skip { side });
 fields!(HookItem { name, params, when, cite });
 fields!(TriggerItem { name, cite, on, params, when, by, body });
 fields!(ModifierItem { name, cite, body });
@@ -144,6 +145,7 @@ impl SetFile for Item {
             Item::Event(x) => x.set_file(file),
             Item::Proc(x) => x.set_file(file),
             Item::Func(x) | Item::Check(x) => x.set_file(file),
+            Item::Hint(x) => x.set_file(file),
             Item::Permit(x) | Item::Forbid(x) => x.set_file(file),
             Item::Trigger(x) => x.set_file(file),
             Item::Modifier(x) => x.set_file(file),

@@ -1,6 +1,19 @@
 //! Agents answer decisions. Every decision lists its legal options, so an agent only picks among
 //! them. The random agent keeps no state of its own: its choice depends on the seed, the seat and
 //! how many decisions the game has seen, so a saved game resumes with the same choices.
+//!
+//! The other bots look ahead: the greedy bot (`greedy.rs`) tries each option and scores where it
+//! leads with the rulebook's `hint`s; the search bot (`mcts.rs`) runs information-set Monte Carlo
+//! tree search. Both look only at states re-dealt from what their seat may know (`redeal.rs`), so
+//! neither can read another seat's hidden cards or the order of a deck. `Bots` seats them: one
+//! kind of bot for every seat, or a kind per seat or per side (`plan.rs`).
+
+pub mod greedy;
+pub mod mcts;
+pub mod plan;
+pub mod redeal;
+
+pub use plan::{BotKind, BotPlan, Bots};
 
 use crate::ir::Game;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};

@@ -1,0 +1,113 @@
+//! The greedy bot: it tries each option on a state re-dealt from what its seat knows, runs the
+//! rules on to the next decision, and takes the option that leads to the best score for its seat
+//! (a win best of all, then the sum of the rulebook's `hint`s); ties are broken at random.
+//!
+//! Also the pieces the search bot shares: the bots' own random source, the answers worth trying
+//! at a decision, and what a state is worth to a seat.
+
+use super::random_answer;
+use super::redeal::redeal;
+use crate::ir::value::{Seat, Value};
+use crate::runtime::eval::new_env;
+use crate::runtime::state::{Answer, Count, Decision, Rng, State};
+use crate::runtime::{Engine, Status};
+
+/// How many different answers are tried where a decision takes several options at once (every
+/// option is tried where it takes one).
+pub const WIDTH: usize = 12;
+
+/// A bot's generator for one decision: from its seed, its seat, how many decisions the game has
+/// seen and the bot's purpose, all of which the seat knows.
+pub fn bot_rng(seed: u64, st: &State, seat: Seat, salt: u64) -> Rng {
+    let mut h = seed ^ 0x243f_6a88_85a3_08d3;
+    for x in [st.decisions, u64::from(seat), salt] {
+        h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(23);
+    }
+    Rng::from_seed(h)
+}
+
+/// The answers worth trying: each option where one is chosen, else up to `WIDTH` different random
+/// answers.
+pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
+    let total = d.options.len() + usize::from(d.none.is_some());
+    if d.count == Count::One {
+        return (0..total).map(|i| Answer(vec![i])).collect();
+    }
+    let mut out: Vec<Answer> = Vec::new();
+    for _ in 0..WIDTH * 3 {
+        let a = random_answer(d, rng);
+        if !out.contains(&a) {
+            out.push(a);
+        }
+        if out.len() == WIDTH {
+            break;
+        }
+    }
+    out
+}
+
+/// The sum of the rulebook's hints for `seat` (0 without hints; a hint that fails counts 0).
+pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> i64 {
+    let game = engine.game;
+    if game.hints.is_empty() {
+        return 0;
+    }
+    let ev = engine.ev(st);
+    let env = new_env(0, vec![], None, None);
+    game.hints
+        .iter()
+        .filter_map(|h| {
+            let span = game.funcs.get(h.func as usize).map(|f| f.info.span).unwrap_or_default();
+            match ev.call_func(h.func, vec![Value::Player(seat)], &env, span) {
+                Ok(Value::Int(n)) => Some(n),
+                _ => None,
+            }
+        })
+        .sum()
+}
+
+/// What a finished game is worth to a seat: 1 for a win (a shared win too), 0 for a loss, ½ for a
+/// game without a winner.
+pub fn result_value(st: &State, seat: Seat) -> Option<f64> {
+    let r = st.result.as_ref()?;
+    Some(if r.winners.is_empty() {
+        0.5
+    } else if r.winners.contains(&seat) {
+        1.0
+    } else {
+        0.0
+    })
+}
+
+pub struct Greedy {
+    pub seed: u64,
+}
+
+impl Greedy {
+    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+        let mut rng = bot_rng(self.seed, st, d.seat, 1);
+        let cands = candidates(d, &mut rng);
+        if cands.len() <= 1 {
+            return cands.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
+        }
+        let base = redeal(engine.game, st, d.seat, &mut rng);
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, a) in cands.iter().enumerate() {
+            let mut s = base.clone();
+            let score = match engine.answer(&mut s, d.seat, a).ok().and_then(|()| engine.advance(&mut s).ok()) {
+                Some(Status::Decision | Status::Idle) => hint_score(engine, &s, d.seat) as f64,
+                // A finished game outweighs any score: a win first, a loss last.
+                Some(Status::Ended) => (result_value(&s, d.seat).unwrap_or(0.5) - 0.5) * 1e15,
+                None => f64::NEG_INFINITY,
+            };
+            if score > best_score {
+                (best_score, best) = (score, vec![i]);
+            } else if score == best_score {
+                best.push(i);
+            }
+        }
+        let pick = best.get(rng.below(best.len() as u64) as usize).copied().unwrap_or(0);
+        cands.into_iter().nth(pick).unwrap_or_else(|| random_answer(d, &mut rng))
+    }
+}

@@ -1,0 +1,213 @@
+//! The search bot: information-set Monte Carlo tree search (single observer, as in Cowling,
+//! Powley and Whitehouse 2012, and OpenSpiel's `ISMCTSBot`).
+//!
+//! Each playout starts from a state re-dealt from what the bot's seat knows (`redeal.rs`), walks
+//! down the tree choosing by UCB1 among the answers available in that state, adds one node, then
+//! plays on at random: to the end of the game, or, where the rulebook gives `hint`s, for at most
+//! `depth` decisions, scoring where it stopped by the hints. Every seat's result is carried back
+//! up, and each decision in the tree counts its own seat's result.
+//!
+//! A node is an information set: the decisions taken since the root as the seat deciding there saw
+//! them. A secret choice of another seat shows only as "a choice was made", so an opponent choosing
+//! after the bot's secret choice (a simultaneous plan, a hidden discard) cannot react to it in the
+//! search, and the bot cannot react to an opponent's secret choice either: those objects are
+//! re-dealt. The bot answers with the most visited answer at the root.
+
+use super::greedy::{bot_rng, candidates, hint_score, result_value};
+use super::random_answer;
+use super::redeal::redeal;
+use crate::ir::value::Seat;
+use crate::runtime::state::{Answer, Count, Decision, Rng, State};
+use crate::runtime::{Engine, Status};
+use std::collections::HashMap;
+
+/// The exploration constant of UCB1.
+const EXPLORE: f64 = 0.7;
+/// A hint score of this much is worth about three quarters of a win (the squashing's scale).
+const HINT_SCALE: f64 = 20.0;
+/// The deepest a playout goes down the tree before playing on at random.
+const TREE_DEPTH: usize = 64;
+/// A playout without hints plays on to the end, but no further than this many decisions.
+const ROLLOUT_CAP: u32 = 5_000;
+
+pub struct Mcts {
+    pub seed: u64,
+    pub playouts: u32,
+    /// Decisions played at random after leaving the tree before the hints score the state (where
+    /// the rulebook gives hints).
+    pub depth: u32,
+}
+
+/// An answer tried at a node: how often it was available, taken, and the results it led to. At the
+/// root the answer is kept (the root's decision is the same in every playout); below, an edge is
+/// known by its key alone.
+struct Edge {
+    key: u64,
+    answer: Answer,
+    taken: u32,
+    total: f64,
+    available: u32,
+}
+
+#[derive(Default)]
+struct Node {
+    edges: Vec<Edge>,
+}
+
+impl Node {
+    /// The edge for an answer (its key), added if new; marked available.
+    fn offer(&mut self, key: u64) -> usize {
+        let i = match self.edges.iter().position(|e| e.key == key) {
+            Some(i) => i,
+            None => {
+                self.edges.push(Edge { key, answer: Answer(vec![]), taken: 0, total: 0.0, available: 0 });
+                self.edges.len() - 1
+            }
+        };
+        if let Some(e) = self.edges.get_mut(i) {
+            e.available += 1;
+        }
+        i
+    }
+
+    /// Among the offered edges: one never taken (at random), else the best by UCB1. Whether it
+    /// was new comes back with it.
+    fn select(&self, offered: &[usize], rng: &mut Rng) -> (usize, bool) {
+        let fresh: Vec<usize> = offered.iter().copied().filter(|&i| self.edges.get(i).is_some_and(|e| e.taken == 0)).collect();
+        if !fresh.is_empty() {
+            return (fresh.get(rng.below(fresh.len() as u64) as usize).copied().unwrap_or(0), true);
+        }
+        let ucb = |i: usize| {
+            self.edges.get(i).map_or(f64::NEG_INFINITY, |e| {
+                let n = f64::from(e.taken);
+                e.total / n + EXPLORE * (f64::from(e.available.max(1)).ln() / n).sqrt()
+            })
+        };
+        let best = offered.iter().copied().max_by(|&a, &b| ucb(a).total_cmp(&ucb(b))).unwrap_or(0);
+        (best, false)
+    }
+}
+
+/// One decision taken in a playout, as it is remembered for the information sets below it.
+struct Taken {
+    seat: Seat,
+    secret: bool,
+    key: u64,
+}
+
+fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29)
+}
+
+fn text_key(s: &str) -> u64 {
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// An answer's key: what was chosen, by label (the labels are what the deciding seat sees).
+fn answer_key(d: &Decision, a: &Answer) -> u64 {
+    let label = |i: usize| d.options.get(i).map(|c| &*c.label).or(d.none.as_deref()).unwrap_or("");
+    let mut keys: Vec<u64> = a.0.iter().map(|&i| text_key(label(i))).collect();
+    if d.count != Count::Order {
+        keys.sort_unstable();
+    }
+    keys.into_iter().fold(0x9e37, mix)
+}
+
+/// The information set of `viewer` after `path`: every decision, with another seat's secret
+/// answer hidden.
+fn node_key(path: &[Taken], viewer: Seat) -> u64 {
+    path.iter().fold(mix(0x5bd1, u64::from(viewer)), |h, t| {
+        let seen = if t.secret && t.seat != viewer { 0x5ec7e7 } else { t.key };
+        mix(mix(h, u64::from(t.seat)), seen)
+    })
+}
+
+impl Mcts {
+    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+        let seat = d.seat;
+        let mut rng = bot_rng(self.seed, st, seat, 2);
+        let root_answers = candidates(d, &mut rng);
+        if root_answers.len() <= 1 {
+            return root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
+        }
+        let mut root = Node::default();
+        for (i, a) in root_answers.iter().enumerate() {
+            root.edges.push(Edge { key: i as u64, answer: a.clone(), taken: 0, total: 0.0, available: 0 });
+        }
+        let all: Vec<usize> = (0..root.edges.len()).collect();
+        let mut tree: HashMap<u64, Node> = HashMap::new();
+        let players = st.players.len();
+        for _ in 0..self.playouts.max(1) {
+            let mut s = redeal(engine.game, st, seat, &mut rng);
+            for e in &mut root.edges {
+                e.available += 1;
+            }
+            let (first, fresh) = root.select(&all, &mut rng);
+            let Some(answer) = root.edges.get(first).map(|e| e.answer.clone()) else { break };
+            let mut path = vec![Taken { seat, secret: d.secret, key: answer_key(d, &answer) }];
+            let mut visited: Vec<(u64, usize, Seat)> = Vec::new();
+            let mut status = play(engine, &mut s, seat, &answer);
+            let mut expanded = fresh;
+            while !expanded && status == Some(Status::Decision) && path.len() < TREE_DEPTH {
+                let Some(dd) = s.pending.clone() else { break };
+                let key = node_key(&path, dd.seat);
+                let node = tree.entry(key).or_default();
+                let answers = if dd.count == Count::One { candidates(&dd, &mut rng) } else { vec![random_answer(&dd, &mut rng)] };
+                let offered: Vec<usize> = answers.iter().map(|a| node.offer(answer_key(&dd, a))).collect();
+                let (i, fresh) = node.select(&offered, &mut rng);
+                // The answer as this state offers it (the same label may sit elsewhere in another).
+                let Some(a) = offered.iter().position(|&o| o == i).and_then(|p| answers.get(p)).cloned() else { break };
+                visited.push((key, i, dd.seat));
+                path.push(Taken { seat: dd.seat, secret: dd.secret, key: answer_key(&dd, &a) });
+                status = play(engine, &mut s, dd.seat, &a);
+                expanded = fresh;
+            }
+            let values = self.rollout(engine, &mut s, status, players, &mut rng);
+            let value = |who: Seat| values.get(usize::from(who)).copied().unwrap_or(0.5);
+            if let Some(e) = root.edges.get_mut(first) {
+                e.taken += 1;
+                e.total += value(seat);
+            }
+            for (key, i, who) in visited {
+                if let Some(e) = tree.get_mut(&key).and_then(|n| n.edges.get_mut(i)) {
+                    e.taken += 1;
+                    e.total += value(who);
+                }
+            }
+        }
+        // The most visited answer; between equals, the better on average.
+        let best = root.edges.iter().enumerate().max_by(|(_, a), (_, b)| {
+            a.taken.cmp(&b.taken).then((a.total / f64::from(a.taken.max(1))).total_cmp(&(b.total / f64::from(b.taken.max(1)))))
+        });
+        best.map(|(i, _)| i).and_then(|i| root_answers.into_iter().nth(i)).unwrap_or_else(|| random_answer(d, &mut rng))
+    }
+
+    /// Play on at random from `s`, and say what the state reached is worth to each seat.
+    fn rollout(&self, engine: &Engine, s: &mut State, mut status: Option<Status>, players: usize, rng: &mut Rng) -> Vec<f64> {
+        let hinted = !engine.game.hints.is_empty();
+        let limit = if hinted { self.depth } else { ROLLOUT_CAP };
+        let mut taken = 0;
+        while status == Some(Status::Decision) && taken < limit {
+            let Some(d) = s.pending.as_ref() else { break };
+            let (who, a) = (d.seat, random_answer(d, rng));
+            status = play(engine, s, who, &a);
+            taken += 1;
+        }
+        (0..players)
+            .map(|i| {
+                let who = Seat::try_from(i).unwrap_or(0);
+                match status {
+                    Some(Status::Ended) => result_value(s, who).unwrap_or(0.5),
+                    Some(Status::Decision | Status::Idle) if hinted => 0.5 + 0.5 * (hint_score(engine, s, who) as f64 / HINT_SCALE).tanh(),
+                    _ => 0.5,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Answer and run on to the next decision; `None` if the rules stopped on an error.
+fn play(engine: &Engine, s: &mut State, seat: Seat, a: &Answer) -> Option<Status> {
+    engine.answer(s, seat, a).ok()?;
+    engine.advance(s).ok()
+}

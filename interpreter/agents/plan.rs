@@ -1,0 +1,165 @@
+//! Which bot plays which seat: `--bots KIND` for every seat, `--bots N=KIND` for seat N, and
+//! `--bots SIDE=KIND` for the seats on a side the rulebook declares (`side humans(p) = ..`). A seat
+//! named by number wins over its side, its side over the plain kind, and a seat nothing names is
+//! played by the random bot. A seat's side is asked at each of its decisions, so a seat that changes
+//! sides changes bots.
+
+use super::greedy::Greedy;
+use super::mcts::Mcts;
+use super::{Agent, RandomAgent};
+use crate::ir::Game;
+use crate::ir::value::{Seat, Value};
+use crate::runtime::Engine;
+use crate::runtime::eval::new_env;
+use crate::runtime::state::{Answer, Decision, State};
+use std::fmt;
+
+/// The search bot's playouts per decision when `mcts` gives none.
+pub const DEFAULT_PLAYOUTS: u32 = 200;
+/// Decisions a playout plays at random after the tree before the hints score it.
+pub const DEFAULT_DEPTH: u32 = 30;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    Random,
+    Greedy,
+    Mcts { playouts: u32 },
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotKind::Random => write!(f, "random"),
+            BotKind::Greedy => write!(f, "greedy"),
+            BotKind::Mcts { playouts } => write!(f, "mcts:{playouts}"),
+        }
+    }
+}
+
+impl std::str::FromStr for BotKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (name, arg) = s.split_once(':').map_or((s, None), |(a, b)| (a, Some(b)));
+        match (name, arg) {
+            ("random", None) => Ok(BotKind::Random),
+            ("greedy", None) => Ok(BotKind::Greedy),
+            ("mcts", None) => Ok(BotKind::Mcts { playouts: DEFAULT_PLAYOUTS }),
+            ("mcts", Some(n)) => match n.parse::<u32>() {
+                Ok(p) if (1..=1_000_000).contains(&p) => Ok(BotKind::Mcts { playouts: p }),
+                _ => Err(format!("`mcts:{n}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")),
+            },
+            _ => Err(format!("unknown bot `{s}`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`)")),
+        }
+    }
+}
+
+/// Who plays which seat (see the module's documentation).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BotPlan {
+    pub every: Option<BotKind>,
+    /// Seats by number (0-based here, 1-based as written).
+    pub seats: Vec<(Seat, BotKind)>,
+    pub sides: Vec<(String, BotKind)>,
+}
+
+impl BotPlan {
+    /// From `--bots` values: `KIND`, `N=KIND` or `SIDE=KIND`, checked against the game.
+    pub fn parse(args: &[String], game: &Game, players: usize) -> Result<BotPlan, String> {
+        let mut plan = BotPlan::default();
+        for a in args {
+            match a.split_once('=') {
+                None => {
+                    if plan.every.is_some() {
+                        return Err(format!("`--bots {a}`: a bot for every seat is already given; name a seat (`2={a}`) or a side"));
+                    }
+                    plan.every = Some(a.parse()?);
+                }
+                Some((who, kind)) => {
+                    let kind: BotKind = kind.parse()?;
+                    if let Ok(n) = who.parse::<usize>() {
+                        if n == 0 || n > players {
+                            return Err(format!("`--bots {a}`: there is no seat {n} (seats are 1 to {players})"));
+                        }
+                        plan.seats.push((Seat::try_from(n - 1).unwrap_or(0), kind));
+                    } else if game.sides.iter().any(|s| s.name == who) {
+                        plan.sides.push((who.to_string(), kind));
+                    } else {
+                        let sides: Vec<&str> = game.sides.iter().map(|s| s.name.as_str()).collect();
+                        let help = match crate::diag::did_you_mean(who, sides.iter().copied()) {
+                            Some(h) => h,
+                            None if sides.is_empty() => format!("{} declares no sides: name a seat, like `1={kind}`", game.name),
+                            None => format!("the sides are {}", sides.join(", ")),
+                        };
+                        return Err(format!("`--bots {a}`: no seat or side `{who}`\n  help: {help}"));
+                    }
+                }
+            }
+        }
+        Ok(plan)
+    }
+
+    /// The plan as `--bots` values, to save and to report.
+    pub fn args(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.every.iter().map(|k| k.to_string()).collect();
+        v.extend(self.seats.iter().map(|(s, k)| format!("{}={k}", s + 1)));
+        v.extend(self.sides.iter().map(|(s, k)| format!("{s}={k}")));
+        v
+    }
+
+    /// In words: `random`, `mcts:200`, `1=mcts:200, 2=greedy`.
+    pub fn describe(&self) -> String {
+        let v = self.args();
+        if v.is_empty() { "random".into() } else { v.join(", ") }
+    }
+
+    /// Whether every seat is played by the random bot (the bots then cost nothing to look up).
+    pub fn all_random(&self) -> bool {
+        self.every.is_none_or(|k| k == BotKind::Random)
+            && self.seats.iter().all(|(_, k)| *k == BotKind::Random)
+            && self.sides.iter().all(|(_, k)| *k == BotKind::Random)
+    }
+}
+
+/// The bots of one game: they answer every decision a bot has to take.
+pub struct Bots {
+    pub plan: BotPlan,
+    random: RandomAgent,
+    greedy: Greedy,
+    seed: u64,
+}
+
+impl Bots {
+    pub fn new(plan: BotPlan, seed: u64) -> Bots {
+        Bots { plan, random: RandomAgent { seed }, greedy: Greedy { seed }, seed }
+    }
+
+    /// Which bot plays `seat` now.
+    pub fn kind_for(&self, engine: &Engine, st: &State, seat: Seat) -> BotKind {
+        if let Some((_, k)) = self.plan.seats.iter().find(|(s, _)| *s == seat) {
+            return *k;
+        }
+        for (name, k) in &self.plan.sides {
+            if on_side(engine, st, name, seat) {
+                return *k;
+            }
+        }
+        self.plan.every.unwrap_or(BotKind::Random)
+    }
+
+    pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+        match self.kind_for(engine, st, d.seat) {
+            BotKind::Random => self.random.decide(engine.game, st, d),
+            BotKind::Greedy => self.greedy.decide(engine, st, d),
+            BotKind::Mcts { playouts } => Mcts { seed: self.seed, playouts, depth: DEFAULT_DEPTH }.decide(engine, st, d),
+        }
+    }
+}
+
+/// Whether `seat` is on the side named `name` (false if there is no such side, or it fails).
+pub fn on_side(engine: &Engine, st: &State, name: &str, seat: Seat) -> bool {
+    let game = engine.game;
+    let Some(side) = game.sides.iter().find(|s| s.name == name) else { return false };
+    let span = game.funcs.get(side.func as usize).map(|f| f.info.span).unwrap_or_default();
+    let env = new_env(0, vec![], None, None);
+    matches!(engine.ev(st).call_func(side.func, vec![Value::Player(seat)], &env, span), Ok(Value::Bool(true)))
+}

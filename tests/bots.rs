@@ -1,0 +1,173 @@
+//! The greedy and search bots never read what their seat cannot see.
+//!
+//! At decisions of seeded games of all six rulebooks, everything hidden from the deciding seat is
+//! dealt again by this test's own shuffle: the hidden cards change places among the places they
+//! could be (an opponent's hand and library, face-down plans, the decks), and the game's random
+//! source is replaced. The seat's view must stay exactly the same (the re-deal is invisible to the
+//! seat), and each bot, with the same seed, must then take exactly the same decision. A bot that
+//! read a hidden card, the order of a deck or the next roll would choose differently somewhere:
+//! the test shows that a one-step look-ahead on the real state does.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::agents::greedy::{Greedy, candidates, hint_score};
+use arbiter::agents::mcts::Mcts;
+use arbiter::agents::{Agent, RandomAgent};
+use arbiter::check::Built;
+use arbiter::ir::Game;
+use arbiter::ir::value::{ObjId, Seat, Value};
+use arbiter::runtime::state::{Answer, Decision, Mode, Rng, State, seat_bit};
+use arbiter::runtime::view::view;
+use arbiter::runtime::{Engine, Setup, Status};
+use std::collections::BTreeMap;
+
+/// The test's own re-deal: within each group of objects hidden from `seat` that look alike to it
+/// (same owner, controller and kind, pointing at the same objects), the hidden parts (definition and
+/// other given values) are shuffled; the random source is reseeded. How many objects changed.
+fn shuffle_hidden(game: &Game, st: &mut State, seat: Seat, rng: &mut Rng) -> usize {
+    let mut groups: BTreeMap<(u8, u8, u16, String), Vec<ObjId>> = BTreeMap::new();
+    for (i, o) in st.objects.iter().enumerate() {
+        if o.known & seat_bit(seat) == 0 {
+            let kind = game.def(o.def).map_or(u16::MAX, |d| d.kind);
+            let refs: Vec<String> = o.fields.iter().filter(|(_, v)| matches!(v, Value::Obj(_))).map(|f| format!("{f:?}")).collect();
+            groups.entry((o.owner, o.controller, kind, refs.join(","))).or_default().push(i as ObjId);
+        }
+    }
+    let mut changed = 0;
+    for ids in groups.values() {
+        let parts: Vec<_> = ids
+            .iter()
+            .map(|&o| {
+                let ob = st.obj(o).unwrap();
+                (ob.def, ob.fields.iter().filter(|(_, v)| !matches!(v, Value::Obj(_))).cloned().collect::<Vec<_>>())
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..ids.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        for (k, &o) in ids.iter().enumerate() {
+            let (def, given) = parts[order[k]].clone();
+            let ob = st.obj_mut(o).unwrap();
+            if ob.def != def {
+                changed += 1;
+            }
+            ob.def = def;
+            ob.fields.retain(|(_, v)| matches!(v, Value::Obj(_)));
+            ob.fields.extend(given);
+        }
+    }
+    st.rng = Rng::from_seed(rng.below(u64::MAX));
+    st.touch();
+    changed
+}
+
+/// A cheat: it looks one decision ahead on the real state and takes the option after which it
+/// likes what it sees best (the hints, then anything it sees: the card it would draw, the roll).
+fn peek(engine: &Engine, st: &State, d: &Decision) -> Answer {
+    use std::hash::{Hash, Hasher};
+    let mut rng = Rng::from_seed(5);
+    let mut best = ((i64::MIN, 0), Answer(vec![0]));
+    for a in candidates(d, &mut rng) {
+        let mut s = st.clone();
+        if engine.answer(&mut s, d.seat, &a).is_ok() && engine.advance(&mut s).is_ok() {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            view(engine.game, &s, Some(d.seat)).hash(&mut h);
+            let v = (hint_score(engine, &s, d.seat), h.finish());
+            if v > best.0 {
+                best = (v, a);
+            }
+        }
+    }
+    best.1
+}
+
+struct Found {
+    positions: usize,
+    secret: usize,
+    redealt: usize,
+    cheat_fooled: usize,
+}
+
+/// Play a seeded random game; at some decisions (every secret one of a seat choosing after
+/// another, and every 23rd), re-deal and compare the bots' decisions.
+fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let decklists = arbiter::cli::play::choose_decks(game, players, &[]).unwrap();
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
+    let mut random = RandomAgent { seed };
+    let mut found = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0 };
+    let mut last_secret: Option<Seat> = None;
+    while found.positions < most {
+        match engine.advance(&mut st).unwrap() {
+            Status::Decision => {}
+            _ => break,
+        }
+        let d = st.pending.clone().unwrap();
+        let after_other = d.secret && last_secret.is_some_and(|s| s != d.seat);
+        last_secret = if d.secret { Some(d.seat) } else { None };
+        if after_other || st.decisions % 23 == 3 {
+            found.positions += 1;
+            found.secret += usize::from(after_other);
+            let mut other = st.clone();
+            let mut rng = Rng::from_seed(seed ^ st.decisions);
+            found.redealt += shuffle_hidden(game, &mut other, d.seat, &mut rng);
+            assert_eq!(
+                view(game, &st, Some(d.seat)),
+                view(game, &other, Some(d.seat)),
+                "{}: the re-deal changed what P{} sees",
+                game.name,
+                d.seat + 1
+            );
+            let what = format!("{}, seed {seed}, decision {} (P{}: {})", game.name, st.decisions, d.seat + 1, d.prompt);
+            let greedy = Greedy { seed: 11 };
+            assert_eq!(greedy.decide(&engine, &st, &d), greedy.decide(&engine, &other, &d), "greedy peeked: {what}");
+            let mcts = Mcts { seed: 11, playouts: 24, depth: 8 };
+            assert_eq!(mcts.decide(&engine, &st, &d), mcts.decide(&engine, &other, &d), "mcts peeked: {what}");
+            if peek(&engine, &st, &d) != peek(&engine, &other, &d) {
+                found.cheat_fooled += 1;
+            }
+        }
+        let a = random.decide(game, &st, &d);
+        engine.answer(&mut st, d.seat, &a).unwrap();
+    }
+    found
+}
+
+#[test]
+fn bots_decide_the_same_whatever_is_hidden_from_their_seat() {
+    let mut total = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0 };
+    for (game, players, seeds) in [
+        ("tic-tac-toe", 2, 1),
+        ("connect-four", 2, 1),
+        ("bsg-ccg", 2, 2),
+        ("bsg-board", 4, 2),
+        ("starcraft", 2, 2),
+        ("starship-battles", 2, 2),
+    ] {
+        let b = common::load(game, &[]);
+        for seed in 1..=seeds {
+            let f = check_game(&b, players, seed, 6);
+            assert!(f.positions > 0, "{game}: no position was checked");
+            if !matches!(game, "tic-tac-toe" | "connect-four") {
+                assert!(f.redealt > 0, "{game}, seed {seed}: nothing was hidden to re-deal at the positions checked");
+            }
+            total.positions += f.positions;
+            total.secret += f.secret;
+            total.redealt += f.redealt;
+            total.cheat_fooled += f.cheat_fooled;
+        }
+    }
+    // The secret simultaneous choices were among the positions (Starship Battles' plans, the board
+    // game's skill checks), and the re-deal mattered: a bot that looks at the real state chose
+    // differently after it somewhere.
+    assert!(total.secret > 0, "no secret choice after another seat's was checked");
+    assert!(total.cheat_fooled > 0, "the re-deal never changed a peeking bot's choice: the test would not catch one");
+    eprintln!(
+        "{} positions ({} secret choices after another seat's), {} objects re-dealt, a peeking bot fooled at {}",
+        total.positions, total.secret, total.redealt, total.cheat_fooled
+    );
+}
