@@ -171,3 +171,59 @@ fn bots_decide_the_same_whatever_is_hidden_from_their_seat() {
         total.positions, total.secret, total.redealt, total.cheat_fooled
     );
 }
+
+#[test]
+fn bots_are_named_by_seat_side_or_for_everyone_and_mistakes_are_refused() {
+    use arbiter::agents::{BotKind, BotPlan};
+    let b = common::load("bsg-board", &[]);
+    let args = |v: &[&str]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let plan = BotPlan::parse(&args(&["greedy", "2=mcts:50", "humans=mcts"]), &b.game, 4).unwrap();
+    assert_eq!(plan.every, Some(BotKind::Greedy));
+    assert_eq!(plan.seats, vec![(1, BotKind::Mcts { playouts: 50 })]);
+    assert_eq!(plan.sides, vec![("humans".to_string(), BotKind::Mcts { playouts: 200 })]);
+    assert_eq!(plan.describe(), "greedy, 2=mcts:50, humans=mcts:200");
+    let refused = |v: &[&str]| BotPlan::parse(&args(v), &b.game, 4).unwrap_err();
+    assert!(refused(&["clever"]).contains("unknown bot `clever`"));
+    assert!(refused(&["mcts:0"]).contains("from 1 to 1000000"));
+    assert!(refused(&["5=greedy"]).contains("there is no seat 5"));
+    assert!(refused(&["humans=greedy", "humanz=mcts"]).contains("did you mean `humans`"), "{}", refused(&["humanz=mcts"]));
+    assert!(refused(&["random", "greedy"]).contains("already given"));
+}
+
+#[test]
+fn the_search_bot_never_loses_tic_tac_toe_to_random_play_as_the_first_player() {
+    use arbiter::agents::{BotPlan, Bots};
+    let b = common::load("tic-tac-toe", &[]);
+    let engine = Engine::new(&b.game);
+    let plan = BotPlan::parse(&["1=mcts:300".to_string()], &b.game, 2).unwrap();
+    let mut wins = 0;
+    for seed in 1..=12 {
+        let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed, decklists: vec![Default::default(); 2] }).unwrap();
+        let mut bots = Bots::new(plan.clone(), seed);
+        while engine.advance(&mut st).unwrap() == Status::Decision {
+            let d = st.pending.clone().unwrap();
+            let a = bots.decide(&engine, &st, &d);
+            engine.answer(&mut st, d.seat, &a).unwrap();
+        }
+        let r = st.result.as_ref().unwrap();
+        assert!(!r.winners.contains(&1), "seed {seed}: the random second player won");
+        wins += usize::from(r.winners.contains(&0));
+    }
+    assert!(wins >= 10, "the search bot won only {wins} of 12");
+}
+
+/// "If the humans lose, the game immediately ends and the Cylon team has won" (U634-636): a game
+/// is won by one side, never both. Before the Sleeper Agent phase the Cylon team may have no
+/// player yet; the humans still lose, and no seat wins (counted as "no winner").
+#[test]
+fn every_board_game_is_won_by_one_side_at_most() {
+    use arbiter::sim::{Table, play_range};
+    let b = common::load("bsg-board", &[]);
+    let decklists = arbiter::cli::play::choose_decks(&b.game, 4, &[]).unwrap();
+    let table = Table { game: &b.game, decklists, cards_of: vec![], bots: Default::default() };
+    let t = play_range(&table, 4, 1, 0..12, &|| {});
+    assert_eq!(t.finished(), 12);
+    assert_eq!(t.side_wins.values().sum::<u64>() + t.draws, 12, "{:?}, {} without a winner", t.side_wins, t.draws);
+    assert_eq!(t.side_wins.len(), 2);
+    assert!(t.side_wins["cylons"] > 0, "random humans lose to the Cylons");
+}

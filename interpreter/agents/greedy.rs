@@ -46,6 +46,14 @@ pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
     out
 }
 
+/// The answers but those to avoid, unless that leaves none.
+pub fn without(answers: Vec<Answer>, avoid: &[Answer]) -> Vec<Answer> {
+    if answers.iter().all(|a| avoid.contains(a)) {
+        return answers;
+    }
+    answers.into_iter().filter(|a| !avoid.contains(a)).collect()
+}
+
 /// The sum of the rulebook's hints for `seat` (0 without hints; a hint that fails counts 0).
 pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> i64 {
     let game = engine.game;
@@ -85,8 +93,13 @@ pub struct Greedy {
 
 impl Greedy {
     pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+        self.choose(engine, st, d, &[])
+    }
+
+    /// `decide`, passing over the answers in `avoid` while there are others.
+    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Answer {
         let mut rng = bot_rng(self.seed, st, d.seat, 1);
-        let cands = candidates(d, &mut rng);
+        let cands = without(candidates(d, &mut rng), avoid);
         if cands.len() <= 1 {
             return cands.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
         }

@@ -13,7 +13,7 @@
 //! search, and the bot cannot react to an opponent's secret choice either: those objects are
 //! re-dealt. The bot answers with the most visited answer at the root.
 
-use super::greedy::{bot_rng, candidates, hint_score, result_value};
+use super::greedy::{bot_rng, candidates, hint_score, result_value, without};
 use super::random_answer;
 use super::redeal::redeal;
 use crate::ir::value::Seat;
@@ -124,9 +124,14 @@ fn node_key(path: &[Taken], viewer: Seat) -> u64 {
 
 impl Mcts {
     pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+        self.choose(engine, st, d, &[])
+    }
+
+    /// `decide`, passing over the answers in `avoid` while there are others.
+    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Answer {
         let seat = d.seat;
         let mut rng = bot_rng(self.seed, st, seat, 2);
-        let root_answers = candidates(d, &mut rng);
+        let root_answers = without(candidates(d, &mut rng), avoid);
         if root_answers.len() <= 1 {
             return root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
         }

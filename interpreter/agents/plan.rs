@@ -12,6 +12,7 @@ use crate::ir::value::{Seat, Value};
 use crate::runtime::Engine;
 use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Decision, State};
+use std::collections::HashMap;
 use std::fmt;
 
 /// The search bot's playouts per decision when `mcts` gives none.
@@ -121,16 +122,22 @@ impl BotPlan {
 }
 
 /// The bots of one game: they answer every decision a bot has to take.
+///
+/// The looking-ahead bots remember what they answered at each situation they met (the decision
+/// and the table as the seat saw it); met again, they try another answer while there is one, so a
+/// bot cannot go round in circles (take back a move to put off a phase that would cost it, again
+/// and again). What they remember is what their seat saw and did.
 pub struct Bots {
     pub plan: BotPlan,
     random: RandomAgent,
     greedy: Greedy,
     seed: u64,
+    answered: HashMap<u64, Vec<Answer>>,
 }
 
 impl Bots {
     pub fn new(plan: BotPlan, seed: u64) -> Bots {
-        Bots { plan, random: RandomAgent { seed }, greedy: Greedy { seed }, seed }
+        Bots { plan, random: RandomAgent { seed }, greedy: Greedy { seed }, seed, answered: HashMap::new() }
     }
 
     /// Which bot plays `seat` now.
@@ -147,12 +154,28 @@ impl Bots {
     }
 
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Answer {
-        match self.kind_for(engine, st, d.seat) {
-            BotKind::Random => self.random.decide(engine.game, st, d),
-            BotKind::Greedy => self.greedy.decide(engine, st, d),
-            BotKind::Mcts { playouts } => Mcts { seed: self.seed, playouts, depth: DEFAULT_DEPTH }.decide(engine, st, d),
+        let kind = self.kind_for(engine, st, d.seat);
+        if kind == BotKind::Random {
+            return self.random.decide(engine.game, st, d);
         }
+        let seen = situation(engine, st, d);
+        let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
+        let a = match kind {
+            BotKind::Mcts { playouts } => Mcts { seed: self.seed, playouts, depth: DEFAULT_DEPTH }.choose(engine, st, d, avoid),
+            _ => self.greedy.choose(engine, st, d, avoid),
+        };
+        self.answered.entry(seen).or_default().push(a.clone());
+        a
     }
+}
+
+/// A decision and the table as its seat sees them, as a number.
+fn situation(engine: &Engine, st: &State, d: &Decision) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    crate::runtime::view::view(engine.game, st, Some(d.seat)).hash(&mut h);
+    (d.seat, &*d.prompt, d.labels()).hash(&mut h);
+    h.finish()
 }
 
 /// Whether `seat` is on the side named `name` (false if there is no such side, or it fails).

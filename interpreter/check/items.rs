@@ -115,7 +115,19 @@ impl Checker {
                     self.bind_params(&mut sc, &params);
                     let (body, ty) = self.lower_expr(&f.body, &mut sc, &pure);
                     if let Item::Hint(h) = &pl.item.node {
-                        self.expect_ty(&ty, if h.side { &Ty::Bool } else { &Ty::Int }, f.body.span);
+                        let want = if h.side { Ty::Bool } else { Ty::Int };
+                        if !ty.fits(&want) {
+                            let (what, help) = if h.side {
+                                ("a side is a condition on the seat", "write a condition, like `p.team == rebels`")
+                            } else {
+                                (
+                                    "a hint is a score for the seat",
+                                    "write a whole number, larger where the seat stands better, like `count(p.hand) * 2`",
+                                )
+                            };
+                            let msg = format!("expected {}, found {}", self.ty_name(&want), self.ty_name(&ty));
+                            self.error(Diag::error(f.body.span, msg).label(what).help(help));
+                        }
                         let func = self.func_by_name.get(&f.name.node).copied().unwrap_or(0);
                         let hint = HintDef { func, name: f.name.node.clone(), sample: h.sample.as_ref().map(|s| s.node.clone()) };
                         if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
