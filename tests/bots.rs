@@ -14,7 +14,8 @@ mod common;
 
 use arbiter::agents::greedy::{Greedy, candidates, hint_score};
 use arbiter::agents::mcts::Mcts;
-use arbiter::agents::{Agent, RandomAgent};
+use arbiter::agents::redeal::redeal;
+use arbiter::agents::{Agent, BotPlan, Bots, RandomAgent};
 use arbiter::check::Built;
 use arbiter::ir::Game;
 use arbiter::ir::value::{ObjId, Seat, Value};
@@ -24,15 +25,15 @@ use arbiter::runtime::{Engine, Setup, Status};
 use std::collections::BTreeMap;
 
 /// The test's own re-deal: within each group of objects hidden from `seat` that look alike to it
-/// (same owner, controller and kind, pointing at the same objects), the hidden parts (definition and
-/// other given values) are shuffled; the random source is reseeded. How many objects changed.
+/// (same owner and kind, pointing at the same objects), the hidden parts (definition and other
+/// given values) are shuffled; the random source is reseeded. How many objects changed.
 fn shuffle_hidden(game: &Game, st: &mut State, seat: Seat, rng: &mut Rng) -> usize {
-    let mut groups: BTreeMap<(u8, u8, u16, String), Vec<ObjId>> = BTreeMap::new();
+    let mut groups: BTreeMap<(u8, u16, String), Vec<ObjId>> = BTreeMap::new();
     for (i, o) in st.objects.iter().enumerate() {
         if o.known & seat_bit(seat) == 0 {
             let kind = game.def(o.def).map_or(u16::MAX, |d| d.kind);
             let refs: Vec<String> = o.fields.iter().filter(|(_, v)| matches!(v, Value::Obj(_))).map(|f| format!("{f:?}")).collect();
-            groups.entry((o.owner, o.controller, kind, refs.join(","))).or_default().push(i as ObjId);
+            groups.entry((o.owner, kind, refs.join(","))).or_default().push(i as ObjId);
         }
     }
     let mut changed = 0;
@@ -89,6 +90,33 @@ struct Found {
     secret: usize,
     redealt: usize,
     cheat_fooled: usize,
+    /// Hidden objects another seat holds whose identity the bots' own re-deal changed.
+    theirs_redealt: usize,
+    /// Of those, objects that are the only one of their kind the other seat holds hidden (a
+    /// Loyalty card): a re-deal within what each seat holds would never change them.
+    lone_redealt: usize,
+}
+
+/// How many objects another seat holds, hidden from `seat`, the bots' re-deal gives another
+/// identity with some seed (another player's hand, a Loyalty card, a plan).
+fn theirs_redealt(game: &Game, st: &State, seat: Seat) -> (usize, usize) {
+    let hidden_theirs = |o: &arbiter::runtime::state::Obj| o.controller != seat && o.known & seat_bit(seat) == 0;
+    let kind = |o: &arbiter::runtime::state::Obj| game.def(o.def).map(|d| d.kind);
+    let mut held: BTreeMap<(u8, Option<u16>), usize> = BTreeMap::new();
+    for o in st.objects.iter().filter(|o| hidden_theirs(o)) {
+        *held.entry((o.controller, kind(o))).or_default() += 1;
+    }
+    let mut changed = std::collections::BTreeSet::new();
+    for seed in 0..4 {
+        let r = redeal(game, st, seat, &mut Rng::from_seed(seed));
+        for (i, o) in st.objects.iter().enumerate() {
+            if hidden_theirs(o) && r.obj(i as ObjId).is_some_and(|x| x.def != o.def) {
+                changed.insert(i);
+            }
+        }
+    }
+    let lone = changed.iter().filter(|&&i| st.obj(i as ObjId).is_some_and(|o| held.get(&(o.controller, kind(o))) == Some(&1))).count();
+    (changed.len(), lone)
 }
 
 /// Play a seeded random game; at some decisions (every secret one of a seat choosing after
@@ -99,7 +127,7 @@ fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
     let decklists = arbiter::cli::play::choose_decks(game, players, &[]).unwrap();
     let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
     let mut random = RandomAgent { seed };
-    let mut found = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0 };
+    let mut found = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0, theirs_redealt: 0, lone_redealt: 0 };
     let mut last_secret: Option<Seat> = None;
     while found.positions < most {
         match engine.advance(&mut st).unwrap() {
@@ -109,7 +137,7 @@ fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
         let d = st.pending.clone().unwrap();
         let after_other = d.secret && last_secret.is_some_and(|s| s != d.seat);
         last_secret = if d.secret { Some(d.seat) } else { None };
-        if after_other || st.decisions % 23 == 3 {
+        if after_other || st.decisions % 37 == 3 {
             found.positions += 1;
             found.secret += usize::from(after_other);
             let mut other = st.clone();
@@ -127,6 +155,13 @@ fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
             assert_eq!(greedy.decide(&engine, &st, &d), greedy.decide(&engine, &other, &d), "greedy peeked: {what}");
             let mcts = Mcts { seed: 11, playouts: 24, depth: 8 };
             assert_eq!(mcts.decide(&engine, &st, &d), mcts.decide(&engine, &other, &d), "mcts peeked: {what}");
+            // As `play` and `sim` seat them, remembering what they answered before.
+            let plan = BotPlan::parse(&["greedy".to_string(), format!("{}=mcts:16", d.seat + 1)], game, players).unwrap();
+            let (mut a, mut b) = (Bots::new(plan.clone(), 3), Bots::new(plan, 3));
+            assert_eq!(a.decide(&engine, &st, &d), b.decide(&engine, &other, &d), "the seated bots peeked: {what}");
+            let (theirs, lone) = theirs_redealt(game, &st, d.seat);
+            found.theirs_redealt += theirs;
+            found.lone_redealt += lone;
             if peek(&engine, &st, &d) != peek(&engine, &other, &d) {
                 found.cheat_fooled += 1;
             }
@@ -139,7 +174,7 @@ fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
 
 #[test]
 fn bots_decide_the_same_whatever_is_hidden_from_their_seat() {
-    let mut total = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0 };
+    let mut total = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0, theirs_redealt: 0, lone_redealt: 0 };
     for (game, players, seeds) in [
         ("tic-tac-toe", 2, 1),
         ("connect-four", 2, 1),
@@ -150,25 +185,29 @@ fn bots_decide_the_same_whatever_is_hidden_from_their_seat() {
     ] {
         let b = common::load(game, &[]);
         for seed in 1..=seeds {
-            let f = check_game(&b, players, seed, 6);
+            let f = check_game(&b, players, seed, 8);
             assert!(f.positions > 0, "{game}: no position was checked");
             if !matches!(game, "tic-tac-toe" | "connect-four") {
                 assert!(f.redealt > 0, "{game}, seed {seed}: nothing was hidden to re-deal at the positions checked");
+                // What other seats hold hidden is dealt again too (not only the decks).
+                assert!(f.theirs_redealt > 0, "{game}, seed {seed}: the bots' re-deal never changed what another seat holds");
             }
             total.positions += f.positions;
             total.secret += f.secret;
             total.redealt += f.redealt;
             total.cheat_fooled += f.cheat_fooled;
+            total.lone_redealt += f.lone_redealt;
         }
     }
     // The secret simultaneous choices were among the positions (Starship Battles' plans, the board
     // game's skill checks), and the re-deal mattered: a bot that looks at the real state chose
     // differently after it somewhere.
     assert!(total.secret > 0, "no secret choice after another seat's was checked");
+    assert!(total.lone_redealt > 0, "a card that is the only one of its kind another seat holds (a Loyalty card) was never dealt again");
     assert!(total.cheat_fooled > 0, "the re-deal never changed a peeking bot's choice: the test would not catch one");
     eprintln!(
-        "{} positions ({} secret choices after another seat's), {} objects re-dealt, a peeking bot fooled at {}",
-        total.positions, total.secret, total.redealt, total.cheat_fooled
+        "{} positions ({} secret choices after another seat's), {} objects re-dealt, {} lone cards of another seat, a peeking bot fooled at {}",
+        total.positions, total.secret, total.redealt, total.lone_redealt, total.cheat_fooled
     );
 }
 

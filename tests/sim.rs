@@ -197,3 +197,51 @@ proc turn.play() {
     let fixed = text.replace("alret", "alert");
     assert_eq!(common::compile_text("typo.arb", &fixed).map(|b| b.game.played_in.len()).ok(), Some(1));
 }
+
+/// The coin with a side for each face's player, and bots that look ahead (nothing to choose, so
+/// they answer at once): each side's wins are counted and drawn.
+#[test]
+fn sides_are_counted_and_drawn() {
+    let text = format!(
+        "{}\nside callers(p: player) = p == first(players()) sample \"who calls heads\"\nside others(p: player) = p != first(players()) sample \"the rest\"\n",
+        coin(4, 3)
+    );
+    let built = common::game_text("coin.arb", &text);
+    let bots = arbiter::agents::BotPlan::parse(&["callers=mcts:20".to_string(), "greedy".to_string()], &built.game, 2).unwrap();
+    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+    let mut t = sim::play_range(&table, 2, 1, 0..400, &|| {});
+    assert_eq!(t.side_wins["callers"], t.seat_wins[0]);
+    assert_eq!(t.side_wins["others"], t.seat_wins[1]);
+    let p = wilson(t.side_wins["callers"], t.finished());
+    assert!(p.low < 0.75 && 0.75 < p.high, "heads come up three times in four: {p:?}");
+    t.variants = vec![];
+    let run = Run {
+        game: "coin".into(),
+        players: 2,
+        seed: 1,
+        games: 400,
+        bots: table.bots.describe(),
+        decks: vec![],
+        shard: None,
+        rule_sets: vec![t],
+    };
+    let chart = sim::svg::chart(&run);
+    assert!(chart.contains("callers win") && chart.contains("others win"), "{chart}");
+    assert!(sim::report::text(&run).contains("side callers wins 7"), "{}", sim::report::text(&run));
+}
+
+/// Games between lookahead bots are the same on one thread or two: each game's bots draw on the
+/// game's seed, its seats and what they see, never on the thread.
+#[test]
+fn bots_play_the_same_games_on_any_number_of_threads() {
+    let b = common::load("connect-four", &[]);
+    let bots = arbiter::agents::BotPlan::parse(&["1=mcts:30".to_string(), "2=greedy".to_string()], &b.game, 2).unwrap();
+    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| sim::play_range(&table, 2, 5, 0..6, &|| {}))
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one, two);
+    assert_eq!(one.finished(), 6);
+}

@@ -71,14 +71,14 @@ pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> i64 {
                 _ => None,
             }
         })
-        .sum()
+        .fold(0i64, i64::saturating_add)
 }
 
-/// What a finished game is worth to a seat: 1 for a win (a shared win too), 0 for a loss, ½ for a
-/// game without a winner.
+/// What a finished game is worth to a seat: 1 for a win (a shared win too), ½ for a draw, 0 for a
+/// loss (a `win` of nobody too: the board game's humans lose to a Cylon team with no player yet).
 pub fn result_value(st: &State, seat: Seat) -> Option<f64> {
     let r = st.result.as_ref()?;
-    Some(if r.winners.is_empty() {
+    Some(if r.draw {
         0.5
     } else if r.winners.contains(&seat) {
         1.0

@@ -4,11 +4,13 @@
 //! Each playout starts from a state re-dealt from what the bot's seat knows (`redeal.rs`), walks
 //! down the tree choosing by UCB1 among the answers available in that state, adds one node, then
 //! plays on at random: to the end of the game, or, where the rulebook gives `hint`s, for at most
-//! `depth` decisions, scoring where it stopped by the hints. Every seat's result is carried back
-//! up, and each decision in the tree counts its own seat's result.
+//! `depth` decisions, scoring where it stopped by how far each seat's hints moved from where the
+//! playout started. Every seat's result is carried back up, and each decision in the tree counts
+//! its own seat's result.
 //!
 //! A node is an information set: the decisions taken since the root as the seat deciding there saw
-//! them. A secret choice of another seat shows only as "a choice was made", so an opponent choosing
+//! them, and the question asked there. A secret choice of another seat shows only as "a choice was
+//! made", so an opponent choosing
 //! after the bot's secret choice (a simultaneous plan, a hidden discard) cannot react to it in the
 //! search, and the bot cannot react to an opponent's secret choice either: those objects are
 //! re-dealt. The bot answers with the most visited answer at the root.
@@ -23,7 +25,8 @@ use std::collections::HashMap;
 
 /// The exploration constant of UCB1.
 const EXPLORE: f64 = 0.7;
-/// A hint score of this much is worth about three quarters of a win (the squashing's scale).
+/// A playout that raises its seat's hints by this much from where it started is worth about three
+/// quarters of a win (the squashing's scale; a playout that lowers them as much, a quarter).
 const HINT_SCALE: f64 = 20.0;
 /// The deepest a playout goes down the tree before playing on at random.
 const TREE_DEPTH: usize = 64;
@@ -80,7 +83,7 @@ impl Node {
         let ucb = |i: usize| {
             self.edges.get(i).map_or(f64::NEG_INFINITY, |e| {
                 let n = f64::from(e.taken);
-                e.total / n + EXPLORE * (f64::from(e.available.max(1)).ln() / n).sqrt()
+                e.total / n + EXPLORE * libm::sqrt(libm::log(f64::from(e.available.max(1))) / n)
             })
         };
         let best = offered.iter().copied().max_by(|&a, &b| ucb(a).total_cmp(&ucb(b))).unwrap_or(0);
@@ -142,8 +145,11 @@ impl Mcts {
         let all: Vec<usize> = (0..root.edges.len()).collect();
         let mut tree: HashMap<u64, Node> = HashMap::new();
         let players = st.players.len();
+        let hinted = !engine.game.hints.is_empty();
         for _ in 0..self.playouts.max(1) {
             let mut s = redeal(engine.game, st, seat, &mut rng);
+            // Each seat's hints where the playout starts: a playout is scored by how far they move.
+            let start: Vec<i64> = if hinted { (0..players).map(|i| hint_score(engine, &s, seat_of(i))).collect() } else { vec![] };
             for e in &mut root.edges {
                 e.available += 1;
             }
@@ -155,10 +161,20 @@ impl Mcts {
             let mut expanded = fresh;
             while !expanded && status == Some(Status::Decision) && path.len() < TREE_DEPTH {
                 let Some(dd) = s.pending.clone() else { break };
-                let key = node_key(&path, dd.seat);
+                let key = mix(node_key(&path, dd.seat), text_key(&dd.prompt));
                 let node = tree.entry(key).or_default();
                 let answers = if dd.count == Count::One { candidates(&dd, &mut rng) } else { vec![random_answer(&dd, &mut rng)] };
-                let offered: Vec<usize> = answers.iter().map(|a| node.offer(answer_key(&dd, a))).collect();
+                // Answers with the same label are one edge, offered once.
+                let mut offered: Vec<usize> = Vec::with_capacity(answers.len());
+                let mut kept: Vec<Answer> = Vec::with_capacity(answers.len());
+                for a in answers {
+                    let key = answer_key(&dd, &a);
+                    if !node.edges.iter().enumerate().any(|(i, e)| e.key == key && offered.contains(&i)) {
+                        offered.push(node.offer(key));
+                        kept.push(a);
+                    }
+                }
+                let answers = kept;
                 let (i, fresh) = node.select(&offered, &mut rng);
                 // The answer as this state offers it (the same label may sit elsewhere in another).
                 let Some(a) = offered.iter().position(|&o| o == i).and_then(|p| answers.get(p)).cloned() else { break };
@@ -167,7 +183,7 @@ impl Mcts {
                 status = play(engine, &mut s, dd.seat, &a);
                 expanded = fresh;
             }
-            let values = self.rollout(engine, &mut s, status, players, &mut rng);
+            let values = self.rollout(engine, &mut s, status, &start, players, &mut rng);
             let value = |who: Seat| values.get(usize::from(who)).copied().unwrap_or(0.5);
             if let Some(e) = root.edges.get_mut(first) {
                 e.taken += 1;
@@ -188,7 +204,15 @@ impl Mcts {
     }
 
     /// Play on at random from `s`, and say what the state reached is worth to each seat.
-    fn rollout(&self, engine: &Engine, s: &mut State, mut status: Option<Status>, players: usize, rng: &mut Rng) -> Vec<f64> {
+    fn rollout(
+        &self,
+        engine: &Engine,
+        s: &mut State,
+        mut status: Option<Status>,
+        start: &[i64],
+        players: usize,
+        rng: &mut Rng,
+    ) -> Vec<f64> {
         let hinted = !engine.game.hints.is_empty();
         let limit = if hinted { self.depth } else { ROLLOUT_CAP };
         let mut taken = 0;
@@ -200,15 +224,22 @@ impl Mcts {
         }
         (0..players)
             .map(|i| {
-                let who = Seat::try_from(i).unwrap_or(0);
+                let who = seat_of(i);
                 match status {
                     Some(Status::Ended) => result_value(s, who).unwrap_or(0.5),
-                    Some(Status::Decision | Status::Idle) if hinted => 0.5 + 0.5 * (hint_score(engine, s, who) as f64 / HINT_SCALE).tanh(),
+                    Some(Status::Decision | Status::Idle) if hinted => {
+                        let moved = hint_score(engine, s, who).saturating_sub(start.get(i).copied().unwrap_or(0));
+                        0.5 + 0.5 * libm::tanh(moved as f64 / HINT_SCALE)
+                    }
                     _ => 0.5,
                 }
             })
             .collect()
     }
+}
+
+fn seat_of(i: usize) -> Seat {
+    Seat::try_from(i).unwrap_or(0)
 }
 
 /// Answer and run on to the next decision; `None` if the rules stopped on an error.

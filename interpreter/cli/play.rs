@@ -156,9 +156,9 @@ pub fn result_line(r: &GameResult, turns: u32) -> String {
 
 pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     if let Some(file) = &o.resume {
-        if o.players.is_some() || o.seed.is_some() || !o.decks.is_empty() {
-            eprintln!("error: `--resume` goes on with the saved game's own players, seed and decks");
-            eprintln!("  help: leave out `--players`, `--seed` and `--deck`, or use `arbiter resume {}`", file.display());
+        if o.players.is_some() || o.seed.is_some() || !o.decks.is_empty() || !o.bots.is_empty() {
+            eprintln!("error: `--resume` goes on with the saved game's own players, seed, decks and bots");
+            eprintln!("  help: leave out `--players`, `--seed`, `--deck` and `--bots`, or use `arbiter resume {}`", file.display());
             return 2;
         }
         let r = ResumeOptions {

@@ -228,7 +228,7 @@ impl Engine<'_> {
             StmtKind::Win { who, reason } => {
                 let winners = self.players_of(st, env, who)?;
                 let reason = self.text_of(st, env, reason, span)?;
-                self.end_game(st, winners, reason, span);
+                self.end_game(st, winners, reason, false, span);
             }
             StmtKind::Lose { who, reason } => {
                 let reason = self.text_of(st, env, reason, span)?;
@@ -238,7 +238,7 @@ impl Engine<'_> {
             }
             StmtKind::Draw(reason) => {
                 let reason = self.text_of(st, env, reason, span)?;
-                self.end_game(st, vec![], reason, span);
+                self.end_game(st, vec![], reason, true, span);
             }
             StmtKind::Reveal { what, to } => {
                 let to = match to {
@@ -609,7 +609,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn end_game(&self, st: &mut State, winners: Vec<Seat>, reason: String, span: Span) {
+    fn end_game(&self, st: &mut State, winners: Vec<Seat>, reason: String, draw: bool, span: Span) {
         let mut losers: Vec<(Seat, String)> = Vec::new();
         for (i, p) in st.players.iter().enumerate() {
             let s = Seat::try_from(i).unwrap_or(0);
@@ -625,7 +625,7 @@ impl Engine<'_> {
             }
         }
         losers.sort_by_key(|(s, _)| *s);
-        let result = GameResult { winners, losers, reason };
+        let result = GameResult { winners, losers, reason, draw };
         self.log(st, EventKind::GameOver { result: result.clone() }, ALL, span);
         st.result = Some(result);
     }

@@ -128,6 +128,7 @@ impl<'a> Evaluator<'a> {
                 format!("a {}", kind.map(|k| k.name.replace('_', " ")).unwrap_or_else(|| "thing".to_string()))
             }
             Value::List(l) => l.iter().map(|x| self.label_for(x, seat)).collect::<Vec<_>>().join(", "),
+            Value::Ability(o, _) if !self.knows(*o, seat) => format!("an ability of {}", self.label_for(&Value::Obj(*o), seat)),
             _ => self.label(v),
         }
     }

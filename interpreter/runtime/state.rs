@@ -302,6 +302,9 @@ pub struct GameResult {
     pub winners: Vec<Seat>,
     pub losers: Vec<(Seat, String)>,
     pub reason: String,
+    /// Ended by `end draw`; a `win` of nobody (a team with no players yet) is a loss for all.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draw: bool,
 }
 
 /// The game's random source: ChaCha8 at a word position, so a saved game resumes the same stream.

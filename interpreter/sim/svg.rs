@@ -1,6 +1,6 @@
-//! `arbiter sim --svg`: the charts a person would rather look at than read: each seat's win rate
-//! under each rule set with its 95% interval as an error bar, and each rule set's histogram of
-//! game length in turns.
+//! `arbiter sim --svg`: the charts a person would rather look at than read: each seat's (and each
+//! side's) win rate under each rule set with its 95% interval as an error bar, and each rule set's
+//! histogram of game length in turns.
 
 use super::Run;
 use super::stats::wilson;
@@ -16,7 +16,11 @@ fn escape(s: &str) -> String {
 pub fn chart(run: &Run) -> String {
     let sets = &run.rule_sets;
     let seats = sets.iter().map(|t| t.seat_wins.len()).max().unwrap_or(0);
-    let groups = seats + usize::from(sets.iter().any(|t| t.draws > 0));
+    // Each seat, then each side the rulebook declares, then games without a winner.
+    let mut sides: Vec<&String> = sets.iter().flat_map(|t| t.side_wins.keys()).collect();
+    sides.sort();
+    sides.dedup();
+    let groups = seats + sides.len() + usize::from(sets.iter().any(|t| t.draws > 0));
     let (left, top, plot_h) = (60.0, 50.0, 220.0);
     let hist_h = 120.0;
     let height = top + plot_h + 70.0 + sets.len() as f64 * (hist_h + 50.0) + 20.0;
@@ -44,10 +48,19 @@ pub fn chart(run: &Run) -> String {
     let bar_w = (group_w * 0.8 / sets.len().max(1) as f64).min(60.0);
     for g in 0..groups {
         let gx = left + group_w * g as f64 + group_w * 0.1;
-        let label = if g < seats { format!("P{} wins", g + 1) } else { "no winner".to_string() };
+        let side = g.checked_sub(seats).and_then(|i| sides.get(i));
+        let label = match side {
+            _ if g < seats => format!("P{} wins", g + 1),
+            Some(name) => format!("{name} win"),
+            None => "no winner".to_string(),
+        };
         let _ = writeln!(s, r#"<text x="{}" y="{}" text-anchor="middle">{label}</text>"#, gx + group_w * 0.4, top + plot_h + 16.0);
         for (i, t) in sets.iter().enumerate() {
-            let k = if g < seats { t.seat_wins.get(g).copied().unwrap_or(0) } else { t.draws };
+            let k = match side {
+                _ if g < seats => t.seat_wins.get(g).copied().unwrap_or(0),
+                Some(name) => t.side_wins.get(*name).copied().unwrap_or(0),
+                None => t.draws,
+            };
             let p = wilson(k, t.finished());
             let x = gx + bar_w * i as f64;
             let y = |v: f64| top + plot_h - plot_h * v;
