@@ -24,7 +24,12 @@ pub const DEFAULT_DEPTH: u32 = 30;
 pub enum BotKind {
     Random,
     Greedy,
-    Mcts { playouts: u32 },
+    /// `mcts:PLAYOUTS:DEPTH`: the playouts a decision, and the decisions a playout plays at
+    /// random after the tree before the hints score it (for a game with hints).
+    Mcts {
+        playouts: u32,
+        depth: u32,
+    },
 }
 
 impl fmt::Display for BotKind {
@@ -32,7 +37,8 @@ impl fmt::Display for BotKind {
         match self {
             BotKind::Random => write!(f, "random"),
             BotKind::Greedy => write!(f, "greedy"),
-            BotKind::Mcts { playouts } => write!(f, "mcts:{playouts}"),
+            BotKind::Mcts { playouts, depth: DEFAULT_DEPTH } => write!(f, "mcts:{playouts}"),
+            BotKind::Mcts { playouts, depth } => write!(f, "mcts:{playouts}:{depth}"),
         }
     }
 }
@@ -40,16 +46,26 @@ impl fmt::Display for BotKind {
 impl std::str::FromStr for BotKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let (name, arg) = s.split_once(':').map_or((s, None), |(a, b)| (a, Some(b)));
-        match (name, arg) {
-            ("random", None) => Ok(BotKind::Random),
-            ("greedy", None) => Ok(BotKind::Greedy),
-            ("mcts", None) => Ok(BotKind::Mcts { playouts: DEFAULT_PLAYOUTS }),
-            ("mcts", Some(n)) => match n.parse::<u32>() {
-                Ok(p) if (1..=1_000_000).contains(&p) => Ok(BotKind::Mcts { playouts: p }),
-                _ => Err(format!("`mcts:{n}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")),
-            },
-            _ => Err(format!("unknown bot `{s}`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`)")),
+        let mut parts = s.split(':');
+        let name = parts.next().unwrap_or_default();
+        let (playouts, depth) = (parts.next(), parts.next());
+        match (name, playouts, depth, parts.next()) {
+            ("random", None, ..) => Ok(BotKind::Random),
+            ("greedy", None, ..) => Ok(BotKind::Greedy),
+            ("mcts", p, d, None) => {
+                let playouts = match p.map(str::parse::<u32>) {
+                    None => DEFAULT_PLAYOUTS,
+                    Some(Ok(n)) if (1..=1_000_000).contains(&n) => n,
+                    Some(_) => return Err(format!("`{s}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")),
+                };
+                let depth = match d.map(str::parse::<u32>) {
+                    None => DEFAULT_DEPTH,
+                    Some(Ok(n)) if n <= 10_000 => n,
+                    Some(_) => return Err(format!("`{s}`: the playout depth is a whole number from 0 to 10000, like `mcts:200:30`")),
+                };
+                Ok(BotKind::Mcts { playouts, depth })
+            }
+            _ => Err(format!("unknown bot `{s}`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`, `mcts:PLAYOUTS:DEPTH`)")),
         }
     }
 }
@@ -161,7 +177,7 @@ impl Bots {
         let seen = situation(engine, st, d);
         let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
         let a = match kind {
-            BotKind::Mcts { playouts } => Mcts { seed: self.seed, playouts, depth: DEFAULT_DEPTH }.choose(engine, st, d, avoid),
+            BotKind::Mcts { playouts, depth } => Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid),
             _ => self.greedy.choose(engine, st, d, avoid),
         };
         self.answered.entry(seen).or_default().push(a.clone());

@@ -93,8 +93,8 @@ pub enum Command {
         /// the end, for games that draw one.
         #[arg(long)]
         svg: Option<PathBuf>,
-        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
-        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS[:DEPTH]]` for
+        /// every seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
         #[arg(long)]
         bots: Vec<String>,
     },
@@ -188,8 +188,8 @@ pub enum Command {
         /// Also show which functions and modifiers the evaluation steps go to.
         #[arg(long)]
         profile: bool,
-        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
-        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS[:DEPTH]]` for
+        /// every seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
         #[arg(long)]
         bots: Vec<String>,
     },
@@ -237,8 +237,8 @@ pub enum Command {
         /// Per-card statistics for every seat (they are shown anyway for each seat given a deck).
         #[arg(long)]
         cards: bool,
-        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS]` for every
-        /// seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
+        /// Who plays the seats no human plays: `random`, `greedy` or `mcts[:PLAYOUTS[:DEPTH]]` for
+        /// every seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
         #[arg(long)]
         bots: Vec<String>,
     },
