@@ -76,7 +76,7 @@ fn peek(engine: &Engine, st: &State, d: &Decision) -> Answer {
         if engine.answer(&mut s, d.seat, &a).is_ok() && engine.advance(&mut s).is_ok() {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             view(engine.game, &s, Some(d.seat)).hash(&mut h);
-            let v = (hint_score(engine, &s, d.seat), h.finish());
+            let v = (hint_score(engine, &s, d.seat).unwrap(), h.finish());
             if v > best.0 {
                 best = (v, a);
             }
@@ -152,13 +152,13 @@ fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
             );
             let what = format!("{}, seed {seed}, decision {} (P{}: {})", game.name, st.decisions, d.seat + 1, d.prompt);
             let greedy = Greedy { seed: 11 };
-            assert_eq!(greedy.decide(&engine, &st, &d), greedy.decide(&engine, &other, &d), "greedy peeked: {what}");
+            assert_eq!(greedy.decide(&engine, &st, &d).unwrap(), greedy.decide(&engine, &other, &d).unwrap(), "greedy peeked: {what}");
             let mcts = Mcts { seed: 11, playouts: 24, depth: 8 };
-            assert_eq!(mcts.decide(&engine, &st, &d), mcts.decide(&engine, &other, &d), "mcts peeked: {what}");
+            assert_eq!(mcts.decide(&engine, &st, &d).unwrap(), mcts.decide(&engine, &other, &d).unwrap(), "mcts peeked: {what}");
             // As `play` and `sim` seat them, remembering what they answered before.
             let plan = BotPlan::parse(&["greedy".to_string(), format!("{}=mcts:16", d.seat + 1)], game, players).unwrap();
             let (mut a, mut b) = (Bots::new(plan.clone(), 3), Bots::new(plan, 3));
-            assert_eq!(a.decide(&engine, &st, &d), b.decide(&engine, &other, &d), "the seated bots peeked: {what}");
+            assert_eq!(a.decide(&engine, &st, &d).unwrap(), b.decide(&engine, &other, &d).unwrap(), "the seated bots peeked: {what}");
             let (theirs, lone) = theirs_redealt(game, &st, d.seat);
             found.theirs_redealt += theirs;
             found.lone_redealt += lone;
@@ -232,6 +232,8 @@ fn bots_are_named_by_seat_side_or_for_everyone_and_mistakes_are_refused() {
     assert!(refused(&["5=greedy"]).contains("there is no seat 5"));
     assert!(refused(&["humans=greedy", "humanz=mcts"]).contains("did you mean `humans`"), "{}", refused(&["humanz=mcts"]));
     assert!(refused(&["random", "greedy"]).contains("already given"));
+    assert!(refused(&["1=greedy", "1=mcts"]).contains("seat 1 is given a bot twice"));
+    assert!(refused(&["humans=greedy", "humans=mcts"]).contains("side `humans` is given a bot twice"));
 }
 
 #[test]
@@ -246,7 +248,7 @@ fn the_search_bot_never_loses_tic_tac_toe_to_random_play_as_the_first_player() {
         let mut bots = Bots::new(plan.clone(), seed);
         while engine.advance(&mut st).unwrap() == Status::Decision {
             let d = st.pending.clone().unwrap();
-            let a = bots.decide(&engine, &st, &d);
+            let a = bots.decide(&engine, &st, &d).unwrap();
             engine.answer(&mut st, d.seat, &a).unwrap();
         }
         let r = st.result.as_ref().unwrap();

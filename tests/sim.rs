@@ -245,3 +245,38 @@ fn bots_play_the_same_games_on_any_number_of_threads() {
     assert_eq!(one, two);
     assert_eq!(one.finished(), 6);
 }
+
+/// A hint that fails while a bot plays stops the game with the error, naming the hint and where
+/// it is written; it is not taken as a score of 0.
+#[test]
+fn a_failing_hint_stops_the_game_and_says_which() {
+    let text = r#"
+game pick {
+  title "Pick"
+  players 2
+  setup setup.game
+  turn turn.play
+}
+
+proc setup.game() {
+}
+
+proc turn.play() {
+  let n = choose first(players()) "Pick a number" from [1, 2]
+  let m = choose last(players()) "Pick another" from [1, 2]
+  win first(players()) "picked {n} and {m}"
+}
+
+hint broken(p: player) = 1 / (count(players()) - 2) sample "broken on purpose"
+"#;
+    let built = common::game_text("pick.arb", text);
+    for bot in ["greedy", "mcts:10"] {
+        let bots = arbiter::agents::BotPlan::parse(&[bot.to_string()], &built.game, 2).unwrap();
+        let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+        let t = sim::play_range(&table, 2, 1, 0..3, &|| {});
+        assert_eq!(t.finished(), 0, "{bot}");
+        let (e, n) = t.errors.iter().next().unwrap();
+        assert_eq!(*n, 3);
+        assert!(e.contains("a bot stopped") && e.contains("hint `broken`") && e.contains("pick.arb:"), "{bot}: {e}");
+    }
+}

@@ -10,7 +10,7 @@ use super::redeal::redeal;
 use crate::ir::value::{Seat, Value};
 use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
-use crate::runtime::{Engine, Status};
+use crate::runtime::{Engine, RtError, Status};
 
 /// How many different answers are tried where a decision takes several options at once (every
 /// option is tried where it takes one).
@@ -54,24 +54,25 @@ pub fn without(answers: Vec<Answer>, avoid: &[Answer]) -> Vec<Answer> {
     answers.into_iter().filter(|a| !avoid.contains(a)).collect()
 }
 
-/// The sum of the rulebook's hints for `seat` (0 without hints; a hint that fails counts 0).
-pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> i64 {
+/// The sum of the rulebook's hints for `seat` (0 without hints). A hint that fails stops the bot
+/// with the error, naming the hint.
+pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> Result<i64, RtError> {
     let game = engine.game;
-    if game.hints.is_empty() {
-        return 0;
-    }
     let ev = engine.ev(st);
     let env = new_env(0, vec![], None, None);
-    game.hints
-        .iter()
-        .filter_map(|h| {
-            let span = game.funcs.get(h.func as usize).map(|f| f.info.span).unwrap_or_default();
-            match ev.call_func(h.func, vec![Value::Player(seat)], &env, span) {
-                Ok(Value::Int(n)) => Some(n),
-                _ => None,
+    let mut sum = 0i64;
+    for h in &game.hints {
+        let Some(f) = game.funcs.get(h.func as usize) else { continue };
+        let named = || Some(format!("hint `{}`{}", f.info.name, f.info.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default()));
+        match ev.call_func(h.func, vec![Value::Player(seat)], &env, f.info.span) {
+            Ok(Value::Int(n)) => sum = sum.saturating_add(n),
+            Ok(other) => {
+                return Err(RtError::new(format!("a hint gave {}, not a number", other.display(game)), f.info.span).in_rule(named));
             }
-        })
-        .fold(0i64, i64::saturating_add)
+            Err(e) => return Err(e.in_rule(named)),
+        }
+    }
+    Ok(sum)
 }
 
 /// What a finished game is worth to a seat: 1 for a win (a shared win too), ½ for a draw, 0 for a
@@ -92,16 +93,16 @@ pub struct Greedy {
 }
 
 impl Greedy {
-    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         self.choose(engine, st, d, &[])
     }
 
     /// `decide`, passing over the answers in `avoid` while there are others.
-    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Answer {
+    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
         let mut rng = bot_rng(self.seed, st, d.seat, 1);
         let cands = without(candidates(d, &mut rng), avoid);
         if cands.len() <= 1 {
-            return cands.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
+            return Ok(cands.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng)));
         }
         let base = redeal(engine.game, st, d.seat, &mut rng);
         let mut best: Vec<usize> = Vec::new();
@@ -109,7 +110,7 @@ impl Greedy {
         for (i, a) in cands.iter().enumerate() {
             let mut s = base.clone();
             let score = match engine.answer(&mut s, d.seat, a).ok().and_then(|()| engine.advance(&mut s).ok()) {
-                Some(Status::Decision | Status::Idle) => hint_score(engine, &s, d.seat) as f64,
+                Some(Status::Decision | Status::Idle) => hint_score(engine, &s, d.seat)? as f64,
                 // A finished game outweighs any score: a win first, a loss last.
                 Some(Status::Ended) => (result_value(&s, d.seat).unwrap_or(0.5) - 0.5) * 1e15,
                 None => f64::NEG_INFINITY,
@@ -121,6 +122,6 @@ impl Greedy {
             }
         }
         let pick = best.get(rng.below(best.len() as u64) as usize).copied().unwrap_or(0);
-        cands.into_iter().nth(pick).unwrap_or_else(|| random_answer(d, &mut rng))
+        Ok(cands.into_iter().nth(pick).unwrap_or_else(|| random_answer(d, &mut rng)))
     }
 }

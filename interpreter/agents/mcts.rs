@@ -20,7 +20,7 @@ use super::random_answer;
 use super::redeal::redeal;
 use crate::ir::value::Seat;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
-use crate::runtime::{Engine, Status};
+use crate::runtime::{Engine, RtError, Status};
 use std::collections::HashMap;
 
 /// The exploration constant of UCB1.
@@ -126,17 +126,17 @@ fn node_key(path: &[Taken], viewer: Seat) -> u64 {
 }
 
 impl Mcts {
-    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+    pub fn decide(&self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         self.choose(engine, st, d, &[])
     }
 
     /// `decide`, passing over the answers in `avoid` while there are others.
-    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Answer {
+    pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
         let seat = d.seat;
         let mut rng = bot_rng(self.seed, st, seat, 2);
         let root_answers = without(candidates(d, &mut rng), avoid);
         if root_answers.len() <= 1 {
-            return root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng));
+            return Ok(root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng)));
         }
         let mut root = Node::default();
         for (i, a) in root_answers.iter().enumerate() {
@@ -149,7 +149,8 @@ impl Mcts {
         for _ in 0..self.playouts.max(1) {
             let mut s = redeal(engine.game, st, seat, &mut rng);
             // Each seat's hints where the playout starts: a playout is scored by how far they move.
-            let start: Vec<i64> = if hinted { (0..players).map(|i| hint_score(engine, &s, seat_of(i))).collect() } else { vec![] };
+            let start: Vec<i64> =
+                if hinted { (0..players).map(|i| hint_score(engine, &s, seat_of(i))).collect::<Result<_, _>>()? } else { vec![] };
             for e in &mut root.edges {
                 e.available += 1;
             }
@@ -183,7 +184,7 @@ impl Mcts {
                 status = play(engine, &mut s, dd.seat, &a);
                 expanded = fresh;
             }
-            let values = self.rollout(engine, &mut s, status, &start, players, &mut rng);
+            let values = self.rollout(engine, &mut s, status, &start, players, &mut rng)?;
             let value = |who: Seat| values.get(usize::from(who)).copied().unwrap_or(0.5);
             if let Some(e) = root.edges.get_mut(first) {
                 e.taken += 1;
@@ -200,7 +201,7 @@ impl Mcts {
         let best = root.edges.iter().enumerate().max_by(|(_, a), (_, b)| {
             a.taken.cmp(&b.taken).then((a.total / f64::from(a.taken.max(1))).total_cmp(&(b.total / f64::from(b.taken.max(1)))))
         });
-        best.map(|(i, _)| i).and_then(|i| root_answers.into_iter().nth(i)).unwrap_or_else(|| random_answer(d, &mut rng))
+        Ok(best.map(|(i, _)| i).and_then(|i| root_answers.into_iter().nth(i)).unwrap_or_else(|| random_answer(d, &mut rng)))
     }
 
     /// Play on at random from `s`, and say what the state reached is worth to each seat.
@@ -212,7 +213,7 @@ impl Mcts {
         start: &[i64],
         players: usize,
         rng: &mut Rng,
-    ) -> Vec<f64> {
+    ) -> Result<Vec<f64>, RtError> {
         let hinted = !engine.game.hints.is_empty();
         let limit = if hinted { self.depth } else { ROLLOUT_CAP };
         let mut taken = 0;
@@ -225,14 +226,14 @@ impl Mcts {
         (0..players)
             .map(|i| {
                 let who = seat_of(i);
-                match status {
+                Ok(match status {
                     Some(Status::Ended) => result_value(s, who).unwrap_or(0.5),
                     Some(Status::Decision | Status::Idle) if hinted => {
-                        let moved = hint_score(engine, s, who).saturating_sub(start.get(i).copied().unwrap_or(0));
+                        let moved = hint_score(engine, s, who)?.saturating_sub(start.get(i).copied().unwrap_or(0));
                         0.5 + 0.5 * libm::tanh(moved as f64 / HINT_SCALE)
                     }
                     _ => 0.5,
-                }
+                })
             })
             .collect()
     }

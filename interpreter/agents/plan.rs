@@ -9,9 +9,9 @@ use super::mcts::Mcts;
 use super::{Agent, RandomAgent};
 use crate::ir::Game;
 use crate::ir::value::{Seat, Value};
-use crate::runtime::Engine;
 use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Decision, State};
+use crate::runtime::{Engine, RtError};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -97,14 +97,24 @@ impl BotPlan {
                         if n == 0 || n > players {
                             return Err(format!("`--bots {a}`: there is no seat {n} (seats are 1 to {players})"));
                         }
-                        plan.seats.push((Seat::try_from(n - 1).unwrap_or(0), kind));
+                        let seat = Seat::try_from(n - 1).unwrap_or(0);
+                        if plan.seats.iter().any(|(s, _)| *s == seat) {
+                            return Err(format!("`--bots {a}`: seat {n} is given a bot twice"));
+                        }
+                        plan.seats.push((seat, kind));
                     } else if game.sides.iter().any(|s| s.name == who) {
+                        if plan.sides.iter().any(|(s, _)| s == who) {
+                            return Err(format!("`--bots {a}`: side `{who}` is given a bot twice"));
+                        }
                         plan.sides.push((who.to_string(), kind));
                     } else {
                         let sides: Vec<&str> = game.sides.iter().map(|s| s.name.as_str()).collect();
                         let help = match crate::diag::did_you_mean(who, sides.iter().copied()) {
                             Some(h) => h,
-                            None if sides.is_empty() => format!("{} declares no sides: name a seat, like `1={kind}`", game.name),
+                            None if sides.is_empty() => format!(
+                                "{} declares no sides with these rules (a variant may add some: switch it on with `--variant`); name a seat, like `1={kind}`",
+                                game.name
+                            ),
                             None => format!("the sides are {}", sides.join(", ")),
                         };
                         return Err(format!("`--bots {a}`: no seat or side `{who}`\n  help: {help}"));
@@ -169,19 +179,20 @@ impl Bots {
         self.plan.every.unwrap_or(BotKind::Random)
     }
 
-    pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Answer {
+    /// The bot's answer; an error where a rulebook's hint fails (the bot cannot judge the game).
+    pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         let kind = self.kind_for(engine, st, d.seat);
         if kind == BotKind::Random {
-            return self.random.decide(engine.game, st, d);
+            return Ok(self.random.decide(engine.game, st, d));
         }
         let seen = situation(engine, st, d);
         let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
         let a = match kind {
             BotKind::Mcts { playouts, depth } => Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid),
             _ => self.greedy.choose(engine, st, d, avoid),
-        };
+        }?;
         self.answered.entry(seen).or_default().push(a.clone());
-        a
+        Ok(a)
     }
 }
 

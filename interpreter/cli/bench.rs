@@ -173,6 +173,14 @@ pub fn run(project: &Project, o: &Options) -> i32 {
                         thinking += t.elapsed();
                         thoughts += 1;
                     }
+                    let a = match a {
+                        Ok(a) => a,
+                        Err(e) => {
+                            out!("{}", crate::diag::render(&[e.to_diag()], &g.files));
+                            eprintln!("error: a bot stopped on a rule error (seed {s})");
+                            return 2;
+                        }
+                    };
                     if engine.answer(&mut st, seat, &a).is_err() {
                         eprintln!("error: a bot answer was refused (seed {s})");
                         return 2;
@@ -225,7 +233,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
         outln!("{line}");
     }
-    if let Some(line) = native_ratio(game, games, seed, per_s(games)) {
+    // The native reference plays random games: a ratio to it means something for random bots only.
+    if thoughts == 0
+        && let Some(line) = native_ratio(game, games, seed, per_s(games))
+    {
         outln!("{line}");
     }
     match peak_kib() {

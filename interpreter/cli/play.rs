@@ -199,9 +199,17 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
         return 2;
     }
-    if let Err(e) = BotPlan::parse(&o.bots, game, players) {
-        eprintln!("error: {e}");
-        return 2;
+    match BotPlan::parse(&o.bots, game, players) {
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+        Ok(plan) => {
+            if let Some((seat, _)) = plan.seats.iter().find(|(s, _)| o.humans.contains(&(s + 1))) {
+                eprintln!("error: seat {} is played by a human (`--human {0}`) and given a bot too", seat + 1);
+                return 2;
+            }
+        }
     }
     let mut header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
     header.bots = o.bots.clone();
@@ -434,8 +442,10 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
                         Err(e) => Err(AnswerError::Rule(e)),
                     }
                 } else {
-                    let a = bots.decide(engine, &st, &d);
-                    engine.answer(&mut st, d.seat, &a)
+                    match bots.decide(engine, &st, &d) {
+                        Ok(a) => engine.answer(&mut st, d.seat, &a),
+                        Err(e) => Err(AnswerError::Rule(e)),
+                    }
                 };
                 match taken {
                     Ok(()) => {}

@@ -379,7 +379,8 @@ fn obj_text(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>) -> String {
 }
 
 /// An object as a seat sees it. In a shared zone (`shared`), also whose it is and where it points:
-/// the objects its fields refer to (a unit's area, an order token's planet), which are public.
+/// the objects its fields refer to (a unit's area, an order token's planet), which are public; and,
+/// where the viewer knows it, the other values written on it.
 fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: bool) -> String {
     let Some(ob) = st.obj(o) else { return "?".into() };
     let mut s = if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) };
@@ -398,6 +399,18 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
         }
         if !extra.is_empty() {
             s.push_str(&format!(" ({})", extra.join(", ")));
+        }
+    }
+    // What has been written on an object the viewer knows (a square's mark, a counter's value).
+    if sees(ob.known, viewer) {
+        let given: Vec<String> = ob
+            .fields
+            .iter()
+            .filter(|(_, v)| !matches!(v, Value::Obj(_)))
+            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display(game)))
+            .collect();
+        if !given.is_empty() {
+            s.push_str(&format!(" ({})", given.join(", ")));
         }
     }
     if !ob.face_up {

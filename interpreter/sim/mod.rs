@@ -226,7 +226,11 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         match engine.advance(&mut st) {
             Ok(Status::Decision) => {
                 let Some(d) = st.pending.as_ref() else { break End::Error("a decision without a question".into()) };
-                let (seat, answer) = (d.seat, bots.decide(engine, &st, d));
+                let seat = d.seat;
+                let answer = match bots.decide(engine, &st, d) {
+                    Ok(a) => a,
+                    Err(e) => break End::Error(bot_error(game, &e)),
+                };
                 if let Err(e) = engine.answer(&mut st, seat, &answer) {
                     break End::Error(format!("a bot's answer was refused: {e}"));
                 }
@@ -240,6 +244,12 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         End::Error(_) => vec![],
     };
     Played { end, turns: u64::from(st.turns), decisions: st.decisions, cards }
+}
+
+/// A bot's rule error, as the report lists it: the message, the rule and where it is written.
+fn bot_error(game: &Game, e: &crate::runtime::RtError) -> String {
+    let rule = e.rule.as_ref().map(|r| format!(" in {r}")).unwrap_or_default();
+    format!("a bot stopped: {}{rule} ({})", e.message, game.location(e.span))
 }
 
 /// For each followed seat, each card of its deck (by name, once): whether a card of that name the
