@@ -167,7 +167,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             match engine.advance(&mut st) {
                 Ok(Status::Decision) => {
                     let Some(d) = st.pending.as_ref() else { break };
-                    let t = timed.then(Instant::now);
+                    // Only the decisions of a seat a lookahead bot plays are timed.
+                    let t = (timed && bot.kind_for(&engine, &st, d.seat) != crate::agents::BotKind::Random).then(Instant::now);
                     let (seat, a) = (d.seat, bot.decide(&engine, &st, d));
                     if let Some(t) = t {
                         thinking += t.elapsed();
@@ -215,7 +216,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let bots = plans.first().map_or_else(|| "random".into(), BotPlan::describe);
     outln!("{games} games of {game} ({players} players{variants}, {bots} bots) on one core: {secs:.2} s");
     if thoughts > 0 {
-        outln!("  the bots' decisions: {thoughts}, {:.2} ms each on average", thinking.as_secs_f64() * 1e3 / thoughts as f64);
+        outln!("  the lookahead bots' decisions: {thoughts}, {:.2} ms each on average", thinking.as_secs_f64() * 1e3 / thoughts as f64);
     }
     outln!(
         "  {:.1} games/s, {:.0} decisions/s, {:.0} events/s; per game {:.1} decisions, {:.1} turns, {:.0} events",
