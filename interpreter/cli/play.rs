@@ -377,6 +377,10 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
             return 2;
         }
     };
+    if !plan.all_random() {
+        let rest = if plan.every.is_some() { "" } else { "; any other seat no human plays: random" };
+        outln!("bots: {}{rest}", plan.describe());
+    }
     let mut bots = Bots::new(plan, seed);
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
