@@ -22,6 +22,15 @@ pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> 
     let span = Span::new(file, start, tok_end);
     let found = text.get(start..tok_end).unwrap_or("");
     if text.get(start..).is_some_and(|rest| rest.trim().is_empty()) {
+        // An item that needs a citation, the last in the file: say so rather than "unfinished".
+        if let ErrorVariant::ParsingError { positives, .. } = &e.variant
+            && positives.contains(&Rule::cite)
+            && positives.contains(&Rule::sample_clause)
+        {
+            return Diag::error(Span::new(file, start, start), "expected `cite \"...\"` or `sample \"why\"`, found the end of the file")
+                .label("here")
+                .help("a hint or side says where the rulebook gives it (`cite \"L40\"`), or why it is invented (`sample \"why\"`)");
+        }
         return Diag::error(Span::new(file, start, start), "the file ends too soon")
             .label("here")
             .help("a `{` is not closed, or an item is unfinished");
