@@ -12,10 +12,11 @@
 
 mod common;
 
-use arbiter::agents::greedy::{Greedy, candidates, hint_score};
+use arbiter::agents::greedy::Greedy;
 use arbiter::agents::mcts::Mcts;
 use arbiter::agents::redeal::redeal;
 use arbiter::agents::{Agent, BotPlan, Bots, RandomAgent};
+use arbiter::agents::{candidates, hint_score};
 use arbiter::check::Built;
 use arbiter::ir::Game;
 use arbiter::ir::value::{ObjId, Seat, Value};

@@ -15,9 +15,8 @@
 //! search, and the bot cannot react to an opponent's secret choice either: those objects are
 //! re-dealt. The bot answers with the most visited answer at the root.
 
-use super::greedy::{bot_rng, candidates, hint_score, result_value, without};
-use super::random_answer;
 use super::redeal::redeal;
+use super::{bot_rng, candidates, hint_score, random_answer, result_value, stir, without};
 use crate::ir::value::Seat;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 use crate::runtime::{Engine, RtError, Status};
@@ -41,12 +40,11 @@ pub struct Mcts {
     pub depth: u32,
 }
 
-/// An answer tried at a node: how often it was available, taken, and the results it led to. At the
-/// root the answer is kept (the root's decision is the same in every playout); below, an edge is
-/// known by its key alone.
+/// An answer tried at a node, known by its key (at the root, its place among the root's answers,
+/// the root's decision being the same in every playout): how often it was available, taken, and
+/// the results it led to.
 struct Edge {
     key: u64,
-    answer: Answer,
     taken: u32,
     total: f64,
     available: u32,
@@ -63,7 +61,7 @@ impl Node {
         let i = match self.edges.iter().position(|e| e.key == key) {
             Some(i) => i,
             None => {
-                self.edges.push(Edge { key, answer: Answer(vec![]), taken: 0, total: 0.0, available: 0 });
+                self.edges.push(Edge { key, taken: 0, total: 0.0, available: 0 });
                 self.edges.len() - 1
             }
         };
@@ -99,7 +97,7 @@ struct Taken {
 }
 
 fn mix(h: u64, x: u64) -> u64 {
-    (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29)
+    stir(h, x, 29)
 }
 
 fn text_key(s: &str) -> u64 {
@@ -138,10 +136,8 @@ impl Mcts {
         if root_answers.len() <= 1 {
             return Ok(root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng)));
         }
-        let mut root = Node::default();
-        for (i, a) in root_answers.iter().enumerate() {
-            root.edges.push(Edge { key: i as u64, answer: a.clone(), taken: 0, total: 0.0, available: 0 });
-        }
+        let mut root =
+            Node { edges: (0..root_answers.len()).map(|i| Edge { key: i as u64, taken: 0, total: 0.0, available: 0 }).collect() };
         let all: Vec<usize> = (0..root.edges.len()).collect();
         let mut tree: HashMap<u64, Node> = HashMap::new();
         let players = st.players.len();
@@ -155,7 +151,7 @@ impl Mcts {
                 e.available += 1;
             }
             let (first, fresh) = root.select(&all, &mut rng);
-            let Some(answer) = root.edges.get(first).map(|e| e.answer.clone()) else { break };
+            let Some(answer) = root_answers.get(first).cloned() else { break };
             let mut path = vec![Taken { seat, secret: d.secret, key: answer_key(d, &answer) }];
             let mut visited: Vec<(u64, usize, Seat)> = Vec::new();
             let mut status = play(engine, &mut s, seat, &answer);
@@ -166,16 +162,19 @@ impl Mcts {
                 let node = tree.entry(key).or_default();
                 let answers = if dd.count == Count::One { candidates(&dd, &mut rng) } else { vec![random_answer(&dd, &mut rng)] };
                 // Answers with the same label are one edge, offered once.
-                let mut offered: Vec<usize> = Vec::with_capacity(answers.len());
-                let mut kept: Vec<Answer> = Vec::with_capacity(answers.len());
-                for a in answers {
-                    let key = answer_key(&dd, &a);
-                    if !node.edges.iter().enumerate().any(|(i, e)| e.key == key && offered.contains(&i)) {
-                        offered.push(node.offer(key));
-                        kept.push(a);
-                    }
-                }
-                let answers = kept;
+                let mut keys: Vec<u64> = Vec::with_capacity(answers.len());
+                let answers: Vec<Answer> = answers
+                    .into_iter()
+                    .filter(|a| {
+                        let key = answer_key(&dd, a);
+                        let new = !keys.contains(&key);
+                        if new {
+                            keys.push(key);
+                        }
+                        new
+                    })
+                    .collect();
+                let offered: Vec<usize> = keys.iter().map(|&k| node.offer(k)).collect();
                 let (i, fresh) = node.select(&offered, &mut rng);
                 // The answer as this state offers it (the same label may sit elsewhere in another).
                 let Some(a) = offered.iter().position(|&o| o == i).and_then(|p| answers.get(p)).cloned() else { break };

@@ -15,8 +15,11 @@ pub mod redeal;
 
 pub use plan::{BotKind, BotPlan, Bots};
 
-use crate::ir::Game;
+use crate::ir::value::{Seat, Value};
+use crate::ir::{Game, HintDef};
+use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
+use crate::runtime::{Engine, RtError};
 
 pub trait Agent {
     fn decide(&mut self, game: &Game, st: &State, d: &Decision) -> Answer;
@@ -30,10 +33,9 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     fn rng(&self, st: &State, d: &Decision) -> Rng {
-        let mut h = self.seed ^ 0x9e37_79b9_7f4a_7c15;
-        for x in [st.decisions, u64::from(d.seat), st.log.len() as u64] {
-            h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
-        }
+        let h = [st.decisions, u64::from(d.seat), st.log.len() as u64]
+            .into_iter()
+            .fold(self.seed ^ 0x9e37_79b9_7f4a_7c15, |h, x| stir(h, x, 17));
         Rng::from_seed(h)
     }
 }
@@ -52,10 +54,7 @@ pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
     // Every option, in a random order.
     let shuffled = |rng: &mut Rng| {
         let mut v: Vec<usize> = (0..n).collect();
-        for i in (1..v.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            v.swap(i, j);
-        }
+        rng.shuffle(&mut v);
         v
     };
     match d.count {
@@ -87,4 +86,97 @@ pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
         }
         Count::Order => Answer(shuffled(rng)),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the lookahead bots share: their own random source, the answers worth trying, and what a
+// state is worth to a seat.
+
+/// How many different answers are tried where a decision takes several options at once (every
+/// option is tried where it takes one).
+pub const WIDTH: usize = 12;
+
+/// A bot's generator for one decision: from its seed, its seat, how many decisions the game has
+/// seen and the bot's purpose, all of which the seat knows.
+pub fn bot_rng(seed: u64, st: &State, seat: Seat, salt: u64) -> Rng {
+    let h = [st.decisions, u64::from(seat), salt].into_iter().fold(seed ^ 0x243f_6a88_85a3_08d3, |h, x| stir(h, x, 23));
+    Rng::from_seed(h)
+}
+
+/// The answers worth trying: each option where one is chosen, else up to `WIDTH` different random
+/// answers.
+pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
+    let total = d.options.len() + usize::from(d.none.is_some());
+    if d.count == Count::One {
+        return (0..total).map(|i| Answer(vec![i])).collect();
+    }
+    let mut out: Vec<Answer> = Vec::new();
+    for _ in 0..WIDTH * 3 {
+        let a = random_answer(d, rng);
+        if !out.contains(&a) {
+            out.push(a);
+        }
+        if out.len() == WIDTH {
+            break;
+        }
+    }
+    out
+}
+
+/// The answers but those to avoid, unless that leaves none.
+pub fn without(answers: Vec<Answer>, avoid: &[Answer]) -> Vec<Answer> {
+    if answers.iter().all(|a| avoid.contains(a)) {
+        return answers;
+    }
+    answers.into_iter().filter(|a| !avoid.contains(a)).collect()
+}
+
+/// The sum of the rulebook's hints for `seat` (0 without hints). A hint that fails stops the bot
+/// with the error, naming the hint.
+pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> Result<i64, RtError> {
+    let mut sum = 0i64;
+    for h in &engine.game.hints {
+        match seat_call(engine, st, h, "hint", seat)? {
+            Value::Int(n) => sum = sum.saturating_add(n),
+            other => return Err(seat_call_error(engine, h, "hint", format!("a hint gave {}, not a number", other.display(engine.game)))),
+        }
+    }
+    Ok(sum)
+}
+
+/// A hint's or a side's function called for one seat; an error names the item (`what`).
+pub fn seat_call(engine: &Engine, st: &State, item: &HintDef, what: &str, seat: Seat) -> Result<Value, RtError> {
+    let span = engine.game.funcs.get(item.func as usize).map(|f| f.info.span).unwrap_or_default();
+    let env = new_env(0, vec![], None, None);
+    engine.ev(st).call_func(item.func, vec![Value::Player(seat)], &env, span).map_err(|e| e.in_rule(|| Some(item_name(engine, item, what))))
+}
+
+/// An error of a hint or side that gave the wrong kind of value.
+pub fn seat_call_error(engine: &Engine, item: &HintDef, what: &str, message: String) -> RtError {
+    let span = engine.game.funcs.get(item.func as usize).map(|f| f.info.span).unwrap_or_default();
+    RtError::new(message, span).in_rule(|| Some(item_name(engine, item, what)))
+}
+
+/// `hint `name` (L40)`: the item as an error names it.
+fn item_name(engine: &Engine, item: &HintDef, what: &str) -> String {
+    let cite = engine.game.funcs.get(item.func as usize).and_then(|f| f.info.cite.as_ref());
+    format!("{what} `{}`{}", item.name, cite.map(|c| format!(" ({c})")).unwrap_or_default())
+}
+
+/// One step of the bots' hashing (FNV's multiplier, then a rotation).
+pub(crate) fn stir(h: u64, x: u64, rot: u32) -> u64 {
+    (h ^ x).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(rot)
+}
+
+/// What a finished game is worth to a seat: 1 for a win (a shared win too), ½ for a draw, 0 for a
+/// loss (a `win` of nobody too: a team that won before it had a player leaves everyone a loser).
+pub fn result_value(st: &State, seat: Seat) -> Option<f64> {
+    let r = st.result.as_ref()?;
+    Some(if r.draw {
+        0.5
+    } else if r.winners.contains(&seat) {
+        1.0
+    } else {
+        0.0
+    })
 }

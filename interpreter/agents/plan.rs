@@ -1,5 +1,5 @@
 //! Which bot plays which seat: `--bots KIND` for every seat, `--bots N=KIND` for seat N, and
-//! `--bots SIDE=KIND` for the seats on a side the rulebook declares (`side humans(p) = ..`). A seat
+//! `--bots SIDE=KIND` for the seats on a side the rulebook declares (`side rebels(p) = ..`). A seat
 //! named by number wins over its side, its side over the plain kind, and a seat nothing names is
 //! played by the random bot. A seat's side is asked at each of its decisions, so a seat that changes
 //! sides changes bots.
@@ -9,7 +9,6 @@ use super::mcts::Mcts;
 use super::{Agent, RandomAgent};
 use crate::ir::Game;
 use crate::ir::value::{Seat, Value};
-use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Decision, State};
 use crate::runtime::{Engine, RtError};
 use std::collections::HashMap;
@@ -154,16 +153,14 @@ impl BotPlan {
 /// bot cannot go round in circles (take back a move to put off a phase that would cost it, again
 /// and again). What they remember is what their seat saw and did.
 pub struct Bots {
-    pub plan: BotPlan,
-    random: RandomAgent,
-    greedy: Greedy,
+    plan: BotPlan,
     seed: u64,
     answered: HashMap<u64, Vec<Answer>>,
 }
 
 impl Bots {
     pub fn new(plan: BotPlan, seed: u64) -> Bots {
-        Bots { plan, random: RandomAgent { seed }, greedy: Greedy { seed }, seed, answered: HashMap::new() }
+        Bots { plan, seed, answered: HashMap::new() }
     }
 
     /// Which bot plays `seat` now.
@@ -183,13 +180,13 @@ impl Bots {
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         let kind = self.kind_for(engine, st, d.seat);
         if kind == BotKind::Random {
-            return Ok(self.random.decide(engine.game, st, d));
+            return Ok(RandomAgent { seed: self.seed }.decide(engine.game, st, d));
         }
         let seen = situation(engine, st, d);
         let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
         let a = match kind {
             BotKind::Mcts { playouts, depth } => Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid),
-            _ => self.greedy.choose(engine, st, d, avoid),
+            _ => Greedy { seed: self.seed }.choose(engine, st, d, avoid),
         }?;
         self.answered.entry(seen).or_default().push(a.clone());
         Ok(a)
@@ -207,9 +204,6 @@ fn situation(engine: &Engine, st: &State, d: &Decision) -> u64 {
 
 /// Whether `seat` is on the side named `name` (false if there is no such side, or it fails).
 pub fn on_side(engine: &Engine, st: &State, name: &str, seat: Seat) -> bool {
-    let game = engine.game;
-    let Some(side) = game.sides.iter().find(|s| s.name == name) else { return false };
-    let span = game.funcs.get(side.func as usize).map(|f| f.info.span).unwrap_or_default();
-    let env = new_env(0, vec![], None, None);
-    matches!(engine.ev(st).call_func(side.func, vec![Value::Player(seat)], &env, span), Ok(Value::Bool(true)))
+    let Some(side) = engine.game.sides.iter().find(|s| s.name == name) else { return false };
+    matches!(super::seat_call(engine, st, side, "side", seat), Ok(Value::Bool(true)))
 }

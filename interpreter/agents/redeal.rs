@@ -6,15 +6,15 @@
 //! given that are not references to other objects (a planned dial, a counter's value), which the
 //! log also hides from the seats that do not know the object, and the temporary changes made to
 //! it. What stays with the object's place is its controller, its zone and position, what lies
-//! under it, and the objects its fields point at (the ship a maneuver card belongs to).
+//! under it, and the objects its fields point at (the piece a card of a per-piece deck belongs to).
 //!
 //! So the unknown objects are put in groups by owner, kind and those references, and within each
 //! group their hidden parts are dealt again at random: the cards of an opponent's hand and
-//! library are dealt again from the same cards, another player's Loyalty card from the Loyalty
-//! cards the seat has not seen, a face-down plan from its ship's unseen cards. Each group's hidden
+//! library are dealt again from the same cards, another player's secret role card from the role
+//! cards the seat has not seen, a face-down plan from its piece's unseen cards. Each group's hidden
 //! parts are put in a canonical order before they are dealt, so where they really were cannot
 //! matter. (Grouping by controller would not do: a card's controller is whoever holds it, so an
-//! opponent's one Loyalty card would be a group of one, never dealt again.)
+//! opponent's one role card would be a group of one, never dealt again.)
 //!
 //! What is not dealt again: a value a rule copied out of a hidden object into a name of its own
 //! (`let n = c.power`) while it was hidden: a rule that does so before a bot decides lets the
@@ -65,10 +65,7 @@ pub fn redeal(game: &Game, st: &State, seat: Seat, rng: &mut Rng) -> State {
             st.temp_mods.iter().filter(|m| m.obj == id).map(|m| format!("{:?}{:?}{:?}", m.field, m.op, m.value)).collect::<String>()
         };
         hidden.sort_by_cached_key(|(d, f, id)| (*d, if f.is_empty() { String::new() } else { format!("{f:?}") }, changes(*id)));
-        for i in (1..hidden.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            hidden.swap(i, j);
-        }
+        rng.shuffle(&mut hidden);
         for (&o, (def, given, was)) in ids.iter().zip(hidden) {
             went.push((was, o));
             if let Some(ob) = s.obj_mut(o) {

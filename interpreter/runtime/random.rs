@@ -65,13 +65,7 @@ impl Engine<'_> {
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
         let what = format!("a shuffle of {}", crate::ir::value::zone_name(self.game, z));
         match self.next_scripted(st, &what, span)? {
-            None => {
-                // Fisher-Yates with the game's generator.
-                for i in (1..items.len()).rev() {
-                    let j = st.rng.below(i as u64 + 1) as usize;
-                    items.swap(i, j);
-                }
-            }
+            None => st.rng.shuffle(&mut items),
             Some(ScriptedRandom::Keep) => {}
             Some(ScriptedRandom::Order(order)) => {
                 let mut rest: Vec<Value> = items.iter().map(|o| Value::Obj(*o)).collect();

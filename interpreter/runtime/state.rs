@@ -324,6 +324,14 @@ impl Rng {
         Rng { seed: r.get_seed(), pos: 0, live: Some(r) }
     }
 
+    /// Fisher-Yates: each order equally likely, from the last place down.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
     /// A uniform number in `0..n` (n ≥ 1), by rejection sampling: stable across platforms.
     pub fn below(&mut self, n: u64) -> u64 {
         let (seed, pos) = (self.seed, self.pos);

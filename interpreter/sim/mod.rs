@@ -31,9 +31,9 @@ pub struct Tally {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub side_wins: BTreeMap<String, u64>,
     /// How games ended: the text of the `win` or `end draw` statement that ended them, with each
-    /// number it shows put back as written (`reached {points} points`), so that
-    /// games that ended the same way count together whatever their scores; a text shown in its
-    /// place stays (`the raiders win: the fort fell`), since it tells how.
+    /// number it shows put back as written (`reached {n} in all`), so that games that ended the
+    /// same way count together whatever their scores; a text shown in its place stays
+    /// (`side B wins: time ran out`), since it tells how.
     pub outcomes: BTreeMap<String, u64>,
     /// Game length: how many games took each number of turns, and of decisions.
     pub turns: BTreeMap<u64, u64>,
