@@ -280,3 +280,16 @@ hint broken(p: player) = 1 / (count(players()) - 2) sample "broken on purpose"
         assert!(e.contains("a bot stopped") && e.contains("hint `broken`") && e.contains("pick.arb:"), "{bot}: {e}");
     }
 }
+
+/// A side whose condition fails is reported, naming the side, where the tally asks it at the end
+/// of a game; it is not taken as "not on the side".
+#[test]
+fn a_failing_side_is_reported() {
+    let text = format!("{}\nside broken(p: player) = 1 / (count(players()) - 2) == 1 sample \"broken on purpose\"\n", coin(2, 1));
+    let built = common::game_text("coin.arb", &text);
+    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
+    let t = sim::play_range(&table, 2, 1, 0..4, &|| {});
+    let (e, n) = t.errors.iter().next().unwrap();
+    assert_eq!(*n, 4);
+    assert!(e.contains("telling the sides stopped") && e.contains("side `broken`") && e.contains("coin.arb:"), "{e}");
+}

@@ -164,21 +164,22 @@ impl Bots {
     }
 
     /// Which bot plays `seat` now.
-    pub fn kind_for(&self, engine: &Engine, st: &State, seat: Seat) -> BotKind {
+    pub fn kind_for(&self, engine: &Engine, st: &State, seat: Seat) -> Result<BotKind, RtError> {
         if let Some((_, k)) = self.plan.seats.iter().find(|(s, _)| *s == seat) {
-            return *k;
+            return Ok(*k);
         }
         for (name, k) in &self.plan.sides {
-            if on_side(engine, st, name, seat) {
-                return *k;
+            if on_side(engine, st, name, seat)? {
+                return Ok(*k);
             }
         }
-        self.plan.every.unwrap_or(BotKind::Random)
+        Ok(self.plan.every.unwrap_or(BotKind::Random))
     }
 
-    /// The bot's answer; an error where a rulebook's hint fails (the bot cannot judge the game).
+    /// The bot's answer; an error where a rulebook's hint or side fails (the bot cannot judge the
+    /// game, or cannot tell who plays).
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
-        let kind = self.kind_for(engine, st, d.seat);
+        let kind = self.kind_for(engine, st, d.seat)?;
         if kind == BotKind::Random {
             return Ok(RandomAgent { seed: self.seed }.decide(engine.game, st, d));
         }
@@ -202,8 +203,14 @@ fn situation(engine: &Engine, st: &State, d: &Decision) -> u64 {
     h.finish()
 }
 
-/// Whether `seat` is on the side named `name` (false if there is no such side, or it fails).
-pub fn on_side(engine: &Engine, st: &State, name: &str, seat: Seat) -> bool {
-    let Some(side) = engine.game.sides.iter().find(|s| s.name == name) else { return false };
-    matches!(super::seat_call(engine, st, side, "side", seat), Ok(Value::Bool(true)))
+/// Whether `seat` is on the side named `name` (false if there is no such side); an error where the
+/// side's condition fails, naming the side.
+pub fn on_side(engine: &Engine, st: &State, name: &str, seat: Seat) -> Result<bool, RtError> {
+    let Some(side) = engine.game.sides.iter().find(|s| s.name == name) else { return Ok(false) };
+    match super::seat_call(engine, st, side, "side", seat)? {
+        Value::Bool(b) => Ok(b),
+        other => {
+            Err(super::seat_call_error(engine, side, "side", format!("a side gave {}, not true or false", other.display(engine.game))))
+        }
+    }
 }

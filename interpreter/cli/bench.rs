@@ -168,7 +168,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
                 Ok(Status::Decision) => {
                     let Some(d) = st.pending.as_ref() else { break };
                     // Only the decisions of a seat a lookahead bot plays are timed.
-                    let t = (timed && bot.kind_for(&engine, &st, d.seat) != crate::agents::BotKind::Random).then(Instant::now);
+                    let looks_ahead = timed && bot.kind_for(&engine, &st, d.seat).is_ok_and(|k| k != crate::agents::BotKind::Random);
+                    let t = looks_ahead.then(Instant::now);
                     let (seat, a) = (d.seat, bot.decide(&engine, &st, d));
                     if let Some(t) = t {
                         thinking += t.elapsed();

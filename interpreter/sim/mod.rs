@@ -229,7 +229,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
                 let seat = d.seat;
                 let answer = match bots.decide(engine, &st, d) {
                     Ok(a) => a,
-                    Err(e) => break End::Error(bot_error(game, &e)),
+                    Err(e) => break End::Error(stopped("a bot stopped", game, &e)),
                 };
                 if let Err(e) = engine.answer(&mut st, seat, &answer) {
                     break End::Error(format!("a bot's answer was refused: {e}"));
@@ -246,10 +246,11 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
     Played { end, turns: u64::from(st.turns), decisions: st.decisions, cards }
 }
 
-/// A bot's rule error, as the report lists it: the message, the rule and where it is written.
-fn bot_error(game: &Game, e: &crate::runtime::RtError) -> String {
+/// A rule error met by the bots or the tally, as the report lists it: what stopped, the message,
+/// the rule and where it is written.
+fn stopped(what: &str, game: &Game, e: &crate::runtime::RtError) -> String {
     let rule = e.rule.as_ref().map(|r| format!(" in {r}")).unwrap_or_default();
-    format!("a bot stopped: {}{rule} ({})", e.message, game.location(e.span))
+    format!("{what}: {}{rule} ({})", e.message, game.location(e.span))
 }
 
 /// For each followed seat, each card of its deck (by name, once): whether a card of that name the
@@ -327,8 +328,19 @@ fn outcome(engine: &Engine, st: &State) -> End {
         None => result.reason.clone(),
     };
     // The sides that won: those with a winner among their seats as the game ended.
-    let sides =
-        game.sides.iter().filter(|s| result.winners.iter().any(|&w| on_side(engine, st, &s.name, w))).map(|s| s.name.clone()).collect();
+    let mut sides = Vec::new();
+    for s in &game.sides {
+        for &w in &result.winners {
+            match on_side(engine, st, &s.name, w) {
+                Ok(true) => {
+                    sides.push(s.name.clone());
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => return End::Error(stopped("telling the sides stopped", game, &e)),
+            }
+        }
+    }
     End::Result { winners: result.winners.clone(), outcome, sides }
 }
 
