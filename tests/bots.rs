@@ -219,11 +219,11 @@ fn bots_are_named_by_seat_side_or_for_everyone_and_mistakes_are_refused() {
     let args = |v: &[&str]| v.iter().map(ToString::to_string).collect::<Vec<_>>();
     let plan = BotPlan::parse(&args(&["greedy", "2=mcts:50", "humans=mcts"]), &b.game, 4).unwrap();
     assert_eq!(plan.every, Some(BotKind::Greedy));
-    assert_eq!(plan.seats, vec![(1, BotKind::Mcts { playouts: 50, depth: 30 })]);
-    assert_eq!(plan.sides, vec![("humans".to_string(), BotKind::Mcts { playouts: 200, depth: 30 })]);
+    assert_eq!(plan.seats, vec![(1, BotKind::Mcts { playouts: 50, depth: None })]);
+    assert_eq!(plan.sides, vec![("humans".to_string(), BotKind::Mcts { playouts: 200, depth: None })]);
     assert_eq!(plan.describe(), "greedy, 2=mcts:50, humans=mcts:200");
     let deep = BotPlan::parse(&args(&["mcts:100:0"]), &b.game, 4).unwrap();
-    assert_eq!(deep.every, Some(BotKind::Mcts { playouts: 100, depth: 0 }));
+    assert_eq!(deep.every, Some(BotKind::Mcts { playouts: 100, depth: Some(0) }));
     assert_eq!(deep.describe(), "mcts:100:0");
     let refused = |v: &[&str]| BotPlan::parse(&args(v), &b.game, 4).unwrap_err();
     assert!(refused(&["clever"]).contains("unknown bot `clever`"));
@@ -273,4 +273,79 @@ fn every_board_game_is_won_by_one_side_at_most() {
     assert_eq!(t.side_wins.values().sum::<u64>() + t.draws, 12, "{:?}, {} without a winner", t.side_wins, t.draws);
     assert_eq!(t.side_wins.len(), 2);
     assert!(t.side_wins["cylons"] > 0, "random humans lose to the Cylons");
+}
+
+/// Six chips worth 3, -2, 1, -4, 2 and 0; the first player keeps up to six of them, the second
+/// then says "done", and the first wins with exactly 6 kept. The hint counts what is kept.
+fn chips(depth: &str) -> String {
+    format!(
+        r#"
+game chips {{
+  title "Chips"
+  players 2
+  setup setup.game
+  turn turn.play
+  {depth}
+}}
+kind chip {{ field worth: int }}
+zone pot shared public holds chip
+zone kept per player public holds chip
+chip "plus three" {{ worth 3 }}
+chip "minus two" {{ worth -2 }}
+chip "plus one" {{ worth 1 }}
+chip "minus four" {{ worth -4 }}
+chip "plus two" {{ worth 2 }}
+chip "nothing" {{ worth 0 }}
+proc setup.game() {{
+  for d in definitions("chip") {{
+    create d in pot owned by first(players())
+  }}
+}}
+proc turn.play() {{
+  let p = first(players())
+  let cs = choose p "Keep which chips?" up to 6 from pot
+  for c in cs {{
+    move c to p.kept
+  }}
+  let q = last(players())
+  let said = choose q "Say" from ["done", "finished"]
+  if sum([c.worth for c in p.kept]) == 6 {{
+    win p "six"
+  }} else {{
+    win q "not six"
+  }}
+}}
+hint kept(p: player) = sum([c.worth for c in p.kept]) sample "what is kept"
+"#
+    )
+}
+
+/// A decision taking several options is searched a step at a time: the search and greedy bots keep
+/// the chips worth something, one by one, where a dozen random subsets would rarely hold exactly
+/// those. The playouts end where the tree does (the game's `search_depth 0`), so the hint scores
+/// each step.
+#[test]
+fn the_search_bot_builds_a_choice_of_several_options_a_step_at_a_time() {
+    let b = common::game_text("chips.arb", &chips("search_depth 0"));
+    assert_eq!(b.game.search_depth, Some(0));
+    let engine = Engine::new(&b.game);
+    for (bot, seed) in ["1=mcts:60", "1=greedy"].into_iter().flat_map(|bot| (1..=5).map(move |seed| (bot, seed))) {
+        let plan = BotPlan::parse(&[bot.to_string()], &b.game, 2).unwrap();
+        let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed, decklists: vec![Default::default(); 2] }).unwrap();
+        let mut bots = Bots::new(plan.clone(), seed);
+        assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+        let d = st.pending.clone().unwrap();
+        let a = bots.decide(&engine, &st, &d).unwrap();
+        let mut kept: Vec<&str> = a.0.iter().map(|&i| &*d.options[i].label).filter(|l| *l != "nothing").collect();
+        kept.sort_unstable();
+        assert_eq!(kept, ["plus one", "plus three", "plus two"], "{bot}, seed {seed}");
+    }
+}
+
+#[test]
+fn a_game_sets_the_search_depth_as_a_whole_number() {
+    let Err(diags) = common::compile_text("chips.arb", &chips("search_depth deep")) else { panic!("`search_depth deep` checks") };
+    let shown = format!("{diags:?}");
+    assert!(shown.contains("the search bot's playout depth as one whole number"), "{shown}");
+    assert_eq!(common::game_text("chips.arb", &chips("")).game.search_depth, None);
 }

@@ -14,9 +14,13 @@
 //! after the bot's secret choice (a simultaneous plan, a hidden discard) cannot react to it in the
 //! search, and the bot cannot react to an opponent's secret choice either: those objects are
 //! re-dealt. The bot answers with the most visited answer at the root.
+//!
+//! A decision taking up to some number of options (cards into a face-down pile) is answered a step
+//! at a time (`build_up`): a search between stopping and each one option more, until stopping
+//! wins. A dozen random subsets would rarely hold the right few.
 
 use super::redeal::redeal;
-use super::{bot_rng, candidates, hint_score, random_answer, result_value, stir, without};
+use super::{bot_rng, build_up, candidates, hint_score, random_answer, result_value, stir, without};
 use crate::ir::value::Seat;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 use crate::runtime::{Engine, RtError, Status};
@@ -130,12 +134,21 @@ impl Mcts {
 
     /// `decide`, passing over the answers in `avoid` while there are others.
     pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
-        let seat = d.seat;
-        let mut rng = bot_rng(self.seed, st, seat, 2);
-        let root_answers = without(candidates(d, &mut rng), avoid);
-        if root_answers.len() <= 1 {
-            return Ok(root_answers.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng)));
+        let mut rng = bot_rng(self.seed, st, d.seat, 2);
+        if let Count::UpTo(k) = d.count {
+            return build_up(d, k, avoid, |answers| self.search(engine, st, d, answers, &mut rng));
         }
+        let root_answers = without(candidates(d, &mut rng), avoid);
+        let best = self.search(engine, st, d, &root_answers, &mut rng)?;
+        Ok(root_answers.into_iter().nth(best).unwrap_or_else(|| random_answer(d, &mut rng)))
+    }
+
+    /// Search among `root_answers` to `d`; the place of the best among them.
+    fn search(&self, engine: &Engine, st: &State, d: &Decision, root_answers: &[Answer], rng: &mut Rng) -> Result<usize, RtError> {
+        if root_answers.len() <= 1 {
+            return Ok(0);
+        }
+        let seat = d.seat;
         let mut root =
             Node { edges: (0..root_answers.len()).map(|i| Edge { key: i as u64, taken: 0, total: 0.0, available: 0 }).collect() };
         let all: Vec<usize> = (0..root.edges.len()).collect();
@@ -143,14 +156,14 @@ impl Mcts {
         let players = st.players.len();
         let hinted = !engine.game.hints.is_empty();
         for _ in 0..self.playouts.max(1) {
-            let mut s = redeal(engine.game, st, seat, &mut rng);
+            let mut s = redeal(engine.game, st, seat, rng);
             // Each seat's hints where the playout starts: a playout is scored by how far they move.
             let start: Vec<i64> =
                 if hinted { (0..players).map(|i| hint_score(engine, &s, seat_of(i))).collect::<Result<_, _>>()? } else { vec![] };
             for e in &mut root.edges {
                 e.available += 1;
             }
-            let (first, fresh) = root.select(&all, &mut rng);
+            let (first, fresh) = root.select(&all, rng);
             let Some(answer) = root_answers.get(first).cloned() else { break };
             let mut path = vec![Taken { seat, secret: d.secret, key: answer_key(d, &answer) }];
             let mut visited: Vec<(u64, usize, Seat)> = Vec::new();
@@ -160,7 +173,7 @@ impl Mcts {
                 let Some(dd) = s.pending.clone() else { break };
                 let key = mix(node_key(&path, dd.seat), text_key(&dd.prompt));
                 let node = tree.entry(key).or_default();
-                let answers = if dd.count == Count::One { candidates(&dd, &mut rng) } else { vec![random_answer(&dd, &mut rng)] };
+                let answers = if dd.count == Count::One { candidates(&dd, rng) } else { vec![random_answer(&dd, rng)] };
                 // Answers with the same label are one edge, offered once.
                 let mut keys: Vec<u64> = Vec::with_capacity(answers.len());
                 let answers: Vec<Answer> = answers
@@ -175,7 +188,7 @@ impl Mcts {
                     })
                     .collect();
                 let offered: Vec<usize> = keys.iter().map(|&k| node.offer(k)).collect();
-                let (i, fresh) = node.select(&offered, &mut rng);
+                let (i, fresh) = node.select(&offered, rng);
                 // The answer as this state offers it (the same label may sit elsewhere in another).
                 let Some(a) = offered.iter().position(|&o| o == i).and_then(|p| answers.get(p)).cloned() else { break };
                 visited.push((key, i, dd.seat));
@@ -183,7 +196,7 @@ impl Mcts {
                 status = play(engine, &mut s, dd.seat, &a);
                 expanded = fresh;
             }
-            let values = self.rollout(engine, &mut s, status, &start, players, &mut rng)?;
+            let values = self.rollout(engine, &mut s, status, &start, players, rng)?;
             let value = |who: Seat| values.get(usize::from(who)).copied().unwrap_or(0.5);
             if let Some(e) = root.edges.get_mut(first) {
                 e.taken += 1;
@@ -200,7 +213,7 @@ impl Mcts {
         let best = root.edges.iter().enumerate().max_by(|(_, a), (_, b)| {
             a.taken.cmp(&b.taken).then((a.total / f64::from(a.taken.max(1))).total_cmp(&(b.total / f64::from(b.taken.max(1)))))
         });
-        Ok(best.map(|(i, _)| i).and_then(|i| root_answers.into_iter().nth(i)).unwrap_or_else(|| random_answer(d, &mut rng)))
+        Ok(best.map_or(0, |(i, _)| i))
     }
 
     /// Play on at random from `s`, and say what the state reached is worth to each seat.

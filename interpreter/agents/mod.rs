@@ -123,6 +123,39 @@ pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
     out
 }
 
+/// A decision taking up to `k` options, answered a step at a time: `pick` chooses between the
+/// options chosen so far and those and one more (the first of its answers is stopping), until it
+/// stops or `k` are chosen. Options with the same label are the same step.
+pub fn build_up(
+    d: &Decision,
+    k: u32,
+    avoid: &[Answer],
+    mut pick: impl FnMut(&[Answer]) -> Result<usize, RtError>,
+) -> Result<Answer, RtError> {
+    let mut chosen: Vec<usize> = Vec::new();
+    while chosen.len() < k as usize {
+        let mut answers = vec![Answer(chosen.clone())];
+        let mut labels: Vec<&str> = Vec::new();
+        for i in (0..d.options.len()).filter(|i| !chosen.contains(i)) {
+            let label = d.options.get(i).map_or("", |c| &*c.label);
+            if !labels.contains(&label) {
+                labels.push(label);
+                let mut more = chosen.clone();
+                more.push(i);
+                answers.push(Answer(more));
+            }
+        }
+        let answers = without(answers, avoid);
+        let i = if answers.len() <= 1 { 0 } else { pick(&answers)? };
+        match answers.into_iter().nth(i) {
+            Some(a) if a.0.len() > chosen.len() => chosen = a.0,
+            Some(a) => return Ok(a),
+            None => break,
+        }
+    }
+    Ok(Answer(chosen))
+}
+
 /// The answers but those to avoid, unless that leaves none.
 pub fn without(answers: Vec<Answer>, avoid: &[Answer]) -> Vec<Answer> {
     if answers.iter().all(|a| avoid.contains(a)) {

@@ -16,7 +16,8 @@ use std::fmt;
 
 /// The search bot's playouts per decision when `mcts` gives none.
 pub const DEFAULT_PLAYOUTS: u32 = 200;
-/// Decisions a playout plays at random after the tree before the hints score it.
+/// Decisions a playout plays at random after the tree before the hints score it, where neither
+/// `mcts` nor the game's `search_depth` gives a number.
 pub const DEFAULT_DEPTH: u32 = 30;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,10 +25,11 @@ pub enum BotKind {
     Random,
     Greedy,
     /// `mcts:PLAYOUTS:DEPTH`: the playouts a decision, and the decisions a playout plays at
-    /// random after the tree before the hints score it (for a game with hints).
+    /// random after the tree before the hints score it (for a game with hints; without a DEPTH,
+    /// the game's `search_depth`, else `DEFAULT_DEPTH`).
     Mcts {
         playouts: u32,
-        depth: u32,
+        depth: Option<u32>,
     },
 }
 
@@ -36,8 +38,8 @@ impl fmt::Display for BotKind {
         match self {
             BotKind::Random => write!(f, "random"),
             BotKind::Greedy => write!(f, "greedy"),
-            BotKind::Mcts { playouts, depth: DEFAULT_DEPTH } => write!(f, "mcts:{playouts}"),
-            BotKind::Mcts { playouts, depth } => write!(f, "mcts:{playouts}:{depth}"),
+            BotKind::Mcts { playouts, depth: None } => write!(f, "mcts:{playouts}"),
+            BotKind::Mcts { playouts, depth: Some(depth) } => write!(f, "mcts:{playouts}:{depth}"),
         }
     }
 }
@@ -58,8 +60,8 @@ impl std::str::FromStr for BotKind {
                     Some(_) => return Err(format!("`{s}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")),
                 };
                 let depth = match d.map(str::parse::<u32>) {
-                    None => DEFAULT_DEPTH,
-                    Some(Ok(n)) if n <= 10_000 => n,
+                    None => None,
+                    Some(Ok(n)) if n <= 10_000 => Some(n),
                     Some(_) => return Err(format!("`{s}`: the playout depth is a whole number from 0 to 10000, like `mcts:200:30`")),
                 };
                 Ok(BotKind::Mcts { playouts, depth })
@@ -186,7 +188,10 @@ impl Bots {
         let seen = situation(engine, st, d);
         let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
         let a = match kind {
-            BotKind::Mcts { playouts, depth } => Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid),
+            BotKind::Mcts { playouts, depth } => {
+                let depth = depth.or(engine.game.search_depth).unwrap_or(DEFAULT_DEPTH);
+                Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid)
+            }
             _ => Greedy { seed: self.seed }.choose(engine, st, d, avoid),
         }?;
         self.answered.entry(seen).or_default().push(a.clone());

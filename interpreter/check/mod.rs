@@ -107,6 +107,7 @@ impl Checker {
             lambdas: vec![],
             durations: vec![],
             default_duration: None,
+            search_depth: None,
             setup: None,
             turn: None,
             trigger_order: None,
@@ -235,6 +236,7 @@ impl Checker {
             "deck_sections",
             "picture",
             "played_in",
+            "search_depth",
         ];
         for p in &g.props {
             let words: Vec<String> = p
@@ -271,6 +273,15 @@ impl Checker {
                 }
                 "durations" => self.game.durations = words,
                 "deck_sections" => self.game.deck_sections = words,
+                "search_depth" => match p.values.as_slice() {
+                    [v] if matches!(v.node, PropValue::Int(n) if (0..=10_000).contains(&n)) => {
+                        self.game.search_depth = first.parse().ok();
+                    }
+                    _ => self.error(
+                        Diag::error(p.span, "write the search bot's playout depth as one whole number, like `search_depth 0`")
+                            .help("from 0 (the hints score the state where the tree ends) to 10000 decisions"),
+                    ),
+                },
                 "setup" | "turn" | "default_duration" | "trigger_order" | "picture" | "played_in" => {}
                 other => {
                     let help = did_you_mean(other, keys).or_else(|| Some(format!("a game header has: {}", keys.join(", "))));

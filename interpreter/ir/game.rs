@@ -165,6 +165,9 @@ pub struct Game {
     pub lambdas: Vec<LambdaDef>,
     pub durations: Vec<String>,
     pub default_duration: Option<usize>,
+    /// `search_depth N`: the decisions the search bot plays at random past its tree before the
+    /// hints score the state, where `mcts` names none (`None`: the bot's own default).
+    pub search_depth: Option<u32>,
     pub setup: Option<ProcId>,
     pub turn: Option<ProcId>,
     pub trigger_order: Option<FuncId>,
