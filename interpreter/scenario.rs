@@ -402,6 +402,36 @@ pub fn run_file_with(
     path: &std::path::Path,
     variants: &[String],
 ) -> Result<Vec<FileOutcome>, String> {
+    run_file_shared(project, path, variants, &Bases::default())
+}
+
+/// Games compiled up to their scenarios, by game and set of variants, for the scenario files run
+/// with one `Bases` to share (`Project::load_scenario`), as `arbiter check` shares them: the game
+/// is compiled once per set of variants, not once per scenario. Each is compiled when first asked
+/// for, on whichever thread asks.
+#[derive(Default)]
+pub struct Bases(BaseMap);
+
+type BaseCell = std::sync::Arc<std::sync::OnceLock<Option<crate::check::project::Base>>>;
+type BaseMap = std::sync::Mutex<std::collections::HashMap<(String, Vec<String>), BaseCell>>;
+
+impl Bases {
+    fn cell(&self, game: &str, variants: &[String]) -> BaseCell {
+        let mut map = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        map.entry((game.to_string(), variants.to_vec())).or_default().clone()
+    }
+}
+
+/// `run_file_with`, sharing the games compiled in `bases`. A file with fixture files beside it is
+/// compiled with them on its own. Scenarios of the file that ask for the same variants share one
+/// compilation; the result is what loading the file with the game would give (tests/examples.rs
+/// compares the two for every scenario file).
+pub fn run_file_shared(
+    project: &crate::check::project::Project,
+    path: &std::path::Path,
+    variants: &[String],
+    bases: &Bases,
+) -> Result<Vec<FileOutcome>, String> {
     let file = match crate::check::project::peek(path) {
         Ok(f) => f,
         // A syntax error is shown at its place, with its source line.
@@ -412,6 +442,8 @@ pub fn run_file_with(
             });
         }
     };
+    let extras = crate::check::project::scenario_extras(path);
+    let mut compiled: Vec<(String, Vec<String>, crate::check::project::Loaded)> = Vec::new();
     let mut out = Vec::new();
     for it in &file.items {
         let crate::syntax::ast::Item::Scenario(s) = &it.node else { continue };
@@ -426,16 +458,32 @@ pub fn run_file_with(
                 wanted.push(v);
             }
         }
-        let loaded = project.load(&game, &wanted, &crate::check::project::scenario_extras(path));
-        let built = match loaded.result {
+        let known = compiled.iter().position(|(g, v, _)| *g == game && *v == wanted);
+        let at = match known {
+            Some(i) => i,
+            None => {
+                let shared = if extras.len() == 1 {
+                    let cell = bases.cell(&game, &wanted);
+                    let base = cell.get_or_init(|| project.compile_base(&game, &wanted, &[]));
+                    base.as_ref().and_then(|b| project.load_scenario(b, path))
+                } else {
+                    None
+                };
+                let loaded = shared.unwrap_or_else(|| project.load(&game, &wanted, &extras));
+                compiled.push((game, wanted, loaded));
+                compiled.len() - 1
+            }
+        };
+        let Some((_, _, loaded)) = compiled.get(at) else { continue };
+        let built = match &loaded.result {
             Ok(b) => b,
-            Err(diags) => return Err(crate::diag::render(&diags, &loaded.files)),
+            Err(diags) => return Err(crate::diag::render(diags, &loaded.files)),
         };
         let Some(sc) = built.scenarios.iter().find(|x| x.id == s.id.node) else {
             return Err(format!("scenario `{}` was not compiled", s.id.node));
         };
         let outcome = run(&built.game, sc);
-        out.push(FileOutcome { game: built.game, outcome, files: loaded.files });
+        out.push(FileOutcome { game: built.game.clone(), outcome, files: loaded.files.clone() });
     }
     Ok(out)
 }

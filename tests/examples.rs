@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
 use arbiter::check::project::Project;
-use arbiter::scenario::{failure_text, run_file};
+use arbiter::scenario::{Bases, failure_text, run_file_shared};
 use std::path::Path;
 
 #[test]
@@ -13,13 +13,16 @@ fn scenarios_pass_and_traces_are_snapshotted() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let project = Project::at(root.to_path_buf());
     let mut ran = 0;
+    // Each game is compiled once per set of variants and shared by the files (as `arbiter test`
+    // does); `scenario_files_checked_against_a_shared_game_load_the_same` below shows that changes nothing.
+    let bases = Bases::default();
     insta::glob!("{examples,rulings,house-rules}/**/*.arb", |path| {
         let is_scenario_file = arbiter::check::project::peek(path)
             .is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, arbiter::syntax::ast::Item::Scenario(_))));
         if !is_scenario_file {
             return;
         }
-        let outcomes = match run_file(&project, path) {
+        let outcomes = match run_file_shared(&project, path, &[], &bases) {
             Ok(o) => o,
             Err(e) => panic!("{} does not check:\n{e}", path.display()),
         };

@@ -3,18 +3,24 @@
 use super::check::expand;
 use crate::check::project::Project;
 use crate::runtime::view;
-use crate::scenario::{failure_text, run_file_with};
+use crate::scenario::{Bases, failure_text, run_file_shared, run_file_with};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     let paths = if paths.is_empty() { vec![project.root.join("tests/examples")] } else { paths.to_vec() };
     let mut passed = 0;
     let mut failed = 0;
-    for f in expand(&paths) {
-        match run_file_with(project, &f, variants) {
+    // The files run on all cores, sharing each game compiled once per set of variants; the
+    // results are shown in the files' order.
+    let bases = Bases::default();
+    let files = expand(&paths);
+    let results: Vec<_> = files.par_iter().map(|f| run_file_shared(project, f, variants, &bases)).collect();
+    for (f, result) in files.iter().zip(results) {
+        match result {
             Err(e) => {
                 failed += 1;
-                outln!("FAIL {}\n{e}", project.display(&f));
+                outln!("FAIL {}\n{e}", project.display(f));
             }
             Ok(outcomes) => {
                 for o in outcomes {
