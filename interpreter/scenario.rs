@@ -408,7 +408,8 @@ pub fn run_file_with(
 /// Games compiled up to their scenarios, by game and set of variants, for the scenario files run
 /// with one `Bases` to share (`Project::load_scenario`), as `arbiter check` shares them: the game
 /// is compiled once per set of variants, not once per scenario. Each is compiled when first asked
-/// for, on whichever thread asks.
+/// for, on whichever thread asks, inside `OnceLock::get_or_init`: compiling must not wait for
+/// other rayon work (it runs none), or a thread could wait on itself.
 #[derive(Default)]
 pub struct Bases(BaseMap);
 
@@ -425,7 +426,7 @@ impl Bases {
 /// `run_file_with`, sharing the games compiled in `bases`. A file with fixture files beside it is
 /// compiled with them on its own. Scenarios of the file that ask for the same variants share one
 /// compilation; the result is what loading the file with the game would give (tests/examples.rs
-/// compares the two for every scenario file).
+/// compares the two for every set of variants of every scenario file without fixtures).
 pub fn run_file_shared(
     project: &crate::check::project::Project,
     path: &std::path::Path,

@@ -339,6 +339,12 @@ fn the_search_bot_builds_a_choice_of_several_options_a_step_at_a_time() {
         let mut kept: Vec<&str> = a.0.iter().map(|&i| &*d.options[i].label).filter(|l| *l != "nothing").collect();
         kept.sort_unstable();
         assert_eq!(kept, ["plus one", "plus three", "plus two"], "{bot}, seed {seed}");
+        // A legal answer, and the game goes on to the second player's word and the win.
+        engine.answer(&mut st, d.seat, &a).unwrap();
+        assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+        engine.answer(&mut st, 1, &Answer(vec![0])).unwrap();
+        assert_eq!(engine.advance(&mut st).unwrap(), Status::Ended);
+        assert_eq!(st.result.as_ref().unwrap().winners, vec![0], "{bot}, seed {seed}");
     }
 }
 
@@ -347,5 +353,35 @@ fn a_game_sets_the_search_depth_as_a_whole_number() {
     let Err(diags) = common::compile_text("chips.arb", &chips("search_depth deep")) else { panic!("`search_depth deep` checks") };
     let shown = format!("{diags:?}");
     assert!(shown.contains("the search bot's playout depth as one whole number"), "{shown}");
+    assert!(shown.contains("from 0 (the hints score the state where the tree ends) to 10000 decisions"), "{shown}");
+    assert!(common::compile_text("chips.arb", &chips("search_depth 10001")).is_err(), "a depth over 10000 checks");
+    assert!(common::compile_text("chips.arb", &chips("search_depth 1 2")).is_err(), "two numbers check");
+    assert_eq!(common::game_text("chips.arb", &chips("search_depth 10000")).game.search_depth, Some(10000));
     assert_eq!(common::game_text("chips.arb", &chips("")).game.search_depth, None);
+}
+
+/// `build_up` passes over answers given before only where a step would end on one: stopping, or
+/// the last option allowed. A step that goes on is not an answer yet, and an answer given before
+/// matches whatever the order of its options.
+#[test]
+fn a_choice_built_a_step_at_a_time_passes_over_whole_answers_given_before() {
+    use arbiter::agents::build_up;
+    let b = common::game_text("chips.arb", &chips(""));
+    let engine = Engine::new(&b.game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![Default::default(); 2] }).unwrap();
+    assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+    let d = st.pending.clone().unwrap();
+    // The stand-in search always stops when it may.
+    let stop = |avoid: &[Answer]| build_up(&d, 6, avoid, |_| Ok(0)).unwrap();
+    assert_eq!(stop(&[]), Answer(vec![]));
+    assert_eq!(stop(&[Answer(vec![])]), Answer(vec![0]));
+    assert_eq!(stop(&[Answer(vec![]), Answer(vec![0])]), Answer(vec![0, 1]));
+    assert_eq!(stop(&[Answer(vec![]), Answer(vec![0]), Answer(vec![1, 0])]), Answer(vec![0, 1, 2]));
+    // Where every step would end on an answer given before, the search chooses among them all.
+    let all: Vec<Answer> = (0..=6).map(|n| Answer((0..n).collect())).collect();
+    assert_eq!(stop(&all), Answer(vec![0, 1, 2, 3, 4]));
+    // Going on past an answer given before: [5] was given, so stopping there is passed over.
+    let last = |avoid: &[Answer]| build_up(&d, 2, avoid, |answers| Ok(answers.len() - 1)).unwrap();
+    assert_eq!(last(&[]), Answer(vec![4, 5]));
+    assert_eq!(last(&[Answer(vec![5, 4])]), Answer(vec![3, 5]));
 }

@@ -92,8 +92,8 @@ pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
 // What the lookahead bots share: their own random source, the answers worth trying, and what a
 // state is worth to a seat.
 
-/// How many different answers are tried where a decision takes several options at once (every
-/// option is tried where it takes one).
+/// How many different answers are tried where a decision takes exactly N options, or orders them
+/// (every option is tried where it takes one; one at a time where it takes up to N: `build_up`).
 pub const WIDTH: usize = 12;
 
 /// A bot's generator for one decision: from its seed, its seat, how many decisions the game has
@@ -125,15 +125,24 @@ pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
 
 /// A decision taking up to `k` options, answered a step at a time: `pick` chooses between the
 /// options chosen so far and those and one more (the first of its answers is stopping), until it
-/// stops or `k` are chosen. Options with the same label are the same step.
+/// stops or `k` are chosen. Options with the same label are the same step. The answer comes back
+/// in the options' order. `avoid` holds whole answers given before: a step that would end on one
+/// of them is passed over while there are others (a step that goes on is not an answer yet).
 pub fn build_up(
     d: &Decision,
     k: u32,
     avoid: &[Answer],
     mut pick: impl FnMut(&[Answer]) -> Result<usize, RtError>,
 ) -> Result<Answer, RtError> {
+    let k = k as usize;
+    let sorted = |a: &Answer| {
+        let mut v = a.0.clone();
+        v.sort_unstable();
+        v
+    };
+    let avoided: Vec<Vec<usize>> = avoid.iter().map(sorted).collect();
     let mut chosen: Vec<usize> = Vec::new();
-    while chosen.len() < k as usize {
+    while chosen.len() < k {
         let mut answers = vec![Answer(chosen.clone())];
         let mut labels: Vec<&str> = Vec::new();
         for i in (0..d.options.len()).filter(|i| !chosen.contains(i)) {
@@ -145,14 +154,17 @@ pub fn build_up(
                 answers.push(Answer(more));
             }
         }
-        let answers = without(answers, avoid);
+        let ends_avoided = |a: &Answer| (a.0.len() == chosen.len() || a.0.len() == k) && avoided.contains(&sorted(a));
+        if answers.iter().any(|a| !ends_avoided(a)) {
+            answers.retain(|a| !ends_avoided(a));
+        }
         let i = if answers.len() <= 1 { 0 } else { pick(&answers)? };
         match answers.into_iter().nth(i) {
             Some(a) if a.0.len() > chosen.len() => chosen = a.0,
-            Some(a) => return Ok(a),
-            None => break,
+            Some(_) | None => break,
         }
     }
+    chosen.sort_unstable();
     Ok(Answer(chosen))
 }
 

@@ -24,7 +24,8 @@ pub const DEFAULT_DEPTH: u32 = 30;
 pub enum BotKind {
     Random,
     Greedy,
-    /// `mcts:PLAYOUTS:DEPTH`: the playouts a decision, and the decisions a playout plays at
+    /// `mcts:PLAYOUTS:DEPTH`: the playouts a decision (a step of a choice of up to N options
+    /// counts as one), and the decisions a playout plays at
     /// random after the tree before the hints score it (for a game with hints; without a DEPTH,
     /// the game's `search_depth`, else `DEFAULT_DEPTH`).
     Mcts {

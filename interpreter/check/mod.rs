@@ -275,7 +275,7 @@ impl Checker {
                 "deck_sections" => self.game.deck_sections = words,
                 "search_depth" => match p.values.as_slice() {
                     [v] if matches!(v.node, PropValue::Int(n) if (0..=10_000).contains(&n)) => {
-                        self.game.search_depth = first.parse().ok();
+                        self.game.search_depth = if let PropValue::Int(n) = v.node { u32::try_from(n).ok() } else { None };
                     }
                     _ => self.error(
                         Diag::error(p.span, "write the search bot's playout depth as one whole number, like `search_depth 0`")

@@ -9,37 +9,48 @@ use std::path::{Path, PathBuf};
 
 pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     let paths = if paths.is_empty() { vec![project.root.join("tests/examples")] } else { paths.to_vec() };
-    let mut passed = 0;
-    let mut failed = 0;
-    // The files run on all cores, sharing each game compiled once per set of variants; the
-    // results are shown in the files' order.
+    // The files run on all cores, sharing each game compiled once per set of variants; each
+    // file's report is written as it finishes (its games and states dropped), and the reports
+    // are shown in the files' order.
     let bases = Bases::default();
     let files = expand(&paths);
-    let results: Vec<_> = files.par_iter().map(|f| run_file_shared(project, f, variants, &bases)).collect();
-    for (f, result) in files.iter().zip(results) {
-        match result {
-            Err(e) => {
-                failed += 1;
-                outln!("FAIL {}\n{e}", project.display(f));
-            }
-            Ok(outcomes) => {
-                for o in outcomes {
-                    if o.outcome.passed() {
-                        passed += 1;
-                        outln!("ok   {} {}", o.outcome.id, o.outcome.title);
-                    } else {
-                        failed += 1;
-                        outln!("FAIL {} {}", o.outcome.id, o.outcome.title);
-                        for fl in &o.outcome.failures {
-                            out!("{}", failure_text(&o.game, fl));
-                        }
+    let reports: Vec<(String, usize, usize)> = files.par_iter().map(|f| report(project, f, variants, &bases)).collect();
+    let (mut passed, mut failed) = (0, 0);
+    for (text, p, f) in reports {
+        out!("{text}");
+        passed += p;
+        failed += f;
+    }
+    outln!("{passed} passed, {failed} failed");
+    i32::from(failed > 0)
+}
+
+/// One file's report: its lines, and how many of its scenarios passed and failed.
+fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases) -> (String, usize, usize) {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    let (mut passed, mut failed) = (0, 0);
+    match run_file_shared(project, file, variants, bases) {
+        Err(e) => {
+            failed += 1;
+            let _ = writeln!(text, "FAIL {}\n{e}", project.display(file));
+        }
+        Ok(outcomes) => {
+            for o in outcomes {
+                if o.outcome.passed() {
+                    passed += 1;
+                    let _ = writeln!(text, "ok   {} {}", o.outcome.id, o.outcome.title);
+                } else {
+                    failed += 1;
+                    let _ = writeln!(text, "FAIL {} {}", o.outcome.id, o.outcome.title);
+                    for fl in &o.outcome.failures {
+                        text.push_str(&failure_text(&o.game, fl));
                     }
                 }
             }
         }
     }
-    outln!("{passed} passed, {failed} failed");
-    i32::from(failed > 0)
+    (text, passed, failed)
 }
 
 /// What `arbiter explain` shows.
