@@ -303,6 +303,9 @@ fn what_is_not_a_save_of_these_rules_is_refused_and_left_alone() {
     std::fs::write(dir.join("v2.json"), serde_json::to_string(&v2).unwrap()).unwrap();
     refused(&dir, &["resume", "v2.json"], "v2.json", "`v2.json` is a saved game in format version 2; this arbiter reads version 1");
 
+    // The bots a game was started with stay: `--bots` is refused, not taken for a file name.
+    refused(&dir, &["resume", "t.json", "--bots", "greedy"], "t.json", "`t.json` goes on with the bots it was started with");
+
     // Cut short, empty, not JSON, JSON but not a save, a raw state from before versioned saves.
     std::fs::write(dir.join("cut.json"), &good[..good.len() / 2]).unwrap();
     refused(&dir, &["resume", "cut.json"], "cut.json", "`cut.json` is cut short: the file ends in the middle of the saved game");

@@ -115,6 +115,9 @@ pub enum Command {
         /// Write a picture of the table (SVG) into this folder every turn.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Refused: a saved game goes on with the bots it was started with.
+        #[arg(long, hide = true)]
+        bots: Vec<String>,
     },
     /// Write an SVG picture of the table: at the end of a scenario, or of a saved game.
     Render {
@@ -281,7 +284,14 @@ pub fn main_with(cli: Cli) -> i32 {
             let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg, bots };
             play::run(&project, &opts)
         }
-        Command::Resume { file, humans, log, save, svg } => {
+        Command::Resume { file, bots, .. } if !bots.is_empty() => {
+            eprintln!("error: `{}` goes on with the bots it was started with; `--bots` cannot change them", file.display());
+            eprintln!(
+                "  help: leave out `--bots` (`--human N` may still take a seat), or start a new game with `arbiter play GAME --bots ...`"
+            );
+            2
+        }
+        Command::Resume { file, humans, log, save, svg, .. } => {
             play::resume(&project, &play::ResumeOptions { file, game: None, variants: vec![], humans, log, save, svg })
         }
         Command::Render { file, id, game, out } => render::run(&project, &render::Options { file, id, game, out }),
