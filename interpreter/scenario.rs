@@ -384,12 +384,17 @@ fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String
     format!("`{text}` is false")
 }
 
-/// One scenario of a file, run against its game.
+/// One scenario of a file, run against its game (shared by the file's scenarios that ask for the
+/// same variants).
 pub struct FileOutcome {
-    pub game: Game,
+    pub game: std::sync::Arc<Game>,
     pub outcome: Outcome,
-    pub files: Vec<crate::syntax::span::SourceFile>,
+    pub files: std::sync::Arc<[crate::syntax::span::SourceFile]>,
 }
+
+/// A game compiled for a file's scenarios with one set of variants: the game, the file's compiled
+/// scenarios and the source files; or the rendered diagnostics.
+type ForFile = Result<(std::sync::Arc<Game>, Vec<ScenarioIr>, std::sync::Arc<[crate::syntax::span::SourceFile]>), String>;
 
 /// Run every scenario in a file. Errors (the file or its game does not check) come back rendered.
 pub fn run_file(project: &crate::check::project::Project, path: &std::path::Path) -> Result<Vec<FileOutcome>, String> {
@@ -444,7 +449,7 @@ pub fn run_file_shared(
         }
     };
     let extras = crate::check::project::scenario_extras(path);
-    let mut compiled: Vec<(String, Vec<String>, crate::check::project::Loaded)> = Vec::new();
+    let mut compiled: Vec<(String, Vec<String>, ForFile)> = Vec::new();
     let mut out = Vec::new();
     for it in &file.items {
         let crate::syntax::ast::Item::Scenario(s) = &it.node else { continue };
@@ -471,20 +476,24 @@ pub fn run_file_shared(
                     None
                 };
                 let loaded = shared.unwrap_or_else(|| project.load(&game, &wanted, &extras));
-                compiled.push((game, wanted, loaded));
+                let built = match loaded.result {
+                    Ok(b) => Ok((std::sync::Arc::new(b.game), b.scenarios, loaded.files.into())),
+                    Err(diags) => Err(crate::diag::render(&diags, &loaded.files)),
+                };
+                compiled.push((game, wanted, built));
                 compiled.len() - 1
             }
         };
-        let Some((_, _, loaded)) = compiled.get(at) else { continue };
-        let built = match &loaded.result {
-            Ok(b) => b,
-            Err(diags) => return Err(crate::diag::render(diags, &loaded.files)),
+        let (game, scenarios, files) = match compiled.get(at).map(|(_, _, b)| b) {
+            Some(Ok(b)) => b,
+            Some(Err(e)) => return Err(e.clone()),
+            None => continue,
         };
-        let Some(sc) = built.scenarios.iter().find(|x| x.id == s.id.node) else {
+        let Some(sc) = scenarios.iter().find(|x| x.id == s.id.node) else {
             return Err(format!("scenario `{}` was not compiled", s.id.node));
         };
-        let outcome = run(&built.game, sc);
-        out.push(FileOutcome { game: built.game.clone(), outcome, files: loaded.files.clone() });
+        let outcome = run(game, sc);
+        out.push(FileOutcome { game: game.clone(), outcome, files: files.clone() });
     }
     Ok(out)
 }

@@ -3,8 +3,8 @@
 //! (a win best of all, then the sum of the rulebook's `hint`s); ties are broken at random.
 
 use super::redeal::redeal;
-use super::{bot_rng, build_up, candidates, hint_score, random_answer, result_value, without};
-use crate::runtime::state::{Answer, Count, Decision, Rng, State};
+use super::{answer_with, bot_rng, hint_score, result_value};
+use crate::runtime::state::{Answer, Decision, Rng, State};
 use crate::runtime::{Engine, RtError, Status};
 
 pub struct Greedy {
@@ -16,21 +16,16 @@ impl Greedy {
         self.choose(engine, st, d, &[])
     }
 
-    /// `decide`, passing over the answers in `avoid` while there are others. A decision taking
-    /// up to some number of options is answered a step at a time (`build_up`).
+    /// `decide`, passing over the answers in `avoid` while there are others (see `answer_with`).
+    /// The options are tried on one state re-dealt from what the seat knows, dealt when there is
+    /// a choice to weigh.
     pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
         let mut rng = bot_rng(self.seed, st, d.seat, 1);
-        if let Count::UpTo(k) = d.count {
-            let base = redeal(engine.game, st, d.seat, &mut rng);
-            return build_up(d, k, avoid, |answers| best(engine, &base, d, answers, &mut rng));
-        }
-        let cands = without(candidates(d, &mut rng), avoid);
-        if cands.len() <= 1 {
-            return Ok(cands.into_iter().next().unwrap_or_else(|| random_answer(d, &mut rng)));
-        }
-        let base = redeal(engine.game, st, d.seat, &mut rng);
-        let pick = best(engine, &base, d, &cands, &mut rng)?;
-        Ok(cands.into_iter().nth(pick).unwrap_or_else(|| random_answer(d, &mut rng)))
+        let mut base: Option<State> = None;
+        answer_with(d, avoid, &mut rng, |answers, rng| {
+            let base = base.get_or_insert_with(|| redeal(engine.game, st, d.seat, rng));
+            best(engine, base, d, answers, rng)
+        })
     }
 }
 

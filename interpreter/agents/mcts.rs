@@ -20,7 +20,7 @@
 //! wins. A dozen random subsets would rarely hold the right few.
 
 use super::redeal::redeal;
-use super::{bot_rng, build_up, candidates, hint_score, random_answer, result_value, stir, without};
+use super::{answer_with, bot_rng, candidates, hint_score, random_answer, result_value, stir};
 use crate::ir::value::Seat;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 use crate::runtime::{Engine, RtError, Status};
@@ -132,22 +132,14 @@ impl Mcts {
         self.choose(engine, st, d, &[])
     }
 
-    /// `decide`, passing over the answers in `avoid` while there are others.
+    /// `decide`, passing over the answers in `avoid` while there are others (see `answer_with`).
     pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
         let mut rng = bot_rng(self.seed, st, d.seat, 2);
-        if let Count::UpTo(k) = d.count {
-            return build_up(d, k, avoid, |answers| self.search(engine, st, d, answers, &mut rng));
-        }
-        let root_answers = without(candidates(d, &mut rng), avoid);
-        let best = self.search(engine, st, d, &root_answers, &mut rng)?;
-        Ok(root_answers.into_iter().nth(best).unwrap_or_else(|| random_answer(d, &mut rng)))
+        answer_with(d, avoid, &mut rng, |answers, rng| self.search(engine, st, d, answers, rng))
     }
 
-    /// Search among `root_answers` to `d`; the place of the best among them.
+    /// Search among `root_answers` (two or more) to `d`; the place of the best among them.
     fn search(&self, engine: &Engine, st: &State, d: &Decision, root_answers: &[Answer], rng: &mut Rng) -> Result<usize, RtError> {
-        if root_answers.len() <= 1 {
-            return Ok(0);
-        }
         let seat = d.seat;
         let mut root =
             Node { edges: (0..root_answers.len()).map(|i| Edge { key: i as u64, taken: 0, total: 0.0, available: 0 }).collect() };

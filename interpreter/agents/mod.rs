@@ -123,6 +123,24 @@ pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
     out
 }
 
+/// A lookahead bot's answer, `pick` choosing among the answers worth trying: a step at a time
+/// where the decision takes up to N options (`build_up`); else among `candidates` less those in
+/// `avoid` (while there are others), without asking `pick` where there is one (or none: then at
+/// random).
+pub fn answer_with(
+    d: &Decision,
+    avoid: &[Answer],
+    rng: &mut Rng,
+    mut pick: impl FnMut(&[Answer], &mut Rng) -> Result<usize, RtError>,
+) -> Result<Answer, RtError> {
+    if let Count::UpTo(k) = d.count {
+        return build_up(d, k, avoid, |answers| pick(answers, rng));
+    }
+    let cands = without(candidates(d, rng), avoid);
+    let i = if cands.len() <= 1 { 0 } else { pick(&cands, rng)? };
+    Ok(cands.into_iter().nth(i).unwrap_or_else(|| random_answer(d, rng)))
+}
+
 /// A decision taking up to `k` options, answered a step at a time: `pick` chooses between the
 /// options chosen so far and those and one more (the first of its answers is stopping), until it
 /// stops or `k` are chosen. Options with the same label are the same step. The answer comes back
