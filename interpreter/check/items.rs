@@ -56,8 +56,9 @@ impl Checker {
     pub fn lower_items(&mut self, items: &[Placed]) {
         let cx = Ctx::default();
         let pure = Ctx { pure: true, ..Ctx::default() };
-        // Constants and field defaults.
-        let mut consts = Vec::new();
+        // Constants and field defaults. Each constant is kept as soon as it is lowered, so that the
+        // constants after it (and everything else) can fold it in (see `fold`).
+        self.game.consts.clear();
         for pl in items {
             if let Item::Const(c) = &pl.item.node {
                 self.want_cite(pl.role, &c.name, &c.cite);
@@ -65,10 +66,9 @@ impl Checker {
                 let (x, t) = self.lower_expr(&c.value, &mut sc, &pure);
                 let want = self.const_by_name.get(&c.name.node).map(|(_, t)| t.clone()).unwrap_or(Ty::Any);
                 self.expect_ty(&t, &want, c.value.span);
-                consts.push(ConstDef { name: c.name.node.clone(), value: x, span: c.name.span });
+                self.game.consts.push(ConstDef { name: c.name.node.clone(), value: x, span: c.name.span });
             }
         }
-        self.game.consts = consts;
         let mut pi = 0;
         let mut gi = 0;
         for pl in items {

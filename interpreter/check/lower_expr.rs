@@ -34,7 +34,8 @@ impl Checker {
     }
 
     pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx))
+        let (x, t) = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx));
+        (super::fold::fold(x, &self.game.consts), t)
     }
 
     fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
@@ -146,12 +147,8 @@ impl Checker {
                     }
                     out.push(x);
                 }
-                // A list of literals is built once, here, not each time it is evaluated.
-                let kind = match out.iter().map(super::fold).collect::<Option<Vec<_>>>() {
-                    Some(values) if !out.is_empty() => ExprKind::Lit(Value::list(values)),
-                    _ => ExprKind::List(out),
-                };
-                (mk(kind), Ty::List(Box::new(ty)))
+                // A list of literals is built once, when it is folded, not each time it is evaluated.
+                (mk(ExprKind::List(out)), Ty::List(Box::new(ty)))
             }
             ast::ExprKind::Lambda { .. } => {
                 self.bad(span, "a function `|x| ..` can only be passed straight to a built-in such as `sort_by` or `distinct_match`")

@@ -2,6 +2,7 @@
 //! reported at once; the result is an immutable `ir::Game`.
 
 pub mod decks;
+pub mod fold;
 pub mod items;
 pub mod lower_expr;
 pub mod lower_stmt;
@@ -587,7 +588,7 @@ impl Checker {
         let cx = lower_expr::Ctx { pure: true, ..Default::default() };
         let (x, t) = self.lower_expr(e, &mut sc, &cx);
         self.expect_ty(&t, want, e.span);
-        match fold(&x) {
+        match fold::literal_value(&x) {
             Some(v) => v,
             None => {
                 self.error(Diag::error(e.span, "a default value must be written out, like `0`, `[]` or `none`"));
@@ -701,29 +702,6 @@ fn set_flag(table: &mut Vec<bool>, id: u32) {
     }
     if let Some(m) = table.get_mut(i) {
         *m = true;
-    }
-}
-
-/// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
-pub(super) fn fold(x: &Expr) -> Option<Value> {
-    match &x.kind {
-        ExprKind::Lit(v) => Some(v.clone()),
-        ExprKind::Str(pieces) => {
-            let mut t = String::new();
-            for p in pieces {
-                match p {
-                    StrPiece::Text(s) => t.push_str(s),
-                    StrPiece::Expr(_) => return None,
-                }
-            }
-            Some(Value::text(t))
-        }
-        ExprKind::List(items) => items.iter().map(fold).collect::<Option<Vec<_>>>().map(Value::list),
-        ExprKind::Unary(crate::syntax::ast::UnOp::Neg, inner) => match fold(inner)? {
-            Value::Int(i) => i.checked_neg().map(Value::Int),
-            _ => None,
-        },
-        _ => None,
     }
 }
 

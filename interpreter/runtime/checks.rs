@@ -11,10 +11,7 @@ impl<'a> Evaluator<'a> {
     /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
     pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> R<Value> {
         let c = self.game.checks.get(cid as usize).ok_or_else(|| err(span, "no such check"))?;
-        self.enter(span)?;
-        let r = self.check_inner(cid, c, args, env);
-        self.leave();
-        r.map(Value::Bool)
+        self.nested(span, || self.check_inner(cid, c, args, env)).map(Value::Bool)
     }
 
     fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> R<bool> {
@@ -97,12 +94,7 @@ impl<'a> Evaluator<'a> {
         let p = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
         match &p.requires {
             None => Ok(Value::Bool(true)),
-            Some(req) => {
-                self.enter(span)?;
-                let r = self.holds_in(req, p.slots, args, env.you, env.self_obj);
-                self.leave();
-                r.map(Value::Bool)
-            }
+            Some(req) => self.nested(span, || self.holds_in(req, p.slots, args, env.you, env.self_obj)).map(Value::Bool),
         }
     }
 

@@ -19,8 +19,6 @@ pub struct Evaluator<'a> {
     pub state: &'a State,
     depth: Cell<u32>,
     pub(super) steps: Cell<u64>,
-    /// How deeply `eval` is nested now.
-    level: Cell<u32>,
     /// Reusable buffers and what evaluations worked out (see `Scratch`): the engine's, shared by
     /// every evaluation it makes, or this evaluation's own.
     scratch: Scratchpad<'a>,
@@ -164,7 +162,7 @@ impl<'a> Evaluator<'a> {
 
     fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
         let memo_key = if memo_kept(state) { state.version } else { super::state::new_version() };
-        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), level: Cell::new(0), scratch, memo_key, profile: None }
+        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, profile: None }
     }
 
     /// This evaluation remembers only what it works out itself.
@@ -230,18 +228,21 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    pub fn enter(&self, span: Span) -> R<()> {
+    /// Run `f` one call deeper: a function, check or `requires` called, or a field read through
+    /// modifiers. The depth budget stops a rule that calls itself without end, and every call
+    /// makes sure the thread's stack has room for the expression it runs: one function body nests
+    /// at most `EXPR_NESTING` expressions (a level takes well under 4 KiB), so only calls can
+    /// nest without a bound.
+    pub fn nested<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
         let d = self.depth.get() + 1;
         if d > DEPTH_BUDGET {
             return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
                 .with_help("a function, check or modifier probably refers to itself without end"));
         }
         self.depth.set(d);
-        Ok(())
-    }
-
-    pub fn leave(&self) {
-        self.depth.set(self.depth.get().saturating_sub(1));
+        let r = stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, f);
+        self.depth.set(d - 1);
+        r
     }
 
     #[inline]
@@ -261,7 +262,8 @@ impl<'a> Evaluator<'a> {
         self.step(e, |ev| ev.eval_inner(e, env))
     }
 
-    /// One evaluation step for `e`: counted toward the budget, and with room on the stack.
+    /// One evaluation step for `e`, counted toward the budget.
+    #[inline]
     pub(super) fn step<T>(&self, e: &Expr, f: impl FnOnce(&Self) -> R<T>) -> R<T> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
@@ -269,13 +271,7 @@ impl<'a> Evaluator<'a> {
                 .with_help("a condition or function does too much work, or loops over lists that keep growing"));
         }
         self.steps.set(steps);
-        // Deep (but budgeted) recursion must never overflow the thread's stack: every 16 levels,
-        // make sure there is room for 16 more (a level takes well under 4 KiB).
-        let level = self.level.get();
-        self.level.set(level + 1);
-        let r = if level % 16 == 15 { stacker::maybe_grow(256 * 1024, 4 * 1024 * 1024, || f(self)) } else { f(self) };
-        self.level.set(level);
-        r
+        f(self)
     }
 
     fn eval_inner(&self, e: &Expr, env: &mut Env) -> R<Value> {
@@ -525,10 +521,8 @@ impl<'a> Evaluator<'a> {
 
     pub fn call_func(&self, fid: FuncId, args: Vec<Value>, env: &Env, span: Span) -> R<Value> {
         let f = self.game.funcs.get(fid as usize).ok_or_else(|| err(span, "no such function"))?;
-        self.enter(span)?;
         let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
-        let r = self.as_routine("func", &f.info.name, || self.eval(&f.body, &mut fenv));
-        self.leave();
+        let r = self.nested(span, || self.as_routine("func", &f.info.name, || self.eval(&f.body, &mut fenv)));
         self.give(fenv.slots);
         r
     }

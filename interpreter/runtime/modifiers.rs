@@ -170,9 +170,7 @@ impl<'a> Evaluator<'a> {
             }
             // A blanking modifier may read fields: one that reads its own object's is stopped by
             // the depth budget.
-            self.enter(span)?;
-            let found = self.field_of(o, f, span).and_then(|x| Ok((x, self.blank_except(o)?)));
-            self.leave();
+            let found = self.nested(span, || self.field_of(o, f, span).and_then(|x| Ok((x, self.blank_except(o)?))));
             let ((ob, def, kind, idx), blank) = found?;
             return Ok(match blank {
                 Some(keep) if !keep.contains(&f) => kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default(),
@@ -186,10 +184,7 @@ impl<'a> Evaluator<'a> {
         }
         // Modifiers read fields too: a modifier that reads what it changes is stopped by the
         // depth budget.
-        self.enter(span)?;
-        let v = self.through_modifiers(o, f, span);
-        self.leave();
-        let v = v?;
+        let v = self.nested(span, || self.through_modifiers(o, f, span))?;
         self.memo().fields.insert(key, v.clone());
         Ok(v)
     }

@@ -1,0 +1,123 @@
+//! Constant folding: an expression whose value is known when the rules are checked becomes that
+//! value (`ExprKind::Lit`), so that a running game never works it out again.
+//!
+//! Folded, each as soon as it is lowered (its parts are folded first):
+//! - a constant whose value is itself a literal (`rows`, once `const rows: int = 6`);
+//! - a text with nothing to fill in (`"the grid is full"`);
+//! - a list of literals (`[[0, 1], [1, 0]]`);
+//! - `-` and `not` of a literal, and `and`, `or`, comparisons and whole-number arithmetic of two
+//!   literals, when the result is defined (an overflow or a division by zero is left for the
+//!   running game to report, at its place, as it always has).
+//!
+//! A folded expression gives the same value and the same errors as before; it only takes no
+//! evaluation step, and a folded text or list no longer counts toward the memory budget.
+
+use crate::budgets::{NEST_BUDGET, SIZE_BUDGET};
+use crate::ir::value::Value;
+use crate::ir::*;
+use crate::syntax::ast::{BinOp, UnOp};
+
+/// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
+pub fn literal_value(x: &Expr) -> Option<Value> {
+    match &x.kind {
+        ExprKind::Lit(v) => Some(v.clone()),
+        ExprKind::Str(pieces) => plain_text(pieces).map(Value::text),
+        ExprKind::List(items) => items.iter().map(literal_value).collect::<Option<Vec<_>>>().map(Value::list),
+        ExprKind::Unary(UnOp::Neg, inner) => match literal_value(inner)? {
+            Value::Int(i) => i.checked_neg().map(Value::Int),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A text with nothing to fill in, as one string.
+fn plain_text(pieces: &[StrPiece]) -> Option<String> {
+    let mut t = String::new();
+    for p in pieces {
+        match p {
+            StrPiece::Text(s) => t.push_str(s),
+            StrPiece::Expr(_) => return None,
+        }
+    }
+    Some(t)
+}
+
+/// `e` with its value in place of it when that is known now; `consts` are the constants lowered
+/// so far (a constant is folded only once its own value is a literal).
+pub fn fold(e: Expr, consts: &[ConstDef]) -> Expr {
+    match known(&e, consts) {
+        Some(v) => Expr { kind: ExprKind::Lit(v), span: e.span },
+        None => match e.kind {
+            ExprKind::If(c, t, o) => match c.kind {
+                ExprKind::Lit(Value::Bool(b)) => {
+                    if b {
+                        *t
+                    } else {
+                        *o
+                    }
+                }
+                _ => Expr { kind: ExprKind::If(c, t, o), span: e.span },
+            },
+            kind => Expr { kind, span: e.span },
+        },
+    }
+}
+
+fn lit(e: &Expr) -> Option<&Value> {
+    match &e.kind {
+        ExprKind::Lit(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn known(e: &Expr, consts: &[ConstDef]) -> Option<Value> {
+    match &e.kind {
+        ExprKind::Const(i) => consts.get(*i as usize).and_then(|c| lit(&c.value)).cloned(),
+        ExprKind::Str(pieces) => plain_text(pieces).map(Value::text),
+        // An empty list stays as written: `[]` takes its type from where it is used.
+        ExprKind::List(items) if items.is_empty() => None,
+        ExprKind::List(items) => {
+            let values = items.iter().map(|x| lit(x).cloned()).collect::<Option<Vec<_>>>()?;
+            let fits = values.len() <= SIZE_BUDGET && values.iter().all(|v| depth(v) < NEST_BUDGET);
+            fits.then(|| Value::list(values))
+        }
+        ExprKind::Unary(op, x) => match (op, lit(x)?) {
+            (UnOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int),
+            (UnOp::Not, Value::Bool(b)) => Some(Value::Bool(!b)),
+            _ => None,
+        },
+        ExprKind::Binary(op, l, r) => binary(*op, lit(l)?, lit(r)?),
+        _ => None,
+    }
+}
+
+/// How deeply lists nest in a value.
+fn depth(v: &Value) -> u32 {
+    match v {
+        Value::List(l) => 1 + l.iter().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Two literals under an operator, where the running game would give a value (never an error).
+fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    use Value::{Bool, Int};
+    Some(match (op, a, b) {
+        (BinOp::And, Bool(x), Bool(y)) => Bool(*x && *y),
+        (BinOp::Or, Bool(x), Bool(y)) => Bool(*x || *y),
+        // Equality of two values compares them whatever their kinds, as the running game does.
+        (BinOp::Eq, x, y) => Bool(x == y),
+        (BinOp::Ne, x, y) => Bool(x != y),
+        (BinOp::Lt, Int(x), Int(y)) => Bool(x < y),
+        (BinOp::Le, Int(x), Int(y)) => Bool(x <= y),
+        (BinOp::Gt, Int(x), Int(y)) => Bool(x > y),
+        (BinOp::Ge, Int(x), Int(y)) => Bool(x >= y),
+        (BinOp::Add, Int(x), Int(y)) => Int(x.checked_add(*y)?),
+        (BinOp::Sub, Int(x), Int(y)) => Int(x.checked_sub(*y)?),
+        (BinOp::Mul, Int(x), Int(y)) => Int(x.checked_mul(*y)?),
+        (BinOp::Div, Int(x), Int(y)) => Int(x.checked_div(*y)?),
+        (BinOp::Rem, Int(x), Int(y)) => Int(x.checked_rem(*y)?),
+        _ => return None,
+    })
+}
