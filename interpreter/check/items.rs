@@ -435,6 +435,7 @@ impl Checker {
             self.game.defs.push(ObjDef {
                 name: o.name.node.clone(),
                 shown: o.name.node.as_str().into(),
+                name_text: Value::text(&o.name.node),
                 kind,
                 fields,
                 abilities: vec![],

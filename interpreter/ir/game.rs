@@ -501,6 +501,8 @@ pub struct ObjDef {
     pub name: String,
     /// The name once more, shared: what choices and events show for the object.
     pub shown: std::sync::Arc<str>,
+    /// The name as a text value, shared: what `o.name` and `d.name` read.
+    pub name_text: Value,
     pub kind: KindId,
     /// Printed values by kind field index; `None` means the kind's default.
     pub fields: Vec<Option<Value>>,

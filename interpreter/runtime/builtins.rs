@@ -10,29 +10,42 @@ use crate::syntax::span::Span;
 
 impl Evaluator<'_> {
     pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
-        // One or two arguments (most calls) are evaluated into an array on the stack.
+        // A built-in that calls a function `|x| ..` needs the env: its arguments are evaluated into
+        // values of their own first.
+        if matches!(b, Builtin::SortBy | Builtin::Lowest | Builtin::Highest | Builtin::DistinctMatch) {
+            let vals = self.eval_args(args, env)?;
+            let refs: Vec<&Value> = vals.iter().collect();
+            return self.builtin_with(b, args, &refs, Some(env), span);
+        }
+        // One or two arguments (most calls): a local, literal, constant or global is read in
+        // place (see `with_operands`).
         match args {
             [x] => {
-                let vals = [self.eval(x, env)?];
-                return self.builtin_with(b, args, &vals, env, span);
+                let own = if self.is_leaf(x) { None } else { Some(self.eval(x, env)?) };
+                let a = match &own {
+                    Some(v) => v,
+                    None => self.leaf(x, env),
+                };
+                return self.builtin_with(b, args, &[a], None, span);
             }
-            [x, y] => {
-                let vals = [self.eval(x, env)?, self.eval(y, env)?];
-                return self.builtin_with(b, args, &vals, env, span);
-            }
+            [x, y] => return self.with_operands(x, y, env, |a, c| self.builtin_with(b, args, &[a, c], None, span)),
             _ => {}
         }
         let mut vals = self.buf(args.len());
         for a in args {
             vals.push(self.eval(a, env)?);
         }
-        let r = self.builtin_with(b, args, &vals, env, span);
+        let r = match vals.as_slice() {
+            [a, c, d] => self.builtin_with(b, args, &[a, c, d], None, span),
+            [a, c, d, f] => self.builtin_with(b, args, &[a, c, d, f], None, span),
+            more => self.builtin_with(b, args, &more.iter().collect::<Vec<_>>(), None, span),
+        };
         self.give(vals);
         r
     }
 
-    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[Value], env: &mut Env, span: Span) -> R<Value> {
-        let arg = |i: usize| vals.get(i).cloned().unwrap_or_default();
+    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> R<Value> {
+        let arg = |i: usize| vals.get(i).map(|v| (*v).clone()).unwrap_or_default();
         let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
         // A builtin walks its list arguments: one step per item.
         let list = |i: usize| {
@@ -40,9 +53,9 @@ impl Evaluator<'_> {
             self.work(l.len(), span)?;
             Ok(l)
         };
-        let int = |i: usize| match arg(i) {
-            Value::Int(x) => Ok(x),
-            other => Err(self.type_err(arg_span(i), "a number", &other)),
+        let int = |i: usize| match vals.get(i) {
+            Some(Value::Int(x)) => Ok(*x),
+            _ => Err(self.type_err(arg_span(i), "a number", &arg(i))),
         };
         let player = |i: usize| match arg(i) {
             Value::Player(p) => Ok(p),
@@ -136,6 +149,7 @@ impl Evaluator<'_> {
             }
             Builtin::CountOf => Value::Int(list(0)?.iter().filter(|x| **x == arg(1)).count() as i64),
             Builtin::SortBy | Builtin::Lowest | Builtin::Highest => {
+                let env = env.ok_or_else(|| err(span, "internal: a function argument without its env"))?;
                 let items = list(0)?;
                 let f = arg(1);
                 let mut keyed = Vec::with_capacity(items.len());
@@ -158,11 +172,11 @@ impl Evaluator<'_> {
                     }
                 }
             }
-            Builtin::Players => players_v(self.state.active_seats()),
+            Builtin::Players => self.seats_list(None, || players_v(self.state.active_seats())),
             Builtin::AllPlayers => players_v((0..self.state.player_count()).map(|i| Seat::try_from(i).unwrap_or(0)).collect()),
             Builtin::Opponents => {
                 let p = player(0)?;
-                players_v(self.turn_order(p).into_iter().filter(|x| *x != p).collect())
+                self.seats_list(Some(p), || players_v(self.turn_order(p).into_iter().filter(|x| *x != p).collect()))
             }
             Builtin::NextPlayer => {
                 let p = player(0)?;
@@ -196,6 +210,7 @@ impl Evaluator<'_> {
                 other => return Err(self.type_err(arg_span(0), "an ability", &other)),
             },
             Builtin::DistinctMatch => {
+                let env = env.ok_or_else(|| err(span, "internal: a function argument without its env"))?;
                 let pool = list(0)?;
                 let reqs = list(1)?;
                 let f = arg(2);
@@ -323,10 +338,18 @@ impl Evaluator<'_> {
             }
             Builtin::Nth => {
                 let i = int(1)?;
-                if let Value::Zone(z) = arg(0)
-                    && let Some(objs) = self.one_zone(z)
-                {
-                    return Ok(usize::try_from(i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default());
+                match vals.first() {
+                    Some(Value::Zone(z)) => {
+                        if let Some(objs) = self.one_zone(*z) {
+                            return Ok(usize::try_from(i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default());
+                        }
+                    }
+                    // As `list(0)` would count it, without a copy of the list.
+                    Some(Value::List(l)) => {
+                        self.work(l.len(), span)?;
+                        return Ok(usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default());
+                    }
+                    _ => {}
                 }
                 let l = list(0)?;
                 usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default()

@@ -120,6 +120,8 @@ pub(super) struct Memo {
     pub(super) fields: FieldMemo,
     /// Function and check calls and their values, by routine (see `remembered`).
     calls: CallMemo,
+    /// `players()` (`None`) and `opponents(p)` (`Some(p)`): lists of seats many rules ask for.
+    pub(super) seats: Vec<(Option<Seat>, Value)>,
 }
 
 impl Drop for Evaluator<'_> {
@@ -206,7 +208,9 @@ impl<'a> Evaluator<'a> {
                 m.version = key;
                 m.blank.clear();
                 m.fields.clear();
-                m.calls.clear();
+                // Each routine's list of calls is emptied, not dropped: its room is kept.
+                m.calls.values_mut().for_each(Vec::clear);
+                m.seats.clear();
             }
             m
         })
@@ -258,6 +262,9 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// Kept out of line: `eval` itself stays small, so that reading a local or a literal costs
+    /// no more than a match.
+    #[inline(never)]
     fn eval_step(&self, e: &Expr, env: &mut Env) -> R<Value> {
         self.step(e, |ev| ev.eval_inner(e, env))
     }
@@ -352,8 +359,12 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Check(cid, args) => {
                 // A check only reads the state too: the same call gives the same answer.
-                let vals = self.eval_args(args, env)?;
+                let mut vals = self.buf(args.len());
+                for a in args {
+                    vals.push(self.eval(a, env)?);
+                }
                 if let Some(v) = self.remembered(Memoised::Check(*cid), &vals, env) {
+                    self.give(vals);
                     return Ok(v);
                 }
                 let v = self.check(*cid, &vals, env, e.span)?;
@@ -542,6 +553,17 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// A list of seats (`players()` for `None`, `opponents(p)` for `Some(p)`), made by `make` once
+    /// per state.
+    pub(super) fn seats_list(&self, key: Option<Seat>, make: impl FnOnce() -> Value) -> Value {
+        if let Some((_, v)) = self.memo().seats.iter().find(|(k, _)| *k == key) {
+            return v.clone();
+        }
+        let v = make();
+        self.memo().seats.push((key, v.clone()));
+        v
+    }
+
     /// An empty vector with room for `cap` values, reused when one is free.
     pub(super) fn buf(&self, cap: usize) -> Vec<Value> {
         let mut v = self.scratch().borrow_mut().vecs.pop().unwrap_or_default();
@@ -590,7 +612,10 @@ impl<'a> Evaluator<'a> {
             ObjProp::Controller => Value::Player(ob.controller),
             ObjProp::Zone => self.state.zone_of(o).map(Value::Zone).unwrap_or_default(),
             ObjProp::FaceUp => Value::Bool(ob.face_up),
-            ObjProp::Name => Value::text(self.obj_name(o)),
+            ObjProp::Name => match self.game.def(ob.def) {
+                Some(d) => d.name_text.clone(),
+                None => Value::text(self.obj_name(o)),
+            },
             ObjProp::Def => Value::Def(ob.def),
             ObjProp::Under => Value::list(ob.under.iter().map(|u| Value::Obj(*u)).collect()),
             ObjProp::Above => match ob.place {
@@ -614,7 +639,7 @@ impl<'a> Evaluator<'a> {
     pub fn def_field(&self, d: DefId, f: Sym, span: Span) -> R<Value> {
         let def = self.game.def(d).ok_or_else(|| err(span, "no such definition"))?;
         if self.game.sym(f) == "name" {
-            return Ok(Value::text(&def.name));
+            return Ok(def.name_text.clone());
         }
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
         let idx = kind.field(f).ok_or_else(|| err(span, format!("`{}` has no field `{}`", def.name, self.game.sym(f))))?;

@@ -487,7 +487,12 @@ impl Engine<'_> {
     /// Call a procedure: `requires` not met means nothing happens (do as much as you can);
     /// replacements may apply instead.
     pub fn do_call(&self, st: &mut State, call: &CallIr, env: u32, ret: Option<(u32, Slot)>) -> R {
-        let mut args = Vec::with_capacity(call.args.len());
+        // The arguments become the procedure's first slots: room for all its slots at once.
+        let slots = match &call.target {
+            CallTarget::Proc(p) => self.game.proc_def(*p).map_or(0, |d| d.slots as usize),
+            CallTarget::Dynamic(_) => 0,
+        };
+        let mut args = Vec::with_capacity(call.args.len().max(slots));
         for a in &call.args {
             args.push(self.eval_in(st, env, a)?);
         }
@@ -519,11 +524,10 @@ impl Engine<'_> {
             return Err(err(span, format!("`{}` takes {} arguments, not {}", def.info.name, def.params.len(), args.len())));
         }
         let (you, self_obj) = self.caller_context(st);
-        if let Some(req) = &def.requires {
-            let mut penv = new_env(def.slots, args.clone(), you, self_obj);
-            if !self.ev(st).truth(req, &mut penv)? {
-                return Ok(());
-            }
+        if let Some(req) = &def.requires
+            && !self.ev(st).holds_in(req, def.slots, &args, you, self_obj)?
+        {
+            return Ok(());
         }
         if let Some((cand, optional)) = self.find_replacement(st, pid, &args, declined)? {
             match optional {
@@ -550,8 +554,8 @@ impl Engine<'_> {
         args: &[Value],
         declined: &[ReplRef],
     ) -> Result<Option<(ReplRef, Option<(Seat, String)>)>, RtError> {
-        let running: Vec<Routine> =
-            st.frames.iter().filter_map(|f| if let FrameKind::Call { routine, .. } = f.kind { Some(routine) } else { None }).collect();
+        // Whether a routine is running now (a replacement never replaces its own calls).
+        let running = |r: Routine| st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { routine, .. } if routine == r));
         let ev = self.ev(st);
         // Does this replacement apply (and, if optional, who is asked what)?
         let applies = |r: &ReplaceDef, env: &mut Env| -> Result<Option<Option<(Seat, String)>>, RtError> {
@@ -567,7 +571,7 @@ impl Engine<'_> {
         };
         for (i, r) in self.game.replaces.iter().enumerate() {
             let rr = ReplRef::Rule(i as u32);
-            if r.target != pid || declined.contains(&rr) || running.contains(&Routine::Replace(i as u32)) {
+            if r.target != pid || declined.contains(&rr) || running(Routine::Replace(i as u32)) {
                 continue;
             }
             if let Some(opt) = applies(r, &mut new_env(r.slots, args.to_vec(), None, None))? {
@@ -578,7 +582,7 @@ impl Engine<'_> {
             let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
                 let rr = ReplRef::Obj(id, ri as u16);
-                if r.target != pid || declined.contains(&rr) || running.contains(&Routine::ObjReplace(id, ri as u16)) {
+                if r.target != pid || declined.contains(&rr) || running(Routine::ObjReplace(id, ri as u16)) {
                     continue;
                 }
                 if let Some(opt) = applies(r, &mut new_env(r.slots, args.to_vec(), controller, Some(id)))? {

@@ -17,16 +17,17 @@ impl Evaluator<'_> {
             ExprKind::Binary(BinOp::And, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? && ev.truth(r, env)?)),
             ExprKind::Binary(BinOp::Or, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? || ev.truth(r, env)?)),
             ExprKind::Unary(UnOp::Not, x) => self.step(e, |ev| Ok(!ev.truth(x, env)?)),
-            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => self.step(e, |ev| {
-                let a = ev.eval(l, env)?;
-                let b = ev.eval(r, env)?;
-                Ok((a == b) == (*op == BinOp::Eq))
-            }),
+            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => {
+                self.step(e, |ev| ev.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinOp::Eq))))
+            }
             ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => self.step(e, |ev| {
-                let a = ev.eval(l, env)?;
-                let b = ev.eval(r, env)?;
-                let (x, y) = ev.numbers(a, b, l, r)?;
-                Ok(compare(*op, x, y))
+                ev.with_operands(l, r, env, |a, b| match (a, b) {
+                    (Value::Int(x), Value::Int(y)) => Ok(compare(*op, *x, *y)),
+                    _ => {
+                        let (x, y) = ev.numbers(a.clone(), b.clone(), l, r)?;
+                        Ok(compare(*op, x, y))
+                    }
+                })
             }),
             ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => self.step(e, |ev| {
                 let a = ev.eval(l, env)?;
@@ -50,8 +51,23 @@ impl Evaluator<'_> {
             BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
             _ => {}
         }
-        let a = self.eval(l, env)?;
-        let b = self.eval(r, env)?;
+        // Numbers, and equality, without copying an operand read in place.
+        let fast = self.with_operands(l, r, env, |a, b| {
+            let int = |x: Option<i64>| x.map(Value::Int).ok_or_else(|| overflow(span));
+            Ok(match (op, a, b) {
+                (BinOp::Eq, a, b) => Ok(Value::Bool(a == b)),
+                (BinOp::Ne, a, b) => Ok(Value::Bool(a != b)),
+                (BinOp::Add, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_add(*y))?),
+                (BinOp::Sub, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_sub(*y))?),
+                (BinOp::Mul, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_mul(*y))?),
+                (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Int(x), Value::Int(y)) => Ok(Value::Bool(compare(op, *x, *y))),
+                _ => Err((a.clone(), b.clone())),
+            })
+        })?;
+        let (a, b) = match fast {
+            Ok(v) => return Ok(v),
+            Err(both) => both,
+        };
         let overflow = || overflow(span);
         Ok(match op {
             BinOp::Eq => Value::Bool(a == b),
@@ -97,6 +113,43 @@ impl Evaluator<'_> {
                 }
             }
         })
+    }
+
+    /// `f` of both operands of an operator, evaluated left then right. A local, literal, constant
+    /// or global is read in place, not copied: reading one never fails and changes nothing, so it
+    /// may be read after the other operand is evaluated.
+    #[inline]
+    pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> R<T>) -> R<T> {
+        let a_own = if self.is_leaf(l) { None } else { Some(self.eval(l, env)?) };
+        let b_own = if self.is_leaf(r) { None } else { Some(self.eval(r, env)?) };
+        let a = match &a_own {
+            Some(v) => v,
+            None => self.leaf(l, env),
+        };
+        let b = match &b_own {
+            Some(v) => v,
+            None => self.leaf(r, env),
+        };
+        f(a, b)
+    }
+
+    #[inline]
+    pub(super) fn is_leaf(&self, e: &Expr) -> bool {
+        matches!(e.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
+    }
+
+    /// A leaf's value in place (see `with_operands`); what `eval` would give for it.
+    #[inline]
+    pub(super) fn leaf<'x>(&'x self, e: &'x Expr, env: &'x Env) -> &'x Value {
+        static NONE: Value = Value::None;
+        match &e.kind {
+            ExprKind::Local(s) => env.slots.get(*s as usize),
+            ExprKind::Lit(v) => Some(v),
+            ExprKind::Const(i) => self.state.consts.get(*i as usize),
+            ExprKind::Global(i) => self.state.globals.get(*i as usize),
+            _ => None,
+        }
+        .unwrap_or(&NONE)
     }
 
     /// Both operands as numbers, or the error for the first that is not one.
