@@ -478,6 +478,12 @@ impl Checker {
             let params = self.func_params.get(fid as usize).cloned().unwrap_or_default();
             let args = self.lower_args(&c.args, &params, name, span, sc, cx);
             let ty = self.func_types.get(fid as usize).cloned().unwrap_or(Ty::Any);
+            // A small function written before this call runs in place (see `inline`).
+            if let Some(f) = self.game.funcs.get(fid as usize).filter(|f| f.info.name == name)
+                && let Some(body) = super::inline::inline_call(f, &args)
+            {
+                return (mk(ExprKind::Inline { func: fid, args, body: Box::new(body) }), ty);
+            }
             return (mk(ExprKind::Call(fid, args)), ty);
         }
         if let Some(&cid) = self.check_by_name.get(name) {

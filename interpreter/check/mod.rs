@@ -3,6 +3,7 @@
 
 pub mod decks;
 pub mod fold;
+pub mod inline;
 pub mod items;
 pub mod lower_expr;
 pub mod lower_stmt;

@@ -71,6 +71,13 @@ pub enum ExprKind {
     /// A field whose base type is only known when it runs.
     Dynamic(Box<Expr>, Sym),
     Call(FuncId, Vec<Expr>),
+    /// A call of a small function, inlined when the rules were checked (see `check::inline`):
+    /// the call's arguments, and the function's body with them in place of its parameters.
+    Inline {
+        func: FuncId,
+        args: Vec<Expr>,
+        body: Box<Expr>,
+    },
     Check(CheckId, Vec<Expr>),
     CanProc(ProcId, Vec<Expr>),
     Builtin(crate::ir::builtins::Builtin, Vec<Expr>),
@@ -136,6 +143,7 @@ impl Expr {
             | ExprKind::CanProc(_, args)
             | ExprKind::Builtin(_, args)
             | ExprKind::List(args) => args.iter().any(|a| a.any(f)),
+            ExprKind::Inline { args, body, .. } => args.iter().any(|a| a.any(f)) || body.any(f),
             ExprKind::Binary(_, l, r) => l.any(f) || r.any(f),
             ExprKind::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
             ExprKind::Quant { list, cond, .. }
@@ -143,6 +151,69 @@ impl Expr {
             | ExprKind::CountWhere { list, cond, .. }
             | ExprKind::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
             ExprKind::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
+        }
+    }
+}
+
+impl Expr {
+    /// Replace each expression for which `f` gives a replacement, looking inside those it
+    /// leaves (a replacement is not looked into).
+    pub fn replace_each(&mut self, f: &mut impl FnMut(&Expr) -> Option<Expr>) {
+        if let Some(new) = f(self) {
+            *self = new;
+            return;
+        }
+        let mut each = |x: &mut Expr| x.replace_each(f);
+        match &mut self.kind {
+            ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => {}
+            ExprKind::ProcRef(_) | ExprKind::Lambda(_) => {}
+            ExprKind::Str(pieces) => pieces.iter_mut().for_each(|p| {
+                if let StrPiece::Expr(x) = p {
+                    each(x)
+                }
+            }),
+            ExprKind::PlayerField(b, _)
+            | ExprKind::PlayerZone(b, _)
+            | ExprKind::ObjField(b, _)
+            | ExprKind::ObjProp(b, _)
+            | ExprKind::DefField(b, _)
+            | ExprKind::ZoneOwner(b)
+            | ExprKind::AbilityLabel(b)
+            | ExprKind::AbilitySource(b)
+            | ExprKind::Dynamic(b, _)
+            | ExprKind::Unary(_, b) => each(b),
+            ExprKind::Call(_, args)
+            | ExprKind::Check(_, args)
+            | ExprKind::CanProc(_, args)
+            | ExprKind::Builtin(_, args)
+            | ExprKind::List(args) => args.iter_mut().for_each(each),
+            ExprKind::Inline { args, body, .. } => {
+                args.iter_mut().for_each(&mut each);
+                each(body);
+            }
+            ExprKind::Binary(_, l, r) => {
+                each(l);
+                each(r);
+            }
+            ExprKind::If(c, t, o) => {
+                each(c);
+                each(t);
+                each(o);
+            }
+            ExprKind::Quant { list, cond, .. }
+            | ExprKind::Filter { list, cond, .. }
+            | ExprKind::CountWhere { list, cond, .. }
+            | ExprKind::FirstWhere { list, cond, .. } => {
+                each(list);
+                each(cond);
+            }
+            ExprKind::Map { list, expr, cond, .. } => {
+                each(list);
+                each(expr);
+                if let Some(c) = cond {
+                    each(c);
+                }
+            }
         }
     }
 }

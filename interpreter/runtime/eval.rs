@@ -147,6 +147,11 @@ pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError::new(message.into(), span)
 }
 
+fn depth_exceeded(span: Span) -> RtError {
+    err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
+        .with_help("a function, check or modifier probably refers to itself without end")
+}
+
 /// Arithmetic whose result does not fit in 64 bits.
 pub fn overflow(span: Span) -> RtError {
     err(span, "number overflow: the result does not fit in 64 bits").with_help(format!("numbers run from {} to {}", i64::MIN, i64::MAX))
@@ -240,8 +245,7 @@ impl<'a> Evaluator<'a> {
     pub fn nested<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
         let d = self.depth.get() + 1;
         if d > DEPTH_BUDGET {
-            return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
-                .with_help("a function, check or modifier probably refers to itself without end"));
+            return Err(depth_exceeded(span));
         }
         self.depth.set(d);
         let r = stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, f);
@@ -335,28 +339,12 @@ impl<'a> Evaluator<'a> {
                 let v = self.eval(b, env)?;
                 self.dynamic_field(v, *f, e.span)
             }
-            ExprKind::Call(fid, args) => {
-                // The arguments become the function's slots: room for all of them at once.
-                let slots = self.game.funcs.get(*fid as usize).map_or(0, |f| f.slots as usize);
-                let mut vals = self.buf(slots.max(args.len()));
-                for a in args {
-                    vals.push(self.eval(a, env)?);
-                }
-                // Functions only read the state, which doesn't change while an expression is
-                // evaluated: the same call gives the same value.
-                let remember = self.game.funcs.get(*fid as usize).is_some_and(|f| f.remember);
-                if !remember {
-                    return self.call_func(*fid, vals, env, e.span);
-                }
-                if let Some(v) = self.remembered(Memoised::Func(*fid), &vals, env) {
-                    self.give(vals);
-                    return Ok(v);
-                }
-                let key = vals.clone();
-                let v = self.call_func(*fid, vals, env, e.span)?;
-                self.remember(Memoised::Func(*fid), key, env, &v);
-                Ok(v)
-            }
+            ExprKind::Call(fid, args) => self.call(*fid, args, env, e.span),
+            // The profiler counts steps by routine: there, an inlined call is made as written.
+            ExprKind::Inline { func, args, body } => match self.profile {
+                Some(_) => self.call(*func, args, env, e.span),
+                None => self.inlined(body, env, e.span),
+            },
             ExprKind::Check(cid, args) => {
                 // A check only reads the state too: the same call gives the same answer.
                 let mut vals = self.buf(args.len());
@@ -535,6 +523,43 @@ impl<'a> Evaluator<'a> {
         let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
         let r = self.nested(span, || self.as_routine("func", &f.info.name, || self.eval(&f.body, &mut fenv)));
         self.give(fenv.slots);
+        r
+    }
+
+    /// A function called with these arguments.
+    fn call(&self, fid: FuncId, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+        // The arguments become the function's slots: room for all of them at once.
+        let slots = self.game.funcs.get(fid as usize).map_or(0, |f| f.slots as usize);
+        let mut vals = self.buf(slots.max(args.len()));
+        for a in args {
+            vals.push(self.eval(a, env)?);
+        }
+        // Functions only read the state, which doesn't change while an expression is
+        // evaluated: the same call gives the same value.
+        let remember = self.game.funcs.get(fid as usize).is_some_and(|f| f.remember);
+        if !remember {
+            return self.call_func(fid, vals, env, span);
+        }
+        if let Some(v) = self.remembered(Memoised::Func(fid), &vals, env) {
+            self.give(vals);
+            return Ok(v);
+        }
+        let key = vals.clone();
+        let v = self.call_func(fid, vals, env, span)?;
+        self.remember(Memoised::Func(fid), key, env, &v);
+        Ok(v)
+    }
+
+    /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call
+    /// would be (see `check::inline`).
+    fn inlined(&self, body: &Expr, env: &mut Env, span: Span) -> R<Value> {
+        let d = self.depth.get() + 1;
+        if d > DEPTH_BUDGET {
+            return Err(depth_exceeded(span));
+        }
+        self.depth.set(d);
+        let r = self.eval(body, env);
+        self.depth.set(d - 1);
         r
     }
 

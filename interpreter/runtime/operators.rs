@@ -118,7 +118,7 @@ impl Evaluator<'_> {
     /// `f` of both operands of an operator, evaluated left then right. A local, literal, constant
     /// or global is read in place, not copied: reading one never fails and changes nothing, so it
     /// may be read after the other operand is evaluated.
-    #[inline]
+    #[inline(always)]
     pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> R<T>) -> R<T> {
         let a_own = if self.is_leaf(l) { None } else { Some(self.eval(l, env)?) };
         let b_own = if self.is_leaf(r) { None } else { Some(self.eval(r, env)?) };
@@ -133,13 +133,13 @@ impl Evaluator<'_> {
         f(a, b)
     }
 
-    #[inline]
+    #[inline(always)]
     pub(super) fn is_leaf(&self, e: &Expr) -> bool {
         matches!(e.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
     }
 
     /// A leaf's value in place (see `with_operands`); what `eval` would give for it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn leaf<'x>(&'x self, e: &'x Expr, env: &'x Env) -> &'x Value {
         static NONE: Value = Value::None;
         match &e.kind {
