@@ -10,6 +10,8 @@ use crate::syntax::span::Span;
 use std::cell::Cell;
 use std::sync::Arc;
 
+pub use super::items::Items;
+
 pub use crate::budgets::{DEPTH_BUDGET, EVAL_BUDGET, MEMORY_BUDGET, NEST_BUDGET, SIZE_BUDGET, TEXT_BUDGET};
 
 pub type R<T> = Result<T, RtError>;
@@ -85,6 +87,9 @@ pub struct Scratch {
     /// Bytes of texts and lists the rules have built since the engine last started advancing:
     /// the memory budget (`MEMORY_BUDGET`).
     built: u64,
+    /// `players()` (`None`) and `opponents(p)` (`Some(p)`), lists of seats many rules ask for, by
+    /// what they depend on alone: how many players there are and which of them are out (a mask).
+    seats: Vec<(usize, u128, Option<Seat>, Value)>,
 }
 
 impl Scratch {
@@ -120,8 +125,6 @@ pub(super) struct Memo {
     pub(super) fields: FieldMemo,
     /// Function and check calls and their values, by routine (see `remembered`).
     calls: CallMemo,
-    /// `players()` (`None`) and `opponents(p)` (`Some(p)`): lists of seats many rules ask for.
-    pub(super) seats: Vec<(Option<Seat>, Value)>,
 }
 
 impl Drop for Evaluator<'_> {
@@ -215,7 +218,6 @@ impl<'a> Evaluator<'a> {
                 m.fields.clear();
                 // Each routine's list of calls is emptied, not dropped: its room is kept.
                 m.calls.values_mut().for_each(Vec::clear);
-                m.seats.clear();
             }
             m
         })
@@ -483,19 +485,6 @@ impl<'a> Evaluator<'a> {
         args.iter().map(|a| self.eval(a, env)).collect()
     }
 
-    /// The items of a list value or a zone, without copying a zone's objects into a list.
-    pub fn items_of(&self, e: &Expr, env: &mut Env) -> R<Items<'a>> {
-        match self.eval(e, env)? {
-            Value::List(l) => Ok(Items::List(l)),
-            Value::Zone(z) => Ok(match self.one_zone(z) {
-                Some(objs) => Items::Objs(objs),
-                None => Items::Owned(self.state.zone_objects(self.game, z)),
-            }),
-            Value::None => Ok(Items::Objs(&[])),
-            other => Err(self.type_err(e.span, "a list or a zone", &other)),
-        }
-    }
-
     /// The objects of a zone that is one place (a shared zone, or one player's), read in place;
     /// `None` for a per-player zone named without its owner (every player's at once).
     pub(super) fn one_zone(&self, z: ZoneRef) -> Option<&'a [ObjId]> {
@@ -579,13 +568,23 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A list of seats (`players()` for `None`, `opponents(p)` for `Some(p)`), made by `make` once
-    /// per state.
+    /// for each count of players and set of players out.
     pub(super) fn seats_list(&self, key: Option<Seat>, make: impl FnOnce() -> Value) -> Value {
-        if let Some((_, v)) = self.memo().seats.iter().find(|(k, _)| *k == key) {
-            return v.clone();
+        let n = self.state.players.len();
+        if n > 128 {
+            return make();
+        }
+        let out = self.state.players.iter().enumerate().filter(|(_, p)| p.out).fold(0u128, |m, (i, _)| m | 1 << i);
+        let found = self.scratch().borrow().seats.iter().find(|(c, o, k, _)| *c == n && *o == out && *k == key).map(|x| x.3.clone());
+        if let Some(v) = found {
+            return v;
         }
         let v = make();
-        self.memo().seats.push((key, v.clone()));
+        let mut s = self.scratch().borrow_mut();
+        if s.seats.len() >= 64 {
+            s.seats.clear();
+        }
+        s.seats.push((n, out, key, v.clone()));
         v
     }
 
@@ -717,35 +716,6 @@ pub fn set_slot(env: &mut Env, slot: Slot, v: Value) {
     }
     if let Some(s) = env.slots.get_mut(i) {
         *s = v;
-    }
-}
-
-/// What a quantifier or comprehension walks over: a list, or a zone's objects in place.
-pub enum Items<'a> {
-    List(Arc<Vec<Value>>),
-    Objs(&'a [ObjId]),
-    Owned(Vec<ObjId>),
-}
-
-impl Items<'_> {
-    pub fn len(&self) -> usize {
-        match self {
-            Items::List(l) => l.len(),
-            Items::Objs(o) => o.len(),
-            Items::Owned(o) => o.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    pub fn get(&self, i: usize) -> Value {
-        match self {
-            Items::List(l) => l.get(i).cloned().unwrap_or_default(),
-            Items::Objs(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
-            Items::Owned(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
-        }
     }
 }
 

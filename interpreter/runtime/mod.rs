@@ -9,6 +9,7 @@ pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
+pub mod items;
 pub mod labels;
 pub mod modifiers;
 pub mod objects;

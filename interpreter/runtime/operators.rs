@@ -64,10 +64,14 @@ impl Evaluator<'_> {
                 _ => Err((a.clone(), b.clone())),
             })
         })?;
-        let (a, b) = match fast {
-            Ok(v) => return Ok(v),
-            Err(both) => both,
-        };
+        match fast {
+            Ok(v) => Ok(v),
+            Err((a, b)) => self.apply(op, a, b, l, r, span),
+        }
+    }
+
+    /// A (non-logical) operator applied to its operands' values.
+    pub(super) fn apply(&self, op: BinOp, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> R<Value> {
         let overflow = || overflow(span);
         Ok(match op {
             BinOp::Eq => Value::Bool(a == b),
@@ -163,7 +167,7 @@ impl Evaluator<'_> {
 
     pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
         if v.len() > SIZE_BUDGET {
-            return Err(err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items")));
+            return Err(size_exceeded(span));
         }
         self.charge(v.len() * std::mem::size_of::<Value>(), span)?;
         Ok(Value::list(v))
@@ -199,4 +203,9 @@ fn compare(op: BinOp, x: i64, y: i64) -> bool {
         BinOp::Gt => x > y,
         _ => x >= y,
     }
+}
+
+/// A list longer than `SIZE_BUDGET`.
+pub(super) fn size_exceeded(span: Span) -> super::RtError {
+    err(span, format!("size budget exceeded: a list of more than {SIZE_BUDGET} items"))
 }
