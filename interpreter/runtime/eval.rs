@@ -64,7 +64,8 @@ pub struct Call {
 const CALLS_KEPT: usize = 32;
 
 /// Field values by `object << 32 | field` (see `Evaluator::fields`).
-pub type FieldMemo = std::collections::HashMap<u64, Value, std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
+/// Each value is stamped with the memo version it was worked out for (see `Memo::fields`).
+pub type FieldMemo = std::collections::HashMap<u64, (u64, Value), std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
 /// vectors for reuse, and what they worked out about one version of a state.
@@ -116,12 +117,14 @@ impl Scratch {
 /// key of its own.
 #[derive(Default)]
 pub(super) struct Memo {
-    version: u64,
+    pub(super) version: u64,
     /// Whether each object is blank: 0 not known yet, 1 not blank, k + 2 blanked by the game's
     /// k-th blanking modifier.
     pub(super) blank: Vec<u32>,
     /// Field values computed through modifiers, by object and field. Only reads that went
-    /// through modifiers are kept.
+    /// through modifiers are kept. They are not emptied when the version changes (emptying a big
+    /// table costs as much as the reads it saves): each value carries the version it was worked
+    /// out for, and one of another version is not used (and is written over when read again).
     pub(super) fields: FieldMemo,
     /// Function and check calls and their values, by routine (see `remembered`).
     calls: CallMemo,
@@ -202,7 +205,12 @@ impl<'a> Evaluator<'a> {
     pub fn remembered_now(&self) -> Remembered {
         let m = self.memo();
         let calls = m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        let fields = m.fields.iter().map(|(k, v)| ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, v.clone())).collect();
+        let fields = m
+            .fields
+            .iter()
+            .filter(|(_, (version, _))| *version == m.version)
+            .map(|(k, (_, v))| ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, v.clone()))
+            .collect();
         let blank = m.blank.iter().enumerate().filter(|(_, b)| **b != 0).map(|(o, b)| (o as ObjId, *b > 1)).collect();
         Remembered { calls, fields, blank }
     }
@@ -215,7 +223,6 @@ impl<'a> Evaluator<'a> {
             if m.version != key {
                 m.version = key;
                 m.blank.clear();
-                m.fields.clear();
                 // Each routine's list of calls is emptied, not dropped: its room is kept.
                 m.calls.values_mut().for_each(Vec::clear);
             }
