@@ -28,6 +28,21 @@ impl Evaluator<'_> {
                 };
                 return self.builtin_with(b, args, &[a], None, span);
             }
+            // `nth` of a zone or list by a number, the most common built-in, without the general
+            // machinery; anything else (and every error) as below.
+            [x, y] if b == Builtin::Nth => {
+                return self.with_operands(x, y, env, |a, c| match (a, c) {
+                    (Value::Zone(z), Value::Int(i)) if self.one_zone(*z).is_some() => {
+                        let objs = self.one_zone(*z).unwrap_or(&[]);
+                        Ok(usize::try_from(*i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default())
+                    }
+                    (Value::List(l), Value::Int(i)) => {
+                        self.work(l.len(), span)?;
+                        Ok(usize::try_from(*i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default())
+                    }
+                    _ => self.builtin_with(b, args, &[a, c], None, span),
+                });
+            }
             [x, y] => return self.with_operands(x, y, env, |a, c| self.builtin_with(b, args, &[a, c], None, span)),
             _ => {}
         }

@@ -766,9 +766,16 @@ impl<'g> Engine<'g> {
 
 /// Identical labels get `(2)`, `(3)`… so that every option can be named.
 fn dedupe_labels(options: &mut [Choice]) {
-    let mut sorted: Vec<&str> = options.iter().map(|c| &*c.label).collect();
-    sorted.sort_unstable();
-    if sorted.windows(2).all(|w| w.first() != w.last()) {
+    // Most decisions offer a few options, all named differently: compared pair by pair, without
+    // a sorted copy.
+    let distinct = if options.len() <= 16 {
+        options.iter().enumerate().all(|(i, a)| options.iter().skip(i + 1).all(|b| a.label != b.label))
+    } else {
+        let mut sorted: Vec<&str> = options.iter().map(|c| &*c.label).collect();
+        sorted.sort_unstable();
+        sorted.windows(2).all(|w| w.first() != w.last())
+    };
+    if distinct {
         return;
     }
     let mut counts: std::collections::HashMap<Arc<str>, (usize, usize)> = std::collections::HashMap::new();
