@@ -49,11 +49,16 @@ func use_sum_late(i: int) = late_sum(i, i)
 func use_guarded(i: int) = early_guarded(i)
 func use_guarded_late(i: int) = late_guarded(i)
 
-// Not inlined: two arguments that are worked out (`i + 1`, `i * 2`), and an argument that is
-// worked out but read after something else that can fail.
+// Arguments worked out (`i + 1`, `i * 2`), each kept in a slot of the caller's own, and one read
+// after something else that can fail, and read twice.
 func two_heavy(i: int) = early_sum(i + 1, i * 2)
-func read_late(i: int) = early_after(i + 1)
-func early_after(i: int) = nth(pile, 0).n + i
+func two_heavy_late(i: int) = late_sum(i + 1, i * 2)
+func early_after(i: int) = nth(pile, i - 1).n + i * i
+func read_after(i: int) = early_after(i + 1)
+func read_after_late(i: int) = late_after(i + 1)
+// A function that calls another is not inlined.
+func calls_another(i: int) = use_at(i)
+func use_calls(i: int) = calls_another(i)
 
 func folded() = six + 1
 func folded_text() = greeting
@@ -62,6 +67,7 @@ func folded_text() = greeting
 func late_at(i: int) = nth(pile, i).n
 func late_sum(a: int, b: int) = a + b * three
 func late_guarded(i: int) = if i < 0 then 0 - 1 else nth(pile, i).n
+func late_after(i: int) = nth(pile, i - 1).n + i * i
 
 proc setup.game() {
   let p = first(players())
@@ -98,14 +104,25 @@ fn constants_fold_and_small_functions_written_before_their_calls_are_inlined() {
         ("use_at_late", "call"),
         ("use_sum_late", "call"),
         ("use_guarded_late", "call"),
-        ("two_heavy", "call"),
-        ("read_late", "call"),
+        ("two_heavy", "inline"),
+        ("two_heavy_late", "call"),
+        ("read_after", "inline"),
+        ("read_after_late", "call"),
+        ("use_calls", "call"),
         ("folded", "literal"),
         ("folded_text", "literal"),
     ] {
         assert_eq!(kind_of(g, name), kind, "the body of `{name}`");
     }
     assert!(matches!(func(g, "folded").body.kind, ExprKind::Lit(Value::Int(7))), "six + 1 is folded to 7");
+    // Where the arguments that are worked out go: in place (read once, first), or into slots.
+    let lets = |name: &str| match &func(g, name).body.kind {
+        ExprKind::Inline { lets, .. } => lets.len(),
+        _ => panic!("`{name}` is not inlined"),
+    };
+    assert_eq!(lets("use_at"), 0, "`i + 1` is read once, first: in place");
+    assert_eq!(lets("two_heavy"), 2, "two arguments worked out: a slot each");
+    assert_eq!(lets("read_after"), 1, "read three times: a slot");
 }
 
 #[test]
@@ -119,7 +136,13 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
     let source = |span: Span| g.files.get(span.file as usize).map(|f| f.slice(span).to_string()).unwrap_or_default();
     let mut compared = 0;
-    for (inlined, called) in [("use_at", "use_at_late"), ("use_sum", "use_sum_late"), ("use_guarded", "use_guarded_late")] {
+    for (inlined, called) in [
+        ("use_at", "use_at_late"),
+        ("use_sum", "use_sum_late"),
+        ("use_guarded", "use_guarded_late"),
+        ("two_heavy", "two_heavy_late"),
+        ("read_after", "read_after_late"),
+    ] {
         for i in [i64::MIN, -3, -2, -1, 0, 1, 2, 5, i64::MAX] {
             // A fresh evaluator for each, so that nothing is remembered from the other.
             let a = engine.ev(&st).forgetful().call_func(id(inlined), vec![Value::Int(i)], &env, Span::default());
@@ -135,7 +158,7 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 27);
+    assert_eq!(compared, 45);
     // The errors the loop met are the ones the rules can give here: off the pile, and overflow.
     let off = engine.ev(&st).call_func(id("use_at"), vec![Value::Int(5)], &env, Span::default()).unwrap_err();
     assert!(off.message.contains("cannot read `n` of none"), "{}", off.message);

@@ -480,9 +480,9 @@ impl Checker {
             let ty = self.func_types.get(fid as usize).cloned().unwrap_or(Ty::Any);
             // A small function written before this call runs in place (see `inline`).
             if let Some(f) = self.game.funcs.get(fid as usize).filter(|f| f.info.name == name)
-                && let Some(body) = super::inline::inline_call(f, &args)
+                && let Some((lets, body)) = super::inline::inline_call(f, &args, &mut || sc.temp())
             {
-                return (mk(ExprKind::Inline { func: fid, args, body: Box::new(body) }), ty);
+                return (mk(ExprKind::Inline { func: fid, args, lets, body: Box::new(body) }), ty);
             }
             return (mk(ExprKind::Call(fid, args)), ty);
         }

@@ -24,6 +24,15 @@ impl Scope {
         slot
     }
 
+    /// A slot of its own, with no name: for a value the compiled code keeps (an inlined call's
+    /// argument, see `check::inline`).
+    pub fn temp(&mut self) -> Slot {
+        let slot = self.next;
+        self.next = self.next.saturating_add(1);
+        self.max = self.max.max(self.next);
+        slot
+    }
+
     pub fn lookup(&self, name: &str) -> Option<(Slot, &Ty)> {
         self.vars.iter().rev().find(|(n, _, _)| n == name).map(|(_, s, t)| (*s, t))
     }

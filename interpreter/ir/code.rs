@@ -76,10 +76,12 @@ pub enum ExprKind {
     Dynamic(Box<Expr>, Sym),
     Call(FuncId, Vec<Expr>),
     /// A call of a small function, inlined when the rules were checked (see `check::inline`):
-    /// the call's arguments, and the function's body with them in place of its parameters.
+    /// the call's arguments; the slots of the caller's env that keep those that are worked out
+    /// (slot, argument), in order; and the function's body, reading the other arguments in place.
     Inline {
         func: FuncId,
         args: Vec<Expr>,
+        lets: Vec<(Slot, u16)>,
         body: Box<Expr>,
     },
     Check(CheckId, Vec<Expr>),

@@ -350,9 +350,18 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Call(fid, args) => self.call(*fid, args, env, e.span),
             // The profiler counts steps by routine: there, an inlined call is made as written.
-            ExprKind::Inline { func, args, body } => match self.profile {
+            ExprKind::Inline { func, args, lets, body } => match self.profile {
                 Some(_) => self.call(*func, args, env, e.span),
-                None => self.inlined(body, env, e.span),
+                None => {
+                    for (slot, i) in lets {
+                        let v = match args.get(usize::from(*i)) {
+                            Some(a) => self.eval(a, env)?,
+                            None => Value::None,
+                        };
+                        set_slot(env, *slot, v);
+                    }
+                    self.inlined(body, env, e.span)
+                }
             },
             ExprKind::Check(cid, args) => {
                 // A check only reads the state too: the same call gives the same answer.
