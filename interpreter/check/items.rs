@@ -137,7 +137,13 @@ impl Checker {
                     {
                         *t = ty;
                     }
-                    self.game.funcs.push(FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max, remember: false });
+                    std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
+                        info: info(&f.name, &f.cite),
+                        params,
+                        body,
+                        slots: sc.max,
+                        remember: false,
+                    });
                 }
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);
@@ -149,7 +155,7 @@ impl Checker {
                     let mut sc = Scope::new();
                     self.bind_params(&mut sc, &params);
                     let body = self.lower_cond(&f.body, &mut sc, &pure);
-                    self.game.checks.push(CheckDef {
+                    std::sync::Arc::make_mut(&mut self.game.checks).push(CheckDef {
                         func: FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max, remember: false },
                         permits: vec![],
                         forbids: vec![],
@@ -160,7 +166,7 @@ impl Checker {
         }
         // Functions declared but not lowered (duplicates) would shift ids: keep tables aligned.
         while self.game.funcs.len() < self.func_params.len() {
-            self.game.funcs.push(FuncDef {
+            std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
                 info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
                 params: vec![],
                 body: Expr { kind: ExprKind::Lit(Value::None), span: Span::default() },
@@ -188,7 +194,7 @@ impl Checker {
                     self.want_cite(role, &h.name, &h.cite);
                     let forbid = matches!(pl.item.node, Item::Forbid(_));
                     if let Some((cid, hook)) = self.lower_hook(h, &Ctx::default())
-                        && let Some(c) = self.game.checks.get_mut(cid as usize)
+                        && let Some(c) = std::sync::Arc::make_mut(&mut self.game.checks).get_mut(cid as usize)
                     {
                         if forbid { c.forbids.push(hook) } else { c.permits.push(hook) }
                     }
@@ -208,17 +214,24 @@ impl Checker {
                         x
                     });
                     let body = self.lower_block(&t.body, &mut sc, &cx);
-                    self.game.triggers.push(TriggerDef { info: info(&t.name, &t.cite), event: ev, when, by, body, slots: sc.max });
+                    std::sync::Arc::make_mut(&mut self.game.triggers).push(TriggerDef {
+                        info: info(&t.name, &t.cite),
+                        event: ev,
+                        when,
+                        by,
+                        body,
+                        slots: sc.max,
+                    });
                 }
                 Item::Modifier(m) => {
                     self.want_cite(role, &m.name, &m.cite);
                     let md = self.lower_modifier_body(&m.body, info(&m.name, &m.cite), None, &Ctx::default());
-                    self.game.modifiers.push(md);
+                    std::sync::Arc::make_mut(&mut self.game.modifiers).push(md);
                 }
                 Item::Replace(r) => {
                     self.want_cite(role, &r.name, &r.cite);
                     if let Some(rd) = self.lower_replace_body(&r.body, info(&r.name, &r.cite), &Ctx::default()) {
-                        self.game.replaces.push(rd);
+                        std::sync::Arc::make_mut(&mut self.game.replaces).push(rd);
                     }
                 }
                 Item::Always(a) => {
@@ -230,18 +243,20 @@ impl Checker {
                 _ => {}
             }
         }
-        self.game.procs = procs
-            .into_iter()
-            .map(|p| {
-                p.unwrap_or(ProcDef {
-                    info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
-                    params: vec![],
-                    requires: None,
-                    body: 0,
-                    slots: 0,
+        self.game.procs = std::sync::Arc::new(
+            procs
+                .into_iter()
+                .map(|p| {
+                    p.unwrap_or(ProcDef {
+                        info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
+                        params: vec![],
+                        requires: None,
+                        body: 0,
+                        slots: 0,
+                    })
                 })
-            })
-            .collect();
+                .collect(),
+        );
     }
 
     fn unknown_event(&mut self, n: &ast::Name) {
@@ -432,7 +447,7 @@ impl Checker {
             let fields = self.object_fields(kind, o);
             let id = self.game.defs.len() as DefId;
             self.game.def_index.insert(o.name.node.clone(), id);
-            self.game.defs.push(ObjDef {
+            std::sync::Arc::make_mut(&mut self.game.defs).push(ObjDef {
                 name: o.name.node.clone(),
                 shown: o.name.node.as_str().into(),
                 name_text: Value::text(&o.name.node),
@@ -690,7 +705,7 @@ impl Checker {
                     replaces.push(rd);
                 }
             }
-            if let Some(d) = self.game.defs.get_mut(id as usize) {
+            if let Some(d) = std::sync::Arc::make_mut(&mut self.game.defs).get_mut(id as usize) {
                 d.abilities = abilities;
                 d.modifiers = modifiers;
                 d.triggers = triggers;

@@ -94,16 +94,16 @@ impl Checker {
             global_fields: vec![],
             consts: vec![],
             events: vec![],
-            procs: vec![],
-            funcs: vec![],
-            checks: vec![],
-            triggers: vec![],
-            modifiers: vec![],
+            procs: Default::default(),
+            funcs: Default::default(),
+            checks: Default::default(),
+            triggers: Default::default(),
+            modifiers: Default::default(),
             lasting: vec![],
             steps: vec![],
-            replaces: vec![],
+            replaces: Default::default(),
             always: vec![],
-            defs: vec![],
+            defs: Default::default(),
             def_index: IndexMap::new(),
             blocks: vec![],
             lambdas: vec![],
@@ -601,12 +601,12 @@ impl Checker {
     fn finish(&mut self) {
         let n = self.game.events.len();
         let mut listened = vec![false; n];
-        for t in &self.game.triggers {
+        for t in self.game.triggers.iter() {
             if let Some(l) = listened.get_mut(t.event as usize) {
                 *l = true;
             }
         }
-        for d in &self.game.defs {
+        for d in self.game.defs.iter() {
             for t in &d.triggers {
                 if let Some(l) = listened.get_mut(t.event as usize) {
                     *l = true;
@@ -615,7 +615,7 @@ impl Checker {
         }
         self.game.listened = listened;
         let mut hooks = ObjectHooks::default();
-        for d in &self.game.defs {
+        for d in self.game.defs.iter() {
             for t in &d.triggers {
                 set_flag(&mut hooks.events, t.event);
             }
@@ -688,7 +688,7 @@ impl Checker {
                 break;
             }
         }
-        for (f, r) in self.game.funcs.iter_mut().zip(remember) {
+        for (f, r) in std::sync::Arc::make_mut(&mut self.game.funcs).iter_mut().zip(remember) {
             f.remember = r;
         }
         self.game.passive_fields = fields;

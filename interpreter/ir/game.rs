@@ -127,7 +127,9 @@ pub struct StepInfo {
     pub cite: Option<String>,
 }
 
-/// A whole game, ready to run: immutable and shared.
+/// A whole game, ready to run: immutable and shared. The rule items and definitions are shared
+/// too (`Arc`): a game compiled once is copied for each scenario file checked with it, and the copy
+/// copies only what the scenario's checking changes (`Arc::make_mut`).
 #[derive(Debug, Clone)]
 pub struct Game {
     pub name: String,
@@ -147,18 +149,18 @@ pub struct Game {
     pub global_fields: Vec<VarDef>,
     pub consts: Vec<ConstDef>,
     pub events: Vec<EventDef>,
-    pub procs: Vec<ProcDef>,
-    pub funcs: Vec<FuncDef>,
-    pub checks: Vec<CheckDef>,
-    pub triggers: Vec<TriggerDef>,
+    pub procs: std::sync::Arc<Vec<ProcDef>>,
+    pub funcs: std::sync::Arc<Vec<FuncDef>>,
+    pub checks: std::sync::Arc<Vec<CheckDef>>,
+    pub triggers: std::sync::Arc<Vec<TriggerDef>>,
     /// Prohibitions and permissions that effects make (`forbid .. until d` statements).
     /// The named steps of procedures, innermost last within each procedure.
     pub steps: Vec<StepInfo>,
     pub lasting: Vec<LastingDef>,
-    pub modifiers: Vec<ModifierDef>,
-    pub replaces: Vec<ReplaceDef>,
+    pub modifiers: std::sync::Arc<Vec<ModifierDef>>,
+    pub replaces: std::sync::Arc<Vec<ReplaceDef>>,
     pub always: Vec<AlwaysDef>,
-    pub defs: Vec<ObjDef>,
+    pub defs: std::sync::Arc<Vec<ObjDef>>,
     pub def_index: IndexMap<String, DefId>,
     /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
     pub blocks: Vec<std::sync::Arc<[Stmt]>>,
