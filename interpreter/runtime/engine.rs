@@ -525,7 +525,7 @@ impl<'g> Engine<'g> {
         if let Some(p) = &st.pending {
             return Err(err(span, format!("internal: a decision was asked while P{} was still deciding `{}`", p.seat + 1, p.prompt)));
         }
-        dedupe_labels(&mut options);
+        super::labels::dedupe_labels(&mut options);
         // Texts shared by the decision and the events that log it.
         let prompt: Arc<str> = prompt.into();
         let none: Option<Arc<str>> = none.map(Into::into);
@@ -761,36 +761,6 @@ impl<'g> Engine<'g> {
         }
         st.triggers.extend(queued);
         Ok(())
-    }
-}
-
-/// Identical labels get `(2)`, `(3)`… so that every option can be named.
-fn dedupe_labels(options: &mut [Choice]) {
-    // Most decisions offer a few options, all named differently: compared pair by pair, without
-    // a sorted copy.
-    let distinct = if options.len() <= 16 {
-        options.iter().enumerate().all(|(i, a)| options.iter().skip(i + 1).all(|b| a.label != b.label))
-    } else {
-        let mut sorted: Vec<&str> = options.iter().map(|c| &*c.label).collect();
-        sorted.sort_unstable();
-        sorted.windows(2).all(|w| w.first() != w.last())
-    };
-    if distinct {
-        return;
-    }
-    let mut counts: std::collections::HashMap<Arc<str>, (usize, usize)> = std::collections::HashMap::new();
-    for c in options.iter() {
-        counts.entry(c.label.clone()).or_default().0 += 1;
-    }
-    for c in options.iter_mut() {
-        if let Some((total, seen)) = counts.get_mut(&c.label)
-            && *total > 1
-        {
-            *seen += 1;
-            if *seen > 1 {
-                c.label = format!("{} ({})", c.label, seen).into();
-            }
-        }
     }
 }
 
