@@ -60,6 +60,11 @@ func read_after_late(i: int) = late_after(i + 1)
 func calls_another(i: int) = use_at(i)
 func use_calls(i: int) = calls_another(i)
 
+// A recursion through an inlined call: the depth budget must stop it at the same depth.
+func inc(x: int) = x + 1
+func down(n: int) = if n <= 0 then 0 else inc(down(n - 1))
+func down_late(n: int) = if n <= 0 then 0 else inc_late(down_late(n - 1))
+
 func folded() = six + 1
 func folded_text() = greeting
 
@@ -68,6 +73,7 @@ func late_at(i: int) = nth(pile, i).n
 func late_sum(a: int, b: int) = a + b * three
 func late_guarded(i: int) = if i < 0 then 0 - 1 else nth(pile, i).n
 func late_after(i: int) = nth(pile, i - 1).n + i * i
+func inc_late(x: int) = x + 1
 
 proc setup.game() {
   let p = first(players())
@@ -115,12 +121,13 @@ fn constants_fold_and_small_functions_written_before_their_calls_are_inlined() {
         assert_eq!(kind_of(g, name), kind, "the body of `{name}`");
     }
     assert!(matches!(func(g, "folded").body.kind, ExprKind::Lit(Value::Int(7))), "six + 1 is folded to 7");
-    // Where the arguments that are worked out go: in place (read once, first), or into slots.
+    // Arguments that are worked out go into slots of the caller's env, one each.
     let lets = |name: &str| match &func(g, name).body.kind {
         ExprKind::Inline { lets, .. } => lets.len(),
         _ => panic!("`{name}` is not inlined"),
     };
-    assert_eq!(lets("use_at"), 0, "`i + 1` is read once, first: in place");
+    assert_eq!(lets("use_at"), 1, "`i + 1` is worked out: a slot");
+    assert_eq!(lets("use_sum"), 0, "`i` is a local: read in place");
     assert_eq!(lets("two_heavy"), 2, "two arguments worked out: a slot each");
     assert_eq!(lets("read_after"), 1, "read three times: a slot");
 }
@@ -165,4 +172,34 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     let over = engine.ev(&st).call_func(id("use_at"), vec![Value::Int(i64::MAX)], &env, Span::default()).unwrap_err();
     assert!(over.message.contains("overflow"), "{}", over.message);
     assert_eq!(source(over.span), "i + 1", "the overflow is reported at the argument, as the call would report it");
+}
+
+#[test]
+fn an_inlined_call_counts_toward_the_depth_budget_as_the_call_does() {
+    let built = common::game_text("inline-probe.arb", GAME);
+    let g = &built.game;
+    assert!(matches!(&func(g, "down").body.kind, ExprKind::If(_, _, x) if matches!(x.kind, ExprKind::Inline { .. })));
+    let engine = Engine::new(g);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
+    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)));
+    let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();
+    let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
+    let run = |name: &str, n: i64| engine.ev(&st).forgetful().call_func(id(name), vec![Value::Int(n)], &env, Span::default());
+    let mut deepest = None;
+    for n in 150..=260 {
+        let (a, b) = (run("down", n), run("down_late", n));
+        match (&a, &b) {
+            (Ok(x), Ok(y)) => {
+                assert_eq!(x, y);
+                deepest = Some(n);
+            }
+            (Err(x), Err(y)) => {
+                assert!(x.message.contains("depth budget exceeded"), "{}", x.message);
+                assert_eq!(x.message, y.message);
+            }
+            _ => panic!("down({n}) gave {a:?} but down_late({n}) gave {b:?}"),
+        }
+    }
+    // One level of depth for each `down` (the inlined `inc` returns before the next one starts).
+    assert_eq!(deepest, Some(199), "the deepest recursion the depth budget allows");
 }

@@ -63,7 +63,8 @@ impl Items<'_> {
 impl<'a> Evaluator<'a> {
     /// The items of a list value or a zone, without copying a zone's objects into a list. Two
     /// lists or zones joined by `+` are walked one after the other: the same items, in the same
-    /// order, with the same step for the `+` and the same size budget, as the joined list.
+    /// order, with the same step for the `+` and the same size and memory budgets, as the joined
+    /// list.
     pub fn items_of(&self, e: &Expr, env: &mut Env) -> R<Items<'a>> {
         if let ExprKind::Binary(BinOp::Add, l, r) = &e.kind {
             return self.step(e, |ev| ev.joined(l, r, env, e.span));
@@ -77,9 +78,12 @@ impl<'a> Evaluator<'a> {
         let b = self.eval(r, env)?;
         if matches!(a, Value::List(_) | Value::Zone(_)) && matches!(b, Value::List(_) | Value::Zone(_) | Value::None) {
             let (first, second) = (self.part(a, l.span)?, self.part(b, r.span)?);
-            if first.len() + second.len() > SIZE_BUDGET {
+            let n = first.len() + second.len();
+            if n > SIZE_BUDGET {
                 return Err(size_exceeded(span));
             }
+            // Charged to the memory budget as the joined list would be.
+            self.charge(n * std::mem::size_of::<Value>(), span)?;
             return Ok(Items { first, second: Some(second) });
         }
         // Anything else is what `+` makes of it, and must be a list.
