@@ -238,3 +238,55 @@ fn a_scenario_cannot_make_the_loader_read_files_outside_its_folder() {
     assert!(msgs.iter().any(|m| m.contains("not `../../../etc/passwd`")), "{msgs:?}");
     assert!(msgs.iter().any(|m| m.contains("not `/etc/hostname`")), "{msgs:?}");
 }
+
+/// A blanking modifier whose condition asks whether its own object is blank (`active(c)` is "in
+/// an active zone and not blank") would ask itself without end: the depth budget stops it with an
+/// error at the modifier, instead of the thread's stack running out.
+#[test]
+fn a_blanking_modifier_that_asks_about_itself_is_stopped() {
+    use arbiter::runtime::state::Mode;
+    use arbiter::runtime::{Engine, Setup};
+    const GAME: &str = r#"
+game blank-probe {
+  title "Blank probe"
+  players 2
+  setup setup.game
+  turn turn.play
+}
+
+zone pile shared public ordered holds token
+
+kind token {
+  field n: int = 0
+  active in pile
+}
+
+token "a" { n 1 }
+
+modifier self_doubt cite "probe" {
+  to t when active(t)
+  blank except n
+}
+
+proc setup.game() {
+  create "a" in pile owned by first(players())
+}
+
+proc turn.play() {
+  end draw "done"
+}
+"#;
+    let file = parse_file(0, GAME).expect("parses");
+    let files = vec![SourceFile::new("blank-probe.arb".to_string(), GAME.to_string())];
+    let built = arbiter::check::compile(files, &[arbiter::check::Input { file: file.into(), role: arbiter::check::Role::Rulebook }], &[])
+        .unwrap_or_else(|d| panic!("checks: {d:?}"));
+    let engine = Engine::new(&built.game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).expect("new state");
+    let _ = engine.advance(&mut st);
+    let start = Instant::now();
+    let e = engine.ev(&st).is_blank(0).expect_err("the question has no answer");
+    assert!(start.elapsed() < LIMIT, "stopped in time");
+    assert!(e.message.contains("depth budget exceeded"), "{}", e.message);
+    let at = built.game.files.first().map(|f| f.slice(e.span).to_string()).unwrap_or_default();
+    assert!(at.contains("self_doubt"), "the error points at the modifier: `{at}`");
+}

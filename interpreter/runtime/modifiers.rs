@@ -37,7 +37,9 @@ impl<'a> Evaluator<'a> {
             let mut found = 1;
             for (k, &mi) in self.game.blank_modifiers.iter().enumerate() {
                 let Some(m) = self.game.modifiers.get(mi) else { continue };
-                if self.modifier_applies(m, o, None)? {
+                // One call deeper: a condition that asks whether its own object is blank
+                // (`active(c)`) is stopped by the depth budget.
+                if self.nested(m.info.span, || self.modifier_applies(m, o, None))? {
                     found = u32::try_from(k).unwrap_or(u32::MAX - 2) + 2;
                     break;
                 }
