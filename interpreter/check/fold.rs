@@ -17,16 +17,13 @@ use crate::ir::value::Value;
 use crate::ir::*;
 use crate::syntax::ast::{BinOp, UnOp};
 
-/// The value of an expression made only of literals (numbers, texts, names, lists, `-`).
+/// The value of an expression made only of literals (numbers, texts, names, lists, `-`), once
+/// lowered: `fold` has made each such part a literal, except the empty list and a list too long or
+/// too deep to fold.
 pub fn literal_value(x: &Expr) -> Option<Value> {
     match &x.kind {
         ExprKind::Lit(v) => Some(v.clone()),
-        ExprKind::Str(pieces) => plain_text(pieces).map(Value::text),
         ExprKind::List(items) => items.iter().map(literal_value).collect::<Option<Vec<_>>>().map(Value::list),
-        ExprKind::Unary(UnOp::Neg, inner) => match literal_value(inner)? {
-            Value::Int(i) => i.checked_neg().map(Value::Int),
-            _ => None,
-        },
         _ => None,
     }
 }
@@ -109,10 +106,7 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         // Equality of two values compares them whatever their kinds, as the running game does.
         (BinOp::Eq, x, y) => Bool(x == y),
         (BinOp::Ne, x, y) => Bool(x != y),
-        (BinOp::Lt, Int(x), Int(y)) => Bool(x < y),
-        (BinOp::Le, Int(x), Int(y)) => Bool(x <= y),
-        (BinOp::Gt, Int(x), Int(y)) => Bool(x > y),
-        (BinOp::Ge, Int(x), Int(y)) => Bool(x >= y),
+        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Int(x), Int(y)) => Bool(op.compare(*x, *y)),
         (BinOp::Add, Int(x), Int(y)) => Int(x.checked_add(*y)?),
         (BinOp::Sub, Int(x), Int(y)) => Int(x.checked_sub(*y)?),
         (BinOp::Mul, Int(x), Int(y)) => Int(x.checked_mul(*y)?),

@@ -26,7 +26,7 @@ pub fn inline_call(f: &FuncDef, args: &[Expr], temp: &mut dyn FnMut() -> Slot) -
     let mut lets = Vec::new();
     let mut reads = Vec::with_capacity(n);
     for (i, a) in args.iter().enumerate() {
-        if is_leaf(a) {
+        if a.is_leaf() {
             reads.push(a.clone());
         } else {
             let slot = temp();
@@ -41,10 +41,6 @@ pub fn inline_call(f: &FuncDef, args: &[Expr], temp: &mut dyn FnMut() -> Slot) -
         _ => None,
     });
     Some((lets, body))
-}
-
-fn is_leaf(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
 }
 
 /// A body that calls nothing, binds nothing and reads no slot but its `n` parameters.

@@ -159,9 +159,14 @@ impl Expr {
             ExprKind::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
         }
     }
-}
 
-impl Expr {
+    /// A local, literal, constant or global: reading one never fails, changes nothing and takes
+    /// no evaluation step, so it may be read in place, whenever its value is wanted.
+    #[inline(always)]
+    pub fn is_leaf(&self) -> bool {
+        matches!(self.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
+    }
+
     /// Replace each expression for which `f` gives a replacement, looking inside those it
     /// leaves (a replacement is not looked into).
     pub fn replace_each(&mut self, f: &mut impl FnMut(&Expr) -> Option<Expr>) {

@@ -21,7 +21,7 @@ impl Evaluator<'_> {
         // place (see `with_operands`).
         match args {
             [x] => {
-                let own = if self.is_leaf(x) { None } else { Some(self.eval(x, env)?) };
+                let own = if x.is_leaf() { None } else { Some(self.eval(x, env)?) };
                 let a = match &own {
                     Some(v) => v,
                     None => self.leaf(x, env),
@@ -31,16 +31,20 @@ impl Evaluator<'_> {
             // `nth` of a zone or list by a number, the most common built-in, without the general
             // machinery; anything else (and every error) as below.
             [x, y] if b == Builtin::Nth => {
-                return self.with_operands(x, y, env, |a, c| match (a, c) {
-                    (Value::Zone(z), Value::Int(i)) if self.one_zone(*z).is_some() => {
-                        let objs = self.one_zone(*z).unwrap_or(&[]);
-                        Ok(usize::try_from(*i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default())
+                return self.with_operands(x, y, env, |a, c| {
+                    let at = |i: &i64| usize::try_from(*i).ok();
+                    match (a, c) {
+                        (Value::Zone(z), Value::Int(i)) => match self.one_zone(*z) {
+                            Some(objs) => Ok(at(i).and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default()),
+                            None => self.builtin_with(b, args, &[a, c], None, span),
+                        },
+                        // As a built-in's list argument is counted: one step per item.
+                        (Value::List(l), Value::Int(i)) => {
+                            self.work(l.len(), span)?;
+                            Ok(at(i).and_then(|i| l.get(i).cloned()).unwrap_or_default())
+                        }
+                        _ => self.builtin_with(b, args, &[a, c], None, span),
                     }
-                    (Value::List(l), Value::Int(i)) => {
-                        self.work(l.len(), span)?;
-                        Ok(usize::try_from(*i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default())
-                    }
-                    _ => self.builtin_with(b, args, &[a, c], None, span),
                 });
             }
             [x, y] => return self.with_operands(x, y, env, |a, c| self.builtin_with(b, args, &[a, c], None, span)),
@@ -351,21 +355,9 @@ impl Evaluator<'_> {
                 let (l, w) = (int(0)? as f64 / 2.0, int(1)? as f64 / 2.0);
                 shape_v(vec![geo::P { x: l, y: w }, geo::P { x: -l, y: w }, geo::P { x: -l, y: -w }, geo::P { x: l, y: -w }])
             }
+            // A zone in one place, or a list, by a number is answered in `builtin`; here, the rest.
             Builtin::Nth => {
                 let i = int(1)?;
-                match vals.first() {
-                    Some(Value::Zone(z)) => {
-                        if let Some(objs) = self.one_zone(*z) {
-                            return Ok(usize::try_from(i).ok().and_then(|i| objs.get(i)).map(|o| Value::Obj(*o)).unwrap_or_default());
-                        }
-                    }
-                    // As `list(0)` would count it, without a copy of the list.
-                    Some(Value::List(l)) => {
-                        self.work(l.len(), span)?;
-                        return Ok(usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default());
-                    }
-                    _ => {}
-                }
                 let l = list(0)?;
                 usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default()
             }

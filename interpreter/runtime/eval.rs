@@ -117,7 +117,7 @@ impl Scratch {
 /// key of its own.
 #[derive(Default)]
 pub(super) struct Memo {
-    pub(super) version: u64,
+    version: u64,
     /// Whether each object is blank: 0 not known yet, 1 not blank, k + 2 blanked by the game's
     /// k-th blanking modifier.
     pub(super) blank: Vec<u32>,
@@ -128,6 +128,17 @@ pub(super) struct Memo {
     pub(super) fields: FieldMemo,
     /// Function and check calls and their values, by routine (see `remembered`).
     calls: CallMemo,
+}
+
+impl Memo {
+    /// The value of field `key` (`object << 32 | field`) worked out for this version.
+    pub(super) fn field(&self, key: u64) -> Option<&Value> {
+        self.fields.get(&key).filter(|(version, _)| *version == self.version).map(|(_, v)| v)
+    }
+
+    pub(super) fn keep_field(&mut self, key: u64, v: Value) {
+        self.fields.insert(key, (self.version, v));
+    }
 }
 
 impl Drop for Evaluator<'_> {
@@ -151,11 +162,6 @@ fn memo_kept(st: &State) -> bool {
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError::new(message.into(), span)
-}
-
-fn depth_exceeded(span: Span) -> RtError {
-    err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
-        .with_help("a function, check or modifier probably refers to itself without end")
 }
 
 /// Arithmetic whose result does not fit in 64 bits.
@@ -205,12 +211,7 @@ impl<'a> Evaluator<'a> {
     pub fn remembered_now(&self) -> Remembered {
         let m = self.memo();
         let calls = m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        let fields = m
-            .fields
-            .iter()
-            .filter(|(_, (version, _))| *version == m.version)
-            .map(|(k, (_, v))| ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, v.clone()))
-            .collect();
+        let fields = m.fields.keys().filter_map(|k| Some(((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, m.field(*k)?.clone()))).collect();
         let blank = m.blank.iter().enumerate().filter(|(_, b)| **b != 0).map(|(o, b)| (o as ObjId, *b > 1)).collect();
         Remembered { calls, fields, blank }
     }
@@ -252,12 +253,19 @@ impl<'a> Evaluator<'a> {
     /// at most `EXPR_NESTING` expressions (a level takes well under 4 KiB), so only calls can
     /// nest without a bound.
     pub fn nested<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
+        self.deeper(span, || stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, f))
+    }
+
+    /// Run `f` one level deeper, under the depth budget.
+    #[inline]
+    fn deeper<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
         let d = self.depth.get() + 1;
         if d > DEPTH_BUDGET {
-            return Err(depth_exceeded(span));
+            return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
+                .with_help("a function, check or modifier probably refers to itself without end"));
         }
         self.depth.set(d);
-        let r = stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, f);
+        let r = f();
         self.depth.set(d - 1);
         r
     }
@@ -558,14 +566,8 @@ impl<'a> Evaluator<'a> {
     /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call
     /// would be (see `check::inline`).
     fn inlined(&self, body: &Expr, env: &mut Env, span: Span) -> R<Value> {
-        let d = self.depth.get() + 1;
-        if d > DEPTH_BUDGET {
-            return Err(depth_exceeded(span));
-        }
-        self.depth.set(d);
-        let r = self.eval(body, env);
-        self.depth.set(d - 1);
-        r
+        // No new stack is needed: an inlined body calls nothing.
+        self.deeper(span, || self.eval(body, env))
     }
 
     /// The value of a call made before in this evaluation with the same arguments, `you` and

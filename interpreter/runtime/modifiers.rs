@@ -180,19 +180,14 @@ impl<'a> Evaluator<'a> {
             });
         }
         let key = u64::from(o) << 32 | u64::from(f);
-        let known = {
-            let m = self.memo();
-            m.fields.get(&key).filter(|(version, _)| *version == m.version).map(|(_, v)| v.clone())
-        };
+        let known = self.memo().field(key).cloned();
         if let Some(v) = known {
             return Ok(v);
         }
         // Modifiers read fields too: a modifier that reads what it changes is stopped by the
         // depth budget.
         let v = self.nested(span, || self.through_modifiers(o, f, span))?;
-        let mut m = self.memo();
-        let version = m.version;
-        m.fields.insert(key, (version, v.clone()));
+        self.memo().keep_field(key, v.clone());
         Ok(v)
     }
 

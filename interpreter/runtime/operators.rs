@@ -22,10 +22,10 @@ impl Evaluator<'_> {
             }
             ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => self.step(e, |ev| {
                 ev.with_operands(l, r, env, |a, b| match (a, b) {
-                    (Value::Int(x), Value::Int(y)) => Ok(compare(*op, *x, *y)),
+                    (Value::Int(x), Value::Int(y)) => Ok(op.compare(*x, *y)),
                     _ => {
                         let (x, y) = ev.numbers(a.clone(), b.clone(), l, r)?;
-                        Ok(compare(*op, x, y))
+                        Ok(op.compare(x, y))
                     }
                 })
             }),
@@ -60,7 +60,7 @@ impl Evaluator<'_> {
                 (BinOp::Add, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_add(*y))?),
                 (BinOp::Sub, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_sub(*y))?),
                 (BinOp::Mul, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_mul(*y))?),
-                (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Int(x), Value::Int(y)) => Ok(Value::Bool(compare(op, *x, *y))),
+                (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Int(x), Value::Int(y)) => Ok(Value::Bool(op.compare(*x, *y))),
                 _ => Err((a.clone(), b.clone())),
             })
         })?;
@@ -103,7 +103,7 @@ impl Evaluator<'_> {
             _ => {
                 let (x, y) = self.numbers(a, b, l, r)?;
                 match op {
-                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(compare(op, x, y)),
+                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(op.compare(x, y)),
                     BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
                     BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
                     // `checked_div` also refuses the smallest number divided by -1.
@@ -120,12 +120,12 @@ impl Evaluator<'_> {
     }
 
     /// `f` of both operands of an operator, evaluated left then right. A local, literal, constant
-    /// or global is read in place, not copied: reading one never fails and changes nothing, so it
-    /// may be read after the other operand is evaluated.
+    /// or global is read in place, not copied (`Expr::is_leaf`): reading one never fails and
+    /// changes nothing, so it may be read after the other operand is evaluated.
     #[inline(always)]
     pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> R<T>) -> R<T> {
-        let a_own = if self.is_leaf(l) { None } else { Some(self.eval(l, env)?) };
-        let b_own = if self.is_leaf(r) { None } else { Some(self.eval(r, env)?) };
+        let a_own = if l.is_leaf() { None } else { Some(self.eval(l, env)?) };
+        let b_own = if r.is_leaf() { None } else { Some(self.eval(r, env)?) };
         let a = match &a_own {
             Some(v) => v,
             None => self.leaf(l, env),
@@ -135,11 +135,6 @@ impl Evaluator<'_> {
             None => self.leaf(r, env),
         };
         f(a, b)
-    }
-
-    #[inline(always)]
-    pub(super) fn is_leaf(&self, e: &Expr) -> bool {
-        matches!(e.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
     }
 
     /// A leaf's value in place (see `with_operands`); what `eval` would give for it.
@@ -192,16 +187,6 @@ impl Evaluator<'_> {
             },
             other => Err(self.type_err(span, "a list or a zone", other)),
         }
-    }
-}
-
-/// `<`, `<=`, `>` or `>=` on two numbers.
-fn compare(op: BinOp, x: i64, y: i64) -> bool {
-    match op {
-        BinOp::Lt => x < y,
-        BinOp::Le => x <= y,
-        BinOp::Gt => x > y,
-        _ => x >= y,
     }
 }
 

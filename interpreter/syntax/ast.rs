@@ -758,6 +758,18 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// `<`, `<=`, `>` or `>=` on two whole numbers (any other operator is read as `>=`): for the
+    /// evaluator and for folding constants alike.
+    #[inline]
+    pub fn compare(self, x: i64, y: i64) -> bool {
+        match self {
+            BinOp::Lt => x < y,
+            BinOp::Le => x <= y,
+            BinOp::Gt => x > y,
+            _ => x >= y,
+        }
+    }
+
     pub fn symbol(self) -> &'static str {
         match self {
             BinOp::Or => "or",
