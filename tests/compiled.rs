@@ -12,8 +12,8 @@ mod common;
 
 use arbiter::ir::value::Value;
 use arbiter::ir::{ExprKind, Game};
-use arbiter::runtime::state::{Env, Mode};
-use arbiter::runtime::{Engine, Setup, Status};
+use arbiter::runtime::Engine;
+use arbiter::runtime::state::Env;
 use arbiter::syntax::span::Span;
 
 const GAME: &str = r#"
@@ -137,8 +137,7 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     let built = common::game_text("inline-probe.arb", GAME);
     let g = &built.game;
     let engine = Engine::new(g);
-    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
-    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)));
+    let st = common::played_out(&engine);
     let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
     let source = |span: Span| g.files.get(span.file as usize).map(|f| f.slice(span).to_string()).unwrap_or_default();
@@ -180,8 +179,7 @@ fn an_inlined_call_counts_toward_the_depth_budget_as_the_call_does() {
     let g = &built.game;
     assert!(matches!(&func(g, "down").body.kind, ExprKind::If(_, _, x) if matches!(x.kind, ExprKind::Inline { .. })));
     let engine = Engine::new(g);
-    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
-    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)));
+    let st = common::played_out(&engine);
     let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
     let run = |name: &str, n: i64| engine.ev(&st).forgetful().call_func(id(name), vec![Value::Int(n)], &env, Span::default());

@@ -8,8 +8,8 @@ mod common;
 
 use arbiter::ir::ExprKind;
 use arbiter::ir::value::Value;
-use arbiter::runtime::state::{Env, Mode};
-use arbiter::runtime::{Engine, Setup, Status};
+use arbiter::runtime::Engine;
+use arbiter::runtime::state::Env;
 use arbiter::syntax::span::Span;
 
 const GAME: &str = r#"
@@ -54,8 +54,7 @@ fn fused_count_and_first_give_the_filters_values() {
     let built = common::game_text("fused.arb", GAME);
     let g = &built.game;
     let engine = Engine::new(g);
-    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
-    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)));
+    let st = common::played_out(&engine);
     let call = |name: &str| {
         let (id, f) = g.funcs.iter().enumerate().find(|(_, f)| f.info.name == name).unwrap();
         let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };

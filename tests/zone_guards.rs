@@ -8,8 +8,8 @@
 
 mod common;
 
-use arbiter::runtime::state::{Mode, Place};
-use arbiter::runtime::{Engine, Setup, Status};
+use arbiter::runtime::Engine;
+use arbiter::runtime::state::Place;
 use arbiter::syntax::span::Span;
 
 const GAME: &str = r#"
@@ -70,8 +70,7 @@ fn guarded_modifiers_apply_exactly_where_their_conditions_hold() {
     let built = common::game_text("guard-probe.arb", GAME);
     let g = &built.game;
     let engine = Engine::new(g);
-    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
-    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)));
+    let st = common::played_out(&engine);
     assert!(matches!(st.obj(3).unwrap().place, Place::Under(2)), "object #3 lies under #2, in the box");
     let ev = engine.ev(&st);
     let sym = |name: &str| *g.sym_index.get(name).unwrap();

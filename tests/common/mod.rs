@@ -65,3 +65,11 @@ pub fn game_text(name: &str, text: &str) -> Built {
 pub fn zone_id(b: &Built, name: &str) -> u16 {
     u16::try_from(b.game.zones.iter().position(|z| z.name == name).unwrap_or_else(|| panic!("no zone {name}"))).unwrap()
 }
+
+/// A two-player game (seed 1) of a probe whose setup and first turn end it without a decision:
+/// the state it ends in.
+pub fn played_out(engine: &Engine) -> State {
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).expect("new state");
+    assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)), "the probe ends without a decision");
+    st
+}
