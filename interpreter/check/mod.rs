@@ -8,6 +8,7 @@ pub mod items;
 pub mod lower_expr;
 pub mod lower_stmt;
 pub mod project;
+mod reads;
 pub mod scenario;
 pub mod scope;
 pub mod steps;
@@ -129,6 +130,7 @@ impl Checker {
             defs_with_passives: vec![],
             passive_fields: vec![],
             modified_fields: vec![],
+            derived: Default::default(),
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -659,6 +661,7 @@ impl Checker {
             set_flag(&mut modified, f);
         }
         self.game.modified_fields = modified;
+        self.game.derived = reads::derived(&self.game);
         // Functions worth remembering: those that walk lists or zones, or call one that does.
         let walks = |x: &Expr| {
             matches!(

@@ -205,7 +205,38 @@ pub struct Game {
     /// For each symbol: whether any modifier (the rulebook's or a definition's) can change a field
     /// of that name. A field no modifier touches reads as printed.
     pub modified_fields: Vec<bool>,
+    /// What an object's blankness and its fields read through modifiers depend on, and so how
+    /// long what is worked out about them may be remembered (`check::reads`).
+    pub derived: Derived,
     pub builtin_events: BuiltinEvents,
+}
+
+/// See `Game::derived`.
+#[derive(Debug, Clone, Default)]
+pub struct Derived {
+    pub blank: Reads,
+    /// Fields some modifier touches; any other field reads what `blank` reads.
+    pub fields: SymMap<Reads>,
+    /// By global: whether a `Reads::Local { globals: true }` fact reads it (setting it gives
+    /// `State::derived_globals` a new number).
+    pub globals: Vec<bool>,
+}
+
+impl Derived {
+    pub fn field(&self, f: Sym) -> Reads {
+        self.fields.get(&f).copied().unwrap_or(self.blank)
+    }
+}
+
+/// What a derived fact about an object reads (`check::reads`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reads {
+    /// Anything: remembered for one version of the state.
+    #[default]
+    Everything,
+    /// Only the object, the objects it lies under, and (when `globals`) some globals: remembered
+    /// under the object's number (`Obj::version`) and the globals' (`State::derived_globals`).
+    Local { globals: bool },
 }
 
 /// See `Game::objects_hook`.

@@ -136,6 +136,7 @@ impl<'g> Engine<'g> {
             decisions: 0,
             tracing: None,
             version: 0,
+            derived_globals: 0,
         };
         Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();

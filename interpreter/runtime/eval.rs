@@ -27,6 +27,9 @@ pub struct Evaluator<'a> {
     /// Which memo this evaluation may use (`Memo::version`): the state's version when memos are
     /// kept between evaluations (see `memo_kept`), else a number of its own.
     memo_key: u64,
+    /// Whether memos are kept between evaluations (`memo_kept`): then facts about one object that
+    /// read little are remembered under that object's number (see `Memo`).
+    kept: bool,
     /// Where the steps go, by routine, when the engine profiles.
     profile: Option<&'a std::cell::RefCell<super::profile::Profile>>,
 }
@@ -63,9 +66,13 @@ pub struct Call {
 /// How many different calls of one function an evaluation remembers.
 const CALLS_KEPT: usize = 32;
 
-/// Field values by `object << 32 | field` (see `Evaluator::fields`).
-/// Each value is stamped with the memo version it was worked out for (see `Memo::fields`).
-pub type FieldMemo = std::collections::HashMap<u64, (u64, Value), std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
+/// Field values by `object << 32 | field`, each with the stamp it was worked out under (see
+/// `Memo`).
+pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
+
+/// What a remembered fact about an object may be used for: the numbers of what it read (see
+/// `Memo`). A fact is used again only under the same stamp.
+pub type Stamp = (u64, u64);
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
 /// vectors for reuse, and what they worked out about one version of a state.
@@ -105,39 +112,44 @@ impl Scratch {
     }
 }
 
-/// What evaluations worked out about the state at `version` (see `State::version`).
+/// What evaluations worked out about a state.
 ///
 /// Invalidation: every change to what an expression can read gives the state a new version
 /// (`State::touch`, called where the engine changes objects, zones, fields, players, temporary
-/// modifiers and lasting effects), and a memo is only ever used by evaluations of the version it
-/// was made for: it is emptied when an evaluation with another key uses it. Memos are kept
-/// between evaluations only in games whose version is known (not for a loaded game before its
-/// first change, not in scenarios, whose scripts change the state directly, and not while
-/// tracing causes, since `explain` records each call it walks); otherwise each evaluation has a
-/// key of its own.
+/// modifiers and lasting effects). Remembered calls are only ever used by evaluations of the
+/// version they were made for: they are emptied when an evaluation with another key uses the
+/// memo. Facts about one object (blankness, fields read through modifiers) carry a stamp instead
+/// (`Evaluator::stamp`): a fact that reads only the object, its pile and some globals
+/// (`Reads::Local`, worked out when the rules are checked) is stamped with the object's number
+/// and the globals' (`Obj::version`, `State::derived_globals`), which change whenever what it
+/// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
+/// stamped with the version. Memos are kept between evaluations only in games whose version is
+/// known (not for a loaded game before its first change, not in scenarios, whose scripts change
+/// the state directly, and not while tracing causes, since `explain` records each call it walks);
+/// otherwise each evaluation has a key of its own and stamps everything with it.
 #[derive(Default)]
 pub(super) struct Memo {
     version: u64,
-    /// Whether each object is blank: 0 not known yet, 1 not blank, k + 2 blanked by the game's
-    /// k-th blanking modifier.
-    pub(super) blank: Vec<u32>,
+    /// Whether each object is blank, with its stamp: 0 not known, 1 not blank, k + 2 blanked by
+    /// the game's k-th blanking modifier.
+    pub(super) blank: Vec<(Stamp, u32)>,
     /// Field values computed through modifiers, by object and field. Only reads that went
-    /// through modifiers are kept. They are not emptied when the version changes (emptying a big
-    /// table costs as much as the reads it saves): each value carries the version it was worked
-    /// out for, and one of another version is not used (and is written over when read again).
+    /// through modifiers are kept. The table is never emptied (emptying a big table costs as much
+    /// as the reads it saves): a value whose stamp is not the one its fact has now is not used
+    /// (and is written over when read again).
     pub(super) fields: FieldMemo,
     /// Function and check calls and their values, by routine (see `remembered`).
     calls: CallMemo,
 }
 
 impl Memo {
-    /// The value of field `key` (`object << 32 | field`) worked out for this version.
-    pub(super) fn field(&self, key: u64) -> Option<&Value> {
-        self.fields.get(&key).filter(|(version, _)| *version == self.version).map(|(_, v)| v)
+    /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
+    pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&Value> {
+        self.fields.get(&key).filter(|(s, _)| *s == stamp).map(|(_, v)| v)
     }
 
-    pub(super) fn keep_field(&mut self, key: u64, v: Value) {
-        self.fields.insert(key, (self.version, v));
+    pub(super) fn keep_field(&mut self, key: u64, stamp: Stamp, v: Value) {
+        self.fields.insert(key, (stamp, v));
     }
 }
 
@@ -180,14 +192,26 @@ impl<'a> Evaluator<'a> {
     }
 
     fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
-        let memo_key = if memo_kept(state) { state.version } else { super::state::new_version() };
-        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, profile: None }
+        let kept = memo_kept(state);
+        let memo_key = if kept { state.version } else { super::state::new_version() };
+        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, kept, profile: None }
     }
 
     /// This evaluation remembers only what it works out itself.
     pub fn forgetful(mut self) -> Self {
         self.memo_key = super::state::new_version();
+        self.kept = false;
         self
+    }
+
+    /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
+    pub(super) fn stamp(&self, o: ObjId, reads: crate::ir::Reads) -> Stamp {
+        match reads {
+            crate::ir::Reads::Local { globals } if self.kept => {
+                (self.state.obj(o).map_or(0, |x| x.version), if globals { self.state.derived_globals } else { 0 })
+            }
+            _ => (self.memo_key, 0),
+        }
     }
 
     /// Count bytes built (see `Scratch::built`); the total so far.
@@ -211,8 +235,21 @@ impl<'a> Evaluator<'a> {
     pub fn remembered_now(&self) -> Remembered {
         let m = self.memo();
         let calls = m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        let fields = m.fields.keys().filter_map(|k| Some(((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym, m.field(*k)?.clone()))).collect();
-        let blank = m.blank.iter().enumerate().filter(|(_, b)| **b != 0).map(|(o, b)| (o as ObjId, *b > 1)).collect();
+        let fields = m
+            .fields
+            .keys()
+            .filter_map(|k| {
+                let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
+                Some((o, f, m.field(*k, self.stamp(o, self.game.derived.field(f)))?.clone()))
+            })
+            .collect();
+        let blank = m
+            .blank
+            .iter()
+            .enumerate()
+            .filter(|(o, (stamp, b))| *b != 0 && *stamp == self.stamp(*o as ObjId, self.game.derived.blank))
+            .map(|(o, (_, b))| (o as ObjId, *b > 1))
+            .collect();
         Remembered { calls, fields, blank }
     }
 
@@ -223,7 +260,6 @@ impl<'a> Evaluator<'a> {
             let m = &mut s.memo;
             if m.version != key {
                 m.version = key;
-                m.blank.clear();
                 // Each routine's list of calls is emptied, not dropped: its room is kept.
                 m.calls.values_mut().for_each(Vec::clear);
             }

@@ -181,7 +181,7 @@ impl Engine<'_> {
                 let until = until.or(self.game.default_duration);
                 for o in self.objects_of(st, env, target)? {
                     let ts = st.tick();
-                    st.touch();
+                    st.changed(o);
                     st.temp_mods.push(TempMod { obj: o, field: *field, op: *op, value: v.clone(), until, ts });
                     let (def, known) = st.obj(o).map(|x| (x.def, x.known)).unwrap_or((0, 0));
                     self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, known, span);
@@ -205,6 +205,14 @@ impl Engine<'_> {
             StmtKind::Expire(d) => {
                 let before = st.temp_mods.len() + st.lasting.len();
                 st.touch();
+                for i in 0..st.temp_mods.len() {
+                    if let Some(t) = st.temp_mods.get(i)
+                        && t.until == Some(*d)
+                    {
+                        let o = t.obj;
+                        st.changed(o);
+                    }
+                }
                 st.temp_mods.retain(|t| t.until != Some(*d));
                 st.lasting.retain(|t| t.until != Some(*d));
                 let count = before - st.temp_mods.len() - st.lasting.len();
@@ -424,6 +432,9 @@ impl Engine<'_> {
                 let old = st.globals.get(*i as usize).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
                 st.touch();
+                if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
+                    st.derived_global_changed();
+                }
                 if let Some(g) = st.globals.get_mut(*i as usize) {
                     *g = new.clone();
                 }

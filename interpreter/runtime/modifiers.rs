@@ -30,7 +30,11 @@ impl<'a> Evaluator<'a> {
         if self.game.blank_modifiers.is_empty() {
             return Ok(None);
         }
-        let known = self.memo().blank.get(o as usize).copied().unwrap_or(0);
+        let stamp = self.stamp(o, self.game.derived.blank);
+        let known = match self.memo().blank.get(o as usize) {
+            Some((s, k)) if *s == stamp => *k,
+            _ => 0,
+        };
         let found = if known != 0 {
             known
         } else {
@@ -47,10 +51,10 @@ impl<'a> Evaluator<'a> {
             let mut memo = self.memo();
             let cache = &mut memo.blank;
             if cache.len() < self.state.objects.len() {
-                cache.resize(self.state.objects.len(), 0);
+                cache.resize(self.state.objects.len(), ((0, 0), 0));
             }
             if let Some(slot) = cache.get_mut(o as usize) {
-                *slot = found;
+                *slot = (stamp, found);
             }
             found
         };
@@ -180,14 +184,15 @@ impl<'a> Evaluator<'a> {
             });
         }
         let key = u64::from(o) << 32 | u64::from(f);
-        let known = self.memo().field(key).cloned();
+        let stamp = self.stamp(o, self.game.derived.field(f));
+        let known = self.memo().field(key, stamp).cloned();
         if let Some(v) = known {
             return Ok(v);
         }
         // Modifiers read fields too: a modifier that reads what it changes is stopped by the
         // depth budget.
         let v = self.nested(span, || self.through_modifiers(o, f, span))?;
-        self.memo().keep_field(key, v.clone());
+        self.memo().keep_field(key, stamp, v.clone());
         Ok(v)
     }
 

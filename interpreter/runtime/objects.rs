@@ -48,6 +48,7 @@ impl Engine<'_> {
             fields: vec![],
             under: vec![],
             since,
+            version: super::state::new_version(),
         });
         self.place_in_zone(st, id, zone, false, c.face_up, span)?;
         let known = st.obj(id).map(|o| o.known).unwrap_or(0);
@@ -146,6 +147,7 @@ impl Engine<'_> {
     fn forget(&self, st: &mut State, o: ObjId) {
         st.touch();
         st.temp_mods.retain(|t| t.obj != o);
+        // (`obj_mut` below gives it a new number: what its temporary changes made is forgotten.)
         if let Some(ob) = st.obj_mut(o) {
             ob.fields.clear();
         }

@@ -68,6 +68,11 @@ pub struct State {
     /// keep what they work out for one version (`eval::Memo`). Not part of the saved game.
     #[serde(skip)]
     pub version: u64,
+    /// A new number whenever a global that some object's derived fact reads changes
+    /// (`Game::derived`); with each object's `Obj::version`, what its blankness and fields
+    /// read through modifiers may be remembered under (`eval::Memo`). Not part of the saved game.
+    #[serde(skip)]
+    pub derived_globals: u64,
 }
 
 /// The record `arbiter explain --why` walks back.
@@ -151,6 +156,11 @@ pub struct Obj {
     pub under: Vec<ObjId>,
     /// When it last changed place (for the timestamp order of its effects).
     pub since: u64,
+    /// Which contents this object has: a new number whenever anything about it changes, or about
+    /// an object it lies under (`State::obj_mut`); unique across states and threads, 0 when
+    /// unknown (a loaded game, until its first change numbers every object). Not saved.
+    #[serde(skip)]
+    pub version: u64,
 }
 
 /// A `forbid ..`/`permit .. until d` an effect made: `Game::lasting[def]`, with the names of the
@@ -423,9 +433,42 @@ impl State {
         self.objects.get(id as usize)
     }
 
+    /// An object, to change. The invalidation rule of derived facts (`Game::derived`): whatever
+    /// changes about an object, it and every object beneath it (whose zone is its top's) take new
+    /// numbers, so what was remembered about them is not used again.
     pub fn obj_mut(&mut self, id: ObjId) -> Option<&mut Obj> {
         self.touch();
-        self.objects.get_mut(id as usize)
+        self.renumber_beneath(id);
+        let ob = self.objects.get_mut(id as usize)?;
+        ob.version = new_version();
+        Some(ob)
+    }
+
+    /// Something about object `id` changed that is kept beside it (a temporary modifier): new
+    /// numbers for it and everything beneath it, as `obj_mut` gives.
+    pub fn changed(&mut self, id: ObjId) {
+        let _ = self.obj_mut(id);
+    }
+
+    /// New numbers for the objects under `id`, and under those (a pile is at most 64 deep, as
+    /// `zone_of` follows it).
+    fn renumber_beneath(&mut self, id: ObjId) {
+        let mut stack: Vec<(ObjId, u32)> = match self.obj(id) {
+            Some(ob) if !ob.under.is_empty() => ob.under.iter().map(|u| (*u, 1)).collect(),
+            _ => return,
+        };
+        while let Some((o, depth)) = stack.pop() {
+            let Some(ob) = self.objects.get_mut(o as usize) else { continue };
+            ob.version = new_version();
+            if depth < 64 {
+                stack.extend(ob.under.iter().map(|u| (*u, depth + 1)));
+            }
+        }
+    }
+
+    /// A global that some derived fact reads changed (see `derived_globals`).
+    pub fn derived_global_changed(&mut self) {
+        self.derived_globals = new_version();
     }
 
     /// The objects of the zone instance at `slot`, to change: copied first if a clone shares them.
@@ -436,6 +479,16 @@ impl State {
 
     /// Something an expression can read is about to change: a new version (see `version`).
     pub fn touch(&mut self) {
+        if self.version == 0 {
+            // Nothing is known about a state whose contents were unnumbered (a loaded game):
+            // number every object and the globals before anything is remembered about them.
+            for i in 0..self.objects.len() {
+                if let Some(ob) = self.objects.get_mut(i) {
+                    ob.version = new_version();
+                }
+            }
+            self.derived_globals = new_version();
+        }
         self.version = new_version();
     }
 

@@ -1,0 +1,179 @@
+//! What an object's derived facts read, worked out when the rules are checked: whether it is
+//! blank, and each of its fields read through the rulebook's modifiers (`Game::derived`).
+//!
+//! A fact whose conditions and values read only the object itself, the objects it lies under
+//! (`c.above`, `c.top`, ...), definitions, constants and globals is *local*: it can change only
+//! when something about the object or a pile above it changes, or one of those globals does. The
+//! state numbers each object anew on every such change (`State::obj_mut`) and the globals that
+//! local facts read together (`State::derived_globals`), so a local fact is remembered under those
+//! numbers and kept from one version of the state to the next until they change. Anything else
+//! read — a zone's contents, another object, a player's field, a check, a built-in, a
+//! comprehension — makes the fact `Reads::Everything`: remembered for one version of the state only.
+//! The analysis is conservative: an expression it does not know reads everything.
+
+use crate::ir::code::{Expr, ExprKind, ObjProp};
+use crate::ir::{Derived, Game, Reads, Slot, Sym, SymMap};
+use crate::syntax::ast::BinOp;
+
+/// Function calls followed into before giving up (the fact then reads everything).
+const CALL_DEPTH: u32 = 8;
+
+/// What one expression reads, as far as the analysis can tell.
+#[derive(Default)]
+struct Found {
+    everything: bool,
+    globals: Vec<u16>,
+    /// Fields of the object (or a pile above it) read through modifiers: each adds its own reads.
+    fields: Vec<Sym>,
+}
+
+impl Found {
+    fn walk(&mut self, game: &Game, e: &Expr, pile: &[Slot], depth: u32) {
+        if self.everything {
+            return;
+        }
+        match &e.kind {
+            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj | ExprKind::Local(_) => {}
+            ExprKind::Global(g) => self.globals.push(*g),
+            ExprKind::Str(pieces) => {
+                for p in pieces.iter() {
+                    if let crate::ir::code::StrPiece::Expr(x) = p {
+                        self.walk(game, x, pile, depth);
+                    }
+                }
+            }
+            ExprKind::ObjProp(x, _) if in_pile(x, pile) => {}
+            ExprKind::ObjField(x, f) | ExprKind::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
+            ExprKind::DefField(x, _) | ExprKind::Unary(_, x) => self.walk(game, x, pile, depth),
+            // `x in zone` reads where `x` is: only the object's own place (or its pile's) is known.
+            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => {
+                let (item, container) = if *op == BinOp::Has { (r, l) } else { (l, r) };
+                let placeless = matches!(&item.kind, ExprKind::Lit(v) if !matches!(v, crate::ir::value::Value::Obj(_)));
+                if !(in_pile(item, pile) || placeless) {
+                    self.everything = true;
+                    return;
+                }
+                self.walk(game, item, pile, depth);
+                self.walk(game, container, pile, depth);
+            }
+            ExprKind::Binary(_, l, r) => {
+                self.walk(game, l, pile, depth);
+                self.walk(game, r, pile, depth);
+            }
+            ExprKind::If(c, t, o) => {
+                self.walk(game, c, pile, depth);
+                self.walk(game, t, pile, depth);
+                self.walk(game, o, pile, depth);
+            }
+            ExprKind::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth)),
+            ExprKind::Call(f, args) if depth < CALL_DEPTH => {
+                let Some(func) = game.funcs.get(*f as usize) else {
+                    self.everything = true;
+                    return;
+                };
+                args.iter().for_each(|a| self.walk(game, a, pile, depth));
+                let inner: Vec<Slot> =
+                    args.iter().enumerate().filter(|(_, a)| in_pile(a, pile)).filter_map(|(i, _)| Slot::try_from(i).ok()).collect();
+                self.walk(game, &func.body, &inner, depth + 1);
+            }
+            ExprKind::Inline { args, lets, body, .. } if depth < CALL_DEPTH => {
+                args.iter().for_each(|a| self.walk(game, a, pile, depth));
+                let mut inner = pile.to_vec();
+                inner.extend(lets.iter().filter(|(_, i)| args.get(usize::from(*i)).is_some_and(|a| in_pile(a, pile))).map(|(s, _)| *s));
+                self.walk(game, body, &inner, depth + 1);
+            }
+            _ => self.everything = true,
+        }
+    }
+}
+
+/// The object itself, or one it lies under.
+fn in_pile(e: &Expr, pile: &[Slot]) -> bool {
+    match &e.kind {
+        ExprKind::Local(s) => pile.contains(s),
+        ExprKind::ObjProp(x, ObjProp::Above | ObjProp::Top) => in_pile(x, pile),
+        _ => false,
+    }
+}
+
+/// Work out `Game::derived` from the compiled rules.
+pub(super) fn derived(game: &Game) -> Derived {
+    // Each fact's own reads: blankness (from the blanking modifiers' conditions) and each
+    // modified field (its modifiers' conditions and values).
+    let mut direct: Vec<(Option<Sym>, Found)> = vec![(None, Found::default())];
+    for &mi in &game.blank_modifiers {
+        if let (Some(m), Some((_, found))) = (game.modifiers.get(mi), direct.first_mut())
+            && let Some(w) = &m.when
+        {
+            found.walk(game, w, &[m.var], 0);
+        }
+    }
+    for (&field, list) in &game.modifiers_by_field {
+        // A definition's static modifier can change it: those come from other objects.
+        let mut found = Found { everything: game.passive_fields.binary_search(&field).is_ok(), ..Found::default() };
+        for &mi in list {
+            let Some(m) = game.modifiers.get(mi) else { continue };
+            if let Some(w) = &m.when {
+                found.walk(game, w, &[m.var], 0);
+            }
+            for e in m.effects.iter().filter(|e| e.field == field) {
+                found.walk(game, &e.value, &[m.var], 0);
+            }
+        }
+        direct.push((Some(field), found));
+    }
+    for &field in &game.passive_fields {
+        if !game.modifiers_by_field.contains_key(&field) {
+            direct.push((Some(field), Found { everything: true, ..Found::default() }));
+        }
+    }
+    // Every field read also reads blankness (a blank object's field is its default), and reads
+    // what the fields it reads read: grow each fact's reads until nothing changes.
+    let index = |f: Option<Sym>| direct.iter().position(|(g, _)| *g == f);
+    let mut reads: Vec<(bool, Vec<u16>)> = direct.iter().map(|(_, d)| (d.everything, d.globals.clone())).collect();
+    loop {
+        let mut changed = false;
+        for (i, (_, d)) in direct.iter().enumerate() {
+            let sources: Vec<usize> =
+                std::iter::once(0).chain(d.fields.iter().map(|f| index(Some(*f)).unwrap_or(0))).filter(|&j| j != i).collect();
+            for j in sources {
+                let (everything, globals) = reads.get(j).cloned().unwrap_or((true, vec![]));
+                let Some(mine) = reads.get_mut(i) else { continue };
+                if everything && !mine.0 {
+                    mine.0 = true;
+                    changed = true;
+                }
+                for g in globals {
+                    if !mine.1.contains(&g) {
+                        mine.1.push(g);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let as_reads = |(everything, globals): &(bool, Vec<u16>)| {
+        if *everything { Reads::Everything } else { Reads::Local { globals: !globals.is_empty() } }
+    };
+    let mut out = Derived { blank: reads.first().map(as_reads).unwrap_or_default(), fields: SymMap::default(), globals: vec![] };
+    for ((f, _), r) in direct.iter().zip(&reads) {
+        if let Some(f) = f {
+            out.fields.insert(*f, as_reads(r));
+        }
+        if !r.0 {
+            for &g in &r.1 {
+                let g = usize::from(g);
+                if out.globals.len() <= g {
+                    out.globals.resize(g + 1, false);
+                }
+                if let Some(x) = out.globals.get_mut(g) {
+                    *x = true;
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,171 @@
+//! Derived facts kept from one version of a state to the next (`check::reads`, `eval::Memo`): an
+//! object's blankness and its fields read through modifiers, when they read only the object, the
+//! pile it lies in and some globals, are remembered under the object's number and the globals'
+//! and must be worked out again exactly when one of those changes. The probe changes each in
+//! turn between decisions — the top of a pile moves, a global the conditions read is set, a
+//! temporary change is made and expires — and at each decision the engine's evaluator, whose memo
+//! the previous decision filled, must give the values the rules give.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::ir::Reads;
+use arbiter::ir::value::Value;
+use arbiter::runtime::Engine;
+use arbiter::runtime::eval::Evaluator;
+use arbiter::syntax::span::Span;
+use std::cell::RefCell;
+
+const GAME: &str = r#"
+game derived-probe {
+  title "Derived facts probe"
+  players 2
+  setup setup.game
+  turn turn.play
+  durations turn
+}
+
+kind token {
+  field n: int = 0
+  field m: int = 0
+}
+
+zone table shared public ordered holds token
+zone box shared public ordered holds token
+
+global {
+  flag: bool = false
+}
+
+token "a" {
+  n 1
+  m 1
+}
+
+// Blank while its pile's top is in the box: reads the pile.
+modifier piled cite "probe" {
+  to t when t.top in box
+  blank
+}
+
+// Blank but for `m` while the flag is set: reads a global.
+modifier flagged cite "probe" {
+  to t when flag and t in table
+  blank except m
+}
+
+// Reads only the object: `m` is kept as long as blankness is.
+modifier bonus cite "probe" {
+  to t when t in table
+  t.m += 10
+}
+
+// Reads a zone's contents: `n` is worked out again for each version of the state.
+modifier crowded cite "probe" {
+  to t when count(table) > 1
+  t.n += 100
+}
+
+proc setup.game() cite "probe" {
+  let p = first(players())
+  let top = create "a" in table owned by p
+  let under = create "a" in table owned by p
+  put under under top
+  create "a" in box owned by p
+}
+
+proc step() cite "probe" {
+  let p = first(players())
+  choose p "Go on?" from [1, 2]
+}
+
+proc turn.play() cite "probe" {
+  call step()
+  move first(table) to box
+  call step()
+  flag = true
+  move first(box) to table
+  call step()
+  let u = first(first(table).under)
+  modify u.n += 5 until turn
+  call step()
+  expire turn
+  call step()
+  end draw "done"
+}
+"#;
+
+/// `(blank, n, m)` of each of the three objects, as `ev` reads them.
+fn read_all(ev: &Evaluator, g: &arbiter::ir::Game) -> Vec<(bool, i64, i64)> {
+    let sym = |name: &str| *g.sym_index.get(name).unwrap();
+    let int = |o: u32, f: &str| match ev.read_field(o, sym(f), Span::default()).unwrap() {
+        Value::Int(i) => i,
+        other => panic!("#{o}.{f} is {other:?}"),
+    };
+    (0..3).map(|o| (ev.is_blank(o).unwrap(), int(o, "n"), int(o, "m"))).collect()
+}
+
+#[test]
+fn what_derived_facts_read_is_worked_out_when_the_rules_are_checked() {
+    let built = common::game_text("derived-probe.arb", GAME);
+    let g = &built.game;
+    let sym = |name: &str| *g.sym_index.get(name).unwrap();
+    assert_eq!(g.derived.blank, Reads::Local { globals: true }, "blankness reads the pile and `flag`");
+    assert_eq!(g.derived.field(sym("m")), Reads::Local { globals: true }, "`m` reads blankness and its object");
+    assert_eq!(g.derived.field(sym("n")), Reads::Everything, "`n` reads the table's contents");
+    assert_eq!(g.derived.globals, vec![true], "setting `flag` renumbers the globals facts read");
+}
+
+#[test]
+fn derived_facts_are_kept_until_what_they_read_changes() {
+    let built = common::game_text("derived-probe.arb", GAME);
+    let g = &built.game;
+    let engine = Engine::new(g);
+    let seen = RefCell::new(Vec::new());
+    common::play_on(&engine, 1, 2, &|st| {
+        let kept = engine.ev(st);
+        let remembered: Vec<u32> = kept.remembered_now().blank.iter().map(|(o, _)| *o).collect();
+        let values = read_all(&kept, g);
+        assert_eq!(values, read_all(&Evaluator::new(g, st), g), "the engine's evaluator answers as a fresh one");
+        seen.borrow_mut().push((remembered, values));
+        false
+    });
+    let seen = seen.into_inner();
+    let values: Vec<_> = seen.iter().map(|(_, v)| v.clone()).collect();
+    // #0 tops a pile with #1 under it; #2 lies alone in the box.
+    assert_eq!(
+        values,
+        vec![
+            // In the table, #0 gets `m` 11; #1 is under it (not in the table itself); #2 is in the
+            // box, so blank; two objects in the table (#0 and #1 is not): `n` gets no bonus.
+            vec![(false, 1, 11), (false, 1, 1), (true, 0, 0)],
+            // #0 moved to the box, and #1 with it: both blank now.
+            vec![(true, 0, 0), (true, 0, 0), (true, 0, 0)],
+            // The flag is set and the pile is back on the table: #0 is blank but for `m`; #1 is
+            // not in the table directly, so it is not blank; #2 (still in the box) is.
+            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0)],
+            // A temporary +5 on #1's `n`.
+            vec![(true, 0, 11), (false, 6, 1), (true, 0, 0)],
+            // It has expired.
+            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0)],
+        ]
+    );
+    // Whether each object is blank, as remembered from the decision before, before anything is
+    // read at this one: kept for the objects nothing changed, and only for those.
+    let kept: Vec<Vec<u32>> = seen.iter().map(|(k, _)| k.clone()).collect();
+    assert_eq!(
+        kept,
+        vec![
+            vec![],
+            // #0 moved, and #1 with it.
+            vec![2],
+            // The flag that blankness reads was set: nothing is kept.
+            vec![],
+            // A temporary change to #1.
+            vec![0, 2],
+            // It expired.
+            vec![0, 2],
+        ]
+    );
+}
