@@ -691,8 +691,12 @@ impl Checker {
                 break;
             }
         }
-        for (f, r) in std::sync::Arc::make_mut(&mut self.game.funcs).iter_mut().zip(remember) {
-            f.remember = r;
+        // Written only where it changes: the functions are shared with the game a scenario file
+        // is checked against, and copying them all costs more than checking the scenarios.
+        if self.game.funcs.iter().zip(&remember).any(|(f, r)| f.remember != *r) {
+            for (f, r) in std::sync::Arc::make_mut(&mut self.game.funcs).iter_mut().zip(remember) {
+                f.remember = r;
+            }
         }
         self.game.passive_fields = fields;
     }
@@ -752,6 +756,9 @@ pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[Strin
     c.lower_objects(&rule_items);
     c.lower_deckbuilding(&rule_items);
     c.lower_decks(&rule_items);
+    // Finished here too, so that a scenario file checked against these rules (`add_scenarios`
+    // finishes again for what its scenarios add) leaves what is already worked out as it is.
+    c.finish();
     c
 }
 

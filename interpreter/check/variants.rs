@@ -17,6 +17,11 @@ fn key(item: &Item) -> Option<Key> {
     item.rule_name().map(|n| (item.kind_word(), n.node.clone()))
 }
 
+/// Whether `item` is the `kind` item named `name` (what `key` says, without making a key).
+fn is_item(item: &Item, kind: &str, name: &str) -> bool {
+    item.rule_name().is_some_and(|n| n.node == name) && item.kind_word() == kind
+}
+
 /// What variants may name, whether they are on or not.
 struct Known<'a> {
     /// The base items' keys, and the items any variant adds.
@@ -278,8 +283,7 @@ fn with_parents<'a>(
 
 /// One change a variant makes, checked against what exists (on or off), for `variants --show`.
 fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<VariantOp>) -> Option<VariantChange> {
-    let base_span =
-        |kind: &str, name: &str| base.iter().find(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name)).map(|p| p.item.span);
+    let base_span = |kind: &str, name: &str| base.iter().find(|p| is_item(&p.item.node, kind, name)).map(|p| p.item.span);
     match &op.node {
         VariantOp::Replace(item) | VariantOp::Add(item) => {
             let is_replace = matches!(op.node, VariantOp::Replace(_));
@@ -423,8 +427,7 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
 /// Apply one change of a variant being switched on to the items as the variants before it left
 /// them.
 fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: &'a VariantItem, op: &'a Spanned<VariantOp>, role: Role) {
-    let position =
-        |base: &[Placed], kind: &str, name: &str| base.iter().position(|p| key(&p.item.node).is_some_and(|(k, n)| k == kind && n == name));
+    let position = |base: &[Placed], kind: &str, name: &str| base.iter().position(|p| is_item(&p.item.node, kind, name));
     // An item another variant adds, changed by one that does not extend it.
     let not_added = |c: &mut Checker, kind: &str, name: &crate::syntax::ast::Name| {
         if known.added.iter().any(|(k, n)| *k == kind && *n == name.node)
@@ -451,7 +454,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
             }
         }
         VariantOp::Remove { kind, name } => {
-            base.retain(|p| key(&p.item.node).is_none_or(|(k, n)| !(k == kind.node && n == name.node)));
+            base.retain(|p| !is_item(&p.item.node, &kind.node, &name.node));
         }
         VariantOp::Add(item) => base.push(Placed { item: Cow::Borrowed(&**item), role }),
         VariantOp::Set { name, value, cite } => {
