@@ -6,11 +6,11 @@ use crate::check::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
 use crate::ir::value::Value;
 use crate::ir::{Expr, ExprKind, Game};
 use crate::runtime::eval::{Evaluator, new_env};
+use crate::runtime::state::Tracing;
 use crate::runtime::state::{Answer, Mode, ScriptedRandom, State};
 use crate::runtime::{Engine, RtError, Setup, Status, view};
 use crate::syntax::ast::BinOp;
 use crate::syntax::span::Span;
-use std::collections::VecDeque;
 
 /// Why a scenario failed, and where.
 #[derive(Debug, Clone)]
@@ -27,6 +27,8 @@ pub struct Outcome {
     pub title: String,
     pub failures: Vec<Failure>,
     pub state: State,
+    /// The causes recorded while it ran, for `arbiter explain --why`.
+    pub tracing: Tracing,
 }
 
 impl Outcome {
@@ -53,7 +55,8 @@ fn rt_fail(e: RtError) -> Failure {
 }
 
 pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
-    let engine = Engine::new(game);
+    // Random results come from the script; the causes `explain --why` walks back are recorded.
+    let engine = Engine::new(game).scripted();
     let mut failures = Vec::new();
     let mut decklists = vec![indexmap::IndexMap::new(); sc.players];
     for (seat, deck) in &sc.decks {
@@ -66,12 +69,15 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         Ok(s) => s,
         Err(e) => {
             let st = State::default();
-            return Outcome { id: sc.id.clone(), title: sc.title.clone(), failures: vec![rt_fail(e)], state: st };
+            return Outcome {
+                id: sc.id.clone(),
+                title: sc.title.clone(),
+                failures: vec![rt_fail(e)],
+                state: st,
+                tracing: Tracing::default(),
+            };
         }
     };
-    st.scripted = Some(VecDeque::new());
-    // Scenarios keep the record `arbiter explain --why` walks back.
-    st.tracing = Some(Box::default());
     if let Some(e) = st.envs.first_mut() {
         *e = new_env(sc.slots, vec![], None, None);
     }
@@ -101,7 +107,7 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
             }
             Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
-            Step::Random(r) => script_random(game, &mut st, r),
+            Step::Random(r) => script_random(&engine, &st, r),
             Step::Expect(e) => expect(&engine, &st, e, span),
             Step::Stop => {
                 stopped = true;
@@ -125,13 +131,13 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
             f.expected = Some("an `answer` for it, or `stop` to end the scenario here".into());
             failures.push(f);
         }
-        if let Some(q) = &st.scripted
-            && !q.is_empty()
-        {
-            failures.push(fail(format!("{} scripted random result(s) were never used", q.len()), sc.span));
+        let unused = engine.script().map_or(0, |s| s.randoms.borrow().len());
+        if unused > 0 {
+            failures.push(fail(format!("{unused} scripted random result(s) were never used"), sc.span));
         }
     }
-    Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st }
+    let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
+    Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing }
 }
 
 fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
@@ -188,9 +194,11 @@ fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span)
     advance(engine, st)
 }
 
-fn script_random(game: &Game, st: &mut State, r: &RandomIr) -> Result<(), Failure> {
-    let item = scripted_value(game, st, r)?;
-    st.scripted.get_or_insert_with(VecDeque::new).push_back(item);
+fn script_random(engine: &Engine, st: &State, r: &RandomIr) -> Result<(), Failure> {
+    let item = scripted_value(engine.game, st, r)?;
+    if let Some(script) = engine.script() {
+        script.randoms.borrow_mut().push_back(item);
+    }
     Ok(())
 }
 

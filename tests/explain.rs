@@ -46,7 +46,7 @@ fn explain(file: &str, id: &str, text: &str) -> Why {
         .find(|(_, e)| view::event_text(&fo.game, st, e, None).contains(text))
         .map(|(i, _)| i)
         .unwrap_or_else(|| panic!("{id}: no event containing `{text}`"));
-    why(&fo.game, st, index).unwrap_or_else(|| panic!("{id}: no tracing record"))
+    why(&fo.game, st, &fo.outcome.tracing, index).unwrap_or_else(|| panic!("{id}: no tracing record"))
 }
 
 #[test]

@@ -109,6 +109,30 @@ fn seeds(n: u64) -> std::ops::Range<u64> {
     0..n * x
 }
 
+/// Saves written before the scenario script left the state (`Engine::scripted`) carry an
+/// always-empty `"scripted": null`: they still load, and resume to the same game.
+#[test]
+fn saves_with_the_old_scripted_field_still_load() {
+    let b = common::load("tic-tac-toe", &[]);
+    let game = &b.game;
+    let header = Header::new(game, &[], &[], 2, 7, &[]);
+    let decklists = choose_decks(game, 2, &[]).unwrap();
+    let start = Engine::new(game).new_state(Mode::Game, Setup { players: 2, seed: 7, decklists }).expect("new state");
+    let mut at_third = None;
+    let straight = finish(&b, start, 7, |st| {
+        if st.decisions == 3 {
+            at_third = Some(header.to_json(st).unwrap());
+        }
+    });
+    let text = at_third.expect("a third decision");
+    assert!(!text.contains("\"scripted\""), "saves no longer write the field");
+    let old = text.replacen("\"rng\":", "\"scripted\":null,\"rng\":", 1);
+    assert_ne!(old, text, "the old field was put back in");
+    let saved = save::parse(&old, "an older save").unwrap_or_else(|e| panic!("an older save is refused: {e}"));
+    let resumed = finish(&b, saved.state, 7, |_| {});
+    assert_eq!(serde_json::to_string(&resumed).unwrap(), serde_json::to_string(&straight).unwrap());
+}
+
 #[test]
 fn tic_tac_toe_resumes_alike() {
     many("tic-tac-toe", &[], seeds(200), |_| 2);

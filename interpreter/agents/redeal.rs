@@ -84,9 +84,7 @@ pub fn redeal(game: &Game, st: &State, seat: Seat, rng: &mut Rng) -> State {
         }
     }
     s.rng = Rng::from_seed(rng.below(u64::MAX));
-    s.scripted = None;
     s.log = Log::default();
-    s.tracing = None;
     s.touch();
     s
 }

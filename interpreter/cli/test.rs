@@ -109,7 +109,7 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 let why = match &o.why {
                     None => None,
                     Some(w) => match find_event(game, st, w) {
-                        Some(i) => crate::runtime::why::why(game, st, i),
+                        Some(i) => crate::runtime::why::why(game, st, &fo.outcome.tracing, i),
                         None if o.id.is_none() => continue,
                         None => {
                             let last = st.log.len().saturating_sub(1);

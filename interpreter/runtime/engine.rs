@@ -39,6 +39,21 @@ pub struct Engine<'g> {
     /// Whether evaluations may use what earlier ones worked out about the same version of the
     /// state (`eval::Memo`); off only to check that it changes nothing (tests/memo.rs).
     remember: bool,
+    /// What a scenario gives the engine (`scripted`): the random results to use instead of the
+    /// state's generator, and the record of causes to keep. A game has none.
+    script: Option<Script>,
+}
+
+/// The random results a scenario scripts and the record of causes it keeps, given to the engine
+/// that runs it (`Engine::scripted`). They belong to the run, not to the game: the state holds
+/// neither, and an engine without them draws from the state's seeded generator and keeps no
+/// record.
+#[derive(Debug, Default)]
+pub struct Script {
+    /// Results still to be used, in order; a draw with none left is an error.
+    pub randoms: std::cell::RefCell<std::collections::VecDeque<ScriptedRandom>>,
+    /// What `arbiter explain --why` walks back.
+    pub tracing: std::cell::RefCell<Tracing>,
 }
 
 /// Why an answer was not taken.
@@ -76,7 +91,20 @@ impl<'g> Engine<'g> {
             profile: None,
             set_names: Default::default(),
             remember: true,
+            script: None,
         }
+    }
+
+    /// An engine for a scenario: random results come from `script.randoms` (pushed as the
+    /// scenario names them) and causes are recorded in `script.tracing`.
+    pub fn scripted(mut self) -> Self {
+        self.script = Some(Script::default());
+        self
+    }
+
+    /// The scenario's script, when this engine runs one.
+    pub fn script(&self) -> Option<&Script> {
+        self.script.as_ref()
     }
 
     /// An engine whose evaluations each start with an empty memo, as if nothing were remembered
@@ -91,7 +119,8 @@ impl<'g> Engine<'g> {
         'g: 's,
     {
         let ev = Evaluator::pooled(self.game, st, &self.pool).profiled(self.profile.as_ref());
-        if self.remember { ev } else { ev.forgetful() }
+        // While causes are recorded, each call is walked (a remembered one would not be).
+        if self.remember && self.script.is_none() { ev } else { ev.forgetful() }
     }
 
     /// An engine that counts where the evaluation steps go, by routine.
@@ -125,7 +154,6 @@ impl<'g> Engine<'g> {
             pending: None,
             triggers: vec![],
             rng: Rng::from_seed(setup.seed),
-            scripted: None,
             log: Log::new(),
             clock: 0,
             result: None,
@@ -134,7 +162,6 @@ impl<'g> Engine<'g> {
             turns: 0,
             decklists: Arc::new(setup.decklists),
             decisions: 0,
-            tracing: None,
             version: 0,
             derived_globals: 0,
         };
@@ -352,12 +379,10 @@ impl<'g> Engine<'g> {
     }
 
     /// While tracing, note which call the event just logged happened in.
-    fn trace_event(&self, st: &mut State) {
-        if st.tracing.is_some() {
+    fn trace_event(&self, st: &State) {
+        if let Some(script) = &self.script {
             let call = self.current_call(st);
-            if let Some(t) = st.tracing.as_mut() {
-                t.event_call.push(call);
-            }
+            script.tracing.borrow_mut().event_call.push(call);
         }
     }
 
@@ -379,15 +404,14 @@ impl<'g> Engine<'g> {
             Routine::Ability(..) | Routine::ObjTrigger(..) | Routine::Trigger(_) | Routine::ObjReplace(..) | Routine::Replace(_)
         );
         let mut e = new_env(slots, args, you, self_obj);
-        if st.tracing.is_some() {
+        if let Some(script) = &self.script {
             let site = self.cause(st, self.current_span(st));
             let parent = self.current_call(st);
             let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
             let args = e.slots.iter().take(super::why::param_names(self.game, st, routine).len()).cloned().collect();
-            if let Some(t) = st.tracing.as_mut() {
-                e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
-                t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
-            }
+            let mut t = script.tracing.borrow_mut();
+            e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
+            t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
         }
         st.envs.push(e);
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);

@@ -125,8 +125,8 @@ impl Scratch {
 /// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
 /// stamped with the version. Memos are kept between evaluations only in games whose version is
 /// known (not for a loaded game before its first change, not in scenarios, whose scripts change
-/// the state directly, and not while tracing causes, since `explain` records each call it walks);
-/// otherwise each evaluation has a key of its own and stamps everything with it.
+/// the state directly, and not by an engine that records causes (`Engine::scripted`), since
+/// `explain` records each call it walks); otherwise each evaluation has a key of its own and stamps everything with it.
 #[derive(Default)]
 pub(super) struct Memo {
     version: u64,
@@ -169,7 +169,7 @@ impl Drop for Evaluator<'_> {
 /// Whether what evaluations work out about this state may be kept for the next evaluation of the
 /// same version (see `Memo`).
 fn memo_kept(st: &State) -> bool {
-    st.version != 0 && st.mode == super::state::Mode::Game && st.tracing.is_none()
+    st.version != 0 && st.mode == super::state::Mode::Game
 }
 
 pub fn err(span: Span, message: impl Into<String>) -> RtError {

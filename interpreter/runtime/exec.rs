@@ -90,7 +90,7 @@ impl Engine<'_> {
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
                     let t = self.ev(st).truth(cond, &mut en)?;
-                    if st.tracing.is_some() {
+                    if let Some(script) = self.script() {
                         let detail = super::why::describe(&self.ev(st), &mut en, cond);
                         let rec = super::state::BranchRec {
                             call: en.rec,
@@ -99,9 +99,7 @@ impl Engine<'_> {
                             detail,
                             at_event: u32::try_from(st.log.len()).unwrap_or(u32::MAX),
                         };
-                        if let Some(tr) = st.tracing.as_mut() {
-                            tr.branches.push(rec);
-                        }
+                        script.tracing.borrow_mut().branches.push(rec);
                     }
                     Self::put_env(st, env, en);
                     if t {

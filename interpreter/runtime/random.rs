@@ -1,5 +1,5 @@
 //! Randomness in play: die rolls, random picks and shuffles from the state's seeded generator, or,
-//! in a scenario, the results it scripted (where an unscripted draw is an error).
+//! in a scenario, the results it scripted (`Engine::scripted`; an unscripted draw is an error).
 
 use super::RtError;
 use super::engine::Engine;
@@ -11,10 +11,11 @@ use crate::syntax::span::Span;
 type R = Result<(), RtError>;
 
 impl Engine<'_> {
-    fn next_scripted(&self, st: &mut State, what: &str, span: Span) -> Result<Option<ScriptedRandom>, RtError> {
-        match &mut st.scripted {
+    /// The scenario's next scripted result, or `None` in a game (draw from the state's generator).
+    fn next_scripted(&self, what: &str, span: Span) -> Result<Option<ScriptedRandom>, RtError> {
+        match self.script() {
             None => Ok(None),
-            Some(q) => q.pop_front().map(Some).ok_or_else(|| {
+            Some(script) => script.randoms.borrow_mut().pop_front().map(Some).ok_or_else(|| {
                 err(span, format!("unscripted random result: {what}"))
                     .with_help("script it before the statement that causes it, with `random roll N`, `random keep`, `random order [..]` or `random pick x`")
             }),
@@ -23,7 +24,7 @@ impl Engine<'_> {
 
     pub(super) fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
         let what = format!("a roll of a {sides}-sided die");
-        match self.next_scripted(st, &what, span)? {
+        match self.next_scripted(&what, span)? {
             None => Ok(i64::try_from(st.rng.below(sides as u64)).unwrap_or(0) + 1),
             Some(ScriptedRandom::Roll(v)) if (1..=sides).contains(&v) => Ok(v),
             Some(ScriptedRandom::Roll(v)) => Err(err(span, format!("the scenario scripted a roll of {v}, but the die has {sides} sides"))),
@@ -36,7 +37,7 @@ impl Engine<'_> {
             return Ok(Value::None);
         }
         let what = format!("a random pick among {} items", items.len());
-        match self.next_scripted(st, &what, span)? {
+        match self.next_scripted(&what, span)? {
             None => {
                 let i = st.rng.below(items.len() as u64) as usize;
                 Ok(items.get(i).cloned().unwrap_or_default())
@@ -64,7 +65,7 @@ impl Engine<'_> {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
         let what = format!("a shuffle of {}", crate::ir::value::zone_name(self.game, z));
-        match self.next_scripted(st, &what, span)? {
+        match self.next_scripted(&what, span)? {
             None => st.rng.shuffle(&mut items),
             Some(ScriptedRandom::Keep) => {}
             Some(ScriptedRandom::Order(order)) => {

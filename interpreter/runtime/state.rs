@@ -11,7 +11,6 @@ use indexmap::IndexMap;
 use rand::{Rng as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// Every seat knows it: the bitmask of all seats.
@@ -49,7 +48,6 @@ pub struct State {
     pub pending: Option<Decision>,
     pub triggers: Vec<PendingTrigger>,
     pub rng: Rng,
-    pub scripted: Option<VecDeque<ScriptedRandom>>,
     pub log: Log,
     pub clock: u64,
     pub result: Option<GameResult>,
@@ -59,10 +57,6 @@ pub struct State {
     /// Each seat's decklist, by section; set up once, shared by every clone.
     pub decklists: Arc<Vec<IndexMap<String, Vec<DefId>>>>,
     pub decisions: u64,
-    /// Causes beyond the log, kept while explaining (scenarios): which call each event happened in,
-    /// who called what from where, and the conditions that chose each branch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tracing: Option<Box<Tracing>>,
     /// Which contents this is: a new number whenever something an expression can read changes
     /// (`touch`), unique across states and threads; 0 when unknown (a loaded game). Evaluations
     /// keep what they work out for one version (`eval::Memo`). Not part of the saved game.
@@ -75,7 +69,9 @@ pub struct State {
     pub derived_globals: u64,
 }
 
-/// The record `arbiter explain --why` walks back.
+/// The record `arbiter explain --why` walks back: causes beyond the log, kept while a scenario
+/// runs (`Engine::scripted`) — which call each event happened in, who called what from where,
+/// and the conditions that chose each branch.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct Tracing {
     pub calls: Vec<CallRec>,

@@ -2,6 +2,7 @@
 //! and random results behind an event, read from the tracing record a scenario keeps.
 
 use super::eval::Evaluator;
+use super::state::Tracing;
 use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
 use crate::ir::{Expr, ExprKind, Game};
@@ -96,9 +97,9 @@ fn is_input(k: &EventKind) -> bool {
     matches!(k, EventKind::Answered { .. } | EventKind::Rolled { .. } | EventKind::Picked { .. })
 }
 
-/// Walk back the causes of event `index` through the tracing record.
-pub fn why(game: &Game, st: &State, index: usize) -> Option<Why> {
-    let t = st.tracing.as_ref()?;
+/// Walk back the causes of event `index` through the record kept while the state was played
+/// (`Engine::scripted`).
+pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
     let e = st.log.get(index)?;
     let mut chain = Vec::new();
     let mut call = t.event_call.get(index).copied().unwrap_or(NO_CALL);
