@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod checks;
 pub mod chunked;
+pub mod decisions;
 pub mod decks;
 pub mod engine;
 pub mod eval;

@@ -1,0 +1,149 @@
+//! Decisions: asking one (or settling it at once when there is nothing to decide), and checking
+//! and taking an answer. An answer that is not legal is refused before anything changes.
+
+use super::RtError;
+use super::engine::{AnswerError, Engine};
+use super::eval::err;
+use super::state::*;
+use crate::ir::value::{Seat, Value};
+use crate::syntax::span::Span;
+use std::sync::Arc;
+
+impl Engine<'_> {
+    /// Ask for a decision, or settle it at once when there is nothing to decide.
+    #[expect(clippy::too_many_arguments, reason = "a decision's whole description, passed once")]
+    pub fn ask(
+        &self,
+        st: &mut State,
+        seat: Seat,
+        prompt: String,
+        mut options: Vec<Choice>,
+        count: Count,
+        none: Option<String>,
+        secret: bool,
+        dest: Dest,
+        span: Span,
+    ) -> Result<(), RtError> {
+        if let Some(p) = &st.pending {
+            return Err(err(span, format!("internal: a decision was asked while P{} was still deciding `{}`", p.seat + 1, p.prompt)));
+        }
+        super::labels::dedupe_labels(&mut options);
+        // Texts shared by the decision and the events that log it.
+        let prompt: Arc<str> = prompt.into();
+        let none: Option<Arc<str>> = none.map(Into::into);
+        let n = options.len();
+        let forced: Option<Value> = match count {
+            // Nothing to choose but "nothing" (when there is such an option): that is the only choice.
+            Count::One if n == 0 => Some(Value::None),
+            Count::One if n == 1 && none.is_none() => options.first().map(|c| c.value.clone()),
+            Count::Exactly(k) if k as usize >= n => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
+            Count::UpTo(_) if n == 0 => Some(Value::list(vec![])),
+            Count::UpTo(0) => Some(Value::list(vec![])),
+            Count::Order if n <= 1 => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
+            _ => None,
+        };
+        if let Some(v) = forced {
+            let labels: Arc<[Arc<str>]> = match &v {
+                Value::None => none.clone().into_iter().collect(),
+                _ => options.iter().map(|c| c.label.clone()).collect(),
+            };
+            let vis = if secret { seat_bit(seat) } else { ALL };
+            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true }, vis, span);
+            return self.deliver(st, dest, v, span);
+        }
+        let cause = self.cause(st, span);
+        let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
+        self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
+        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause });
+        Ok(())
+    }
+
+    /// Answer the pending decision. An illegal answer is refused and nothing changes; a rule that
+    /// fails while taking the answer in is a rule error.
+    pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
+        self.check_answer(st, seat, answer).map_err(AnswerError::Refused)?;
+        self.take_answer(st, seat, answer).map_err(|e| AnswerError::Rule(e.in_rule(|| self.running_rule(st))))
+    }
+
+    fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), String> {
+        let Some(d) = &st.pending else { return Err("there is no decision to answer".into()) };
+        if d.seat != seat {
+            return Err(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1));
+        }
+        let total = d.options.len() + usize::from(d.none.is_some());
+        let idx = &answer.0;
+        if let Some(bad) = idx.iter().find(|i| **i >= total) {
+            return Err(format!("there is no option {} (choose 1 to {total})", bad + 1));
+        }
+        if idx.len() > 1 {
+            let mut seen = idx.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() != idx.len() {
+                return Err("an option was chosen twice".into());
+            }
+        }
+        let none_idx = d.none.as_ref().map(|_| d.options.len());
+        let uses_none = idx.iter().any(|i| Some(*i) == none_idx);
+        match d.count {
+            Count::One if idx.len() != 1 => Err("choose exactly one option".into()),
+            Count::Exactly(k) if Some(idx.len()) != usize::try_from(k).ok() || uses_none => Err(format!("choose exactly {k} options")),
+            Count::UpTo(k) if idx.len() > k as usize || uses_none => Err(format!("choose at most {k} options")),
+            Count::Order if idx.len() != d.options.len() || uses_none => Err(format!("put all {} options in order", d.options.len())),
+            _ => Ok(()),
+        }
+    }
+
+    fn take_answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), RtError> {
+        let Some(d) = st.pending.take() else { return Ok(()) };
+        let idx = &answer.0;
+        let pick = |i: &usize| d.options.get(*i).map(|c| c.value.clone()).unwrap_or_default();
+        let value = match d.count {
+            Count::One => idx.first().map(pick).unwrap_or_default(),
+            _ => Value::list(idx.iter().map(pick).collect()),
+        };
+        let labels: Arc<[Arc<str>]> = idx
+            .iter()
+            .map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_else(|| Arc::from("")))
+            .collect();
+        st.decisions += 1;
+        let vis = if d.secret { seat_bit(seat) } else { ALL };
+        st.log.push(Event {
+            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false },
+            cause: d.cause,
+            visible: vis,
+            depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,
+        });
+        self.trace_event(st);
+        self.deliver(st, d.dest, value, d.cause.span)
+    }
+
+    fn deliver(&self, st: &mut State, dest: Dest, v: Value, span: Span) -> Result<(), RtError> {
+        st.dirty = true;
+        match dest {
+            Dest::Discard => Ok(()),
+            Dest::Slot { env, slot } => {
+                if let Some(e) = st.envs.get_mut(env as usize) {
+                    super::eval::set_slot(e, slot, v);
+                }
+                Ok(())
+            }
+            Dest::Branch { env, blocks } => {
+                if let Value::Int(i) = v
+                    && let Some(b) = blocks.get(usize::try_from(i).unwrap_or(usize::MAX))
+                {
+                    st.frames.push(Frame { kind: FrameKind::Block { block: *b, pc: 0 }, env });
+                }
+                Ok(())
+            }
+            Dest::Replace { proc, args, ret, candidate, mut declined } => {
+                if v == Value::Bool(true) {
+                    self.push_replacement(st, proc, candidate, args, ret, span)
+                } else {
+                    declined.push(candidate);
+                    self.call_proc(st, proc, args, ret, &declined, span)
+                }
+            }
+        }
+    }
+}
