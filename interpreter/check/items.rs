@@ -133,7 +133,7 @@ impl Checker {
                         if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
                     }
                     if let Some(&id) = self.func_by_name.get(&f.name.node)
-                        && let Some(t) = self.func_types.get_mut(id as usize)
+                        && let Some(t) = std::sync::Arc::make_mut(&mut self.func_types).get_mut(id as usize)
                     {
                         *t = ty;
                     }
@@ -446,7 +446,7 @@ impl Checker {
             }
             let fields = self.object_fields(kind, o);
             let id = self.game.defs.len() as DefId;
-            self.game.def_index.insert(o.name.node.clone(), id);
+            std::sync::Arc::make_mut(&mut self.game.def_index).insert(o.name.node.clone(), id);
             std::sync::Arc::make_mut(&mut self.game.defs).push(ObjDef {
                 name: o.name.node.clone(),
                 shown: o.name.node.as_str().into(),
@@ -598,7 +598,7 @@ impl Checker {
                     return Some(Value::Sym(sym));
                 }
                 if ed.open && !self.member_of.contains_key(&sym) {
-                    self.member_of.insert(sym, *eid);
+                    std::sync::Arc::make_mut(&mut self.member_of).insert(sym, *eid);
                     if let Some(m) = self.game.enums.get_mut(*eid as usize) {
                         m.members.push(sym);
                     }

@@ -20,6 +20,7 @@ use crate::ir::*;
 use crate::syntax::ast::{self, Item, PropValue, TypeKind};
 use crate::syntax::span::{SourceFile, Span, Spanned};
 use indexmap::IndexMap;
+use std::sync::Arc;
 
 /// What a file is for: decides which items it may hold and how strictly it is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,21 +50,24 @@ pub struct Built {
 pub struct Checker {
     pub game: Game,
     pub diags: Vec<Diag>,
-    pub member_of: IndexMap<Sym, u16>,
-    pub enum_by_name: IndexMap<String, u16>,
-    pub kind_by_name: IndexMap<String, KindId>,
-    pub zone_by_name: IndexMap<String, ZoneId>,
-    pub const_by_name: IndexMap<String, (u16, Ty)>,
-    pub event_by_name: IndexMap<String, EventId>,
-    pub proc_by_name: IndexMap<String, ProcId>,
-    pub proc_params: Vec<Vec<(String, Ty)>>,
-    pub func_by_name: IndexMap<String, FuncId>,
-    pub func_params: Vec<Vec<(String, Ty)>>,
-    pub func_types: Vec<Ty>,
-    pub check_by_name: IndexMap<String, CheckId>,
-    pub check_params: Vec<Vec<(String, Ty)>>,
+    // The name tables are shared (`Arc`) with the checkers cloned from this one (a scenario file
+    // is checked against a clone of its game's): written only while the rules are declared, they
+    // are copied only if a clone writes them (`Arc::make_mut`).
+    pub member_of: Arc<IndexMap<Sym, u16>>,
+    pub enum_by_name: Arc<IndexMap<String, u16>>,
+    pub kind_by_name: Arc<IndexMap<String, KindId>>,
+    pub zone_by_name: Arc<IndexMap<String, ZoneId>>,
+    pub const_by_name: Arc<IndexMap<String, (u16, Ty)>>,
+    pub event_by_name: Arc<IndexMap<String, EventId>>,
+    pub proc_by_name: Arc<IndexMap<String, ProcId>>,
+    pub proc_params: Arc<Vec<Vec<(String, Ty)>>>,
+    pub func_by_name: Arc<IndexMap<String, FuncId>>,
+    pub func_params: Arc<Vec<Vec<(String, Ty)>>>,
+    pub func_types: Arc<Vec<Ty>>,
+    pub check_by_name: Arc<IndexMap<String, CheckId>>,
+    pub check_params: Arc<Vec<Vec<(String, Ty)>>>,
     /// Where each rule item was first declared, for duplicate errors.
-    declared: IndexMap<String, Span>,
+    declared: Arc<IndexMap<String, Span>>,
     /// Words written in fields of type `any`, checked once every definition is read.
     pub loose_words: Vec<(Sym, Span)>,
 }
@@ -82,12 +86,12 @@ impl Checker {
             name: String::new(),
             title: String::new(),
             source: String::new(),
-            sections: Vec::new(),
+            sections: Default::default(),
             min_players: 2,
             max_players: 2,
             files,
-            symbols: vec![],
-            sym_index: IndexMap::new(),
+            symbols: Default::default(),
+            sym_index: Default::default(),
             enums: vec![],
             kinds: vec![],
             zones: vec![],
@@ -105,7 +109,7 @@ impl Checker {
             replaces: Default::default(),
             always: vec![],
             defs: Default::default(),
-            def_index: IndexMap::new(),
+            def_index: Default::default(),
             blocks: vec![],
             lambdas: vec![],
             durations: vec![],
@@ -121,7 +125,7 @@ impl Checker {
             deck_sections: vec![],
             deck_rules: vec![],
             decks: vec![],
-            variants: vec![],
+            variants: Default::default(),
             active_variants: vec![],
             listened: vec![],
             objects_hook: ObjectHooks::default(),
@@ -136,20 +140,20 @@ impl Checker {
         Checker {
             game,
             diags: vec![],
-            member_of: IndexMap::new(),
-            enum_by_name: IndexMap::new(),
-            kind_by_name: IndexMap::new(),
-            zone_by_name: IndexMap::new(),
-            const_by_name: IndexMap::new(),
-            event_by_name: IndexMap::new(),
-            proc_by_name: IndexMap::new(),
-            proc_params: vec![],
-            func_by_name: IndexMap::new(),
-            func_params: vec![],
-            func_types: vec![],
-            check_by_name: IndexMap::new(),
-            check_params: vec![],
-            declared: IndexMap::new(),
+            member_of: Default::default(),
+            enum_by_name: Default::default(),
+            kind_by_name: Default::default(),
+            zone_by_name: Default::default(),
+            const_by_name: Default::default(),
+            event_by_name: Default::default(),
+            proc_by_name: Default::default(),
+            proc_params: Default::default(),
+            func_by_name: Default::default(),
+            func_params: Default::default(),
+            func_types: Default::default(),
+            check_by_name: Default::default(),
+            check_params: Default::default(),
+            declared: Default::default(),
             loose_words: vec![],
         }
     }
@@ -159,8 +163,8 @@ impl Checker {
             return i;
         }
         let i = self.game.symbols.len() as Sym;
-        self.game.symbols.push(s.to_string());
-        self.game.sym_index.insert(s.to_string(), i);
+        Arc::make_mut(&mut self.game.symbols).push(s.to_string());
+        Arc::make_mut(&mut self.game.sym_index).insert(s.to_string(), i);
         i
     }
 
@@ -176,7 +180,7 @@ impl Checker {
             );
             return false;
         }
-        self.declared.insert(key, name.span);
+        Arc::make_mut(&mut self.declared).insert(key, name.span);
         true
     }
 
@@ -377,10 +381,10 @@ impl Checker {
                             );
                             continue;
                         }
-                        self.member_of.insert(s, id);
+                        Arc::make_mut(&mut self.member_of).insert(s, id);
                         members.push(s);
                     }
-                    self.enum_by_name.insert(e.name.node.clone(), id);
+                    Arc::make_mut(&mut self.enum_by_name).insert(e.name.node.clone(), id);
                     self.game.enums.push(EnumDef { name: e.name.node.clone(), open: e.open, members });
                 }
                 Item::Kind(k) => {
@@ -388,7 +392,7 @@ impl Checker {
                         continue;
                     }
                     let id = self.game.kinds.len() as KindId;
-                    self.kind_by_name.insert(k.name.node.clone(), id);
+                    Arc::make_mut(&mut self.kind_by_name).insert(k.name.node.clone(), id);
                     self.game.kinds.push(KindDef {
                         name: k.name.node.clone(),
                         fields: vec![],
@@ -421,7 +425,7 @@ impl Checker {
                     }
                 });
                 let id = self.game.zones.len() as ZoneId;
-                self.zone_by_name.insert(z.name.node.clone(), id);
+                Arc::make_mut(&mut self.zone_by_name).insert(z.name.node.clone(), id);
                 self.game.zones.push(ZoneDef {
                     name: z.name.node.clone(),
                     per_player: z.per_player,
@@ -508,10 +512,14 @@ impl Checker {
                     }
                     let ty = self.resolve_type(&c.ty);
                     let id = self.const_by_name.len() as u16;
-                    self.const_by_name.insert(c.name.node.clone(), (id, ty));
+                    Arc::make_mut(&mut self.const_by_name).insert(c.name.node.clone(), (id, ty));
                 }
                 Item::Section(s) => match cite_ranges(&s.cite.node) {
-                    Some(ranges) => self.game.sections.push(Section { title: s.title.node.clone(), cite: s.cite.node.clone(), ranges }),
+                    Some(ranges) => Arc::make_mut(&mut self.game.sections).push(Section {
+                        title: s.title.node.clone(),
+                        cite: s.cite.node.clone(),
+                        ranges,
+                    }),
                     None => self.error(
                         Diag::error(s.cite.span, format!("`{}` is not a citation of lines", s.cite.node))
                             .label("not lines")
@@ -531,8 +539,8 @@ impl Checker {
                     }
                     let params = self.params(&p.params);
                     let id = self.proc_params.len() as ProcId;
-                    self.proc_by_name.insert(p.name.node.clone(), id);
-                    self.proc_params.push(params);
+                    Arc::make_mut(&mut self.proc_by_name).insert(p.name.node.clone(), id);
+                    Arc::make_mut(&mut self.proc_params).push(params);
                 }
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
                     if !self.declare("func", &f.name) {
@@ -540,9 +548,9 @@ impl Checker {
                     }
                     let params = self.params(&f.params);
                     let id = self.func_params.len() as FuncId;
-                    self.func_by_name.insert(f.name.node.clone(), id);
-                    self.func_params.push(params);
-                    self.func_types.push(Ty::Any);
+                    Arc::make_mut(&mut self.func_by_name).insert(f.name.node.clone(), id);
+                    Arc::make_mut(&mut self.func_params).push(params);
+                    Arc::make_mut(&mut self.func_types).push(Ty::Any);
                 }
                 Item::Check(f) => {
                     if !self.declare("func", &f.name) {
@@ -550,8 +558,8 @@ impl Checker {
                     }
                     let params = self.params(&f.params);
                     let id = self.check_params.len() as CheckId;
-                    self.check_by_name.insert(f.name.node.clone(), id);
-                    self.check_params.push(params);
+                    Arc::make_mut(&mut self.check_by_name).insert(f.name.node.clone(), id);
+                    Arc::make_mut(&mut self.check_params).push(params);
                 }
                 Item::Trigger(t) => {
                     self.declare("trigger", &t.name);
@@ -570,7 +578,7 @@ impl Checker {
                     let key = format!("{ns}:{}", h.name.node);
                     // Several permits may name the same check; they are told apart by position.
                     if !self.declared.contains_key(&key) {
-                        self.declared.insert(key, h.name.span);
+                        Arc::make_mut(&mut self.declared).insert(key, h.name.span);
                     }
                 }
                 _ => {}
@@ -580,7 +588,7 @@ impl Checker {
 
     fn add_event(&mut self, name: &str, params: Vec<(String, Ty)>) -> EventId {
         let id = self.game.events.len() as EventId;
-        self.event_by_name.insert(name.to_string(), id);
+        Arc::make_mut(&mut self.event_by_name).insert(name.to_string(), id);
         self.game.events.push(EventDef { name: name.to_string(), params });
         id
     }

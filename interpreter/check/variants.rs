@@ -179,7 +179,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             })
             .collect();
         changes.extend(v.ops.iter().filter_map(|op| describe(c, &known, &base, op)));
-        c.game.variants.push(VariantInfo {
+        std::sync::Arc::make_mut(&mut c.game.variants).push(VariantInfo {
             name: v.name.node.clone(),
             title: v.title.node.clone(),
             extends: v.extends.iter().map(|n| n.node.clone()).collect(),

@@ -297,7 +297,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
             outln!("{game} has no variants");
         }
         let width = b.game.variants.iter().map(|v| v.name.len()).max().unwrap_or(0);
-        for v in &b.game.variants {
+        for v in b.game.variants.iter() {
             let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
             let on = if v.extends.is_empty() { String::new() } else { format!(" [on top of {}]", v.extends.join(", ")) };
             outln!("{:width$}  {}{cite}{on}", v.name, v.title);

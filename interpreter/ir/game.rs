@@ -136,12 +136,12 @@ pub struct Game {
     pub title: String,
     pub source: String,
     /// Titled parts of the seed text (`section` items), for explanations.
-    pub sections: Vec<Section>,
+    pub sections: std::sync::Arc<Vec<Section>>,
     pub min_players: u8,
     pub max_players: u8,
     pub files: Vec<SourceFile>,
-    pub symbols: Vec<String>,
-    pub sym_index: IndexMap<String, Sym>,
+    pub symbols: std::sync::Arc<Vec<String>>,
+    pub sym_index: std::sync::Arc<IndexMap<String, Sym>>,
     pub enums: Vec<EnumDef>,
     pub kinds: Vec<KindDef>,
     pub zones: Vec<ZoneDef>,
@@ -161,7 +161,7 @@ pub struct Game {
     pub replaces: std::sync::Arc<Vec<ReplaceDef>>,
     pub always: Vec<AlwaysDef>,
     pub defs: std::sync::Arc<Vec<ObjDef>>,
-    pub def_index: IndexMap<String, DefId>,
+    pub def_index: std::sync::Arc<IndexMap<String, DefId>>,
     /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
     pub blocks: Vec<std::sync::Arc<[Stmt]>>,
     pub lambdas: Vec<LambdaDef>,
@@ -186,7 +186,7 @@ pub struct Game {
     pub deck_sections: Vec<String>,
     pub deck_rules: Vec<DeckRuleDef>,
     pub decks: Vec<DeckList>,
-    pub variants: Vec<VariantInfo>,
+    pub variants: std::sync::Arc<Vec<VariantInfo>>,
     pub active_variants: Vec<String>,
     /// Events that some trigger listens to (others are not matched at all).
     pub listened: Vec<bool>,
