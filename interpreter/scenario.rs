@@ -376,7 +376,7 @@ fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String
     {
         let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
         let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
-        let file = engine.game.files.get(cond.span.file as usize);
+        let file = engine.game.file(cond.span.file);
         let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
         let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
         return format!("`{ltext}` is {lv}; `{rtext}` is {rv}");
@@ -517,7 +517,7 @@ pub fn failure_diag(f: &Failure) -> crate::diag::Diag {
 /// A failure as text: message, place, source line, expected and actual.
 pub fn failure_text(game: &Game, f: &Failure) -> String {
     let mut s = format!("  {}\n", f.message);
-    if let Some(file) = game.files.get(f.span.file as usize) {
+    if let Some(file) = game.file(f.span.file) {
         let (line, col) = file.line_col(f.span.start as usize);
         let text = file.text.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
         s.push_str(&format!("  at {}:{line}:{col}\n    {line} | {text}\n", file.name));

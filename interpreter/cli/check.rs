@@ -21,7 +21,7 @@ struct Report {
 impl Report {
     fn add(&mut self, found: &Found) {
         for d in &found.diags {
-            let file = found.files.get(d.span.file as usize).map(|f| f.name.clone()).unwrap_or_default();
+            let file = SourceFile::find(&found.files, d.span.file).map(|f| f.name.clone()).unwrap_or_default();
             let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
             if self.seen.contains(&key) {
                 continue;
@@ -312,9 +312,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     };
     // The lines the span covers, whole, so that the text keeps its indentation.
     let source = |s: crate::syntax::span::Span| -> String {
-        loaded
-            .files
-            .get(s.file as usize)
+        SourceFile::find(&loaded.files, s.file)
             .and_then(|f| {
                 let start = f.text.get(..s.start as usize)?.rfind('\n').map_or(0, |i| i + 1);
                 f.text.get(start..s.end as usize)
@@ -339,7 +337,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     }
     for f in files {
         let here: Vec<&crate::ir::VariantChange> = v.changes.iter().filter(own).filter(|c| c.after.is_some_and(|s| s.file == f)).collect();
-        let name = loaded.files.get(f as usize).map(|x| x.name.clone()).unwrap_or_default();
+        let name = SourceFile::find(&loaded.files, f).map(|x| x.name.clone()).unwrap_or_default();
         outln!("\nadds {} item{} of {name} (a file that is part of {}):", here.len(), if here.len() == 1 { "" } else { "s" }, v.name);
         for c in here {
             outln!(

@@ -269,8 +269,13 @@ impl Game {
         self.procs.get(p as usize)
     }
 
+    /// The file a span's `file` names, if it is one of the game's.
+    pub fn file(&self, file: u32) -> Option<&SourceFile> {
+        SourceFile::find(&self.files, file)
+    }
+
     pub fn file_name(&self, span: Span) -> &str {
-        self.files.get(span.file as usize).map(|f| f.name.as_str()).unwrap_or("?")
+        self.file(span.file).map(|f| f.name.as_str()).unwrap_or("?")
     }
 
     /// The innermost named step of a procedure whose text holds this span.
@@ -283,7 +288,7 @@ impl Game {
 
     /// `file:line` for a span.
     pub fn location(&self, span: Span) -> String {
-        match self.files.get(span.file as usize) {
+        match self.file(span.file) {
             Some(f) => {
                 let (line, _) = f.line_col(span.start as usize);
                 format!("{}:{}", f.name, line)

@@ -112,4 +112,9 @@ impl SourceFile {
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
     }
+
+    /// The file a span's `file` names among `files`, if it is there.
+    pub fn find(files: &[SourceFile], file: u32) -> Option<&SourceFile> {
+        files.get(file as usize)
+    }
 }
