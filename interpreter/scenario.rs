@@ -438,7 +438,7 @@ pub fn run_file_shared(
     variants: &[String],
     bases: &Bases,
 ) -> Result<Vec<FileOutcome>, String> {
-    let file = match crate::check::project::peek(path) {
+    let file = match crate::check::project::peek(project, path) {
         Ok(f) => f,
         // A syntax error is shown at its place, with its source line.
         Err(e) => {
@@ -448,7 +448,7 @@ pub fn run_file_shared(
             });
         }
     };
-    let extras = crate::check::project::scenario_extras(path);
+    let extras = crate::check::project::scenario_extras(project, path);
     let mut compiled: Vec<(String, Vec<String>, ForFile)> = Vec::new();
     let mut out = Vec::new();
     for it in &file.items {

@@ -73,8 +73,8 @@ pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-fn is_scenario_file(p: &Path) -> bool {
-    peek(p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
+fn is_scenario_file(project: &Project, p: &Path) -> bool {
+    peek(project, p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
 }
 
 /// What checking found: rendered diagnostics, files nobody can place, and how many files.
@@ -176,7 +176,7 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
     let canon = |p: &Path| crate::check::project::canonical(p);
     let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
     let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
-    let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
+    let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(project, p));
     // Each scenario file with the variants it asks for and the files it brings along. Those that
     // bring none are checked against the game compiled once per set of variants (`Base`).
     // A file whose scenarios name different variants is checked once for each set.
@@ -184,12 +184,15 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
         .into_iter()
         .flat_map(|s| {
             let mut extra = cards.clone();
-            for x in crate::check::project::scenario_extras(&s) {
+            for x in crate::check::project::scenario_extras(project, &s) {
                 if !extra.contains(&x) {
                     extra.push(x);
                 }
             }
-            scenario_variants(&s).into_iter().map(move |v| (s.clone(), with_variants(forced, &v), extra.clone())).collect::<Vec<_>>()
+            scenario_variants(project, &s)
+                .into_iter()
+                .map(move |v| (s.clone(), with_variants(forced, &v), extra.clone()))
+                .collect::<Vec<_>>()
         })
         .collect();
     let shareable = |extra: &[PathBuf]| extra.len() == cards.len() + 1;
@@ -262,9 +265,9 @@ pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
 
 /// The sets of variants a scenario file's scenarios ask for, each once, in the order written (at
 /// least one: none).
-pub fn scenario_variants(p: &Path) -> Vec<Vec<String>> {
+pub fn scenario_variants(project: &Project, p: &Path) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
-    if let Ok(f) = peek(p) {
+    if let Ok(f) = peek(project, p) {
         for it in &f.items {
             if let Item::Scenario(s) = &it.node {
                 let mut d = Vec::new();
@@ -327,7 +330,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     }
     // The items of files that are `part of variant` it: one line each, by file.
     let own = |c: &&crate::ir::VariantChange| c.verb == "adds" && c.after.is_some_and(|s| s.file != v.span.file);
-    let mut files: Vec<u32> = Vec::new();
+    let mut files: Vec<crate::syntax::span::FileId> = Vec::new();
     for c in v.changes.iter().filter(own) {
         if let Some(s) = c.after
             && !files.contains(&s.file)

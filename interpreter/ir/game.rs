@@ -4,7 +4,7 @@
 use super::code::*;
 use super::value::Value;
 use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::{SourceFile, Span};
+use crate::syntax::span::{FileId, SourceFile, Span};
 use indexmap::IndexMap;
 
 pub type Sym = u32;
@@ -139,6 +139,8 @@ pub struct Game {
     pub sections: Vec<Section>,
     pub min_players: u8,
     pub max_players: u8,
+    /// The files the game was loaded from, in load order. A span's file is found here by its id
+    /// (`Game::file`); saves number the files by their places here (`FileNumbers`).
     pub files: Vec<SourceFile>,
     pub symbols: Vec<String>,
     pub sym_index: IndexMap<String, Sym>,
@@ -270,7 +272,7 @@ impl Game {
     }
 
     /// The file a span's `file` names, if it is one of the game's.
-    pub fn file(&self, file: u32) -> Option<&SourceFile> {
+    pub fn file(&self, file: FileId) -> Option<&SourceFile> {
         SourceFile::find(&self.files, file)
     }
 
