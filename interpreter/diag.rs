@@ -101,7 +101,7 @@ pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
     let mut out = String::new();
     for d in diags {
-        let Some(file) = files.get(d.span.file as usize) else {
+        let Some(file) = SourceFile::find(files, d.span.file) else {
             let mark = if d.is_error() { "×" } else { "⚠" };
             out.push_str(&format!("  {mark} {}\n", d.message));
             if let Some(h) = &d.help {

@@ -4,7 +4,8 @@
 
 use crate::check::{Input, Role, compile};
 use crate::syntax::parse_file;
-use crate::syntax::span::SourceFile;
+use crate::syntax::source_map::SourceMap;
+use crate::syntax::span::FileId;
 
 /// The small game an untrusted file is checked against: the standard library and tic-tac-toe,
 /// built into the library so that fuzzing needs no files on disk.
@@ -27,7 +28,7 @@ pub enum Verdict {
 /// Parse arbitrary bytes (read as UTF-8, invalid sequences replaced) as a source file. True if
 /// it parsed, false if it got a diagnostic.
 pub fn fuzz_parse(data: &[u8]) -> bool {
-    parse_file(0, &String::from_utf8_lossy(data)).is_ok()
+    parse_file(FileId::NOWHERE, &String::from_utf8_lossy(data)).is_ok()
 }
 
 /// Parse arbitrary bytes as a card or rule file and check it with the small built-in game.
@@ -37,22 +38,23 @@ pub fn fuzz_check(data: &[u8]) -> Verdict {
 
 /// Parse `text` as a file with this role and check it with the small built-in game.
 pub fn check_text(text: &str, role: Role) -> Verdict {
+    let sources = SourceMap::new();
     let mut files = Vec::new();
     let mut inputs = Vec::new();
     for (name, src, r) in CONTEXT {
-        let idx = files.len() as u32;
-        files.push(SourceFile::new((*name).to_string(), (*src).to_string()));
-        if let Ok(f) = parse_file(idx, src) {
-            inputs.push(Input { file: f.into(), role: *r });
+        let source = sources.add(name, (*src).to_string());
+        if let Ok(f) = sources.parse(&source) {
+            inputs.push(Input { file: f, role: *r });
         }
+        files.push(source);
     }
-    let idx = files.len() as u32;
-    let file = match parse_file(idx, text) {
+    let source = sources.add("untrusted.arb", text.to_string());
+    let file = match sources.parse(&source) {
         Ok(f) => f,
         Err(_) => return Verdict::ParseError,
     };
-    files.push(SourceFile::new("untrusted.arb".to_string(), text.to_string()));
-    inputs.push(Input { file: file.into(), role });
+    files.push(source);
+    inputs.push(Input { file, role });
     match compile(files, &inputs, &[]) {
         Ok(_) => Verdict::Checked(0),
         Err(diags) => Verdict::Checked(diags.len()),

@@ -8,6 +8,11 @@
 //!  "seed": 3, "humans": [1], "state": {…}}
 //! ```
 //!
+//! The state's spans (in the causes of its events) name files by their place among the game's
+//! files in load order, not by the ids this program gave them when it read them (see
+//! `syntax::span::FileNumbers`): a save is the same whatever else the program read, and is read back
+//! with the game it belongs to ([`Saved::state`]).
+//!
 //! Reading a save never writes anything; a file that is not a save of these rules (another
 //! format, another version, another game, changed rule files, cut short, not JSON) is refused with
 //! a message and a help. Writing goes to a temporary file beside the save, then a rename, so an
@@ -16,6 +21,7 @@
 
 use crate::ir::Game;
 use crate::runtime::state::State;
+use crate::syntax::span::FileNumbers;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -54,11 +60,14 @@ pub struct Header {
     pub bots: Vec<String>,
 }
 
-/// A save file's contents.
+/// A save file's contents, checked as far as they can be without the game: the envelope, the
+/// header and the state. The state is read again with the game ([`Saved::state`]), which its spans
+/// name files of.
 #[derive(Debug, Clone)]
 pub struct Saved {
     pub header: Header,
-    pub state: State,
+    /// The whole file, its state read with the game's file numbers.
+    text: String,
 }
 
 /// Why a save was refused: what is wrong, and what to do.
@@ -120,8 +129,8 @@ impl Header {
         }
     }
 
-    /// The save file's text for this state.
-    pub fn to_json(&self, st: &State) -> Result<String, String> {
+    /// The save file's text for this state of the game whose files are `files`.
+    pub fn to_json(&self, files: &FileNumbers, st: &State) -> Result<String, String> {
         #[derive(Serialize)]
         struct Out<'a> {
             format: &'static str,
@@ -130,7 +139,8 @@ impl Header {
             header: &'a Header,
             state: &'a State,
         }
-        serde_json::to_string(&Out { format: FORMAT, version: VERSION, header: self, state: st })
+        files
+            .scope(|| serde_json::to_string(&Out { format: FORMAT, version: VERSION, header: self, state: st }))
             .map_err(|e| format!("cannot write the game as JSON: {e}"))
     }
 }
@@ -203,26 +213,30 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
             ));
         }
     }
-    #[derive(Deserialize)]
-    struct In {
-        #[serde(flatten)]
-        header: Header,
-        state: State,
-    }
-    let damaged = |e: serde_json::Error| {
-        refuse(
-            format!("`{name}` is a damaged saved game: {e}"),
-            "the file was edited or written by something else; Arbiter's own saves are written whole or not at all",
-        )
-    };
-    let In { header, state } = serde_json::from_str(text).map_err(damaged)?;
+    // Read whole, to refuse a damaged file now; the state is read again with its game.
+    let In { header, state } = serde_json::from_str(text).map_err(|e| damaged(name, &e))?;
     if state.players.len() != header.players {
         return Err(refuse(
             format!("`{name}` is a damaged saved game: it says {} players but its state has {}", header.players, state.players.len()),
             "the file was edited; Arbiter's own saves always agree with themselves",
         ));
     }
-    Ok(Saved { header, state })
+    Ok(Saved { header, text: text.to_string() })
+}
+
+/// A save file's fields.
+#[derive(Deserialize)]
+struct In {
+    #[serde(flatten)]
+    header: Header,
+    state: State,
+}
+
+fn damaged(name: &str, e: &serde_json::Error) -> SaveError {
+    refuse(
+        format!("`{name}` is a damaged saved game: {e}"),
+        "the file was edited or written by something else; Arbiter's own saves are written whole or not at all",
+    )
 }
 
 /// Read a save file. Nothing is written.
@@ -235,8 +249,9 @@ pub fn read(path: &Path) -> Result<Saved, SaveError> {
 }
 
 impl Saved {
-    /// Refuse the save unless `game` is the game it was saved from, with the same rule files.
-    pub fn check_rules(&self, game: &Game, name: &str) -> Result<(), SaveError> {
+    /// The saved state, to go on with `game`: refused unless `game` is the game it was saved
+    /// from, with the same rule files. Its spans are read in the game's file numbers.
+    pub fn state(&self, game: &Game, name: &str) -> Result<State, SaveError> {
         let h = &self.header;
         if h.game != game.name {
             return Err(refuse(
@@ -265,17 +280,18 @@ impl Saved {
                 "a game goes on only under the rules it started with: restore those files (for example, check out the commit it was played on) to continue it, or start a new game",
             ));
         }
+        let In { state, .. } = FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
         let want = crate::runtime::engine::fingerprint(game);
-        if *self.state.fingerprint != *want {
+        if *state.fingerprint != *want {
             return Err(refuse(
                 format!(
                     "`{name}` is a damaged saved game: its state was made from other rules ({}) than its header names ({want})",
-                    self.state.fingerprint
+                    state.fingerprint
                 ),
                 "the file was edited; Arbiter's own saves always agree with themselves",
             ));
         }
-        Ok(())
+        Ok(state)
     }
 }
 
@@ -301,6 +317,8 @@ pub fn write_atomic(path: &Path, text: &str, durable: bool) -> Result<(), String
 /// Saves one game: to its save file at every decision, and wherever a player asks.
 pub struct Saver {
     pub header: Header,
+    /// The game's files, as its saves number them.
+    files: FileNumbers,
     /// The file saved to at every decision, if any.
     pub path: Option<PathBuf>,
     /// Files this program wrote: the only ones it overwrites.
@@ -308,10 +326,11 @@ pub struct Saver {
 }
 
 impl Saver {
-    /// `path`, when given, is saved to at every decision; it must be new, or the file the game was
-    /// resumed from (`resumed_from`).
-    pub fn new(header: Header, path: Option<PathBuf>, resumed_from: Option<&Path>) -> Result<Saver, SaveError> {
-        let mut s = Saver { header, path: None, written: resumed_from.map(Path::to_path_buf).into_iter().collect() };
+    /// Saves a game of `game`. `path`, when given, is saved to at every decision; it must be new, or
+    /// the file the game was resumed from (`resumed_from`).
+    pub fn new(header: Header, game: &Game, path: Option<PathBuf>, resumed_from: Option<&Path>) -> Result<Saver, SaveError> {
+        let files = FileNumbers::of(&game.files);
+        let mut s = Saver { header, files, path: None, written: resumed_from.map(Path::to_path_buf).into_iter().collect() };
         if let Some(p) = &path {
             s.free(p)?;
         }
@@ -359,7 +378,7 @@ impl Saver {
     }
 
     fn write(&mut self, st: &State, path: &Path, durable: bool) -> Result<(), String> {
-        let text = self.header.to_json(st)?;
+        let text = self.header.to_json(&self.files, st)?;
         write_atomic(path, &text, durable)?;
         if !self.written.iter().any(|w| w == path) {
             self.written.push(path.to_path_buf());

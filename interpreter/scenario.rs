@@ -384,7 +384,7 @@ fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String
     {
         let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
         let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
-        let file = engine.game.files.get(cond.span.file as usize);
+        let file = engine.game.file(cond.span.file);
         let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
         let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
         return format!("`{ltext}` is {lv}; `{rtext}` is {rv}");
@@ -446,7 +446,7 @@ pub fn run_file_shared(
     variants: &[String],
     bases: &Bases,
 ) -> Result<Vec<FileOutcome>, String> {
-    let file = match crate::check::project::peek(path) {
+    let file = match crate::check::project::peek(project, path) {
         Ok(f) => f,
         // A syntax error is shown at its place, with its source line.
         Err(e) => {
@@ -456,7 +456,7 @@ pub fn run_file_shared(
             });
         }
     };
-    let extras = crate::check::project::scenario_extras(path);
+    let extras = crate::check::project::scenario_extras(project, path);
     let mut compiled: Vec<(String, Vec<String>, ForFile)> = Vec::new();
     let mut out = Vec::new();
     for it in &file.items {
@@ -525,7 +525,7 @@ pub fn failure_diag(f: &Failure) -> crate::diag::Diag {
 /// A failure as text: message, place, source line, expected and actual.
 pub fn failure_text(game: &Game, f: &Failure) -> String {
     let mut s = format!("  {}\n", f.message);
-    if let Some(file) = game.files.get(f.span.file as usize) {
+    if let Some(file) = game.file(f.span.file) {
         let (line, col) = file.line_col(f.span.start as usize);
         let text = file.text.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
         s.push_str(&format!("  at {}:{line}:{col}\n    {line} | {text}\n", file.name));

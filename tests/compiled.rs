@@ -140,7 +140,7 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     let st = common::played_out(&engine);
     let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
-    let source = |span: Span| g.files.get(span.file as usize).map(|f| f.slice(span).to_string()).unwrap_or_default();
+    let source = |span: Span| g.file(span.file).map(|f| f.slice(span).to_string()).unwrap_or_default();
     let mut compared = 0;
     for (inlined, called) in [
         ("use_at", "use_at_late"),

@@ -18,7 +18,7 @@ fn project() -> Project {
 /// Everything a user would see for this file: check errors, deck problems, scenario failures.
 fn report(path: &Path) -> String {
     let project = project();
-    let is_scenario = peek(path).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))));
+    let is_scenario = peek(&project, path).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))));
     if is_scenario {
         return match run_file(&project, path) {
             Err(rendered) => rendered,
@@ -38,9 +38,9 @@ fn report(path: &Path) -> String {
         Err(d) => diag::render(d, &loaded.files),
         Ok(built) => {
             let mut ds = built.warnings.clone();
-            let here = loaded.files.iter().position(|f| f.name == project.display(path));
+            let here = loaded.files.iter().find(|f| f.name == project.display(path)).map(|f| f.id);
             for deck in &built.game.decks {
-                if Some(deck.span.file as usize) == here {
+                if Some(deck.span.file) == here {
                     ds.extend(decks::validate(&built.game, deck));
                 }
             }

@@ -17,7 +17,7 @@ fn scenarios_pass_and_traces_are_snapshotted() {
     // does); `scenario_files_checked_against_a_shared_game_load_the_same` below shows that changes nothing.
     let bases = Bases::default();
     insta::glob!("{examples,rulings,house-rules}/**/*.arb", |path| {
-        let is_scenario_file = arbiter::check::project::peek(path)
+        let is_scenario_file = arbiter::check::project::peek(&project, path)
             .is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, arbiter::syntax::ast::Item::Scenario(_))));
         if !is_scenario_file {
             return;
@@ -96,8 +96,8 @@ fn scenario_files_checked_against_a_shared_game_load_the_same() {
     let mut shared = 0;
     for dir in ["tests/examples", "tests/rulings", "tests/house-rules", "tests/bad"] {
         for path in Project::arb_files(&root.join(dir)) {
-            let Ok(file) = peek(&path) else { continue };
-            if scenario_extras(&path) != [path.clone()] {
+            let Ok(file) = peek(&project, &path) else { continue };
+            if scenario_extras(&project, &path) != [path.clone()] {
                 continue;
             }
             // Each set of variants the file's scenarios ask for.
@@ -128,23 +128,4 @@ fn scenario_files_checked_against_a_shared_game_load_the_same() {
         }
     }
     assert!(shared > 100, "only {shared} scenario files were checked against a shared game");
-}
-
-/// Every file of the repository, parsed under one file index and moved to another (as a scenario
-/// file peeked at on its own is, when it is loaded with its game), is the file parsed under the
-/// other: spans included (`Debug` prints them, `==` ignores them).
-#[test]
-fn a_tree_moved_to_another_file_index_is_the_tree_parsed_there() {
-    use arbiter::syntax::parse_file;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut count = 0;
-    for dir in ["stdlib", "rulebooks", "cards", "tests"] {
-        for path in Project::arb_files(&root.join(dir)) {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let (Ok(at_0), Ok(at_7)) = (parse_file(0, &text), parse_file(7, &text)) else { continue };
-            assert_eq!(format!("{:?}", at_0.with_file_index(7)), format!("{at_7:?}"), "{}", path.display());
-            count += 1;
-        }
-    }
-    assert!(count > 250, "only {count} files parsed");
 }

@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
-use arbiter::check::project::peek;
+use arbiter::check::project::{Project, peek};
 use arbiter::syntax::ast::Item;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -35,7 +35,7 @@ fn outside(game: &str, test: &str) -> PathBuf {
 
 /// The variants a house-rule file declares.
 fn variants_in(path: &Path) -> Vec<String> {
-    let f = peek(path).unwrap();
+    let f = peek(&Project::at(env!("CARGO_MANIFEST_DIR")), path).unwrap();
     f.items.iter().filter_map(|i| if let Item::Variant(v) = &i.node { Some(v.name.node.clone()) } else { None }).collect()
 }
 

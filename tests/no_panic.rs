@@ -7,7 +7,8 @@ use arbiter::check::project::Project;
 use arbiter::check::{Input, Role, compile};
 use arbiter::runtime::state::Rng;
 use arbiter::syntax::parse_file;
-use arbiter::syntax::span::SourceFile;
+use arbiter::syntax::source_map::SourceMap;
+use arbiter::syntax::span::FileId;
 use std::path::Path;
 
 const DAMAGE: &[&str] = &["{", "}", "(", ")", "\"", "[", "]", ",", ".", "=", "==", " x ", "\n", "0", "-", "|", "//", "→", "\u{0}"];
@@ -55,19 +56,21 @@ fn damaged_sources_never_panic() {
     let mut rounds = 0;
     for target in (0..originals.len()).cycle().take(originals.len() * 12) {
         rounds += 1;
+        let map = SourceMap::new();
         let mut sources = Vec::new();
         let mut inputs = Vec::new();
         let mut parse_failed = false;
         for (i, (name, text, role)) in originals.iter().enumerate() {
             let text = if i == target { damaged(text, &mut rng) } else { text.clone() };
-            match parse_file(i as u32, &text) {
-                Ok(f) => inputs.push(Input { file: f.into(), role: *role }),
+            let source = map.add(name, text);
+            match map.parse(&source) {
+                Ok(f) => inputs.push(Input { file: f, role: *role }),
                 Err(d) => {
                     assert!(!d.message.is_empty());
                     parse_failed = true;
                 }
             }
-            sources.push(SourceFile::new(name.clone(), text));
+            sources.push(source);
         }
         if !parse_failed {
             let _ = compile(sources, &inputs, &[]);
@@ -87,23 +90,23 @@ fn arbitrary_bytes_never_panic() {
                 pool.chars().nth(rng.below(pool.chars().count() as u64) as usize).unwrap_or(' ')
             })
             .collect();
-        let _ = parse_file(0, &s);
+        let _ = parse_file(FileId::NOWHERE, &s);
     }
     // Deep nesting is refused, not a stack overflow.
     let deep = format!("func f() = {}1{}", "(".repeat(10_000), ")".repeat(10_000));
-    assert!(parse_file(0, &deep).is_err());
+    assert!(parse_file(FileId::NOWHERE, &deep).is_err());
 }
 
 #[test]
 fn long_operator_chains_never_overflow_the_stack() {
     let nots = format!("func f() = {}true", "not ".repeat(200_000));
-    let _ = parse_file(0, &nots);
+    let _ = parse_file(FileId::NOWHERE, &nots);
     let negs = format!("func f() = {}1", "- ".repeat(300_000));
-    let _ = parse_file(0, &negs);
+    let _ = parse_file(FileId::NOWHERE, &negs);
     let ifs = format!("func f() = {}1", "if true then 1 else ".repeat(50_000));
-    let _ = parse_file(0, &ifs);
+    let _ = parse_file(FileId::NOWHERE, &ifs);
     let fields = format!("func f(p: player) = p{}", ".influence".repeat(80_000));
-    let _ = parse_file(0, &fields);
+    let _ = parse_file(FileId::NOWHERE, &fields);
     let sums = format!("func f() = 1{}", " + 1".repeat(200_000));
-    let _ = parse_file(0, &sums);
+    let _ = parse_file(FileId::NOWHERE, &sums);
 }

@@ -11,10 +11,12 @@ mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
+use arbiter::check::project::Project;
 use arbiter::cli::play::choose_decks;
 use arbiter::runtime::state::{Mode, Rng, State};
 use arbiter::runtime::{Engine, Setup, Status, view};
 use arbiter::save::{self, Header};
+use arbiter::syntax::span::FileNumbers;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -48,6 +50,7 @@ fn saved_games_resume_alike(b: &Built, variants: &[&str], seed: u64, players: us
     let what = format!("{} {variants:?} seed {seed}, {players} players", game.name);
     let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
     let header = Header::new(game, &variants, &[], players, seed, &[]);
+    let files = FileNumbers::of(&game.files);
     let decklists = choose_decks(game, players, &[]).unwrap();
     let start = Engine::new(game).new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
     let mut pick = Rng::from_seed(seed ^ 0x5a5e_5a5e);
@@ -57,7 +60,7 @@ fn saved_games_resume_alike(b: &Built, variants: &[&str], seed: u64, players: us
         seen += 1;
         for slot in &mut saves {
             if pick.below(seen) == 0 {
-                *slot = Some((st.decisions, header.to_json(st).unwrap()));
+                *slot = Some((st.decisions, header.to_json(&files, st).unwrap()));
             }
         }
     });
@@ -66,10 +69,10 @@ fn saved_games_resume_alike(b: &Built, variants: &[&str], seed: u64, players: us
     let final_json = serde_json::to_string(&straight).unwrap();
     for (at, text) in saves.into_iter().flatten() {
         let saved = save::parse(&text, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
-        saved.check_rules(game, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
+        let state = saved.state(game, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
         assert_eq!(saved.header, header, "{what}");
-        assert_eq!(saved.state.decisions, at, "{what}");
-        let resumed = finish(b, saved.state, saved.header.seed, |_| {});
+        assert_eq!(state.decisions, at, "{what}");
+        let resumed = finish(b, state, saved.header.seed, |_| {});
         let where_ = format!("{what}: saved at decision {at} of {}", straight.decisions);
         assert_eq!(resumed.decisions, straight.decisions, "{where_}");
         assert_eq!(resumed.log.len(), straight.log.len(), "{where_}");
@@ -98,6 +101,63 @@ fn many(game: &str, variants: &[&str], seeds: std::ops::Range<u64>, players: imp
         decisions += saved_games_resume_alike(&b, variants, seed, players(seed));
     }
     assert!(decisions > 2 * (seeds.end - seeds.start), "{game}: games too short to test saving ({decisions} decisions)");
+}
+
+/// A save numbers the game's files by their places among them, whatever else the program read
+/// first. The same game played in a project that has read only it and in one that read other games
+/// first (so that its files have other ids) saves the same text; each span in the save names, by
+/// its place, the file the span was in; and a save from one project resumes in the other to the
+/// same end.
+#[test]
+fn a_save_numbers_the_games_files_whatever_else_was_read() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let alone = Project::at(root);
+    let busy = Project::at(root);
+    for other in ["tic-tac-toe", "connect-four"] {
+        assert!(busy.load(other, &[], &[]).result.is_ok(), "{other} checks");
+    }
+    let load = |p: &Project| p.load("bsg-ccg", &[], &[]).result.unwrap_or_else(|d| panic!("bsg-ccg checks: {d:?}"));
+    let (a, b) = (load(&alone), load(&busy));
+    let ids = |g: &arbiter::ir::Game| g.files.iter().map(|f| f.id).collect::<Vec<_>>();
+    let names = |g: &arbiter::ir::Game| g.files.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&a.game), names(&b.game));
+    assert_ne!(ids(&a.game), ids(&b.game), "the files should have other ids in the busy project");
+    let (seed, players) = (3, 2);
+    let header = Header::new(&a.game, &[], &[], players, seed, &[]);
+    let at = |built: &Built| {
+        let st = common::play_until(built, seed, players, &|st: &State| st.decisions >= 30);
+        let text = header.to_json(&FileNumbers::of(&built.game.files), &st).unwrap();
+        (st, text)
+    };
+    let ((_, text_a), (st_b, text_b)) = (at(&a), at(&b));
+    assert!(text_a == text_b, "the save depends on what else was read");
+    // Each event's cause, in the save: the file's place among the game's files.
+    let json: serde_json::Value = serde_json::from_str(&text_b).unwrap();
+    let saved = json["state"]["log"].as_array().unwrap();
+    assert_eq!(saved.len(), st_b.log.len());
+    let mut elsewhere = 0;
+    for (event, saved) in st_b.log.iter().zip(saved) {
+        let span = event.cause.span;
+        let s = &saved["cause"]["span"];
+        let number = s["file"].as_u64().unwrap() as usize;
+        assert_eq!((s["start"].as_u64(), s["end"].as_u64()), (Some(u64::from(span.start)), Some(u64::from(span.end))));
+        if span == Default::default() {
+            assert_eq!(number, 0);
+            continue;
+        }
+        let file = b.game.file(span.file).unwrap();
+        assert_eq!(b.game.files[number].name, file.name, "{event:?}");
+        elsewhere += usize::from(number != 0);
+    }
+    assert!(elsewhere > 0, "no event caused outside the first file");
+    // Each project resumes the other's save, to the same end as its own.
+    let resume = |built: &Built, text: &str| {
+        let st = save::parse(text, "the save").unwrap().state(&built.game, "the save").unwrap();
+        let end = finish(built, st, seed, |_| {});
+        view::trace(&built.game, &end, None, true)
+    };
+    assert_eq!(resume(&a, &text_b), resume(&b, &text_a));
+    assert_eq!(resume(&a, &text_a), resume(&b, &text_b));
 }
 
 // Seeds per game: 337 games in all, each saved and resumed at two random decisions (about 75 s of
@@ -246,7 +306,7 @@ fn a_game_left_and_resumed_ends_as_if_never_left() {
     assert!(left.status.success(), "{}", text(&left.stderr));
     assert!(text(&left.stdout).contains("game left unfinished; it is saved in game.json"), "{}", text(&left.stdout));
     let saved = save::read(&dir.join("game.json")).unwrap();
-    assert_eq!(saved.state.decisions, 3);
+    assert_eq!(saved.state(&common::load("tic-tac-toe", &[]).game, "game.json").unwrap().decisions, 3);
     assert_eq!((saved.header.game.as_str(), saved.header.humans.as_slice()), ("tic-tac-toe", &[1u8, 2][..]));
 
     // Resumed with the same seats (from the file), it ends as the straight game did.
@@ -277,7 +337,7 @@ fn a_human_saves_where_asked_and_never_over_a_file_it_did_not_write() {
     assert!(o.contains("saved to first.json (continue with `arbiter resume first.json`)"), "{o}");
     // Saved again after X's move, over its own file: P1's second decision.
     let saved = save::read(&dir.join("first.json")).unwrap();
-    assert_eq!(saved.state.decisions, 2);
+    assert_eq!(saved.state(&common::load("tic-tac-toe", &[]).game, "first.json").unwrap().decisions, 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -408,7 +468,7 @@ fn a_killed_game_leaves_a_whole_save() {
         let _ = child.kill();
         let _ = child.wait();
         let saved = save::read(&file).unwrap_or_else(|e| panic!("killed {extra_ms} ms after the first save: {e}"));
-        saved.check_rules(&b.game, "the save").unwrap();
+        saved.state(&b.game, "the save").unwrap();
         assert_eq!(saved.header.players, 4);
     }
     std::fs::remove_dir_all(&dir).unwrap();

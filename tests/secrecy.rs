@@ -409,7 +409,7 @@ fn play_human_shows_only_the_seats_projection() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let st = arbiter::save::read(&save).unwrap_or_else(|e| panic!("{e:?}")).state;
+    let st = arbiter::save::read(&save).and_then(|s| s.state(game, "the save")).unwrap_or_else(|e| panic!("{e:?}"));
     std::fs::remove_file(&save).unwrap();
     let lines = |s: &str| -> std::collections::HashSet<String> { s.lines().map(|l| l.trim().to_string()).collect() };
     let mine = lines(&view::trace_of(game, &st, &st.log, Some(1), false));

@@ -26,7 +26,7 @@ fn designer_card_checks_and_plays_in_a_deck() {
     let loaded = project.load("bsg-ccg", &[], &[tour("my-cards.arb")]);
     let built = loaded.result.as_ref().unwrap_or_else(|d| panic!("{}", arbiter::diag::render(d, &loaded.files)));
     assert!(built.warnings.is_empty(), "{:?}", built.warnings);
-    let file = loaded.files.iter().position(|f| f.name == "tests/tour/my-cards.arb").expect("the tour file is loaded") as u32;
+    let file = loaded.files.iter().find(|f| f.name == "tests/tour/my-cards.arb").expect("the tour file is loaded").id;
     let deck = built.game.decks.iter().find(|d| d.name == "Recon Fleet").expect("the tour deck");
     assert!(decks::validate(&built.game, deck).is_empty());
     // `arbiter play bsg-ccg --deck 1=tests/tour/my-cards.arb --seed 7`

@@ -17,7 +17,8 @@
 use arbiter::check::project::{Project, scenario_extras};
 use arbiter::scenario::{Outcome, run};
 use arbiter::syntax::parse_file;
-use arbiter::syntax::span::SourceFile;
+use arbiter::syntax::source_map::SourceMap;
+use arbiter::syntax::span::{FileId, SourceFile};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -32,7 +33,7 @@ fn project() -> Project {
 fn run_fixture(name: &str, only: Option<&str>) -> (Vec<(Outcome, Duration)>, Vec<SourceFile>) {
     let project = project();
     let path = project.root.join("tests/untrusted").join(name);
-    let loaded = project.load("bsg-ccg", &[], &scenario_extras(&path));
+    let loaded = project.load("bsg-ccg", &[], &scenario_extras(&project, &path));
     let built = match loaded.result {
         Ok(b) => b,
         Err(d) => panic!("{name} should load: {}", arbiter::diag::render(&d, &loaded.files)),
@@ -57,7 +58,7 @@ fn assert_stopped(fixture: &str, id: &str, message: &str, help: &str, at: &str) 
     assert!(f.message.contains(message), "{fixture} {id}: message `{}` should contain `{message}`", f.message);
     let h = f.help.clone().unwrap_or_default();
     assert!(h.contains(help), "{fixture} {id}: help `{h}` should contain `{help}`");
-    let file = files.get(f.span.file as usize).unwrap_or_else(|| panic!("{fixture} {id}: the error has no file: {f:?}"));
+    let file = SourceFile::find(&files, f.span.file).unwrap_or_else(|| panic!("{fixture} {id}: the error has no file: {f:?}"));
     assert_eq!(file.name, format!("tests/untrusted/{fixture}"), "{fixture} {id}: the error should point into the fixture");
     let text = file.slice(f.span);
     assert!(text.contains(at), "{fixture} {id}: the error points at `{text}`, expected `{at}`");
@@ -167,7 +168,7 @@ fn a_card_with_a_ten_megabyte_text_is_refused_at_once() {
     let big = "A".repeat(10 << 20);
     let text = format!("for bsg-ccg\n\ncard \"Babbler\" sample \"fixture\" {{\n  type event\n  text \"{big}\"\n}}\n");
     let start = Instant::now();
-    let d = parse_file(0, &text).expect_err("a 10 MB file must be refused");
+    let d = parse_file(FileId::NOWHERE, &text).expect_err("a 10 MB file must be refused");
     let took = start.elapsed();
     assert!(d.message.contains("this file is larger than 1024 KiB"), "{}", d.message);
     assert!(d.help.as_deref().unwrap_or_default().contains("split it into several files"), "{:?}", d.help);
@@ -176,7 +177,7 @@ fn a_card_with_a_ten_megabyte_text_is_refused_at_once() {
     // not an error in itself).
     let near = format!("for bsg-ccg\n\ncard \"Babbler\" sample \"fixture\" {{\n  type event\n  text \"{}\"\n}}\n", &big[..1_000_000]);
     let start = Instant::now();
-    assert!(parse_file(0, &near).is_ok());
+    assert!(parse_file(FileId::NOWHERE, &near).is_ok());
     assert!(start.elapsed() < LIMIT, "took {:?}", start.elapsed());
 }
 
@@ -230,7 +231,7 @@ fn a_scenario_cannot_make_the_loader_read_files_outside_its_folder() {
     }
     let project = project();
     let path = project.root.join("tests/bad/37-scenario-uses-outside-file.arb");
-    let extras = scenario_extras(&path);
+    let extras = scenario_extras(&project, &path);
     assert_eq!(extras, vec![path.clone()], "nothing but the scenario itself may be loaded");
     let loaded = project.load("bsg-ccg", &[], &extras);
     let diags = loaded.result.err().expect("the scenario must be refused");
@@ -276,9 +277,10 @@ proc turn.play() {
   end draw "done"
 }
 "#;
-    let file = parse_file(0, GAME).expect("parses");
-    let files = vec![SourceFile::new("blank-probe.arb".to_string(), GAME.to_string())];
-    let built = arbiter::check::compile(files, &[arbiter::check::Input { file: file.into(), role: arbiter::check::Role::Rulebook }], &[])
+    let sources = SourceMap::new();
+    let source = sources.add("blank-probe.arb", GAME.to_string());
+    let file = sources.parse(&source).expect("parses");
+    let built = arbiter::check::compile(vec![source], &[arbiter::check::Input { file, role: arbiter::check::Role::Rulebook }], &[])
         .unwrap_or_else(|d| panic!("checks: {d:?}"));
     let engine = Engine::new(&built.game);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).expect("new state");

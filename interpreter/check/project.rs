@@ -4,20 +4,25 @@
 use super::{Built, Checker, Input, Role, add_scenarios, compile, compile_rules};
 use crate::diag::Diag;
 use crate::syntax::ast::{File, Item};
-use crate::syntax::parse_file;
+use crate::syntax::source_map::SourceMap;
 use crate::syntax::span::{SourceFile, Span};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// The repository layout: `stdlib/`, `rulebooks/<game>/`, `cards/<game>/`; and the user's own
 /// files given with `--rules`, loaded with the game each says it is for.
+///
+/// Every file the project reads goes into its source map, which gives the file its id and parses
+/// it once: a file peeked at on its own, and loaded with one game or several, is one file with one
+/// tree. Clones of a project share the map.
 #[derive(Debug, Clone)]
 pub struct Project {
     pub root: PathBuf,
     /// The user's own rule and card files (`--rules FILE`), as full paths.
     pub rules: Vec<PathBuf>,
+    sources: Arc<SourceMap>,
 }
 
 /// Files as loaded (for rendering diagnostics) and the outcome.
@@ -29,7 +34,26 @@ pub struct Loaded {
 impl Project {
     /// The project at `root`, with no files of the user's own.
     pub fn at(root: impl Into<PathBuf>) -> Project {
-        Project { root: root.into(), rules: Vec::new() }
+        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()) }
+    }
+
+    /// Every file the project has read, by id.
+    pub fn sources(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    /// A file's text, read into the source map (named as messages show it): the same file (the
+    /// same id) as before while its text is the same.
+    pub fn read_source(&self, path: &Path) -> std::io::Result<SourceFile> {
+        let text = std::fs::read_to_string(path)?;
+        Ok(self.sources.read(path, text, || self.display(path)))
+    }
+
+    /// A file read, and its tree (or its syntax error): parsed the first time its text is read.
+    fn read_parsed(&self, path: &Path) -> std::io::Result<(SourceFile, Result<Arc<File>, Diag>)> {
+        let source = self.read_source(path)?;
+        let tree = self.sources.parse(&source);
+        Ok((source, tree))
     }
 
     /// The project around `start` (walking up), or the one this binary was built from.
@@ -131,22 +155,20 @@ impl Project {
         out
     }
 
-    /// Parse the games' own files ahead of loading them, on all cores: each at the index `load`
-    /// gives it (the standard library, first in every game, once).
+    /// Read and parse the games' own files ahead of loading them, on all cores (each once: the
+    /// standard library is in every game).
     pub fn parse_game_files<'a>(&self, games: impl IntoIterator<Item = &'a String>) {
-        let mut todo: Vec<(u32, PathBuf)> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut todo: Vec<PathBuf> = Vec::new();
         for game in games {
-            for (i, (p, _)) in self.game_files(game).into_iter().enumerate() {
-                let at = (i as u32, p);
-                if !todo.contains(&at) {
-                    todo.push(at);
+            for (p, _) in self.game_files(game) {
+                if seen.insert(p.clone()) {
+                    todo.push(p);
                 }
             }
         }
-        todo.par_iter().for_each(|(i, p)| {
-            if let Ok(text) = std::fs::read_to_string(p) {
-                let _ = parse_cached(p, *i, text);
-            }
+        todo.par_iter().for_each(|p| {
+            let _ = self.read_parsed(p);
         });
     }
 
@@ -194,15 +216,12 @@ impl Project {
         {
             return None;
         }
-        let idx = base.read.files.len() as u32;
-        let text = std::fs::read_to_string(path).ok()?;
-        let (source, parsed) = parse_cached(path, idx, text);
+        let (source, parsed) = self.read_parsed(path).ok()?;
         let file = parsed.ok()?;
         let scenarios_only = file.items.iter().all(|i| matches!(i.node, Item::Scenario(_) | Item::For(_)));
         if !scenarios_only || !file.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
             return None;
         }
-        let source = source.renamed(self.display(path));
         let mut files = base.read.files.clone();
         files.push(source.clone());
         let mut inputs = base.read.inputs.clone();
@@ -239,17 +258,17 @@ impl Project {
         let mut next = 0;
         while let Some((p, role)) = paths.get(next).cloned() {
             next += 1;
-            let idx = files.len() as u32;
-            let text = match std::fs::read_to_string(&p) {
-                Ok(t) => t,
+            let (source, parsed) = match self.read_parsed(&p) {
+                Ok(read) => read,
                 Err(e) => {
-                    files.push(SourceFile::new(self.display(&p), ""));
-                    diags.push(Diag::error(Span::new(idx, 0, 0), format!("cannot read `{}`: {e}", p.display())));
+                    // An empty file under its name, for the message to name it.
+                    let source = self.sources.read(&p, String::new(), || self.display(&p));
+                    diags.push(Diag::error(Span::new(source.id, 0, 0), format!("cannot read `{}`: {e}", p.display())));
+                    files.push(source);
                     continue;
                 }
             };
-            let (source, parsed) = parse_cached(&p, idx, text);
-            files.push(source.renamed(self.display(&p)));
+            files.push(source);
             match parsed {
                 Ok(f) => {
                     let role = if role == Role::Cards && f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))) {
@@ -311,9 +330,9 @@ pub struct Base {
 
 /// What a scenario file is checked and run with: itself, and the files named `fixtures*.arb` in its
 /// folder, so that several scenarios can share fixture cards.
-pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
+pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
     let mut out = vec![path.to_path_buf()];
-    if let Ok(f) = peek(path) {
+    if let Ok(f) = peek(project, path) {
         for it in &f.items {
             if let Item::Scenario(s) = &it.node {
                 let mut d = Vec::new();
@@ -338,10 +357,10 @@ pub fn scenario_extras(path: &Path) -> Vec<PathBuf> {
 }
 
 /// Parse one file on its own, to learn what it declares (its game, its scenarios). The tree is
-/// kept: loading the file with a game later moves its spans to its place there.
-pub fn peek(path: &Path) -> Result<Arc<File>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse_cached(path, 0, text).1.map_err(|d| d.message)
+/// the one the file has when it is loaded with a game (the source map keeps it).
+pub fn peek(project: &Project, path: &Path) -> Result<Arc<File>, String> {
+    let (_, tree) = project.read_parsed(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    tree.map_err(|d| d.message)
 }
 
 /// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
@@ -359,54 +378,6 @@ pub fn canonical(p: &Path) -> Option<PathBuf> {
     c
 }
 
-/// A file as last read: its text (with its line index) and its tree under each file index it was
-/// asked for.
-struct Parsed {
-    source: SourceFile,
-    trees: Vec<(u32, Result<Arc<File>, Diag>)>,
-}
-
-/// Parsed files by path, kept while the text is the same: `arbiter check` loads a game's files
-/// once per variant and per scenario file, and parses each once.
-static PARSED: Mutex<Option<HashMap<PathBuf, Parsed>>> = Mutex::new(None);
-
-/// The file's source and its tree with spans in file `idx`: parsed once while its text is the
-/// same; under another index, the tree already parsed with its spans moved.
-fn parse_cached(path: &Path, idx: u32, text: String) -> (SourceFile, Result<Arc<File>, Diag>) {
-    let mut known: Option<(SourceFile, Option<Arc<File>>)> = None;
-    if let Ok(guard) = PARSED.lock()
-        && let Some(p) = guard.as_ref().and_then(|m| m.get(path))
-        && *p.source.text == *text
-    {
-        if let Some((_, tree)) = p.trees.iter().find(|(i, _)| *i == idx) {
-            return (p.source.clone(), tree.clone());
-        }
-        let other = p.trees.iter().find_map(|(_, t)| t.as_ref().ok().cloned());
-        known = Some((p.source.clone(), other));
-    }
-    let (source, tree) = match known {
-        Some((source, Some(other))) => (source, Ok(Arc::new(other.with_file_index(idx)))),
-        Some((source, None)) => {
-            let tree = parse_file(idx, &source.text).map(Arc::new);
-            (source, tree)
-        }
-        None => {
-            let tree = parse_file(idx, &text).map(Arc::new);
-            (SourceFile::new(path.to_string_lossy(), text), tree)
-        }
-    };
-    if let Ok(mut guard) = PARSED.lock() {
-        let map = guard.get_or_insert_with(HashMap::new);
-        match map.get_mut(path) {
-            Some(p) if Arc::ptr_eq(&p.source.text, &source.text) => p.trees.push((idx, tree.clone())),
-            _ => {
-                map.insert(path.to_path_buf(), Parsed { source: source.clone(), trees: vec![(idx, tree.clone())] });
-            }
-        }
-    }
-    (source, tree)
-}
-
 /// Which game a file belongs to: by its place in the tree, a `for` line, or a scenario's `game`.
 pub fn game_of(project: &Project, path: &Path) -> Option<String> {
     let rel = project.display(path);
@@ -415,7 +386,7 @@ pub fn game_of(project: &Project, path: &Path) -> Option<String> {
         ["rulebooks", g, ..] | ["cards", g, ..] if parts.len() > 2 => return Some((*g).to_string()),
         _ => {}
     }
-    let f = match peek(path) {
+    let f = match peek(project, path) {
         Ok(f) => f,
         // A file that does not parse still says its game on its `for` line: its own syntax error
         // is then reported with that game's files.
@@ -451,7 +422,6 @@ pub fn for_line(text: &str) -> Option<String> {
 
 /// A file's own syntax error, with its source, when it does not parse.
 pub fn syntax_error(project: &Project, path: &Path) -> Option<(SourceFile, Diag)> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let (source, parsed) = parse_cached(path, 0, text);
-    parsed.err().map(|d| (source.renamed(project.display(path)), d))
+    let (source, parsed) = project.read_parsed(path).ok()?;
+    parsed.err().map(|d| (source, d))
 }

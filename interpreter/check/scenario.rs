@@ -235,7 +235,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     Expect::True { cond, message } => {
                         let (x, t) = c.lower_expr(cond, &mut sc, &pure);
                         c.expect_ty(&t, &Ty::Bool, cond.span);
-                        let text = c.game.files.get(cond.span.file as usize).map(|f| f.slice(cond.span).to_string()).unwrap_or_default();
+                        let text = c.game.file(cond.span.file).map(|f| f.slice(cond.span).to_string()).unwrap_or_default();
                         let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
                         ExpectIr::True { cond: x, text, message }
                     }

@@ -8,7 +8,7 @@ use super::{Checker, Placed, Role};
 use crate::diag::{Diag, did_you_mean};
 use crate::ir::{VariantChange, VariantInfo};
 use crate::syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
-use crate::syntax::span::{Span, Spanned};
+use crate::syntax::span::{FileId, Span, Spanned};
 use std::borrow::Cow;
 
 type Key = (&'static str, String);
@@ -69,7 +69,7 @@ fn proc_body(item: &Item) -> Option<(&str, &crate::syntax::ast::Block)> {
 /// The rule items with the selected variants (and those they extend) applied, in order.
 pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
     // Files that are `part of variant X`: their items are X's, not the base's.
-    let mut part_of: Vec<(u32, crate::syntax::ast::Name)> = Vec::new();
+    let mut part_of: Vec<(FileId, crate::syntax::ast::Name)> = Vec::new();
     for p in placed {
         if let Item::PartOf(n) = &p.item.node {
             if let Some((_, first)) = part_of.iter().find(|(f, _)| *f == p.item.span.file) {

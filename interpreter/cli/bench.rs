@@ -7,6 +7,7 @@ use crate::agents::{BotPlan, Bots};
 use crate::check::project::Project;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
+use crate::syntax::span::FileNumbers;
 use std::time::Instant;
 
 /// Hand-written playouts of the small games, the limit to measure against (`tests/benches`).
@@ -52,9 +53,9 @@ fn peak_kib() -> Option<u64> {
 
 /// A state's size and the time to clone it: `N objects, M events, K KiB as JSON; cloned in X µs`.
 /// The clone time is the average of many clones (as many as fit in about a fifth of a second, at
-/// least 20 and at most 2000).
-fn measure(st: &State) -> String {
-    let bytes = serde_json::to_vec(st).map(|v| v.len()).unwrap_or(0);
+/// least 20 and at most 2000). The size is the state's as a save writes it (`files`: the game's).
+fn measure(st: &State, files: &FileNumbers) -> String {
+    let bytes = files.scope(|| serde_json::to_vec(st)).map(|v| v.len()).unwrap_or(0);
     let t = Instant::now();
     std::hint::black_box(st.clone());
     let once = t.elapsed().as_secs_f64();
@@ -229,9 +230,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         events as f64 / games.max(1) as f64
     );
     if let Some(st) = &sample {
-        let mut line = format!("  a state after {} decisions: {}", st.decisions, measure(st));
+        let files = FileNumbers::of(&g.files);
+        let mut line = format!("  a state after {} decisions: {}", st.decisions, measure(st, &files));
         if let Some(l) = &largest {
-            line.push_str(&format!("; the largest (end of a {}-decision game): {}", l.decisions, measure(l)));
+            line.push_str(&format!("; the largest (end of a {}-decision game): {}", l.decisions, measure(l, &files)));
         }
         outln!("{line}");
     }

@@ -21,7 +21,7 @@ struct Report {
 impl Report {
     fn add(&mut self, found: &Found) {
         for d in &found.diags {
-            let file = found.files.get(d.span.file as usize).map(|f| f.name.clone()).unwrap_or_default();
+            let file = SourceFile::find(&found.files, d.span.file).map(|f| f.name.clone()).unwrap_or_default();
             let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
             if self.seen.contains(&key) {
                 continue;
@@ -73,8 +73,8 @@ pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-fn is_scenario_file(p: &Path) -> bool {
-    peek(p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
+fn is_scenario_file(project: &Project, p: &Path) -> bool {
+    peek(project, p).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))))
 }
 
 /// What checking found: rendered diagnostics, files nobody can place, and how many files.
@@ -176,7 +176,7 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
     let canon = |p: &Path| crate::check::project::canonical(p);
     let own_c: Vec<_> = own.iter().map(|p| canon(p)).collect();
     let extra: Vec<PathBuf> = paths.iter().filter(|p| !own_c.contains(&canon(p))).cloned().collect();
-    let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(p));
+    let (scenarios, cards): (Vec<PathBuf>, Vec<PathBuf>) = extra.into_iter().partition(|p| is_scenario_file(project, p));
     // Each scenario file with the variants it asks for and the files it brings along. Those that
     // bring none are checked against the game compiled once per set of variants (`Base`).
     // A file whose scenarios name different variants is checked once for each set.
@@ -184,12 +184,15 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
         .into_iter()
         .flat_map(|s| {
             let mut extra = cards.clone();
-            for x in crate::check::project::scenario_extras(&s) {
+            for x in crate::check::project::scenario_extras(project, &s) {
                 if !extra.contains(&x) {
                     extra.push(x);
                 }
             }
-            scenario_variants(&s).into_iter().map(move |v| (s.clone(), with_variants(forced, &v), extra.clone())).collect::<Vec<_>>()
+            scenario_variants(project, &s)
+                .into_iter()
+                .map(move |v| (s.clone(), with_variants(forced, &v), extra.clone()))
+                .collect::<Vec<_>>()
         })
         .collect();
     let shareable = |extra: &[PathBuf]| extra.len() == cards.len() + 1;
@@ -262,9 +265,9 @@ pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
 
 /// The sets of variants a scenario file's scenarios ask for, each once, in the order written (at
 /// least one: none).
-pub fn scenario_variants(p: &Path) -> Vec<Vec<String>> {
+pub fn scenario_variants(project: &Project, p: &Path) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
-    if let Ok(f) = peek(p) {
+    if let Ok(f) = peek(project, p) {
         for it in &f.items {
             if let Item::Scenario(s) = &it.node {
                 let mut d = Vec::new();
@@ -312,9 +315,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     };
     // The lines the span covers, whole, so that the text keeps its indentation.
     let source = |s: crate::syntax::span::Span| -> String {
-        loaded
-            .files
-            .get(s.file as usize)
+        SourceFile::find(&loaded.files, s.file)
             .and_then(|f| {
                 let start = f.text.get(..s.start as usize)?.rfind('\n').map_or(0, |i| i + 1);
                 f.text.get(start..s.end as usize)
@@ -329,7 +330,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     }
     // The items of files that are `part of variant` it: one line each, by file.
     let own = |c: &&crate::ir::VariantChange| c.verb == "adds" && c.after.is_some_and(|s| s.file != v.span.file);
-    let mut files: Vec<u32> = Vec::new();
+    let mut files: Vec<crate::syntax::span::FileId> = Vec::new();
     for c in v.changes.iter().filter(own) {
         if let Some(s) = c.after
             && !files.contains(&s.file)
@@ -339,7 +340,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     }
     for f in files {
         let here: Vec<&crate::ir::VariantChange> = v.changes.iter().filter(own).filter(|c| c.after.is_some_and(|s| s.file == f)).collect();
-        let name = loaded.files.get(f as usize).map(|x| x.name.clone()).unwrap_or_default();
+        let name = SourceFile::find(&loaded.files, f).map(|x| x.name.clone()).unwrap_or_default();
         outln!("\nadds {} item{} of {name} (a file that is part of {}):", here.len(), if here.len() == 1 { "" } else { "s" }, v.name);
         for c in here {
             outln!(

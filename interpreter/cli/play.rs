@@ -9,7 +9,8 @@ use crate::ir::{DefId, Game};
 use crate::runtime::decks;
 use crate::runtime::state::{GameResult, Mode, State};
 use crate::runtime::{AnswerError, Engine, Setup, Status, view};
-use crate::save::{self, Header, SaveError, Saved, Saver};
+use crate::save::{self, Header, SaveError, Saver};
+use crate::syntax::span::FileId;
 use indexmap::IndexMap;
 use std::path::{Path, PathBuf};
 
@@ -50,7 +51,7 @@ pub(super) fn deck_indices(
         let found = match arg {
             DeckArg::File(p) => {
                 let name = project.display(p);
-                let file = files.iter().position(|f| f.name == name).map(|i| i as u32);
+                let file = files.iter().find(|f| f.name == name).map(|f| f.id);
                 game.decks.iter().position(|d| Some(d.span.file) == file).ok_or_else(|| {
                     format!("the deck file for seat {} holds no `deck` (a file of cards only goes with `--rules FILE`)", seat + 1)
                 })?
@@ -97,9 +98,9 @@ pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, String> {
     Ok((wanted, extra, deck_args))
 }
 
-/// Which deck each seat plays: the one from the file given for it (seat, file index), else the
+/// Which deck each seat plays: the one from the file given for it (seat, file id), else the
 /// game's decks in turn.
-pub fn choose_decks(game: &Game, players: usize, given: &[(usize, u32)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
     let mut by_index = Vec::new();
     for (seat, file) in given {
         let i = game
@@ -214,7 +215,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     let mut header = Header::new(game, &o.variants, &deck_args, players, seed, &o.humans);
     header.bots = o.bots.clone();
     header.rules = project.rules_for(&o.game).iter().map(|p| p.display().to_string()).collect();
-    let saver = match Saver::new(header, o.save.clone(), None) {
+    let saver = match Saver::new(header, game, o.save.clone(), None) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -235,7 +236,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             return 2;
         }
     };
-    let files: Vec<u32> = given.iter().filter_map(|(_, i)| game.decks.get(*i).map(|d| d.span.file)).collect();
+    let files: Vec<FileId> = given.iter().filter_map(|(_, i)| game.decks.get(*i).map(|d| d.span.file)).collect();
     let mut bad = Vec::new();
     for d in &game.decks {
         if files.contains(&d.span.file) {
@@ -282,22 +283,20 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
             eprintln!("error: {e}");
             2
         }
-        Ok((built, saved)) => {
+        Ok((built, mut header, st)) => {
             let game = &built.game;
-            let mut header = saved.header;
             if !r.humans.is_empty() {
                 header.humans = r.humans.clone();
             }
             let (players, seed) = (header.players, header.seed);
             let target = r.save.clone().unwrap_or_else(|| r.file.clone());
-            let saver = match Saver::new(header, Some(target), Some(&r.file)) {
+            let saver = match Saver::new(header, game, Some(target), Some(&r.file)) {
                 Ok(s) => s,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return 2;
                 }
             };
-            let st = saved.state;
             outln!(
                 "{} — resumed from {} at decision {}, turn {}",
                 title_line(game, players, seed),
@@ -310,8 +309,9 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
     }
 }
 
-/// Read a save and load its game: the game (and variants) it must be, the rules unchanged.
-pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &[String]) -> Result<(Built, Saved), SaveError> {
+/// Read a save and load its game: the game (and variants) it must be, the rules unchanged. The
+/// game, the save's header and its state.
+pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &[String]) -> Result<(Built, Header, State), SaveError> {
     let saved = save::read(file)?;
     let name = file.display().to_string();
     let h = &saved.header;
@@ -355,8 +355,8 @@ pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &
             });
         }
     };
-    saved.check_rules(&built.game, &name)?;
-    Ok((built, saved))
+    let state = saved.state(&built.game, &name)?;
+    Ok((built, saved.header, state))
 }
 
 fn title_line(game: &Game, players: usize, seed: u64) -> String {

@@ -24,7 +24,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let is_save = o.file.extension().is_some_and(|e| e == "json");
     let result = if is_save {
         match super::play::load_save(project, &o.file, o.game.as_deref(), &[]) {
-            Ok((built, saved)) => write_picture(&built.game, &saved.state, &out, &o.file.display().to_string()),
+            Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string()),
             Err(e) => Err(e.to_string()),
         }
     } else {

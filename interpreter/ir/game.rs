@@ -4,7 +4,7 @@
 use super::code::*;
 use super::value::Value;
 use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::{SourceFile, Span};
+use crate::syntax::span::{FileId, SourceFile, Span};
 use indexmap::IndexMap;
 
 pub type Sym = u32;
@@ -139,6 +139,8 @@ pub struct Game {
     pub sections: std::sync::Arc<Vec<Section>>,
     pub min_players: u8,
     pub max_players: u8,
+    /// The files the game was loaded from, in load order. A span's file is found here by its id
+    /// (`Game::file`); saves number the files by their places here (`FileNumbers`).
     pub files: Vec<SourceFile>,
     pub symbols: std::sync::Arc<Vec<String>>,
     pub sym_index: std::sync::Arc<IndexMap<String, Sym>>,
@@ -300,8 +302,13 @@ impl Game {
         self.procs.get(p as usize)
     }
 
+    /// The file a span's `file` names, if it is one of the game's.
+    pub fn file(&self, file: FileId) -> Option<&SourceFile> {
+        SourceFile::find(&self.files, file)
+    }
+
     pub fn file_name(&self, span: Span) -> &str {
-        self.files.get(span.file as usize).map(|f| f.name.as_str()).unwrap_or("?")
+        self.file(span.file).map(|f| f.name.as_str()).unwrap_or("?")
     }
 
     /// The innermost named step of a procedure whose text holds this span.
@@ -314,7 +321,7 @@ impl Game {
 
     /// `file:line` for a span.
     pub fn location(&self, span: Span) -> String {
-        match self.files.get(span.file as usize) {
+        match self.file(span.file) {
             Some(f) => {
                 let (line, _) = f.line_col(span.start as usize);
                 format!("{}:{}", f.name, line)

@@ -24,7 +24,7 @@ fn source(game: &Game, e: &Expr) -> String {
 
 /// The source text under a span, trimmed.
 fn span_source(game: &Game, span: Span) -> String {
-    let mut s = game.files.get(span.file as usize).map(|f| f.slice(span).trim().to_string()).unwrap_or_default();
+    let mut s = game.file(span.file).map(|f| f.slice(span).trim().to_string()).unwrap_or_default();
     // A span may stop before the closing brackets of a parenthesised part: close them.
     let open = s.matches('(').count().saturating_sub(s.matches(')').count());
     s.push_str(&")".repeat(open));

@@ -318,7 +318,7 @@ fn outcome(engine: &Engine, st: &State) -> End {
                 .map(|p| match p {
                     StrPiece::Text(t) => Piece::Text(t.clone()),
                     StrPiece::Expr(x) => {
-                        let source = game.files.get(x.span.file as usize).map_or("..", |f| f.slice(x.span));
+                        let source = game.file(x.span.file).map_or("..", |f| f.slice(x.span));
                         Piece::Hole(format!("{{{source}}}"))
                     }
                 })

@@ -1,7 +1,7 @@
 //! The typed syntax tree. Every node that can be wrong carries a span. Names follow the
 //! language's own constructs; the source each variant comes from is in its doc comment.
 
-pub use super::span::{Span, Spanned};
+pub use super::span::{FileId, Span, Spanned};
 
 pub type Name = Spanned<String>;
 
@@ -10,7 +10,7 @@ pub use super::ast_overlays::*;
 /// A parsed file: its items in order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct File {
-    pub file: u32,
+    pub file: FileId,
     pub items: Vec<Spanned<Item>>,
 }
 

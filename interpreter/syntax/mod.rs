@@ -1,4 +1,5 @@
 //! Source text to typed AST: the pest grammar in `grammar/arbiter.pest`, lowered by `parse`.
+//! Each file read gets its id once, in the project's `source_map`; every span carries it.
 
 pub mod ast;
 mod ast_overlays;
@@ -6,7 +7,7 @@ pub mod parse;
 mod parse_code;
 mod parse_errors;
 mod parse_overlays;
-mod reindex;
+pub mod source_map;
 pub mod span;
 
 pub use parse::parse_file;

@@ -2,7 +2,7 @@
 //! An impossible pair shape becomes an internal error diagnostic, never a panic.
 
 use super::ast::*;
-use super::span::{Span, Spanned};
+use super::span::{FileId, Span, Spanned};
 use crate::diag::Diag;
 use pest::Parser;
 use pest::iterators::{Pair, Pairs};
@@ -19,8 +19,8 @@ type Res<T> = Result<T, Diag>;
 
 pub use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
 
-/// Parse one file. `file` is the index the spans will carry.
-pub fn parse_file(file: u32, text: &str) -> Result<File, Diag> {
+/// Parse one file. `file` is the id the spans will carry (the source map gives it).
+pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     if text.len() > FILE_LIMIT {
         return Err(Diag::error(Span::new(file, 0, 0), format!("this file is larger than {} KiB", FILE_LIMIT >> 10))
             .help("split it into several files"));
@@ -32,7 +32,7 @@ pub fn parse_file(file: u32, text: &str) -> Result<File, Diag> {
 }
 
 /// Refuse absurdly deep nesting before the recursive parser sees it.
-fn check_nesting(file: u32, text: &str) -> Result<(), Diag> {
+fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
     let mut depth = 0usize;
     let mut in_str = false;
     let mut prev = ' ';
@@ -55,7 +55,7 @@ fn check_nesting(file: u32, text: &str) -> Result<(), Diag> {
     Ok(())
 }
 
-fn parse_nested(file: u32, text: &str) -> Result<File, Diag> {
+fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
     let cx = Cx { file, depth: std::cell::Cell::new(0) };
@@ -70,7 +70,7 @@ fn parse_nested(file: u32, text: &str) -> Result<File, Diag> {
 }
 
 pub(super) struct Cx {
-    pub(super) file: u32,
+    pub(super) file: FileId,
     /// How deeply `lower_expr` calls are nested right now.
     pub(super) depth: std::cell::Cell<u32>,
 }

@@ -1,11 +1,11 @@
 //! Syntax errors: pest's expectations turned into readable words, with help for common slips.
 
 use super::parse::Rule;
-use super::span::Span;
+use super::span::{FileId, Span};
 use crate::diag::Diag;
 
 /// Turn a pest error into a diagnostic with readable expectations.
-pub(super) fn pest_error(file: u32, text: &str, e: pest::error::Error<Rule>) -> Diag {
+pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diag {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
         InputLocation::Pos(p) => (p, p),

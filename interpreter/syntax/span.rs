@@ -1,23 +1,56 @@
-//! Source spans: a file index and a byte range. Lines and columns are computed only when a
+//! Source spans: a file id and a byte range. Lines and columns are computed only when a
 //! diagnostic or a trace is rendered.
+//!
+//! A file gets its id once, when its text is read into the project's [`SourceMap`]
+//! (`syntax::source_map`), and keeps it: a tree parsed from the file carries that id in every span,
+//! so the same tree is valid in every game that loads the file, and in the file peeked at on its
+//! own. A game finds a span's file among its own files by that id ([`SourceFile::find`]).
+//!
+//! Saved games number a game's files differently: by their place in the game's load order (the
+//! first file is 0), so that a save does not depend on what else the program happened to read
+//! before. [`FileNumbers`] turns ids into those numbers and back while a save is written or read.
+//!
+//! [`SourceMap`]: super::source_map::SourceMap
 
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-/// Where a node came from: the file (an index into the loaded sources) and a byte range.
+/// A file's id, given by the source map when its text is read.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub(super) u32);
+
+impl FileId {
+    /// No file in particular: `Span::default()`, where the runtime raises an error outside any
+    /// statement (a turn budget). It is shown at the start of the game's first file, and saved as
+    /// file 0, as before files had ids. No file read gets this id.
+    pub const NOWHERE: FileId = FileId(0);
+    /// No file at all: a problem from outside the files (a command-line option); shown without
+    /// source.
+    pub const NONE: FileId = FileId(u32::MAX);
+}
+
+impl fmt::Debug for FileId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Where a node came from: its file's id and a byte range.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(from = "SavedSpan", into = "SavedSpan")]
 pub struct Span {
-    pub file: u32,
+    pub file: FileId,
     pub start: u32,
     pub end: u32,
 }
 
 impl Span {
     /// A span for problems that come from no file (a command-line option, say).
-    pub const NONE: Span = Span { file: u32::MAX, start: 0, end: 0 };
+    pub const NONE: Span = Span { file: FileId::NONE, start: 0, end: 0 };
 
-    pub fn new(file: u32, start: usize, end: usize) -> Self {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
         Span { file, start: u32::try_from(start).unwrap_or(u32::MAX), end: u32::try_from(end).unwrap_or(u32::MAX) }
     }
 
@@ -33,7 +66,93 @@ impl Span {
 
 impl fmt::Debug for Span {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "@{}:{}..{}", self.file, self.start, self.end)
+        write!(f, "@{}:{}..{}", self.file.0, self.start, self.end)
+    }
+}
+
+/// A span as serialized: the file as a number (see [`FileNumbers`]).
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct SavedSpan {
+    file: u32,
+    start: u32,
+    end: u32,
+}
+
+impl From<Span> for SavedSpan {
+    fn from(s: Span) -> SavedSpan {
+        let file = NUMBERS.with_borrow(|n| n.as_ref().map_or(s.file.0, |n| n.number(s.file)));
+        SavedSpan { file, start: s.start, end: s.end }
+    }
+}
+
+impl From<SavedSpan> for Span {
+    fn from(s: SavedSpan) -> Span {
+        let file = NUMBERS.with_borrow(|n| n.as_ref().map_or(FileId(s.file), |n| n.id(s)));
+        Span { file, start: s.start, end: s.end }
+    }
+}
+
+thread_local! {
+    /// The numbers spans are written and read in on this thread (`FileNumbers::scope`); none: ids.
+    static NUMBERS: RefCell<Option<FileNumbers>> = const { RefCell::new(None) };
+}
+
+/// A game's files numbered as its saves number them: by their place in the game's load order.
+///
+/// A save must not depend on what else the program read (`arbiter check` reads every game,
+/// `arbiter play` one; a library user may read anything first), so its spans do not hold ids:
+/// they hold these numbers, which depend on the game's files alone. Outside [`FileNumbers::scope`]
+/// a span serializes its id (a state compared in memory, say).
+#[derive(Debug, Clone, Default)]
+pub struct FileNumbers {
+    /// The game's files' ids, in load order: a file's number is its place here.
+    ids: Vec<FileId>,
+    /// The same, sorted by id, with each number.
+    by_id: Vec<(FileId, u32)>,
+}
+
+impl FileNumbers {
+    /// The numbers of these files, as the game loaded them.
+    pub fn of(files: &[SourceFile]) -> FileNumbers {
+        let ids: Vec<FileId> = files.iter().map(|f| f.id).collect();
+        let mut by_id: Vec<(FileId, u32)> = ids.iter().enumerate().map(|(i, id)| (*id, u32::try_from(i).unwrap_or(u32::MAX))).collect();
+        by_id.sort_unstable();
+        FileNumbers { ids, by_id }
+    }
+
+    /// Run `f` (a save being written or read) with every span serialized in these numbers.
+    pub fn scope<R>(&self, f: impl FnOnce() -> R) -> R {
+        /// Puts back the numbers in force before, however `f` ends.
+        struct Restore(Option<FileNumbers>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let before = self.0.take();
+                NUMBERS.with_borrow_mut(|n| *n = before);
+            }
+        }
+        let _restore = Restore(NUMBERS.with_borrow_mut(|n| n.replace(self.clone())));
+        f()
+    }
+
+    /// A file's number: nowhere is 0, as `Span::default()` was saved before files had ids; a file
+    /// that is not the game's (none should be) is saved as no file.
+    fn number(&self, id: FileId) -> u32 {
+        if id == FileId::NOWHERE {
+            return 0;
+        }
+        match self.by_id.binary_search_by_key(&id, |(i, _)| *i) {
+            Ok(at) => self.by_id.get(at).map_or(u32::MAX, |(_, n)| *n),
+            Err(_) => u32::MAX,
+        }
+    }
+
+    /// The file a saved span's number names: the empty span at the start of file 0 is nowhere
+    /// (`Span::default()`, as it always read back); a number past the game's files is no file.
+    fn id(&self, s: SavedSpan) -> FileId {
+        if (s.file, s.start, s.end) == (0, 0, 0) {
+            return FileId::NOWHERE;
+        }
+        self.ids.get(s.file as usize).copied().unwrap_or(FileId::NONE)
     }
 }
 
@@ -70,9 +189,11 @@ impl<T> std::ops::Deref for Spanned<T> {
     }
 }
 
-/// A loaded source file. Cloning it is cheap: the text and its line index are shared.
+/// A file as read: its id, its name and its text. Cloning it is cheap: the text and its line
+/// index are shared. Made by the source map ([`super::source_map::SourceMap::add`]).
 #[derive(Clone, Debug)]
 pub struct SourceFile {
+    pub id: FileId,
     /// The path as given (relative to the project root where possible).
     pub name: String,
     pub text: Arc<str>,
@@ -81,7 +202,7 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
+    pub(super) fn new(id: FileId, name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];
         for (i, b) in text.bytes().enumerate() {
@@ -89,12 +210,7 @@ impl SourceFile {
                 line_starts.push(i + 1);
             }
         }
-        SourceFile { name: name.into(), text, line_starts: line_starts.into() }
-    }
-
-    /// The same text under another name, sharing the text and its line index.
-    pub fn renamed(&self, name: impl Into<String>) -> Self {
-        SourceFile { name: name.into(), text: self.text.clone(), line_starts: self.line_starts.clone() }
+        SourceFile { id, name: name.into(), text, line_starts: line_starts.into() }
     }
 
     /// 1-based line and column of a byte offset.
@@ -111,5 +227,14 @@ impl SourceFile {
     /// The text of a span, if it lies in this file.
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
+    }
+
+    /// The file with this id among `files` (a game's, or a load's). Nowhere is the first file,
+    /// where errors raised outside any statement have always been shown.
+    pub fn find(files: &[SourceFile], file: FileId) -> Option<&SourceFile> {
+        if file == FileId::NOWHERE {
+            return files.first();
+        }
+        files.iter().find(|f| f.id == file)
     }
 }

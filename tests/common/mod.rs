@@ -51,9 +51,10 @@ pub fn play_on(engine: &Engine, seed: u64, players: usize, stop: &dyn Fn(&State)
 /// A whole game written in one text, as a rulebook file: compiled, or its diagnostics.
 pub fn compile_text(name: &str, text: &str) -> Result<Built, Vec<arbiter::diag::Diag>> {
     use arbiter::check::{Input, Role, compile};
-    let file = arbiter::syntax::parse_file(0, text).map_err(|d| vec![d])?;
-    let files = vec![arbiter::syntax::span::SourceFile::new(name.to_string(), text.to_string())];
-    compile(files, &[Input { file: file.into(), role: Role::Rulebook }], &[])
+    let sources = arbiter::syntax::source_map::SourceMap::new();
+    let source = sources.add(name, text.to_string());
+    let file = sources.parse(&source).map_err(|d| vec![d])?;
+    compile(vec![source], &[Input { file, role: Role::Rulebook }], &[])
 }
 
 /// `compile_text` for a game that must check.
