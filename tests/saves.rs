@@ -181,7 +181,7 @@ fn saves_with_the_old_scripted_field_still_load() {
     let mut at_third = None;
     let straight = finish(&b, start, 7, |st| {
         if st.decisions == 3 {
-            at_third = Some(header.to_json(st).unwrap());
+            at_third = Some(header.to_json(&FileNumbers::of(&game.files), st).unwrap());
         }
     });
     let text = at_third.expect("a third decision");
@@ -189,7 +189,8 @@ fn saves_with_the_old_scripted_field_still_load() {
     let old = text.replacen("\"rng\":", "\"scripted\":null,\"rng\":", 1);
     assert_ne!(old, text, "the old field was put back in");
     let saved = save::parse(&old, "an older save").unwrap_or_else(|e| panic!("an older save is refused: {e}"));
-    let resumed = finish(&b, saved.state, 7, |_| {});
+    let state = saved.state(game, "an older save").unwrap_or_else(|e| panic!("an older save is refused: {e}"));
+    let resumed = finish(&b, state, 7, |_| {});
     assert_eq!(serde_json::to_string(&resumed).unwrap(), serde_json::to_string(&straight).unwrap());
 }
 
