@@ -271,18 +271,16 @@ impl Cx {
                         let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
                         Expect::Deck { name, valid, fragment }
                     }
-                    Rule::expect_sees => {
-                        let mut x = e.into_inner();
-                        let who = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
-                        let sees = self.next(&mut x, espan, "expect")?.as_rule() == Rule::kw_sees;
-                        let what = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
-                        Expect::Sees { who, what, sees }
-                    }
                     Rule::expect_expr => {
                         let mut x = e.into_inner();
-                        let cond = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
-                        let message = x.next().map(|s| self.spanned_strlit(s)).transpose()?;
-                        Expect::True { cond, message }
+                        let first = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                        match x.next() {
+                            Some(k) if matches!(k.as_rule(), Rule::kw_sees | Rule::kw_cannot_see) => {
+                                let what = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                                Expect::Sees { who: first, what, sees: k.as_rule() == Rule::kw_sees }
+                            }
+                            message => Expect::True { cond: first, message: message.map(|s| self.spanned_strlit(s)).transpose()? },
+                        }
                     }
                     _ => return Err(internal(espan, "expect")),
                 };

@@ -147,7 +147,6 @@ fn readable(rule: Rule) -> &'static str {
         Rule::kw_for => "`for`",
         Rule::kw_uses => "`uses`",
         Rule::kw_sees | Rule::kw_cannot_see => "`sees` or `cannot see`",
-        Rule::expect_sees => "an expectation",
         Rule::kw_forbid | Rule::kw_permit | Rule::lasting_stmt => "a statement",
         Rule::kw_part => "`part of variant`",
         Rule::term => "a value",
