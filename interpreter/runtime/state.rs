@@ -435,8 +435,10 @@ impl State {
     pub fn obj_mut(&mut self, id: ObjId) -> Option<&mut Obj> {
         self.touch();
         self.renumber_beneath(id);
+        // The state's new version is a number no object has had: it serves as this object's.
+        let v = self.version;
         let ob = self.objects.get_mut(id as usize)?;
-        ob.version = new_version();
+        ob.version = v;
         Some(ob)
     }
 
