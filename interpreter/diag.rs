@@ -146,6 +146,12 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     best.map(|(_, c)| format!("did you mean `{c}`?"))
 }
 
+/// The name a did-you-mean help suggests (`did_you_mean`'s own wording read back): what an editor
+/// offers as a quick fix in place of the diagnostic's span.
+pub fn suggested(help: &str) -> Option<&str> {
+    help.strip_prefix("did you mean `")?.strip_suffix("`?").filter(|s| !s.contains('`'))
+}
+
 /// Edits (insert, delete, substitute, swap two neighbours) turning `a` into `b`.
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod diag;
 pub mod fuzz;
 pub mod ir;
+pub mod lsp;
 pub mod runtime;
 pub mod save;
 pub mod scenario;

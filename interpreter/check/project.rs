@@ -23,6 +23,9 @@ pub struct Project {
     /// The user's own rule and card files (`--rules FILE`), as full paths.
     pub rules: Vec<PathBuf>,
     sources: Arc<SourceMap>,
+    /// Texts that stand in for files on disk, by canonical path: an editor's unsaved buffers
+    /// (`arbiter lsp`). Shared by clones of the project.
+    open: Arc<Mutex<HashMap<PathBuf, String>>>,
 }
 
 /// Files as loaded (for rendering diagnostics) and the outcome.
@@ -34,7 +37,7 @@ pub struct Loaded {
 impl Project {
     /// The project at `root`, with no files of the user's own.
     pub fn at(root: impl Into<PathBuf>) -> Project {
-        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()) }
+        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()), open: Arc::default() }
     }
 
     /// Every file the project has read, by id.
@@ -45,8 +48,31 @@ impl Project {
     /// A file's text, read into the source map (named as messages show it): the same file (the
     /// same id) as before while its text is the same.
     pub fn read_source(&self, path: &Path) -> std::io::Result<SourceFile> {
-        let text = std::fs::read_to_string(path)?;
+        let text = self.text_of(path)?;
         Ok(self.sources.read(path, text, || self.display(path)))
+    }
+
+    /// A file's text: the text open in an editor for it (`set_open`), else what is on disk.
+    pub fn text_of(&self, path: &Path) -> std::io::Result<String> {
+        if let Ok(open) = self.open.lock()
+            && !open.is_empty()
+            && let Some(text) = canonical(path).and_then(|c| open.get(&c))
+        {
+            return Ok(text.clone());
+        }
+        std::fs::read_to_string(path)
+    }
+
+    /// Read `path` as `text` from now on (an editor's unsaved buffer), or as on disk again (`None`).
+    /// The file must exist on disk (its path is known by its canonical form).
+    pub fn set_open(&self, path: &Path, text: Option<String>) {
+        let Some(c) = canonical(path) else { return };
+        if let Ok(mut open) = self.open.lock() {
+            match text {
+                Some(t) => open.insert(c, t),
+                None => open.remove(&c),
+            };
+        }
     }
 
     /// A file read, and its tree (or its syntax error): parsed the first time its text is read.
@@ -390,7 +416,7 @@ pub fn game_of(project: &Project, path: &Path) -> Option<String> {
         Ok(f) => f,
         // A file that does not parse still says its game on its `for` line: its own syntax error
         // is then reported with that game's files.
-        Err(_) => return std::fs::read_to_string(path).ok().and_then(|t| for_line(&t)),
+        Err(_) => return project.text_of(path).ok().and_then(|t| for_line(&t)),
     };
     for it in &f.items {
         match &it.node {

@@ -16,12 +16,15 @@ struct Report {
     seen: Vec<(String, String)>,
     text: String,
     diags: Vec<Diag>,
+    /// The file each of `diags` points into (none for a problem outside the files).
+    files: Vec<Option<SourceFile>>,
 }
 
 impl Report {
     fn add(&mut self, found: &Found) {
         for d in &found.diags {
-            let file = SourceFile::find(&found.files, d.span.file).map(|f| f.name.clone()).unwrap_or_default();
+            let source = SourceFile::find(&found.files, d.span.file);
+            let file = source.map(|f| f.name.clone()).unwrap_or_default();
             let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
             if self.seen.contains(&key) {
                 continue;
@@ -29,6 +32,7 @@ impl Report {
             self.seen.push(key);
             self.text.push_str(&diag::render(std::slice::from_ref(d), &found.files));
             self.diags.push(d.clone());
+            self.files.push(source.cloned());
         }
     }
 }
@@ -87,6 +91,17 @@ pub struct Checked {
 impl Checked {
     pub fn errors(&self) -> usize {
         self.report.diags.iter().filter(|d| d.is_error()).count() + self.unknown.len()
+    }
+
+    /// Each diagnostic with the file it points into (none for a problem outside the files), in
+    /// the order `arbiter check` reports them.
+    pub fn diagnostics(&self) -> impl Iterator<Item = (&Diag, Option<&SourceFile>)> {
+        self.report.diags.iter().zip(&self.report.files).map(|(d, f)| (d, f.as_ref()))
+    }
+
+    /// Files no game can be found for, as messages.
+    pub fn unplaced(&self) -> &[String] {
+        &self.unknown
     }
 }
 

@@ -22,7 +22,7 @@ macro_rules! out {
 }
 
 pub mod bench;
-mod check;
+pub mod check;
 mod human;
 pub mod play;
 mod render;
@@ -56,6 +56,13 @@ pub enum Command {
         /// its own anyway).
         #[arg(long = "variant")]
         variants: Vec<String>,
+    },
+    /// A language server on stdin and stdout, for editors: diagnostics as you type, with quick
+    /// fixes (see the README's "Editors").
+    Lsp {
+        /// The project (default: the editor's workspace folder, else the current folder).
+        #[arg(long)]
+        root: Option<PathBuf>,
     },
     /// Play a whole game: seeded random bots by default (`--bots` for others), `--human` seats at
     /// the terminal.
@@ -271,6 +278,13 @@ pub fn main_with(cli: Cli) -> i32 {
         return 2;
     }
     match cli.command {
+        Command::Lsp { root } => match crate::lsp::run(root) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: {e}");
+                1
+            }
+        },
         Command::Check { paths, game, variants } => {
             // `check --rules FILE` checks the user's files (with the paths named, if any).
             let paths = if paths.is_empty() && !project.rules.is_empty() {

@@ -1,0 +1,85 @@
+//! Completion: in a definition's body (`card "Name" { .. }`), the fields and ability slots of its
+//! kind, each with its type and default. Worked out from the text around the cursor, so that it
+//! works while the line being typed does not parse yet.
+
+use crate::ir::{Game, Ty};
+use lsp_types::{CompletionItem, CompletionItemKind};
+
+/// The kind of the definition whose body holds byte `at`: the word before the name on the line
+/// that opens the innermost unclosed `{` before it (`card "Name" sample ".." {`).
+pub fn kind_at(text: &str, at: usize) -> Option<&str> {
+    let before = text.get(..at)?;
+    let mut depth = 0i32;
+    let mut in_string = false;
+    let mut open = None;
+    // Walk back to the `{` this position is inside (strings and comments aside, roughly: quotes
+    // are paired per line).
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            '\n' => in_string = false,
+            '"' => in_string = !in_string,
+            '}' if !in_string => depth += 1,
+            '{' if !in_string => {
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+    }
+    let open = open?;
+    let line_start = before.get(..open)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.get(line_start..open)?.trim_start();
+    let (word, rest) = line.split_once(char::is_whitespace)?;
+    (rest.trim_start().starts_with('"') && word.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(word)
+}
+
+/// The fields and ability slots of `kind`, for a definition's body.
+pub fn fields_of(game: &Game, kind: &str) -> Vec<CompletionItem> {
+    let Some(k) = game.kinds.iter().find(|k| k.name == kind) else { return vec![] };
+    let mut out: Vec<CompletionItem> = k
+        .fields
+        .iter()
+        .map(|f| {
+            let default = if f.required { " (required)".to_string() } else { format!(" = {}", f.default.display(game)) };
+            CompletionItem {
+                label: game.sym(f.name).to_string(),
+                kind: Some(CompletionItemKind::FIELD),
+                detail: Some(format!("{}{default}", ty_name(game, &f.ty))),
+                ..CompletionItem::default()
+            }
+        })
+        .collect();
+    out.extend(k.slots.iter().map(|(slot, many)| CompletionItem {
+        label: slot.clone(),
+        kind: Some(CompletionItemKind::METHOD),
+        detail: Some(format!("ability slot{}", if *many { " (many)" } else { "" })),
+        ..CompletionItem::default()
+    }));
+    out
+}
+
+/// A type as the language writes it.
+pub fn ty_name(game: &Game, ty: &Ty) -> String {
+    match ty {
+        Ty::Any => "any".into(),
+        Ty::Nothing => "nothing".into(),
+        Ty::Bool => "bool".into(),
+        Ty::Int => "int".into(),
+        Ty::Text => "text".into(),
+        Ty::Player => "player".into(),
+        Ty::Obj(Some(k)) | Ty::Def(Some(k)) => game.kind(*k).map(|k| k.name.clone()).unwrap_or_else(|| "object".into()),
+        Ty::Obj(None) | Ty::Def(None) => "object".into(),
+        Ty::Zone => "zone".into(),
+        Ty::Sym(Some(e)) => game.enums.get(usize::from(*e)).map(|e| e.name.clone()).unwrap_or_else(|| "word".into()),
+        Ty::Sym(None) => "word".into(),
+        Ty::List(t) => format!("list {}", ty_name(game, t)),
+        Ty::Amount => "amount".into(),
+        Ty::Proc => "proc".into(),
+        Ty::Ability => "ability".into(),
+        Ty::Lambda => "lambda".into(),
+        Ty::Pose => "pose".into(),
+    }
+}

@@ -1,0 +1,357 @@
+//! `arbiter lsp`: a language server over stdio for every rulebook, card, deck, variant and scenario
+//! file, built on `lsp-server` and `lsp-types` (the pair rust-analyzer uses).
+//!
+//! An open file's text stands in for the file on disk (`Project::set_open`), and each change is
+//! checked as `arbiter check FILE` checks it: the diagnostics are the same ones, with their help,
+//! published for every file they point into. A did-you-mean becomes a quick fix. Changes that
+//! arrive together are checked once, after the last of them.
+
+mod complete;
+mod hover;
+mod text;
+
+use crate::check::project::Project;
+use crate::diag::{Diag, Level};
+use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
+use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
+    CompletionResponse, Diagnostic, DiagnosticSeverity, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Url, WorkspaceEdit,
+};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Serve the editor on stdin and stdout until it shuts the server down. `root` is the project
+/// when the editor names none (`Project::find` from the workspace's folder otherwise).
+pub fn run(root: Option<PathBuf>) -> Result<(), String> {
+    let (connection, io) = Connection::stdio();
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions::default()),
+        ..ServerCapabilities::default()
+    };
+    let caps = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
+    let init = connection.initialize(caps).map_err(|e| format!("the editor did not start the session: {e}"))?;
+    let folder = serde_json::from_value::<lsp_types::InitializeParams>(init)
+        .ok()
+        .and_then(|p| {
+            #[allow(deprecated, reason = "older editors send only rootUri")]
+            let root_uri = p.root_uri;
+            p.workspace_folders.and_then(|f| f.into_iter().next()).map(|f| f.uri).or(root_uri)
+        })
+        .and_then(|u| u.to_file_path().ok());
+    let project = match (folder, root) {
+        (_, Some(r)) => Project::find(&r),
+        (Some(f), None) => Project::find(&f),
+        (None, None) => Project::find(&std::env::current_dir().unwrap_or_default()),
+    };
+    let mut server = Server::new(project);
+    server.serve(&connection)?;
+    drop(connection);
+    io.join().map_err(|e| e.to_string())
+}
+
+/// What the server knows: the project, the open files' texts, and where each check published
+/// diagnostics (so that a file whose problems are fixed is cleared).
+pub struct Server {
+    project: Project,
+    open: HashMap<Url, String>,
+    published: HashMap<Url, HashSet<Url>>,
+    /// Each game as last compiled for hovers, by name and file (dropped when any file changes).
+    games: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<crate::ir::Game>>>>,
+    /// Each game as it last compiled without errors, by name (kept: completion while a line is
+    /// half typed needs the kinds of a game that does not check at the moment).
+    good: std::cell::RefCell<HashMap<String, std::rc::Rc<crate::ir::Game>>>,
+}
+
+impl Server {
+    pub fn new(project: Project) -> Server {
+        Server { project, open: HashMap::new(), published: HashMap::new(), games: Default::default(), good: Default::default() }
+    }
+
+    fn serve(&mut self, connection: &Connection) -> Result<(), String> {
+        let send = |m: Message| connection.sender.send(m).map_err(|e| e.to_string());
+        while let Ok(first) = connection.receiver.recv() {
+            // Everything already waiting is taken in before checking: typing sends a change per
+            // key, and only the last text of each file is worth checking.
+            let mut batch = vec![first];
+            while let Ok(more) = connection.receiver.try_recv() {
+                batch.push(more);
+            }
+            let mut changed: Vec<Url> = Vec::new();
+            for msg in batch {
+                match msg {
+                    Message::Request(req) => {
+                        if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                            return Ok(());
+                        }
+                        send(Message::Response(self.answer(req)))?;
+                    }
+                    Message::Notification(n) => {
+                        if let Some(uri) = self.take_in(n)
+                            && !changed.contains(&uri)
+                        {
+                            changed.push(uri);
+                        }
+                    }
+                    Message::Response(_) => {}
+                }
+            }
+            for uri in changed {
+                for p in self.check(&uri) {
+                    send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.to_string(), p)))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A notification about a file's text: the file to check again, if any.
+    fn take_in(&mut self, n: Notification) -> Option<Url> {
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let p: lsp_types::DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
+                Some(self.set_text(p.text_document.uri, Some(p.text_document.text)))
+            }
+            DidChangeTextDocument::METHOD => {
+                let p: lsp_types::DidChangeTextDocumentParams = serde_json::from_value(n.params).ok()?;
+                let text = p.content_changes.into_iter().last()?.text;
+                Some(self.set_text(p.text_document.uri, Some(text)))
+            }
+            DidCloseTextDocument::METHOD => {
+                let p: lsp_types::DidCloseTextDocumentParams = serde_json::from_value(n.params).ok()?;
+                Some(self.set_text(p.text_document.uri, None))
+            }
+            _ => None,
+        }
+    }
+
+    fn set_text(&mut self, uri: Url, text: Option<String>) -> Url {
+        self.games.borrow_mut().clear();
+        if let Ok(path) = uri.to_file_path() {
+            self.project.set_open(&path, text.clone());
+        }
+        match text {
+            Some(t) => self.open.insert(uri.clone(), t),
+            None => self.open.remove(&uri),
+        };
+        uri
+    }
+
+    fn answer(&self, req: Request) -> Response {
+        match req.method.as_str() {
+            CodeActionRequest::METHOD => match serde_json::from_value::<CodeActionParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, quick_fixes(&p)),
+                Err(e) => invalid(req.id, e),
+            },
+            Completion::METHOD => match serde_json::from_value::<CompletionParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.complete(&p)),
+                Err(e) => invalid(req.id, e),
+            },
+            GotoDefinition::METHOD => match serde_json::from_value::<GotoDefinitionParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.definition(&p)),
+                Err(e) => invalid(req.id, e),
+            },
+            HoverRequest::METHOD => match serde_json::from_value::<HoverParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.hover(&p)),
+                Err(e) => invalid(req.id, e),
+            },
+            other => Response::new_err(req.id, lsp_server::ErrorCode::MethodNotFound as i32, format!("`{other}` is not served")),
+        }
+    }
+
+    /// The file's text as the editor has it (or as on disk) and its path.
+    fn text_of(&self, uri: &Url) -> Option<(PathBuf, String)> {
+        let path = uri.to_file_path().ok()?;
+        let text = match self.open.get(uri) {
+            Some(t) => t.clone(),
+            None => self.project.text_of(&path).ok()?,
+        };
+        Some((path, text))
+    }
+
+    /// The game a file belongs to, compiled without variants with the file loaded too (kept until
+    /// a file changes).
+    fn game_for(&self, path: &Path) -> Option<std::rc::Rc<crate::ir::Game>> {
+        let name = crate::check::project::game_of(&self.project, path)?;
+        let key = format!("{name}\n{}", path.display());
+        if let Some(g) = self.games.borrow().get(&key) {
+            return g.clone();
+        }
+        let g = self.project.load(&name, &[], &[path.to_path_buf()]).result.ok().map(|b| std::rc::Rc::new(b.game));
+        if let Some(good) = &g {
+            self.good.borrow_mut().insert(name, good.clone());
+        }
+        self.games.borrow_mut().insert(key, g.clone());
+        g
+    }
+
+    /// The file's game as it last compiled, or as it compiles without the file.
+    fn last_game(&self, path: &Path) -> Option<std::rc::Rc<crate::ir::Game>> {
+        let name = crate::check::project::game_of(&self.project, path)?;
+        if let Some(g) = self.good.borrow().get(&name) {
+            return Some(g.clone());
+        }
+        let g = std::rc::Rc::new(self.project.load(&name, &[], &[]).result.ok()?.game);
+        self.good.borrow_mut().insert(name, g.clone());
+        Some(g)
+    }
+
+    /// In a definition's body, its kind's fields and ability slots.
+    fn complete(&self, p: &CompletionParams) -> Option<CompletionResponse> {
+        let at = &p.text_document_position;
+        let (path, text) = self.text_of(&at.text_document.uri)?;
+        let kind = complete::kind_at(&text, text::offset(&text, at.position))?;
+        // The game as last compiled: the file being typed may not check now.
+        let game = self.game_for(&path).or_else(|| self.last_game(&path))?;
+        Some(CompletionResponse::Array(complete::fields_of(&game, kind)))
+    }
+
+    /// Where the definition a quoted name stands for is written (a deck line's card, a `create`'s
+    /// object).
+    fn definition(&self, p: &GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
+        let at = &p.text_document_position_params;
+        let (path, text) = self.text_of(&at.text_document.uri)?;
+        let name = quoted_at(&text, text::offset(&text, at.position))?;
+        let game = self.game_for(&path)?;
+        let def = game.defs.get(*game.def_index.get(name)? as usize)?;
+        let file = game.file(def.span.file)?;
+        let uri = file_url(&self.project.root, &file.name)?;
+        Some(GotoDefinitionResponse::Scalar(Location {
+            uri,
+            range: text::range(&file.text, def.span.start as usize, def.span.end as usize),
+        }))
+    }
+
+    fn hover(&self, p: &HoverParams) -> Option<Hover> {
+        let at = &p.text_document_position_params;
+        let (path, text) = self.text_of(&at.text_document.uri)?;
+        let offset = text::offset(&text, at.position);
+        // A builtin called here.
+        if let Some((start, word)) = hover::word_at(&text, offset)
+            && text.get(start + word.len()..).is_some_and(|rest| rest.trim_start().starts_with('('))
+            && let Some(md) = hover::builtin_markdown(word)
+        {
+            return Some(markdown(md));
+        }
+        let source = self.project.read_source(&path).ok()?;
+        let file = self.project.sources().parse(&source).ok()?;
+        let (kind, name, cite) = hover::cited_item(&file, offset)?;
+        let game = self.game_for(&path);
+        Some(markdown(hover::rule_markdown(&self.project, game.as_deref(), kind, &name, cite.as_deref())))
+    }
+
+    /// Check the file at `uri` as `arbiter check` would, and the diagnostics to publish: for each
+    /// file they point into, and an empty list for each file the last check of `uri` had
+    /// diagnostics for and this one has none.
+    pub fn check(&mut self, uri: &Url) -> Vec<PublishDiagnosticsParams> {
+        let Ok(path) = uri.to_file_path() else { return vec![] };
+        let mut by_file: Vec<(Url, Vec<Diagnostic>)> = vec![(uri.clone(), vec![])];
+        if path.exists() {
+            let checked = crate::cli::check::check_files(&self.project, std::slice::from_ref(&path), None, &[]);
+            for (d, file) in checked.diagnostics() {
+                let Some(file) = file else { continue };
+                let Some(u) = file_url(&self.project.root, &file.name) else { continue };
+                let diag = to_lsp(d, &file.text);
+                match by_file.iter_mut().find(|(x, _)| *x == u) {
+                    Some((_, list)) => list.push(diag),
+                    None => by_file.push((u, vec![diag])),
+                }
+            }
+        }
+        let now: HashSet<Url> = by_file.iter().filter(|(_, l)| !l.is_empty()).map(|(u, _)| u.clone()).collect();
+        let before = self.published.insert(uri.clone(), now.clone()).unwrap_or_default();
+        for gone in before.difference(&now) {
+            if !by_file.iter().any(|(u, _)| u == gone) {
+                by_file.push((gone.clone(), vec![]));
+            }
+        }
+        by_file.into_iter().map(|(uri, diagnostics)| PublishDiagnosticsParams { uri, diagnostics, version: None }).collect()
+    }
+}
+
+/// The URL of a file as diagnostics name it (relative to the project's root where it lies inside).
+fn file_url(root: &Path, name: &str) -> Option<Url> {
+    let p = Path::new(name);
+    let full = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
+    Url::from_file_path(crate::check::project::canonical(&full).unwrap_or(full)).ok()
+}
+
+/// A diagnostic as the editor shows it: the message, then its label and help on lines of their
+/// own; a did-you-mean carries its replacement (`data.replace`) for the quick fix.
+fn to_lsp(d: &Diag, text: &str) -> Diagnostic {
+    let mut message = d.message.clone();
+    if !d.label.is_empty() {
+        message.push_str(&format!("\n{}", d.label));
+    }
+    if let Some(h) = &d.help {
+        message.push_str(&format!("\nhelp: {h}"));
+    }
+    let span_text = text.get(d.span.start as usize..d.span.end as usize).unwrap_or("");
+    let replace = d
+        .help
+        .as_deref()
+        .and_then(crate::diag::suggested)
+        .filter(|_| !span_text.is_empty() && span_text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '-'));
+    Diagnostic {
+        range: text::range(text, d.span.start as usize, d.span.end as usize),
+        severity: Some(match d.level {
+            Level::Error => DiagnosticSeverity::ERROR,
+            Level::Warning => DiagnosticSeverity::WARNING,
+        }),
+        source: Some("arbiter".into()),
+        message,
+        data: replace.map(|r| serde_json::json!({ "replace": r })),
+        ..Diagnostic::default()
+    }
+}
+
+/// A quick fix for each did-you-mean among the diagnostics the editor sends back.
+fn quick_fixes(p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+    let mut out = Vec::new();
+    for d in &p.context.diagnostics {
+        let Some(new) = d.data.as_ref().and_then(|v| v.get("replace")).and_then(|v| v.as_str()) else { continue };
+        let edit = TextEdit { range: d.range, new_text: new.to_string() };
+        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: format!("Change to `{new}`"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d.clone()]),
+            edit: Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(p.text_document.uri.clone(), vec![edit])])),
+                ..WorkspaceEdit::default()
+            }),
+            is_preferred: Some(true),
+            ..CodeAction::default()
+        }));
+    }
+    out
+}
+
+/// The text inside the double quotes around byte `at`, on its line.
+fn quoted_at(text: &str, at: usize) -> Option<&str> {
+    let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text.get(at..)?.find('\n').map_or(text.len(), |i| at + i);
+    let line = text.get(line_start..line_end)?;
+    let mut quotes = line.match_indices('"').map(|(i, _)| line_start + i);
+    // Pairs of quotes on the line: the one holding `at`.
+    while let (Some(open), Some(close)) = (quotes.next(), quotes.next()) {
+        if open < at && at <= close {
+            return text.get(open + 1..close);
+        }
+    }
+    None
+}
+
+fn markdown(value: String) -> Hover {
+    Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: None }
+}
+
+fn invalid(id: RequestId, e: serde_json::Error) -> Response {
+    Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, format!("malformed parameters: {e}"))
+}

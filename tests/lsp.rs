@@ -1,0 +1,276 @@
+//! `arbiter lsp`, driven as an editor drives it: a real session over the server's stdin and
+//! stdout, with the protocol's framing. A card file with a misspelled field gets the diagnostic
+//! `arbiter check` gives, at the word's range, with a did-you-mean quick fix; applying the fix
+//! (an unsaved edit: the editor's text stands in for the file) clears it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    messages: mpsc::Receiver<Value>,
+    next_id: u64,
+}
+
+fn read_message(out: &mut BufReader<ChildStdout>) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if out.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0u8; length?];
+    out.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Session {
+    fn start() -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start arbiter lsp");
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Some(m) = read_message(&mut stdout) {
+                if tx.send(m).is_err() {
+                    break;
+                }
+            }
+        });
+        Session { child, stdin, messages: rx, next_id: 1 }
+    }
+
+    fn send(&mut self, v: &Value) {
+        let body = v.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Send a request and wait for its response (notifications meanwhile are kept for `wait`).
+    fn request(&mut self, method: &str, params: Value, kept: &mut Vec<Value>) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let m = self.messages.recv_timeout(Duration::from_secs(60)).expect("a response");
+            if m.get("id") == Some(&json!(id)) {
+                assert!(m.get("error").is_none(), "{method} failed: {m}");
+                return m["result"].clone();
+            }
+            kept.push(m);
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics_for(&mut self, uri: &str, kept: &mut Vec<Value>) -> Vec<Value> {
+        if let Some(i) = kept.iter().position(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri) {
+            return kept.remove(i)["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+        loop {
+            let m = self.messages.recv_timeout(Duration::from_secs(60)).expect("diagnostics");
+            if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
+                return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+
+    fn stop(mut self) {
+        let mut kept = Vec::new();
+        self.request("shutdown", Value::Null, &mut kept);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "the server exits cleanly after shutdown: {status}");
+    }
+}
+
+const CARD: &str = "for bsg-ccg\n\ncard \"Misspelled Field\" sample \"fixture\" {\n  type ship\n  powr 2\n}\n";
+
+#[test]
+fn a_misspelled_field_is_reported_as_you_type_and_its_quick_fix_clears_it() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("my-card.arb");
+    std::fs::write(&path, CARD).unwrap();
+    let uri = url_of(&path);
+    let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut kept);
+    assert_eq!(init["capabilities"]["textDocumentSync"], json!(1), "whole texts are sent on each change");
+    assert_eq!(init["capabilities"]["codeActionProvider"], json!(true));
+    s.notify("initialized", json!({}));
+
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": CARD } }));
+    let diags = s.diagnostics_for(&uri, &mut kept);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["severity"], json!(1), "an error");
+    assert!(d["message"].as_str().unwrap().starts_with("unknown field `powr` for a `card`"), "{d}");
+    assert!(d["message"].as_str().unwrap().contains("help: did you mean `power`?"), "{d}");
+    // `powr` is on the fifth line (4 from 0), columns 2 to 6.
+    assert_eq!(d["range"], json!({ "start": { "line": 4, "character": 2 }, "end": { "line": 4, "character": 6 } }));
+
+    let actions = s.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri }, "range": d["range"], "context": { "diagnostics": [d] } }),
+        &mut kept,
+    );
+    let fix = &actions.as_array().unwrap()[0];
+    assert_eq!(fix["kind"], "quickfix");
+    assert_eq!(fix["title"], "Change to `power`");
+    let edit = &fix["edit"]["changes"][&uri][0];
+    assert_eq!(edit["range"], d["range"]);
+    assert_eq!(edit["newText"], "power");
+
+    // The editor applies the fix to its buffer (not saved): the server checks the buffer's text.
+    let fixed = CARD.replace("powr", "power");
+    s.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": fixed }] }));
+    let after = s.diagnostics_for(&uri, &mut kept);
+    assert!(after.is_empty(), "the fix clears the diagnostic: {after:?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), CARD, "the file on disk is untouched");
+
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn url_of(p: &std::path::Path) -> String {
+    let p = p.canonicalize().unwrap();
+    format!("file://{}", p.display())
+}
+
+#[test]
+fn hovering_a_rule_item_shows_its_citation_section_and_lines_and_a_builtin_its_doc() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("rulebooks/tic-tac-toe/game.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    assert_eq!(init["capabilities"]["hoverProvider"], json!(true));
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let at = |needle: &str, plus: usize| {
+        let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
+        json!({ "line": line, "character": l.find(needle).unwrap() + plus })
+    };
+    // On the name of `func three_in_a_row(m: mark) = ... cite "L5"`.
+    let h = s.request("textDocument/hover", json!({ "textDocument": { "uri": uri }, "position": at("func three_in_a_row", 7) }), &mut kept);
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.starts_with("**func** `three_in_a_row` — cites L5"), "{md}");
+    assert!(md.contains("rules.txt — Tic-tac-toe: winning, or a draw"), "the section it falls in: {md}");
+    assert!(md.contains("> 5: Three of your marks in a row, a column or a diagonal win the game."), "the cited line itself: {md}");
+    // On `nth(` in `func mark_at(i: int) = nth(board, i).mark`.
+    let h = s.request("textDocument/hover", json!({ "textDocument": { "uri": uri }, "position": at("nth(board", 1) }), &mut kept);
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.starts_with("**builtin** `nth` — 2 arguments"), "{md}");
+    assert!(md.contains("the item at a position (0-based)"), "{md}");
+    s.stop();
+}
+
+#[test]
+fn a_deck_line_goes_to_its_card() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/tour/my-cards.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    assert_eq!(init["capabilities"]["definitionProvider"], json!(true));
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let line_of = |t: &str, needle: &str| t.lines().position(|l| l.contains(needle)).unwrap();
+    let go = |s: &mut Session, kept: &mut Vec<Value>, needle: &str| {
+        let line = line_of(&text, needle);
+        // Inside the quotes, two characters after the opening one.
+        let l = text.lines().nth(line).unwrap();
+        let col = l.find(needle).unwrap() + needle.find('"').unwrap() + 2;
+        s.request(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": col } }),
+            kept,
+        )
+    };
+    // A card written in the same file.
+    let here = go(&mut s, &mut kept, "4 \"Raptor Recon Team\"");
+    assert_eq!(here["uri"], json!(uri));
+    assert_eq!(here["range"]["start"]["line"], json!(line_of(&text, "card \"Raptor Recon Team\"")));
+    // A card of the game's own card files.
+    let there = go(&mut s, &mut kept, "base \"Galactica\"");
+    let cards = root.join("cards/bsg-ccg/rulebook-cards.arb");
+    assert_eq!(there["uri"], json!(url_of(&cards)));
+    let cards_text = std::fs::read_to_string(&cards).unwrap();
+    assert_eq!(there["range"]["start"]["line"], json!(line_of(&cards_text, "card \"Galactica\"")));
+    // Not on a name: nothing.
+    let line = line_of(&text, "deck \"Recon Fleet\"");
+    let none = s.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": 0 } }),
+        &mut kept,
+    );
+    assert_eq!(none, Value::Null);
+    s.stop();
+}
+
+#[test]
+fn a_field_name_is_completed_in_a_card_being_typed() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-complete-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("typing.arb");
+    std::fs::write(&path, CARD).unwrap();
+    let uri = url_of(&path);
+    let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut kept);
+    assert!(init["capabilities"]["completionProvider"].is_object());
+    s.notify("initialized", json!({}));
+    // Half a line typed: the file does not parse now.
+    let typing = "for bsg-ccg\n\ncard \"Half Typed\" sample \"fixture\" {\n  type ship\n  pow\n}\n";
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": typing } }));
+    let items = s.request(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 4, "character": 5 } }),
+        &mut kept,
+    );
+    let items = items.as_array().unwrap();
+    let power = items.iter().find(|i| i["label"] == "power").unwrap_or_else(|| panic!("no `power` among {items:?}"));
+    assert_eq!(power["kind"], json!(5), "a field");
+    assert!(power["detail"].as_str().unwrap().starts_with("int"), "{power}");
+    assert!(items.iter().any(|i| i["label"] == "action"), "the card kind's ability slots too");
+    // Outside a definition's body: nothing.
+    let none = s.request(
+        "textDocument/completion",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 0 } }),
+        &mut kept,
+    );
+    assert_eq!(none, Value::Null);
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}
