@@ -274,3 +274,37 @@ fn a_field_name_is_completed_in_a_card_being_typed() {
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_file_no_game_can_be_found_for_says_so() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-nogame-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("stray.arb");
+    let text = "card \"Stray\" sample \"fixture\" {\n  type ship\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    s.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))), "capabilities": {} }),
+        &mut kept,
+    );
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let diags = s.diagnostics_for(&uri, &mut kept);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains("for GAME"), "{}", diags[0]);
+    // Malformed requests are refused with an error, and the session goes on.
+    let id = 99;
+    s.send(&json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": { "nonsense": true } }));
+    loop {
+        let m = s.messages.recv_timeout(Duration::from_secs(60)).unwrap();
+        if m.get("id") == Some(&json!(id)) {
+            assert_eq!(m["error"]["code"], json!(-32602), "invalid params: {m}");
+            break;
+        }
+    }
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -255,6 +255,16 @@ impl Server {
         let mut by_file: Vec<(Url, Vec<Diagnostic>)> = vec![(uri.clone(), vec![])];
         if path.exists() {
             let checked = crate::cli::check::check_files(&self.project, std::slice::from_ref(&path), None, &[]);
+            // A file no game can be found for says so at its top.
+            if let Some((_, list)) = by_file.first_mut() {
+                list.extend(checked.unplaced().iter().map(|m| Diagnostic {
+                    range: lsp_types::Range::default(),
+                    severity: Some(DiagnosticSeverity::ERROR),
+                    source: Some("arbiter".into()),
+                    message: m.clone(),
+                    ..Diagnostic::default()
+                }));
+            }
             for (d, file) in checked.diagnostics() {
                 let Some(file) = file else { continue };
                 let Some(u) = file_url(&self.project.root, &file.name) else { continue };
