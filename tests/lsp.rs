@@ -227,8 +227,8 @@ fn a_deck_line_goes_to_its_card() {
     assert_eq!(there["uri"], json!(url_of(&cards)));
     let cards_text = std::fs::read_to_string(&cards).unwrap();
     assert_eq!(there["range"]["start"]["line"], json!(line_of(&cards_text, "card \"Galactica\"")));
-    // Not on a name: nothing.
-    let line = line_of(&text, "deck \"Recon Fleet\"");
+    // Not on a name (a blank line): nothing.
+    let line = text.lines().position(str::is_empty).unwrap();
     let none = s.request(
         "textDocument/definition",
         json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": 0 } }),
@@ -307,4 +307,66 @@ fn a_file_no_game_can_be_found_for_says_so() {
     }
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn names_have_an_outline_a_definition_and_references() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("rulebooks/tic-tac-toe/game.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let hints = root.join("rulebooks/tic-tac-toe/hints.arb");
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    assert_eq!(init["capabilities"]["documentSymbolProvider"], json!(true));
+    assert_eq!(init["capabilities"]["referencesProvider"], json!(true));
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let pos = |needle: &str, plus: usize| {
+        let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
+        json!({ "line": line, "character": l.find(needle).unwrap() + plus })
+    };
+    let line_of = |t: &str, needle: &str| json!(t.lines().position(|l| l.contains(needle)).unwrap());
+
+    // The outline: the kind `square` with its two fields inside, the procedures and functions.
+    let outline = s.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }), &mut kept);
+    let outline = outline.as_array().unwrap();
+    let square = outline.iter().find(|x| x["name"] == "square").unwrap();
+    assert_eq!(square["detail"], "kind");
+    let fields: Vec<&Value> = square["children"].as_array().unwrap().iter().map(|c| &c["name"]).collect();
+    assert_eq!(fields, [&json!("index"), &json!("mark")]);
+    for name in ["mark", "board", "setup.game", "mark_at", "three_in_a_row", "turn.play", "lines"] {
+        assert!(outline.iter().any(|x| x["name"] == name), "`{name}` in the outline");
+    }
+
+    // From a call of `mark_at` to its `func`, and from `.mark` to the field.
+    let def = s.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri }, "position": pos("mark_at(nth(l, 0))", 2) }),
+        &mut kept,
+    );
+    assert_eq!(def["uri"], json!(uri));
+    assert_eq!(def["range"]["start"]["line"], line_of(&text, "func mark_at("));
+    let field = s.request("textDocument/definition", json!({ "textDocument": { "uri": uri }, "position": pos("i).mark", 4) }), &mut kept);
+    assert_eq!(field["range"]["start"]["line"], line_of(&text, "field mark: mark"));
+
+    // Every use of `mark_at`, in both files, with and without its declaration.
+    let refs = |s: &mut Session, kept: &mut Vec<Value>, with: bool| {
+        s.request(
+            "textDocument/references",
+            json!({ "textDocument": { "uri": uri }, "position": pos("func mark_at", 6), "context": { "includeDeclaration": with } }),
+            kept,
+        )
+    };
+    let all = refs(&mut s, &mut kept, true);
+    let all = all.as_array().unwrap();
+    let in_hints = all.iter().filter(|l| l["uri"] == json!(url_of(&hints))).count();
+    let hints_text = std::fs::read_to_string(&hints).unwrap();
+    assert_eq!(in_hints, hints_text.matches("mark_at(").count(), "{all:?}");
+    let in_game = all.iter().filter(|l| l["uri"] == json!(uri)).count();
+    assert_eq!(in_game, text.matches("mark_at(").count(), "the declaration and each call: {all:?}");
+    let uses = refs(&mut s, &mut kept, false);
+    assert_eq!(uses.as_array().unwrap().len(), all.len() - 1, "all but the declaration");
+    s.stop();
 }

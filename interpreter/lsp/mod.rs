@@ -8,18 +8,20 @@
 
 mod complete;
 mod hover;
+mod names;
 mod text;
 
 use crate::check::project::Project;
 use crate::diag::{Diag, Level};
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
-use lsp_types::request::{CodeActionRequest, Completion, GotoDefinition, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
-    CompletionResponse, Diagnostic, DiagnosticSeverity, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
-    HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Url, WorkspaceEdit,
+    CompletionResponse, Diagnostic, DiagnosticSeverity, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
+    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf,
+    PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit,
+    Url, WorkspaceEdit,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -34,6 +36,8 @@ pub fn run(root: Option<PathBuf>) -> Result<(), String> {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions::default()),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
         ..ServerCapabilities::default()
     };
     let caps = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
@@ -154,6 +158,14 @@ impl Server {
                 Ok(p) => Response::new_ok(req.id, self.complete(&p)),
                 Err(e) => invalid(req.id, e),
             },
+            DocumentSymbolRequest::METHOD => match serde_json::from_value::<DocumentSymbolParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.outline(&p.text_document.uri)),
+                Err(e) => invalid(req.id, e),
+            },
+            References::METHOD => match serde_json::from_value::<ReferenceParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.references(&p)),
+                Err(e) => invalid(req.id, e),
+            },
             GotoDefinition::METHOD => match serde_json::from_value::<GotoDefinitionParams>(req.params) {
                 Ok(p) => Response::new_ok(req.id, self.definition(&p)),
                 Err(e) => invalid(req.id, e),
@@ -213,20 +225,103 @@ impl Server {
         Some(CompletionResponse::Array(complete::fields_of(&game, kind)))
     }
 
-    /// Where the definition a quoted name stands for is written (a deck line's card, a `create`'s
-    /// object).
+    /// Every name declared in the files of `path`'s game and in `path` itself, with each file.
+    fn index(&self, path: &Path) -> Vec<(crate::syntax::span::SourceFile, Vec<names::Named>)> {
+        let mut files: Vec<crate::syntax::span::SourceFile> =
+            self.game_for(path).or_else(|| self.last_game(path)).map(|g| g.files.clone()).unwrap_or_default();
+        if let Ok(me) = self.project.read_source(path)
+            && !files.iter().any(|f| f.id == me.id)
+        {
+            files.push(me);
+        }
+        files
+            .into_iter()
+            .filter_map(|f| {
+                let tree = self.project.sources().parse(&f).ok()?;
+                let declared = names::declared(&tree);
+                Some((f, declared))
+            })
+            .collect()
+    }
+
+    /// The names the cursor may stand for, most specific first: a quoted name (a deck line's
+    /// card), else the dotted name under it (`challenge.involves`), then the part of it under the
+    /// cursor (`power` in `c.power`). A part after a dot is a field's name (`Name::field`).
+    fn names_at(&self, uri: &Url, pos: lsp_types::Position) -> Option<(PathBuf, Vec<Wanted>)> {
+        let (path, text) = self.text_of(uri)?;
+        let at = text::offset(&text, pos);
+        if let Some(q) = quoted_at(&text, at) {
+            return Some((path, vec![Wanted { name: q.to_string(), field: false }]));
+        }
+        let (start, word) = hover::word_at(&text, at)?;
+        let mut out = Vec::new();
+        if !word.starts_with('.') {
+            out.push(Wanted { name: word.to_string(), field: false });
+        }
+        let mut from = start;
+        for (i, part) in word.split('.').enumerate() {
+            if (from..=from + part.len()).contains(&at) && part != word && !part.is_empty() {
+                out.push(Wanted { name: part.to_string(), field: i > 0 });
+            }
+            from += part.len() + 1;
+        }
+        Some((path, out))
+    }
+
+    /// Where the name under the cursor is declared: an item, a kind's field, an enum's member, a
+    /// definition (from a quoted name: a deck line's card).
     fn definition(&self, p: &GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
         let at = &p.text_document_position_params;
-        let (path, text) = self.text_of(&at.text_document.uri)?;
-        let name = quoted_at(&text, text::offset(&text, at.position))?;
-        let game = self.game_for(&path)?;
-        let def = game.defs.get(*game.def_index.get(name)? as usize)?;
-        let file = game.file(def.span.file)?;
-        let uri = file_url(&self.project.root, &file.name)?;
-        Some(GotoDefinitionResponse::Scalar(Location {
-            uri,
-            range: text::range(&file.text, def.span.start as usize, def.span.end as usize),
-        }))
+        let (path, candidates) = self.names_at(&at.text_document.uri, at.position)?;
+        let index = self.index(&path);
+        for name in candidates {
+            let found: Vec<Location> = index
+                .iter()
+                .flat_map(|(f, named)| names::flat(named).into_iter().filter(|n| name.is(n)).map(move |n| (f, n.at)))
+                .filter_map(|(f, span)| {
+                    Some(Location {
+                        uri: file_url(&self.project.root, &f.name)?,
+                        range: text::range(&f.text, span.start as usize, span.end as usize),
+                    })
+                })
+                .collect();
+            match found.len() {
+                0 => continue,
+                1 => return found.into_iter().next().map(GotoDefinitionResponse::Scalar),
+                _ => return Some(GotoDefinitionResponse::Array(found)),
+            }
+        }
+        None
+    }
+
+    /// Where the name under the cursor is written in its game's files (as a whole word, outside
+    /// comments; a definition's name in quotes), its declaration included if asked.
+    fn references(&self, p: &ReferenceParams) -> Option<Vec<Location>> {
+        let at = &p.text_document_position;
+        let (path, candidates) = self.names_at(&at.text_document.uri, at.position)?;
+        let index = self.index(&path);
+        let name = candidates.into_iter().find(|c| index.iter().any(|(_, named)| names::flat(named).iter().any(|n| c.is(n))))?.name;
+        let mut out = Vec::new();
+        for (f, named) in &index {
+            let declared: Vec<usize> = names::flat(named).iter().filter(|n| n.name == name).map(|n| n.at.start as usize).collect();
+            let Some(uri) = file_url(&self.project.root, &f.name) else { continue };
+            for (a, b) in names::occurrences(&f.text, &name) {
+                let is_declaration = declared.iter().any(|d| *d == a || *d + 1 == a);
+                if is_declaration && !p.context.include_declaration {
+                    continue;
+                }
+                out.push(Location { uri: uri.clone(), range: text::range(&f.text, a, b) });
+            }
+        }
+        Some(out)
+    }
+
+    /// The file's outline: its items, with a kind's fields and an enum's members inside.
+    fn outline(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
+        let (path, text) = self.text_of(uri)?;
+        let source = self.project.read_source(&path).ok()?;
+        let tree = self.project.sources().parse(&source).ok()?;
+        Some(DocumentSymbolResponse::Nested(names::declared(&tree).iter().map(|n| symbol(&text, n)).collect()))
     }
 
     fn hover(&self, p: &HoverParams) -> Option<Hover> {
@@ -356,6 +451,49 @@ fn quoted_at(text: &str, at: usize) -> Option<&str> {
         }
     }
     None
+}
+
+/// A name the cursor may stand for.
+struct Wanted {
+    name: String,
+    /// Written after a dot (`c.power`): a kind's field.
+    field: bool,
+}
+
+impl Wanted {
+    fn is(&self, n: &names::Named) -> bool {
+        n.name == self.name && (!self.field || n.kind == "field")
+    }
+}
+
+/// A declared name as an outline entry.
+fn symbol(text: &str, n: &names::Named) -> DocumentSymbol {
+    let kind = match n.kind.as_str() {
+        "proc" | "func" | "check" | "hint" | "side" => SymbolKind::FUNCTION,
+        "kind" => SymbolKind::CLASS,
+        "field" | "player field" => SymbolKind::FIELD,
+        "ability slot" => SymbolKind::METHOD,
+        "enum" => SymbolKind::ENUM,
+        "enum member" => SymbolKind::ENUM_MEMBER,
+        "global" => SymbolKind::VARIABLE,
+        "const" => SymbolKind::CONSTANT,
+        "event" | "trigger" => SymbolKind::EVENT,
+        "zone" => SymbolKind::ARRAY,
+        "game" | "variant" | "scenario" | "section" | "deck" => SymbolKind::MODULE,
+        "permit" | "forbid" | "modifier" | "replace" | "always" => SymbolKind::OPERATOR,
+        _ => SymbolKind::OBJECT,
+    };
+    #[allow(deprecated, reason = "the protocol's `deprecated` field must still be given")]
+    DocumentSymbol {
+        name: n.name.clone(),
+        detail: Some(n.kind.clone()),
+        kind,
+        tags: None,
+        deprecated: None,
+        range: text::range(text, n.whole.start as usize, n.whole.end as usize),
+        selection_range: text::range(text, n.at.start as usize, n.at.end as usize),
+        children: if n.children.is_empty() { None } else { Some(n.children.iter().map(|c| symbol(text, c)).collect()) },
+    }
 }
 
 fn markdown(value: String) -> Hover {
