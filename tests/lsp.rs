@@ -370,3 +370,30 @@ fn names_have_an_outline_a_definition_and_references() {
     assert_eq!(uses.as_array().unwrap().len(), all.len() - 1, "all but the declaration");
     s.stop();
 }
+
+#[test]
+fn hovering_a_field_shows_its_type_and_default_and_a_card_name_its_card() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/tour/my-cards.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let pos = |needle: &str, plus: usize| {
+        let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
+        json!({ "line": line, "character": l.find(needle).unwrap() + plus })
+    };
+    let h = s.request("textDocument/hover", json!({ "textDocument": { "uri": uri }, "position": pos("  power 2", 3) }), &mut kept);
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.starts_with("**field** `power`"), "{md}");
+    assert!(md.contains("- of `card`: int = 0"), "the kind, type and default: {md}");
+    let h =
+        s.request("textDocument/hover", json!({ "textDocument": { "uri": uri }, "position": pos("4 \"Viper Mark II\"", 4) }), &mut kept);
+    let md = h["contents"]["value"].as_str().unwrap();
+    assert!(md.starts_with("**card** `Viper Mark II`"), "{md}");
+    assert!(md.contains("card \"Viper Mark II\""), "the card as written: {md}");
+    s.stop();
+}

@@ -91,3 +91,40 @@ pub fn word_at(text: &str, at: usize) -> Option<(usize, &str)> {
     let w = text.get(start..end)?;
     if w.is_empty() { None } else { Some((start, w)) }
 }
+
+/// Markdown for a declared name, written in `file` (parsed as `tree`): a rule item's citation and
+/// cited lines; a field's type and default in each kind that has it; for anything else (a
+/// definition, a deck, a variant, a member), its declaration as written.
+pub fn declared_markdown(
+    project: &Project,
+    game: Option<&Game>,
+    file: &crate::syntax::span::SourceFile,
+    tree: &File,
+    n: &super::names::Named,
+) -> String {
+    if n.kind == "field" {
+        let mut out = format!("**field** `{}`", n.name);
+        if let Some(g) = game
+            && let Some(&sym) = g.sym_index.get(&n.name)
+        {
+            for k in g.kinds.iter() {
+                if let Some(f) = k.fields.iter().find(|f| f.name == sym) {
+                    let default = if f.required { "required".to_string() } else { format!("= {}", f.default.display(g)) };
+                    out.push_str(&format!("\n\n- of `{}`: {} {default}", k.name, super::complete::ty_name(g, &f.ty)));
+                }
+            }
+        }
+        return out;
+    }
+    if let Some((kind, name, cite)) = cited_item(tree, n.whole.start as usize)
+        && name == n.name
+    {
+        return rule_markdown(project, game, kind, &name, cite.as_deref());
+    }
+    let written = file.text.get(n.whole.start as usize..n.whole.end as usize).unwrap_or("");
+    let mut shown: Vec<&str> = written.lines().take(30).collect();
+    if written.lines().count() > 30 {
+        shown.push("...");
+    }
+    format!("**{}** `{}`\n\n```arbiter\n{}\n```", n.kind, n.name, shown.join("\n"))
+}

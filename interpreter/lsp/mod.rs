@@ -335,10 +335,23 @@ impl Server {
         {
             return Some(markdown(md));
         }
+        let game = self.game_for(&path).or_else(|| self.last_game(&path));
+        // A name declared somewhere in the game: what it is.
+        if let Some((_, wanted)) = self.names_at(&at.text_document.uri, at.position) {
+            let index = self.index(&path);
+            for w in &wanted {
+                let found = index.iter().find_map(|(f, named)| names::flat(named).into_iter().find(|n| w.is(n)).map(|n| (f, n.clone())));
+                if let Some((f, n)) = found
+                    && let Ok(tree) = self.project.sources().parse(f)
+                {
+                    return Some(markdown(hover::declared_markdown(&self.project, game.as_deref(), f, &tree, &n)));
+                }
+            }
+        }
+        // Else the rule item the cursor is in.
         let source = self.project.read_source(&path).ok()?;
         let file = self.project.sources().parse(&source).ok()?;
         let (kind, name, cite) = hover::cited_item(&file, offset)?;
-        let game = self.game_for(&path);
         Some(markdown(hover::rule_markdown(&self.project, game.as_deref(), kind, &name, cite.as_deref())))
     }
 
