@@ -264,13 +264,16 @@ fn a_field_name_is_completed_in_a_card_being_typed() {
     assert_eq!(power["kind"], json!(5), "a field");
     assert!(power["detail"].as_str().unwrap().starts_with("int"), "{power}");
     assert!(items.iter().any(|i| i["label"] == "action"), "the card kind's ability slots too");
-    // Outside a definition's body: nothing.
-    let none = s.request(
+    // Outside a definition's body: no fields (the builtins and the game's names instead).
+    let outside = s.request(
         "textDocument/completion",
         json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 0 } }),
         &mut kept,
     );
-    assert_eq!(none, Value::Null);
+    let outside = outside.as_array().unwrap();
+    assert!(!outside.iter().any(|i| i["label"] == "power"), "no field outside a body");
+    assert!(outside.iter().any(|i| i["label"] == "count"), "the builtins");
+    assert!(!outside.iter().any(|i| i["label"] == "Galactica"), "a definition's name is offered in quotes only");
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -396,4 +399,50 @@ fn hovering_a_field_shows_its_type_and_default_and_a_card_name_its_card() {
     assert!(md.starts_with("**card** `Viper Mark II`"), "{md}");
     assert!(md.contains("card \"Viper Mark II\""), "the card as written: {md}");
     s.stop();
+}
+
+#[test]
+fn completion_offers_card_names_in_a_deck_the_items_a_variant_may_replace_and_builtins() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-more-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    s.notify("initialized", json!({}));
+    let mut complete = |s: &mut Session, name: &str, text: &str| -> Vec<Value> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let uri = url_of(&path);
+        s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+        let line = text.lines().count() - 1;
+        let character = text.lines().last().unwrap().len();
+        let r = s.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } }),
+            &mut kept,
+        );
+        r.as_array().cloned().unwrap_or_default()
+    };
+    let labels = |items: &[Value]| items.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+
+    // A card name on a deck line.
+    let deck = complete(&mut s, "deck.arb", "for bsg-ccg\n\ndeck \"Mine\" sample \"fixture\" {\n  base \"Galactica\"\n  4 \"Vi");
+    assert!(labels(&deck).contains(&"Viper Mark II".to_string()), "{:?}", labels(&deck));
+    assert!(deck.iter().all(|i| i["kind"] == json!(12)), "definitions only");
+
+    // The functions a variant may replace, after `replace func`.
+    let variant = complete(&mut s, "variant.arb", "for tic-tac-toe\n\nvariant mine \"Mine\" sample \"fixture\" {\n  replace func ");
+    let names = labels(&variant);
+    assert!(names.contains(&"mark_at".to_string()) && names.contains(&"three_in_a_row".to_string()), "{names:?}");
+    assert!(!names.contains(&"turn.play".to_string()), "a proc is not a func: {names:?}");
+
+    // In code: the builtins with their arity and doc, and the game's names.
+    let code = complete(&mut s, "code.arb", "for tic-tac-toe\n\nfunc mine(i: int) = n");
+    let nth = code.iter().find(|i| i["label"] == "nth").unwrap_or_else(|| panic!("{:?}", labels(&code)));
+    assert_eq!(nth["detail"], "builtin, 2 arguments");
+    assert!(nth["documentation"].as_str().unwrap().contains("0-based"));
+    assert!(labels(&code).contains(&"board".to_string()), "the game's zone");
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -83,3 +83,100 @@ pub fn ty_name(game: &Game, ty: &Ty) -> String {
         Ty::Pose => "pose".into(),
     }
 }
+
+/// The text of the line up to byte `at`.
+pub fn line_before(text: &str, at: usize) -> &str {
+    let before = text.get(..at).unwrap_or("");
+    before.rfind('\n').map_or(before, |i| before.get(i + 1..).unwrap_or(""))
+}
+
+/// Whether only a word (or nothing) is written on the line so far: a property's name goes here.
+pub fn starts_line(line: &str) -> bool {
+    line.trim_start().chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// After `replace KIND ` or `remove KIND ` (a variant's change), the kind of item named next.
+pub fn replaced_kind(line: &str) -> Option<&str> {
+    let mut words = line.split_whitespace();
+    let verb = words.next()?;
+    let kind = words.next()?;
+    let rest: Vec<&str> = words.collect();
+    // The name is next (nothing typed after the kind yet) or being typed (one word, unfinished).
+    let spaced = line.ends_with(char::is_whitespace);
+    let typing_name = (rest.is_empty() && spaced) || (rest.len() == 1 && !spaced);
+    ((verb == "replace" || verb == "remove") && typing_name && kind.chars().all(char::is_alphanumeric)).then_some(kind)
+}
+
+/// Every definition's name (for a deck line), with its kind.
+pub fn definitions(game: &Game) -> Vec<CompletionItem> {
+    game.defs
+        .iter()
+        .map(|d| CompletionItem {
+            label: d.name.clone(),
+            kind: Some(CompletionItemKind::VALUE),
+            detail: game.kind(d.kind).map(|k| k.name.clone()),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+/// The builtins, each with its arity and one line of doc.
+pub fn builtins() -> Vec<CompletionItem> {
+    crate::ir::builtins::BUILTINS
+        .iter()
+        .map(|b| {
+            let args = if b.min == b.max { format!("{}", b.min) } else { format!("{} to {}", b.min, b.max) };
+            CompletionItem {
+                label: b.name.to_string(),
+                kind: Some(CompletionItemKind::FUNCTION),
+                detail: Some(format!("builtin, {args} argument{}", if b.max == 1 { "" } else { "s" })),
+                documentation: Some(lsp_types::Documentation::String(b.doc.to_string())),
+                ..CompletionItem::default()
+            }
+        })
+        .collect()
+}
+
+/// Whether names of this kind are written in code (not in quotes, like a definition's, and not
+/// only in headers, like a section's or a variant's).
+pub fn in_code(kind: &str) -> bool {
+    matches!(
+        kind,
+        "proc"
+            | "func"
+            | "check"
+            | "hint"
+            | "side"
+            | "kind"
+            | "enum"
+            | "enum member"
+            | "const"
+            | "zone"
+            | "global"
+            | "player field"
+            | "event"
+    )
+}
+
+/// Declared names, each once, with what it is.
+pub fn declared<'a>(names: impl Iterator<Item = &'a super::names::Named>) -> Vec<CompletionItem> {
+    let mut seen = std::collections::HashSet::new();
+    names
+        .filter(|n| seen.insert((n.kind.clone(), n.name.clone())))
+        .map(|n| CompletionItem {
+            label: n.name.clone(),
+            kind: Some(match n.kind.as_str() {
+                "proc" | "func" | "check" | "hint" | "side" => CompletionItemKind::FUNCTION,
+                "kind" => CompletionItemKind::CLASS,
+                "enum" => CompletionItemKind::ENUM,
+                "enum member" => CompletionItemKind::ENUM_MEMBER,
+                "const" => CompletionItemKind::CONSTANT,
+                "zone" | "global" | "player field" => CompletionItemKind::VARIABLE,
+                "event" | "trigger" => CompletionItemKind::EVENT,
+                _ => CompletionItemKind::REFERENCE,
+            }),
+            detail: Some(n.kind.clone()),
+            ..CompletionItem::default()
+        })
+        .collect()
+}

@@ -216,13 +216,31 @@ impl Server {
     }
 
     /// In a definition's body, its kind's fields and ability slots.
+    /// What may be written here: a definition's name inside quotes (a deck line), the items of a
+    /// kind after `replace KIND` or `remove KIND` in a variant, a kind's fields and ability slots at
+    /// the start of a line in a definition's body, else the builtins (with their signatures) and
+    /// the names the game declares.
     fn complete(&self, p: &CompletionParams) -> Option<CompletionResponse> {
         let at = &p.text_document_position;
         let (path, text) = self.text_of(&at.text_document.uri)?;
-        let kind = complete::kind_at(&text, text::offset(&text, at.position))?;
+        let offset = text::offset(&text, at.position);
         // The game as last compiled: the file being typed may not check now.
         let game = self.game_for(&path).or_else(|| self.last_game(&path))?;
-        Some(CompletionResponse::Array(complete::fields_of(&game, kind)))
+        let line = complete::line_before(&text, offset);
+        let items = if line.matches('"').count() % 2 == 1 {
+            complete::definitions(&game)
+        } else if let Some(kind) = complete::replaced_kind(line) {
+            let index = self.index(&path);
+            complete::declared(index.iter().flat_map(|(_, named)| names::flat(named)).filter(|n| n.kind == kind))
+        } else if let Some(kind) = complete::kind_at(&text, offset).filter(|_| complete::starts_line(line)) {
+            complete::fields_of(&game, kind)
+        } else {
+            let index = self.index(&path);
+            let mut items = complete::builtins();
+            items.extend(complete::declared(index.iter().flat_map(|(_, named)| names::flat(named)).filter(|n| complete::in_code(&n.kind))));
+            items
+        };
+        Some(CompletionResponse::Array(items))
     }
 
     /// Every name declared in the files of `path`'s game and in `path` itself, with each file.
