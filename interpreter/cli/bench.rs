@@ -17,6 +17,7 @@ pub mod native;
 pub struct Options {
     pub game: Option<String>,
     pub parse: bool,
+    pub lsp: bool,
     pub games: u64,
     /// `4`, or a range `3-6` played in turn.
     pub players: Option<String>,
@@ -90,9 +91,56 @@ fn parse_all(project: &Project) -> i32 {
     i32::from(checked.errors() > 0)
 }
 
+/// `arbiter bench --lsp`: the language server's time from an edit to its diagnostics (its
+/// check of the edited text), for files of each role, each edited 20 times (a comment added),
+/// after the file was opened once.
+fn lsp_edits(project: &Project) -> i32 {
+    let files = [
+        ("card file", "tests/tour/my-cards.arb"),
+        ("card game rulebook file", "rulebooks/bsg-ccg/turn.arb"),
+        ("board game rulebook file", "rulebooks/bsg-board/game.arb"),
+        ("StarCraft rulebook file", "rulebooks/starcraft/game.arb"),
+        ("scenario file", "tests/examples/bsg-ccg/CCG-01.arb"),
+    ];
+    let mut server = crate::lsp::Server::new(project.clone());
+    outln!("the language server: from an edit to its diagnostics (one check of the edited text), on all cores");
+    for (role, rel) in files {
+        let path = project.root.join(rel);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("error: cannot read {rel}");
+            return 2;
+        };
+        let Some(uri) = crate::lsp::file_uri(&path) else { return 2 };
+        server.edit(&uri, Some(text.clone()));
+        let first = Instant::now();
+        let found: usize = server.check(&uri).iter().map(|p| p.diagnostics.len()).sum();
+        let opened = first.elapsed();
+        let mut times: Vec<f64> = (0..20)
+            .map(|k| {
+                server.edit(&uri, Some(format!("{text}\n// edit {k}\n")));
+                let t = Instant::now();
+                let _ = server.check(&uri);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        server.edit(&uri, None);
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+        let worst = times.last().copied().unwrap_or(0.0);
+        outln!(
+            "  {role} ({rel}): {median:.1} ms (median of 20 edits; slowest {worst:.1} ms; opening it {:.1} ms; {found} diagnostics)",
+            opened.as_secs_f64() * 1e3
+        );
+    }
+    0
+}
+
 pub fn run(project: &Project, o: &Options) -> i32 {
     if o.parse {
         return parse_all(project);
+    }
+    if o.lsp {
+        return lsp_edits(project);
     }
     let Some(game) = o.game.as_deref() else {
         eprintln!("error: name a game (`arbiter bench bsg-ccg`), or measure parsing with `arbiter bench --parse`");

@@ -185,6 +185,10 @@ pub enum Command {
         /// Measure parsing and checking every rulebook, card and scenario file instead.
         #[arg(long)]
         parse: bool,
+        /// Measure the language server instead: the time from an edit to its diagnostics, for a
+        /// card file, rulebook files and a scenario file.
+        #[arg(long)]
+        lsp: bool,
         #[arg(long, default_value_t = 200)]
         games: u64,
         /// How many players; `3-6` spreads the games over each count in turn.
@@ -314,8 +318,8 @@ pub fn main_with(cli: Cli) -> i32 {
             test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
         }
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
-        Command::Bench { game, parse, games, players, seed, variants, profile, bots } => {
-            bench::run(&project, &bench::Options { game, parse, games, players, seed, variants, profile, bots })
+        Command::Bench { game, parse, lsp, games, players, seed, variants, profile, bots } => {
+            bench::run(&project, &bench::Options { game, parse, lsp, games, players, seed, variants, profile, bots })
         }
         Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots } => {
             let o = sim::Options { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots };

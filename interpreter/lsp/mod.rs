@@ -136,6 +136,11 @@ impl Server {
         }
     }
 
+    /// The editor's text for the file at `uri` (`None`: closed, read from disk again).
+    pub fn edit(&mut self, uri: &Url, text: Option<String>) {
+        self.set_text(uri.clone(), text);
+    }
+
     fn set_text(&mut self, uri: Url, text: Option<String>) -> Url {
         self.games.borrow_mut().clear();
         if let Ok(path) = uri.to_file_path() {
@@ -410,6 +415,11 @@ impl Server {
         }
         by_file.into_iter().map(|(uri, diagnostics)| PublishDiagnosticsParams { uri, diagnostics, version: None }).collect()
     }
+}
+
+/// The URL of a file on disk.
+pub fn file_uri(path: &Path) -> Option<Url> {
+    Url::from_file_path(crate::check::project::canonical(path)?).ok()
 }
 
 /// The URL of a file as diagnostics name it (relative to the project's root where it lies inside).
