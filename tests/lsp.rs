@@ -446,3 +446,49 @@ fn completion_offers_card_names_in_a_deck_the_items_a_variant_may_replace_and_bu
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn semantic_tokens_colour_keywords_and_the_games_names() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("rulebooks/tic-tac-toe/game.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    let legend: Vec<String> = init["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let r = s.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": uri } }), &mut kept);
+    let data: Vec<u64> = r["data"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(data.len() % 5, 0);
+    // Decode: (line, column, length, type name).
+    let (mut line, mut col) = (0, 0);
+    let mut toks = Vec::new();
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            line += t[0];
+            col = t[1];
+        } else {
+            col += t[1];
+        }
+        toks.push((line, col, t[2], legend[t[3] as usize].clone()));
+    }
+    let at = |needle: &str| {
+        let (l, s) = text.lines().enumerate().find(|(_, s)| s.contains(needle)).unwrap();
+        (l as u64, s.find(needle).unwrap() as u64)
+    };
+    let kind_at = |(l, c): (u64, u64)| toks.iter().find(|t| t.0 == l && t.1 == c).map(|t| t.3.clone());
+    assert_eq!(kind_at(at("func three_in_a_row")), Some("keyword".into()));
+    let (l, c) = at("mark_at(nth(l, 0))");
+    assert_eq!(kind_at((l, c)), Some("function".into()), "a call of a declared function");
+    let (l, c) = at("nth(board, i).mark");
+    assert_eq!(kind_at((l, c + 4)), Some("variable".into()), "a zone");
+    assert_eq!(kind_at((l, c + 14)), Some("property".into()), "a field after a dot");
+    s.stop();
+}

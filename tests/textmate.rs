@@ -88,3 +88,13 @@ fn the_vscode_package_names_the_grammar_it_is_copied_with() {
     let config: Value = serde_json::from_str(&config).unwrap();
     assert_eq!(config["comments"]["lineComment"], "//");
 }
+
+#[test]
+fn the_language_server_colours_the_same_keywords() {
+    let pest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/arbiter.pest")).unwrap();
+    let code: String = pest.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n");
+    let literal = regex::Regex::new(r#""([a-z_]{2,})""#).unwrap();
+    let keywords: BTreeSet<String> = literal.captures_iter(&code).map(|c| c[1].to_string()).collect();
+    let server: BTreeSet<String> = arbiter::lsp::tokens::KEYWORDS.iter().map(|s| s.to_string()).collect();
+    assert_eq!(server, keywords, "arbiter::lsp::tokens::KEYWORDS and grammar/arbiter.pest");
+}

@@ -10,12 +10,15 @@ mod complete;
 mod hover;
 mod names;
 mod text;
+pub mod tokens;
 
 use crate::check::project::Project;
 use crate::diag::{Diag, Level};
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
-use lsp_types::request::{CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _};
+use lsp_types::request::{
+    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _, SemanticTokensFullRequest,
+};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
     CompletionResponse, Diagnostic, DiagnosticSeverity, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
@@ -38,6 +41,13 @@ pub fn run(root: Option<PathBuf>) -> Result<(), String> {
         completion_provider: Some(CompletionOptions::default()),
         document_symbol_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
+            lsp_types::SemanticTokensOptions {
+                legend: tokens::legend(),
+                full: Some(lsp_types::SemanticTokensFullOptions::Bool(true)),
+                ..lsp_types::SemanticTokensOptions::default()
+            },
+        )),
         ..ServerCapabilities::default()
     };
     let caps = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
@@ -165,6 +175,10 @@ impl Server {
             },
             DocumentSymbolRequest::METHOD => match serde_json::from_value::<DocumentSymbolParams>(req.params) {
                 Ok(p) => Response::new_ok(req.id, self.outline(&p.text_document.uri)),
+                Err(e) => invalid(req.id, e),
+            },
+            SemanticTokensFullRequest::METHOD => match serde_json::from_value::<lsp_types::SemanticTokensParams>(req.params) {
+                Ok(p) => Response::new_ok(req.id, self.colours(&p.text_document.uri)),
                 Err(e) => invalid(req.id, e),
             },
             References::METHOD => match serde_json::from_value::<ReferenceParams>(req.params) {
@@ -337,6 +351,21 @@ impl Server {
             }
         }
         Some(out)
+    }
+
+    /// The file's words coloured by what they are (`tokens`).
+    fn colours(&self, uri: &Url) -> Option<lsp_types::SemanticTokensResult> {
+        let (path, text) = self.text_of(uri)?;
+        let mut names = HashMap::new();
+        for (_, named) in self.index(&path) {
+            for n in names::flat(&named) {
+                if let Some(t) = tokens::type_of_kind(&n.kind) {
+                    names.entry(n.name.clone()).or_insert(t);
+                }
+            }
+        }
+        let data = tokens::tokens(&text, &names);
+        Some(lsp_types::SemanticTokensResult::Tokens(lsp_types::SemanticTokens { result_id: None, data }))
     }
 
     /// The file's outline: its items, with a kind's fields and an enum's members inside.

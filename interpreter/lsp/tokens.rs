@@ -1,0 +1,326 @@
+//! Semantic tokens: each word of a file coloured by what it is — a keyword, or a name the game
+//! declares (a procedure or function, a kind, a zone, an enum member, a field after a dot) — and
+//! comments, texts and numbers. Worked out from the text, so it colours a file that does not parse.
+
+use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokensLegend};
+use std::collections::HashMap;
+
+/// The words the language reserves or uses as keywords (every word literal in
+/// grammar/arbiter.pest; tests/textmate.rs keeps the two in step).
+pub const KEYWORDS: &[&str] = &[
+    "ability",
+    "active",
+    "add",
+    "after",
+    "always",
+    "and",
+    "answer",
+    "any",
+    "before",
+    "blank",
+    "bottom",
+    "by",
+    "call",
+    "cannot",
+    "check",
+    "choose",
+    "chosen",
+    "cite",
+    "conceal",
+    "const",
+    "cost",
+    "create",
+    "decision",
+    "deck",
+    "deckbuilding",
+    "do",
+    "down",
+    "draw",
+    "each",
+    "else",
+    "end",
+    "enum",
+    "event",
+    "except",
+    "expect",
+    "expire",
+    "extends",
+    "face",
+    "false",
+    "field",
+    "finished",
+    "for",
+    "forbid",
+    "from",
+    "func",
+    "game",
+    "global",
+    "has",
+    "hidden",
+    "hint",
+    "holds",
+    "if",
+    "in",
+    "insert",
+    "instead",
+    "invalid",
+    "keep",
+    "kind",
+    "label",
+    "layer",
+    "let",
+    "list",
+    "log",
+    "lose",
+    "many",
+    "modifier",
+    "modify",
+    "move",
+    "no",
+    "none",
+    "not",
+    "note",
+    "of",
+    "on",
+    "open",
+    "optional",
+    "options",
+    "or",
+    "order",
+    "ordered",
+    "over",
+    "owned",
+    "owner",
+    "part",
+    "per",
+    "permit",
+    "pick",
+    "player",
+    "players",
+    "proc",
+    "public",
+    "put",
+    "random",
+    "rarely",
+    "remove",
+    "repeat",
+    "replace",
+    "require",
+    "requires",
+    "return",
+    "reveal",
+    "roll",
+    "run",
+    "sample",
+    "scenario",
+    "secretly",
+    "section",
+    "see",
+    "sees",
+    "self",
+    "set",
+    "shared",
+    "shuffle",
+    "side",
+    "signal",
+    "step",
+    "stop",
+    "target",
+    "then",
+    "to",
+    "top",
+    "trigger",
+    "true",
+    "turn",
+    "under",
+    "until",
+    "up",
+    "use",
+    "uses",
+    "valid",
+    "variant",
+    "when",
+    "where",
+    "while",
+    "win",
+    "you",
+    "zone",
+];
+
+/// The token types, in the legend's order.
+const TYPES: [SemanticTokenType; 10] = [
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::TYPE,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::STRING,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::OPERATOR,
+];
+
+const KEYWORD: u32 = 0;
+const FUNCTION: u32 = 1;
+const TYPE: u32 = 2;
+const ENUM_MEMBER: u32 = 3;
+const VARIABLE: u32 = 4;
+const PROPERTY: u32 = 5;
+const STRING: u32 = 6;
+const NUMBER: u32 = 7;
+const COMMENT: u32 = 8;
+
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend { token_types: TYPES.to_vec(), token_modifiers: vec![] }
+}
+
+/// The token type a declared name's kind colours as.
+pub fn type_of_kind(kind: &str) -> Option<u32> {
+    Some(match kind {
+        "proc" | "func" | "check" | "hint" | "side" | "trigger" | "modifier" | "replace" | "always" | "permit" | "forbid" | "event" => {
+            FUNCTION
+        }
+        "kind" | "enum" => TYPE,
+        "enum member" => ENUM_MEMBER,
+        "zone" | "global" | "player field" | "const" => VARIABLE,
+        "field" => PROPERTY,
+        _ => return None,
+    })
+}
+
+/// The tokens of `text`, encoded as the protocol wants them (each relative to the one before, in
+/// UTF-16 units, none across a line's end). `names` colours the game's declared names.
+pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
+    let mut raw: Vec<(u32, u32, u32, u32)> = Vec::new(); // line, start, length (UTF-16), type
+    for (line_no, line) in text.split('\n').enumerate() {
+        let line_no = u32::try_from(line_no).unwrap_or(u32::MAX);
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        let units = |from: usize, to: usize| -> u32 {
+            line.get(from..to).map_or(0, |s| s.chars().map(char::len_utf16).sum::<usize>()).try_into().unwrap_or(u32::MAX)
+        };
+        let mut i = 0;
+        let mut after_dot = false;
+        while let Some(&(at, c)) = chars.get(i) {
+            let rest = line.get(at..).unwrap_or("");
+            if rest.starts_with("//") {
+                raw.push((line_no, units(0, at), units(at, line.len()), COMMENT));
+                break;
+            }
+            if c == '"' {
+                let mut j = i + 1;
+                while let Some(&(_, d)) = chars.get(j) {
+                    j += 1;
+                    if d == '\\' {
+                        j += 1;
+                    } else if d == '"' {
+                        break;
+                    }
+                }
+                let end = chars.get(j).map_or(line.len(), |x| x.0);
+                raw.push((line_no, units(0, at), units(at, end), STRING));
+                i = j;
+                after_dot = false;
+                continue;
+            }
+            if c.is_ascii_digit() {
+                let mut j = i;
+                while chars.get(j).is_some_and(|x| x.1.is_ascii_digit()) {
+                    j += 1;
+                }
+                let end = chars.get(j).map_or(line.len(), |x| x.0);
+                raw.push((line_no, units(0, at), units(at, end), NUMBER));
+                i = j;
+                continue;
+            }
+            if c.is_alphabetic() || c == '_' {
+                let mut j = i;
+                while chars.get(j).is_some_and(|x| x.1.is_alphanumeric() || x.1 == '_') {
+                    j += 1;
+                }
+                let end = chars.get(j).map_or(line.len(), |x| x.0);
+                let word = line.get(at..end).unwrap_or("");
+                // A dotted name (`challenge.involves`) is coloured whole when the game declares it.
+                let mut k = j;
+                let mut dotted_end = end;
+                while chars.get(k).is_some_and(|x| x.1 == '.') && chars.get(k + 1).is_some_and(|x| x.1.is_alphabetic() || x.1 == '_') {
+                    k += 1;
+                    while chars.get(k).is_some_and(|x| x.1.is_alphanumeric() || x.1 == '_') {
+                        k += 1;
+                    }
+                    dotted_end = chars.get(k).map_or(line.len(), |x| x.0);
+                }
+                let dotted = line.get(at..dotted_end).unwrap_or("");
+                if dotted != word
+                    && let Some(t) = names.get(dotted)
+                {
+                    raw.push((line_no, units(0, at), units(at, dotted_end), *t));
+                    i = k;
+                    after_dot = false;
+                    continue;
+                }
+                let t = if after_dot {
+                    Some(PROPERTY)
+                } else if KEYWORDS.contains(&word) {
+                    Some(KEYWORD)
+                } else {
+                    names.get(word).copied()
+                };
+                if let Some(t) = t {
+                    raw.push((line_no, units(0, at), units(at, end), t));
+                }
+                i = j;
+                after_dot = false;
+                continue;
+            }
+            after_dot = c == '.';
+            i += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let (mut last_line, mut last_start) = (0, 0);
+    for (line, start, length, t) in raw {
+        let delta_line = line - last_line;
+        let delta_start = if delta_line == 0 { start - last_start } else { start };
+        out.push(SemanticToken { delta_line, delta_start, length, token_type: t, token_modifiers_bitset: 0 });
+        last_line = line;
+        last_start = start;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_coloured_by_what_they_are() {
+        let names: HashMap<String, u32> =
+            [("mark_at".to_string(), FUNCTION), ("board".to_string(), VARIABLE), ("turns.order".to_string(), FUNCTION)]
+                .into_iter()
+                .collect();
+        let toks = tokens("func f(i: int) = nth(board, i).mark + mark_at(1) // é\ncall turns.order(x) \"a \\\" b\"", &names);
+        let decoded: Vec<(u32, u32, u32, u32)> = toks
+            .iter()
+            .scan((0, 0), |(l, s), t| {
+                *l += t.delta_line;
+                *s = if t.delta_line == 0 { *s + t.delta_start } else { t.delta_start };
+                Some((*l, *s, t.length, t.token_type))
+            })
+            .collect();
+        assert_eq!(
+            decoded,
+            vec![
+                (0, 0, 4, KEYWORD),
+                (0, 21, 5, VARIABLE),
+                (0, 31, 4, PROPERTY),
+                (0, 38, 7, FUNCTION),
+                (0, 46, 1, NUMBER),
+                (0, 49, 4, COMMENT),
+                (1, 0, 4, KEYWORD),
+                (1, 5, 11, FUNCTION),
+                (1, 20, 8, STRING),
+            ]
+        );
+    }
+}
