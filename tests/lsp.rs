@@ -492,3 +492,25 @@ fn semantic_tokens_colour_keywords_and_the_games_names() {
     assert_eq!(kind_at((l, c + 14)), Some("property".into()), "a field after a dot");
     s.stop();
 }
+
+#[test]
+fn a_uses_line_goes_to_its_file() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("tests/house-rules/bsg-ccg/house.arb");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (line, l) = text.lines().enumerate().find(|(_, l)| l.starts_with("uses \"cards.arb\"")).unwrap();
+    let col = l.find("cards").unwrap() + 2;
+    let def = s.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": col } }),
+        &mut kept,
+    );
+    assert_eq!(def["uri"], json!(url_of(&root.join("tests/house-rules/bsg-ccg/cards.arb"))));
+    s.stop();
+}

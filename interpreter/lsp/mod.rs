@@ -310,6 +310,14 @@ impl Server {
     fn definition(&self, p: &GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
         let at = &p.text_document_position_params;
         let (path, candidates) = self.names_at(&at.text_document.uri, at.position)?;
+        // A file named in quotes (`uses "my-cards.arb"`): the file, beside this one.
+        if let [only] = candidates.as_slice()
+            && only.name.ends_with(".arb")
+            && let Some(dir) = path.parent()
+            && let Some(uri) = file_uri(&dir.join(&only.name))
+        {
+            return Some(GotoDefinitionResponse::Scalar(Location { uri, range: lsp_types::Range::default() }));
+        }
         let index = self.index(&path);
         for name in candidates {
             let found: Vec<Location> = index
