@@ -514,3 +514,31 @@ fn a_uses_line_goes_to_its_file() {
     assert_eq!(def["uri"], json!(url_of(&root.join("tests/house-rules/bsg-ccg/cards.arb"))));
     s.stop();
 }
+
+#[test]
+fn a_problem_outside_the_files_is_shown_at_the_top_of_the_file() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-uses-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("with-uses.arb");
+    let text = "for bsg-ccg\nuses \"missing.arb\"\n";
+    std::fs::write(&path, text).unwrap();
+    let uri = url_of(&path);
+    let mut s = Session::start();
+    let mut kept = Vec::new();
+    s.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))), "capabilities": {} }),
+        &mut kept,
+    );
+    s.notify("initialized", json!({}));
+    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let diags = s.diagnostics_for(&uri, &mut kept);
+    assert!(diags.iter().any(|d| d["message"].as_str().unwrap().contains("missing.arb")), "{diags:?}");
+    // A game that does not exist, on the `for` line.
+    let wrong = "for bsg-ccgg\n";
+    s.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": wrong }] }));
+    let diags = s.diagnostics_for(&uri, &mut kept);
+    assert!(diags.iter().any(|d| d["message"].as_str().unwrap().contains("bsg-ccg")), "the did-you-mean game: {diags:?}");
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -398,7 +398,10 @@ pub fn canonical(p: &Path) -> Option<PathBuf> {
         return c.clone();
     }
     let c = std::fs::canonicalize(p).ok();
-    if let Ok(mut guard) = SEEN.lock() {
+    // A path that does not exist yet is asked again next time (an editor may create the file).
+    if c.is_some()
+        && let Ok(mut guard) = SEEN.lock()
+    {
         guard.get_or_insert_with(HashMap::new).insert(p.to_path_buf(), c.clone());
     }
     c

@@ -8,6 +8,7 @@ use crate::check::project::Project;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
 use crate::syntax::span::FileNumbers;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Hand-written playouts of the small games, the limit to measure against (`tests/benches`).
@@ -92,20 +93,28 @@ fn parse_all(project: &Project) -> i32 {
 }
 
 /// `arbiter bench --lsp`: the language server's time from an edit to its diagnostics (its
-/// check of the edited text), for files of each role, each edited 20 times (a comment added),
-/// after the file was opened once.
+/// check of the edited text) for one rulebook file of each game, a card file and a scenario file,
+/// each edited 20 times (a comment added) after it was opened once.
 fn lsp_edits(project: &Project) -> i32 {
-    let files = [
-        ("card file", "tests/tour/my-cards.arb"),
-        ("card game rulebook file", "rulebooks/bsg-ccg/turn.arb"),
-        ("board game rulebook file", "rulebooks/bsg-board/game.arb"),
-        ("StarCraft rulebook file", "rulebooks/starcraft/game.arb"),
-        ("scenario file", "tests/examples/bsg-ccg/CCG-01.arb"),
-    ];
+    // One rulebook file of each game, and the first card file and scenario file found.
+    let first = |dir: &str| -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = project.games().iter().flat_map(|g| Project::arb_files(&project.root.join(dir).join(g))).collect();
+        all.truncate(1);
+        all
+    };
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    for g in project.games() {
+        let dir = project.root.join("rulebooks").join(&g);
+        let main = dir.join("game.arb");
+        let pick = if main.exists() { Some(main) } else { Project::arb_files(&dir).into_iter().next() };
+        files.extend(pick.map(|p| (format!("rulebook file of {g}"), p)));
+    }
+    files.extend(first("cards").into_iter().map(|p| ("card file".to_string(), p)));
+    files.extend(first("tests/examples").into_iter().map(|p| ("scenario file".to_string(), p)));
     let mut server = crate::lsp::Server::new(project.clone());
     outln!("the language server: from an edit to its diagnostics (one check of the edited text), on all cores");
-    for (role, rel) in files {
-        let path = project.root.join(rel);
+    for (role, path) in files {
+        let rel = project.display(&path);
         let Ok(text) = std::fs::read_to_string(&path) else {
             eprintln!("error: cannot read {rel}");
             return 2;

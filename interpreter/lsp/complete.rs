@@ -107,6 +107,22 @@ pub fn replaced_kind(line: &str) -> Option<&str> {
     ((verb == "replace" || verb == "remove") && typing_name && kind.chars().all(char::is_alphanumeric)).then_some(kind)
 }
 
+/// Whether the line so far opens a quoted definition's name: a deck line (`4 "`, `base "`) or a
+/// `create "`; not a text (`log "`, `cite "`, a card's `text "`).
+pub fn naming_definition(line: &str, sections: &[String]) -> bool {
+    let Some(q) = line.rfind('"') else { return false };
+    if line.matches('"').count() % 2 == 0 || line.contains("//") {
+        return false;
+    }
+    let before = line.get(..q).unwrap_or("").trim();
+    let words: Vec<&str> = before.split_whitespace().collect();
+    match words.as_slice() {
+        // A count, or a deck's section word, alone before the name.
+        [w] => w.chars().all(|c| c.is_ascii_digit()) || sections.iter().any(|s| s == w),
+        _ => before.ends_with("create"),
+    }
+}
+
 /// Every definition's name (for a deck line), with its kind.
 pub fn definitions(game: &Game) -> Vec<CompletionItem> {
     game.defs

@@ -91,22 +91,34 @@ impl Server {
 
     fn serve(&mut self, connection: &Connection) -> Result<(), String> {
         let send = |m: Message| connection.sender.send(m).map_err(|e| e.to_string());
-        while let Ok(first) = connection.receiver.recv() {
+        // The connection hands over one message at a time (a channel without room): a thread
+        // moves them into one with room, so that everything already sent can be taken in at once.
+        let (tx, rx) = std::sync::mpsc::channel::<Message>();
+        let incoming = connection.receiver.clone();
+        std::thread::spawn(move || {
+            for m in incoming {
+                if tx.send(m).is_err() {
+                    break;
+                }
+            }
+        });
+        while let Ok(first) = rx.recv() {
             // Everything already waiting is taken in before checking: typing sends a change per
             // key, and only the last text of each file is worth checking.
             let mut batch = vec![first];
-            while let Ok(more) = connection.receiver.try_recv() {
+            while let Ok(more) = rx.try_recv() {
                 batch.push(more);
             }
             let mut changed: Vec<Url> = Vec::new();
             for msg in batch {
                 match msg {
-                    Message::Request(req) => {
-                        if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
-                            return Ok(());
-                        }
-                        send(Message::Response(self.answer(req)))?;
+                    Message::Request(req) if req.method == "shutdown" => {
+                        send(Message::Response(Response::new_ok(req.id, ())))?;
+                        // Then only `exit` is expected (the protocol: exit code 0 after shutdown).
+                        return Ok(());
                     }
+                    Message::Request(req) => send(Message::Response(self.answer(req)))?,
+                    Message::Notification(n) if n.method == "exit" => return Err("`exit` without `shutdown`".into()),
                     Message::Notification(n) => {
                         if let Some(uri) = self.take_in(n)
                             && !changed.contains(&uri)
@@ -246,7 +258,7 @@ impl Server {
         // The game as last compiled: the file being typed may not check now.
         let game = self.game_for(&path).or_else(|| self.last_game(&path))?;
         let line = complete::line_before(&text, offset);
-        let items = if line.matches('"').count() % 2 == 1 {
+        let items = if complete::naming_definition(line, &game.deck_sections) {
             complete::definitions(&game)
         } else if let Some(kind) = complete::replaced_kind(line) {
             let index = self.index(&path);
@@ -264,21 +276,47 @@ impl Server {
 
     /// Every name declared in the files of `path`'s game and in `path` itself, with each file.
     fn index(&self, path: &Path) -> Vec<(crate::syntax::span::SourceFile, Vec<names::Named>)> {
-        let mut files: Vec<crate::syntax::span::SourceFile> =
-            self.game_for(path).or_else(|| self.last_game(path)).map(|g| g.files.clone()).unwrap_or_default();
-        if let Ok(me) = self.project.read_source(path)
-            && !files.iter().any(|f| f.id == me.id)
-        {
-            files.push(me);
+        // The game's files by path, each read again (an open buffer's text, else the disk's): the
+        // game may be an older compile (`last_game`) that holds older texts.
+        let mut paths: Vec<PathBuf> = self
+            .game_for(path)
+            .or_else(|| self.last_game(path))
+            .map(|g| g.files.iter().map(|f| self.full_path(&f.name)).collect())
+            .unwrap_or_default();
+        let me = crate::check::project::canonical(path);
+        if !paths.iter().any(|p| crate::check::project::canonical(p) == me) {
+            paths.push(path.to_path_buf());
         }
-        files
+        paths
             .into_iter()
-            .filter_map(|f| {
+            .filter_map(|p| {
+                let f = self.project.read_source(&p).ok()?;
                 let tree = self.project.sources().parse(&f).ok()?;
                 let declared = names::declared(&tree);
                 Some((f, declared))
             })
             .collect()
+    }
+
+    /// The full path of a file as diagnostics name it (relative to the project's root where it
+    /// lies inside).
+    fn full_path(&self, name: &str) -> PathBuf {
+        let p = Path::new(name);
+        if p.is_absolute() { p.to_path_buf() } else { self.project.root.join(p) }
+    }
+
+    /// The URL to name a file by: the editor's own for an open file (whatever way its path was
+    /// written: a symbolic link, say), else the file's canonical path.
+    fn url_of(&self, name: &str) -> Option<Url> {
+        let full = self.full_path(name);
+        let canon = crate::check::project::canonical(&full);
+        if let Some(c) = &canon
+            && let Some(u) =
+                self.open.keys().find(|u| u.to_file_path().ok().and_then(|p| crate::check::project::canonical(&p)).as_ref() == Some(c))
+        {
+            return Some(u.clone());
+        }
+        Url::from_file_path(canon?).ok()
     }
 
     /// The names the cursor may stand for, most specific first: a quoted name (a deck line's
@@ -324,10 +362,7 @@ impl Server {
                 .iter()
                 .flat_map(|(f, named)| names::flat(named).into_iter().filter(|n| name.is(n)).map(move |n| (f, n.at)))
                 .filter_map(|(f, span)| {
-                    Some(Location {
-                        uri: file_url(&self.project.root, &f.name)?,
-                        range: text::range(&f.text, span.start as usize, span.end as usize),
-                    })
+                    Some(Location { uri: self.url_of(&f.name)?, range: text::range(&f.text, span.start as usize, span.end as usize) })
                 })
                 .collect();
             match found.len() {
@@ -349,7 +384,7 @@ impl Server {
         let mut out = Vec::new();
         for (f, named) in &index {
             let declared: Vec<usize> = names::flat(named).iter().filter(|n| n.name == name).map(|n| n.at.start as usize).collect();
-            let Some(uri) = file_url(&self.project.root, &f.name) else { continue };
+            let Some(uri) = self.url_of(&f.name) else { continue };
             for (a, b) in names::occurrences(&f.text, &name) {
                 let is_declaration = declared.iter().any(|d| *d == a || *d + 1 == a);
                 if is_declaration && !p.context.include_declaration {
@@ -434,9 +469,12 @@ impl Server {
                 }));
             }
             for (d, file) in checked.diagnostics() {
-                let Some(file) = file else { continue };
-                let Some(u) = file_url(&self.project.root, &file.name) else { continue };
-                let diag = to_lsp(d, &file.text);
+                // A problem outside any file that exists (a game not found; a `uses` file that
+                // cannot be read) is shown at the top of the file being checked.
+                let (u, diag) = match file.and_then(|f| Some((self.url_of(&f.name)?, f))) {
+                    Some((u, f)) => (u, to_lsp(d, &f.text)),
+                    None => (uri.clone(), Diagnostic { range: lsp_types::Range::default(), ..to_lsp(d, "") }),
+                };
                 match by_file.iter_mut().find(|(x, _)| *x == u) {
                     Some((_, list)) => list.push(diag),
                     None => by_file.push((u, vec![diag])),
@@ -457,13 +495,6 @@ impl Server {
 /// The URL of a file on disk.
 pub fn file_uri(path: &Path) -> Option<Url> {
     Url::from_file_path(crate::check::project::canonical(path)?).ok()
-}
-
-/// The URL of a file as diagnostics name it (relative to the project's root where it lies inside).
-fn file_url(root: &Path, name: &str) -> Option<Url> {
-    let p = Path::new(name);
-    let full = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
-    Url::from_file_path(crate::check::project::canonical(&full).unwrap_or(full)).ok()
 }
 
 /// A diagnostic as the editor shows it: the message, then its label and help on lines of their

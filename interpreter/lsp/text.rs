@@ -34,6 +34,8 @@ pub fn offset(text: &str, pos: Position) -> usize {
     }
     let line = text.get(line_start..).unwrap_or("");
     let line = line.split('\n').next().unwrap_or("");
+    // A CRLF line ends before its `\r`.
+    let line = line.strip_suffix('\r').unwrap_or(line);
     let mut units = 0u32;
     for (i, c) in line.char_indices() {
         if units >= pos.character {
@@ -61,5 +63,7 @@ mod tests {
         }
         assert_eq!(offset(text, Position { line: 9, character: 0 }), text.len());
         assert_eq!(offset(text, Position { line: 0, character: 99 }), 1);
+        // Past the end of a CRLF line: before its `\r`.
+        assert_eq!(offset("ab\r\ncd", Position { line: 0, character: 9 }), 2);
     }
 }

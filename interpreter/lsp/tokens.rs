@@ -194,17 +194,26 @@ pub fn type_of_kind(kind: &str) -> Option<u32> {
 pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
     let mut raw: Vec<(u32, u32, u32, u32)> = Vec::new(); // line, start, length (UTF-16), type
     for (line_no, line) in text.split('\n').enumerate() {
+        // A CRLF file's `\r` ends the line: no token runs over it.
+        let line = line.strip_suffix('\r').unwrap_or(line);
         let line_no = u32::try_from(line_no).unwrap_or(u32::MAX);
         let chars: Vec<(usize, char)> = line.char_indices().collect();
-        let units = |from: usize, to: usize| -> u32 {
-            line.get(from..to).map_or(0, |s| s.chars().map(char::len_utf16).sum::<usize>()).try_into().unwrap_or(u32::MAX)
-        };
+        // UTF-16 units before each character (and at the end): a token's place and length in
+        // constant time, however long the line.
+        let mut before = Vec::with_capacity(chars.len() + 1);
+        let mut count = 0u32;
+        for (_, c) in &chars {
+            before.push(count);
+            count = count.saturating_add(u32::try_from(c.len_utf16()).unwrap_or(2));
+        }
+        before.push(count);
+        let at_char = |i: usize| before.get(i).copied().unwrap_or(count);
         let mut i = 0;
         let mut after_dot = false;
         while let Some(&(at, c)) = chars.get(i) {
             let rest = line.get(at..).unwrap_or("");
             if rest.starts_with("//") {
-                raw.push((line_no, units(0, at), units(at, line.len()), COMMENT));
+                raw.push((line_no, at_char(i), count - at_char(i), COMMENT));
                 break;
             }
             if c == '"' {
@@ -217,8 +226,7 @@ pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
                         break;
                     }
                 }
-                let end = chars.get(j).map_or(line.len(), |x| x.0);
-                raw.push((line_no, units(0, at), units(at, end), STRING));
+                raw.push((line_no, at_char(i), at_char(j) - at_char(i), STRING));
                 i = j;
                 after_dot = false;
                 continue;
@@ -228,8 +236,7 @@ pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
                 while chars.get(j).is_some_and(|x| x.1.is_ascii_digit()) {
                     j += 1;
                 }
-                let end = chars.get(j).map_or(line.len(), |x| x.0);
-                raw.push((line_no, units(0, at), units(at, end), NUMBER));
+                raw.push((line_no, at_char(i), at_char(j) - at_char(i), NUMBER));
                 i = j;
                 continue;
             }
@@ -254,7 +261,7 @@ pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
                 if dotted != word
                     && let Some(t) = names.get(dotted)
                 {
-                    raw.push((line_no, units(0, at), units(at, dotted_end), *t));
+                    raw.push((line_no, at_char(i), at_char(k) - at_char(i), *t));
                     i = k;
                     after_dot = false;
                     continue;
@@ -267,7 +274,7 @@ pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
                     names.get(word).copied()
                 };
                 if let Some(t) = t {
-                    raw.push((line_no, units(0, at), units(at, end), t));
+                    raw.push((line_no, at_char(i), at_char(j) - at_char(i), t));
                 }
                 i = j;
                 after_dot = false;
