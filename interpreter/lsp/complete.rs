@@ -111,7 +111,7 @@ pub fn replaced_kind(line: &str) -> Option<&str> {
 /// `create "`; not a text (`log "`, `cite "`, a card's `text "`).
 pub fn naming_definition(line: &str, sections: &[String]) -> bool {
     let Some(q) = line.rfind('"') else { return false };
-    if line.matches('"').count() % 2 == 0 || line.contains("//") {
+    if line.matches('"').count().is_multiple_of(2) || line.contains("//") {
         return false;
     }
     let before = line.get(..q).unwrap_or("").trim();
