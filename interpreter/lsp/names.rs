@@ -65,26 +65,91 @@ pub fn flat(names: &[Named]) -> Vec<&Named> {
     out
 }
 
-/// Where `word` is written as a whole word in `text` (not part of a longer name, and not in a
-/// `//` comment): byte ranges.
+/// Where `word` is written as a whole word in `text`: in code (not in a comment or a text) for a
+/// name, inside quotes for a definition's name that only a text can hold (`"Viper Mark II"`).
+/// Byte ranges.
 pub fn occurrences(text: &str, word: &str) -> Vec<(usize, usize)> {
     let is_name = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = Vec::new();
     if word.is_empty() {
         return out;
     }
-    let mut line_start = 0;
-    for line in text.split_inclusive('\n') {
-        let code_end = line.find("//").unwrap_or(line.len());
-        let code = line.get(..code_end).unwrap_or("");
-        for (i, _) in code.match_indices(word) {
-            let before = code.get(..i).and_then(|b| b.chars().next_back());
-            let after = code.get(i + word.len()..).and_then(|a| a.chars().next());
-            if !before.is_some_and(is_name) && !after.is_some_and(is_name) {
-                out.push((line_start + i, line_start + i + word.len()));
-            }
+    let quoted = !word.chars().all(is_name);
+    fn set(v: &mut [bool], i: usize, to: bool) {
+        if let Some(x) = v.get_mut(i) {
+            *x = to;
         }
-        line_start += line.len();
+    }
+    // Which bytes are code: outside `//` and `/* */` comments and outside texts.
+    let bytes = text.as_bytes();
+    let mut code = vec![true; bytes.len()];
+    let mut in_text = vec![false; bytes.len()];
+    let mut i = 0;
+    while i < bytes.len() {
+        let two = bytes.get(i..i + 2);
+        if two == Some(b"//") {
+            while i < bytes.len() && bytes.get(i) != Some(&b'\n') {
+                set(&mut code, i, false);
+                i += 1;
+            }
+        } else if two == Some(b"/*") {
+            while i < bytes.len() && bytes.get(i..i + 2) != Some(b"*/") {
+                set(&mut code, i, false);
+                i += 1;
+            }
+            for k in i..(i + 2).min(bytes.len()) {
+                set(&mut code, k, false);
+            }
+            i += 2;
+        } else if bytes.get(i) == Some(&b'"') {
+            set(&mut code, i, false);
+            i += 1;
+            while i < bytes.len() && bytes.get(i) != Some(&b'"') && bytes.get(i) != Some(&b'\n') {
+                if bytes.get(i) == Some(&b'\\') {
+                    set(&mut code, i, false);
+                    set(&mut in_text, i, true);
+                    i += 1;
+                }
+                if i < bytes.len() {
+                    set(&mut code, i, false);
+                    set(&mut in_text, i, true);
+                }
+                i += 1;
+            }
+            if i < bytes.len() {
+                set(&mut code, i, false);
+            }
+            i += 1;
+        } else {
+            i += 1;
+        }
+    }
+    for (at, _) in text.match_indices(word) {
+        let end = at + word.len();
+        let wanted = if quoted { &in_text } else { &code };
+        if !(at..end).all(|k| wanted.get(k).copied().unwrap_or(false)) {
+            continue;
+        }
+        let before = text.get(..at).and_then(|b| b.chars().next_back());
+        let after = text.get(end..).and_then(|a| a.chars().next());
+        let bounded =
+            if quoted { before == Some('"') && after == Some('"') } else { !before.is_some_and(is_name) && !after.is_some_and(is_name) };
+        if bounded {
+            out.push((at, end));
+        }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::occurrences;
+
+    #[test]
+    fn words_are_found_in_code_and_names_in_quotes() {
+        let text = "a hand // hand\n/* hand */ x.hand \"to hand\" handy\n4 \"Viper Mark II\" \"Viper Mark II, Elite\"";
+        let hits: Vec<&str> = occurrences(text, "hand").iter().filter_map(|(a, b)| text.get(*a..*b)).collect();
+        assert_eq!(occurrences(text, "hand").len(), 2, "`a hand` and `x.hand` only: {hits:?}");
+        assert_eq!(occurrences(text, "Viper Mark II").len(), 1, "the whole quoted name only");
+    }
 }
