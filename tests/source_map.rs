@@ -178,3 +178,26 @@ fn nowhere_is_the_start_of_the_first_file() {
     let none = diag::render(&[diag::Diag::error(arbiter::syntax::span::Span::NONE, "no game `x`")], &loaded.files);
     assert_eq!(none, "  × no game `x`\n");
 }
+
+/// A file edited again and again (as an editor's buffer is) keeps only its latest versions: the
+/// older ones' texts are let go, so a long editing session does not grow without end.
+#[test]
+fn only_the_latest_versions_of_an_edited_file_are_kept() {
+    let map = arbiter::syntax::source_map::SourceMap::new();
+    let path = std::path::Path::new("typed.arb");
+    let ids: Vec<_> = (0..10).map(|k| map.read(path, format!("// version {k}\n"), || "typed.arb".into()).id).collect();
+    let kept = arbiter::syntax::source_map::VERSIONS_KEPT;
+    for (k, id) in ids.iter().enumerate() {
+        let text = map.get(*id).unwrap().text.to_string();
+        if k + kept >= ids.len() {
+            assert_eq!(text, format!("// version {k}\n"), "a recent version is kept");
+        } else {
+            assert_eq!(text, "", "version {k} was let go");
+        }
+    }
+    // The latest text read again is the same file; a forgotten one comes back as a new file.
+    assert_eq!(map.read(path, "// version 9\n".into(), || "typed.arb".into()).id, ids[9]);
+    let again = map.read(path, "// version 0\n".into(), || "typed.arb".into());
+    assert!(!ids.contains(&again.id));
+    assert_eq!(&*again.text, "// version 0\n");
+}

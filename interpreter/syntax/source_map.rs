@@ -40,6 +40,9 @@ struct Entry {
     tree: OnceLock<Result<Arc<File>, Diag>>,
 }
 
+/// How many versions of one path's text the map keeps (see `SourceMap::read`).
+pub const VERSIONS_KEPT: usize = 4;
+
 impl SourceMap {
     pub fn new() -> SourceMap {
         SourceMap::default()
@@ -59,7 +62,19 @@ impl SourceMap {
         let id = u32::try_from(files.all.len() + 1).ok().filter(|n| *n < FileId::NONE.0).map_or(FileId::NONE, FileId);
         let source = SourceFile::new(id, name(), text);
         files.all.push(Arc::new(Entry { source: source.clone(), tree: OnceLock::new() }));
-        files.by_path.entry(path.to_path_buf()).or_default().push(id);
+        let versions = files.by_path.entry(path.to_path_buf()).or_default();
+        versions.push(id);
+        // A file edited again and again (an editor's buffer, `arbiter lsp`) keeps only its latest
+        // versions: an older one's text and tree are let go (what was compiled from it keeps its
+        // own copy of the text), and reading that text again gives it a new id.
+        let forgotten: Vec<FileId> =
+            if versions.len() > VERSIONS_KEPT { versions.drain(..versions.len() - VERSIONS_KEPT).collect() } else { vec![] };
+        for old in forgotten {
+            if let Some(slot) = (old.0 as usize).checked_sub(1).and_then(|i| files.all.get_mut(i)) {
+                let name = slot.source.name.clone();
+                *slot = Arc::new(Entry { source: SourceFile::new(old, name, String::new()), tree: OnceLock::new() });
+            }
+        }
         source
     }
 
