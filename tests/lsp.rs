@@ -60,6 +60,21 @@ impl Session {
         Session { child, stdin, messages: rx, next_id: 1 }
     }
 
+    /// A session started and initialized with the repository as its project: the server's
+    /// capabilities.
+    fn initialized(kept: &mut Vec<Value>) -> (Session, Value) {
+        let mut s = Session::start();
+        let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+        let init = s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), kept);
+        s.notify("initialized", json!({}));
+        (s, init["capabilities"].clone())
+    }
+
+    /// The editor opens a file with this text.
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    }
+
     fn send(&mut self, v: &Value) {
         let body = v.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
@@ -116,16 +131,13 @@ fn a_misspelled_field_is_reported_as_you_type_and_its_quick_fix_clears_it() {
     let path = dir.join("my-card.arb");
     std::fs::write(&path, CARD).unwrap();
     let uri = url_of(&path);
-    let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
 
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut kept);
-    assert_eq!(init["capabilities"]["textDocumentSync"], json!(1), "whole texts are sent on each change");
-    assert_eq!(init["capabilities"]["codeActionProvider"], json!(true));
-    s.notify("initialized", json!({}));
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert_eq!(caps["textDocumentSync"], json!(1), "whole texts are sent on each change");
+    assert_eq!(caps["codeActionProvider"], json!(true));
 
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": CARD } }));
+    s.open(&uri, CARD);
     let diags = s.diagnostics_for(&uri, &mut kept);
     assert_eq!(diags.len(), 1, "{diags:?}");
     let d = &diags[0];
@@ -169,12 +181,10 @@ fn hovering_a_rule_item_shows_its_citation_section_and_lines_and_a_builtin_its_d
     let path = root.join("rulebooks/tic-tac-toe/game.arb");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    assert_eq!(init["capabilities"]["hoverProvider"], json!(true));
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert_eq!(caps["hoverProvider"], json!(true));
+    s.open(&uri, &text);
     let at = |needle: &str, plus: usize| {
         let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
         json!({ "line": line, "character": l.find(needle).unwrap() + plus })
@@ -199,12 +209,10 @@ fn a_deck_line_goes_to_its_card() {
     let path = root.join("tests/tour/my-cards.arb");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    assert_eq!(init["capabilities"]["definitionProvider"], json!(true));
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert_eq!(caps["definitionProvider"], json!(true));
+    s.open(&uri, &text);
     let line_of = |t: &str, needle: &str| t.lines().position(|l| l.contains(needle)).unwrap();
     let go = |s: &mut Session, kept: &mut Vec<Value>, needle: &str| {
         let line = line_of(&text, needle);
@@ -245,15 +253,12 @@ fn a_field_name_is_completed_in_a_card_being_typed() {
     let path = dir.join("typing.arb");
     std::fs::write(&path, CARD).unwrap();
     let uri = url_of(&path);
-    let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut kept);
-    assert!(init["capabilities"]["completionProvider"].is_object());
-    s.notify("initialized", json!({}));
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert!(caps["completionProvider"].is_object());
     // Half a line typed: the file does not parse now.
     let typing = "for bsg-ccg\n\ncard \"Half Typed\" sample \"fixture\" {\n  type ship\n  pow\n}\n";
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": typing } }));
+    s.open(&uri, typing);
     let items = s.request(
         "textDocument/completion",
         json!({ "textDocument": { "uri": uri }, "position": { "line": 4, "character": 5 } }),
@@ -286,15 +291,9 @@ fn a_file_no_game_can_be_found_for_says_so() {
     let text = "card \"Stray\" sample \"fixture\" {\n  type ship\n}\n";
     std::fs::write(&path, text).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    s.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))), "capabilities": {} }),
-        &mut kept,
-    );
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&uri, text);
     let diags = s.diagnostics_for(&uri, &mut kept);
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains("for GAME"), "{}", diags[0]);
@@ -319,13 +318,11 @@ fn names_have_an_outline_a_definition_and_references() {
     let text = std::fs::read_to_string(&path).unwrap();
     let hints = root.join("rulebooks/tic-tac-toe/hints.arb");
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    assert_eq!(init["capabilities"]["documentSymbolProvider"], json!(true));
-    assert_eq!(init["capabilities"]["referencesProvider"], json!(true));
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert_eq!(caps["documentSymbolProvider"], json!(true));
+    assert_eq!(caps["referencesProvider"], json!(true));
+    s.open(&uri, &text);
     let pos = |needle: &str, plus: usize| {
         let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
         json!({ "line": line, "character": l.find(needle).unwrap() + plus })
@@ -380,11 +377,9 @@ fn hovering_a_field_shows_its_type_and_default_and_a_card_name_its_card() {
     let path = root.join("tests/tour/my-cards.arb");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&uri, &text);
     let pos = |needle: &str, plus: usize| {
         let (line, l) = text.lines().enumerate().find(|(_, l)| l.contains(needle)).unwrap();
         json!({ "line": line, "character": l.find(needle).unwrap() + plus })
@@ -403,18 +398,15 @@ fn hovering_a_field_shows_its_type_and_default_and_a_card_name_its_card() {
 
 #[test]
 fn completion_offers_card_names_in_a_deck_the_items_a_variant_may_replace_and_builtins() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("arbiter-lsp-more-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    s.notify("initialized", json!({}));
+    let (mut s, _) = Session::initialized(&mut kept);
     let mut complete = |s: &mut Session, name: &str, text: &str| -> Vec<Value> {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         let uri = url_of(&path);
-        s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+        s.open(&uri, text);
         let line = text.lines().count() - 1;
         let character = text.lines().last().unwrap().len();
         let r = s.request(
@@ -453,17 +445,15 @@ fn semantic_tokens_colour_keywords_and_the_games_names() {
     let path = root.join("rulebooks/tic-tac-toe/game.arb");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    let init = s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    let legend: Vec<String> = init["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+    let (mut s, caps) = Session::initialized(&mut kept);
+    let legend: Vec<String> = caps["semanticTokensProvider"]["legend"]["tokenTypes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|t| t.as_str().unwrap().to_string())
         .collect();
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    s.open(&uri, &text);
     let r = s.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": uri } }), &mut kept);
     let data: Vec<u64> = r["data"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
     assert_eq!(data.len() % 5, 0);
@@ -499,11 +489,9 @@ fn a_uses_line_goes_to_its_file() {
     let path = root.join("tests/house-rules/bsg-ccg/house.arb");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    s.request("initialize", json!({ "processId": null, "rootUri": url_of(root), "capabilities": {} }), &mut kept);
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&uri, &text);
     let (line, l) = text.lines().enumerate().find(|(_, l)| l.starts_with("uses \"cards.arb\"")).unwrap();
     let col = l.find("cards").unwrap() + 2;
     let def = s.request(
@@ -523,15 +511,9 @@ fn a_problem_outside_the_files_is_shown_at_the_top_of_the_file() {
     let text = "for bsg-ccg\nuses \"missing.arb\"\n";
     std::fs::write(&path, text).unwrap();
     let uri = url_of(&path);
-    let mut s = Session::start();
     let mut kept = Vec::new();
-    s.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))), "capabilities": {} }),
-        &mut kept,
-    );
-    s.notify("initialized", json!({}));
-    s.notify("textDocument/didOpen", json!({ "textDocument": { "uri": uri, "languageId": "arbiter", "version": 1, "text": text } }));
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&uri, text);
     let diags = s.diagnostics_for(&uri, &mut kept);
     assert!(diags.iter().any(|d| d["message"].as_str().unwrap().contains("missing.arb")), "{diags:?}");
     // A game that does not exist, on the `for` line.

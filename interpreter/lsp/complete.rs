@@ -2,6 +2,7 @@
 //! kind, each with its type and default. Worked out from the text around the cursor, so that it
 //! works while the line being typed does not parse yet.
 
+use super::names::Role;
 use crate::ir::{Game, Ty};
 use lsp_types::{CompletionItem, CompletionItemKind};
 
@@ -140,37 +141,30 @@ pub fn definitions(game: &Game) -> Vec<CompletionItem> {
 pub fn builtins() -> Vec<CompletionItem> {
     crate::ir::builtins::BUILTINS
         .iter()
-        .map(|b| {
-            let args = if b.min == b.max { format!("{}", b.min) } else { format!("{} to {}", b.min, b.max) };
-            CompletionItem {
-                label: b.name.to_string(),
-                kind: Some(CompletionItemKind::FUNCTION),
-                detail: Some(format!("builtin, {args} argument{}", if b.max == 1 { "" } else { "s" })),
-                documentation: Some(lsp_types::Documentation::String(b.doc.to_string())),
-                ..CompletionItem::default()
-            }
+        .map(|b| CompletionItem {
+            label: b.name.to_string(),
+            kind: Some(CompletionItemKind::FUNCTION),
+            detail: Some(format!("builtin, {}", super::hover::arity(b))),
+            documentation: Some(lsp_types::Documentation::String(b.doc.to_string())),
+            ..CompletionItem::default()
         })
         .collect()
 }
 
-/// Whether names of this kind are written in code (not in quotes, like a definition's, and not
+/// Whether names of this role are written in code (not in quotes, like a definition's, and not
 /// only in headers, like a section's or a variant's).
-pub fn in_code(kind: &str) -> bool {
+pub fn in_code(role: Role) -> bool {
     matches!(
-        kind,
-        "proc"
-            | "func"
-            | "check"
-            | "hint"
-            | "side"
-            | "kind"
-            | "enum"
-            | "enum member"
-            | "const"
-            | "zone"
-            | "global"
-            | "player field"
-            | "event"
+        role,
+        Role::Routine
+            | Role::Kind
+            | Role::Enum
+            | Role::EnumMember
+            | Role::Const
+            | Role::Zone
+            | Role::Global
+            | Role::PlayerField
+            | Role::Event
     )
 }
 
@@ -181,15 +175,15 @@ pub fn declared<'a>(names: impl Iterator<Item = &'a super::names::Named>) -> Vec
         .filter(|n| seen.insert((n.kind.clone(), n.name.clone())))
         .map(|n| CompletionItem {
             label: n.name.clone(),
-            kind: Some(match n.kind.as_str() {
-                "proc" | "func" | "check" | "hint" | "side" => CompletionItemKind::FUNCTION,
-                "kind" => CompletionItemKind::CLASS,
-                "enum" => CompletionItemKind::ENUM,
-                "enum member" => CompletionItemKind::ENUM_MEMBER,
-                "const" => CompletionItemKind::CONSTANT,
-                "zone" | "global" | "player field" => CompletionItemKind::VARIABLE,
-                "event" | "trigger" => CompletionItemKind::EVENT,
-                _ => CompletionItemKind::REFERENCE,
+            kind: Some(match n.role() {
+                Role::Routine => CompletionItemKind::FUNCTION,
+                Role::Kind => CompletionItemKind::CLASS,
+                Role::Enum => CompletionItemKind::ENUM,
+                Role::EnumMember => CompletionItemKind::ENUM_MEMBER,
+                Role::Const => CompletionItemKind::CONSTANT,
+                Role::Zone | Role::Global | Role::PlayerField => CompletionItemKind::VARIABLE,
+                Role::Event | Role::Trigger => CompletionItemKind::EVENT,
+                Role::Rule | Role::Field | Role::Slot | Role::Header | Role::Definition => CompletionItemKind::REFERENCE,
             }),
             detail: Some(n.kind.clone()),
             ..CompletionItem::default()

@@ -78,8 +78,13 @@ fn seed_text(project: &Project, game: &Game) -> Option<String> {
 /// Markdown for the builtin named `word`, if it is one.
 pub fn builtin_markdown(word: &str) -> Option<String> {
     let sig = crate::ir::builtins::lookup(word)?;
-    let arity = if sig.min == sig.max { format!("{}", sig.min) } else { format!("{} to {}", sig.min, sig.max) };
-    Some(format!("**builtin** `{}` — {arity} argument{}\n\n{}", sig.name, if sig.max == 1 { "" } else { "s" }, sig.doc))
+    Some(format!("**builtin** `{}` — {}\n\n{}", sig.name, arity(sig), sig.doc))
+}
+
+/// How many arguments a builtin takes, in words: `2 arguments`, `1 to 2 arguments`.
+pub fn arity(sig: &crate::ir::builtins::Sig) -> String {
+    let n = if sig.min == sig.max { format!("{}", sig.min) } else { format!("{} to {}", sig.min, sig.max) };
+    format!("{n} argument{}", if sig.max == 1 { "" } else { "s" })
 }
 
 /// The word (letters, digits, `_`, `.`) around byte `at`, and where it starts.
@@ -102,7 +107,7 @@ pub fn declared_markdown(
     tree: &File,
     n: &super::names::Named,
 ) -> String {
-    if n.kind == "field" {
+    if n.role() == super::names::Role::Field {
         let mut out = format!("**field** `{}`", n.name);
         if let Some(g) = game
             && let Some(&sym) = g.sym_index.get(&n.name)

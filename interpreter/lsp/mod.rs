@@ -176,36 +176,16 @@ impl Server {
     }
 
     fn answer(&self, req: Request) -> Response {
-        match req.method.as_str() {
-            CodeActionRequest::METHOD => match serde_json::from_value::<CodeActionParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, quick_fixes(&p)),
-                Err(e) => invalid(req.id, e),
-            },
-            Completion::METHOD => match serde_json::from_value::<CompletionParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.complete(&p)),
-                Err(e) => invalid(req.id, e),
-            },
-            DocumentSymbolRequest::METHOD => match serde_json::from_value::<DocumentSymbolParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.outline(&p.text_document.uri)),
-                Err(e) => invalid(req.id, e),
-            },
-            SemanticTokensFullRequest::METHOD => match serde_json::from_value::<lsp_types::SemanticTokensParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.colours(&p.text_document.uri)),
-                Err(e) => invalid(req.id, e),
-            },
-            References::METHOD => match serde_json::from_value::<ReferenceParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.references(&p)),
-                Err(e) => invalid(req.id, e),
-            },
-            GotoDefinition::METHOD => match serde_json::from_value::<GotoDefinitionParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.definition(&p)),
-                Err(e) => invalid(req.id, e),
-            },
-            HoverRequest::METHOD => match serde_json::from_value::<HoverParams>(req.params) {
-                Ok(p) => Response::new_ok(req.id, self.hover(&p)),
-                Err(e) => invalid(req.id, e),
-            },
-            other => Response::new_err(req.id, lsp_server::ErrorCode::MethodNotFound as i32, format!("`{other}` is not served")),
+        let Request { id, method, params } = req;
+        match method.as_str() {
+            CodeActionRequest::METHOD => reply(id, params, |p: CodeActionParams| quick_fixes(&p)),
+            Completion::METHOD => reply(id, params, |p: CompletionParams| self.complete(&p)),
+            DocumentSymbolRequest::METHOD => reply(id, params, |p: DocumentSymbolParams| self.outline(&p.text_document.uri)),
+            SemanticTokensFullRequest::METHOD => reply(id, params, |p: lsp_types::SemanticTokensParams| self.colours(&p.text_document.uri)),
+            References::METHOD => reply(id, params, |p: ReferenceParams| self.references(&p)),
+            GotoDefinition::METHOD => reply(id, params, |p: GotoDefinitionParams| self.definition(&p)),
+            HoverRequest::METHOD => reply(id, params, |p: HoverParams| self.hover(&p)),
+            other => Response::new_err(id, lsp_server::ErrorCode::MethodNotFound as i32, format!("`{other}` is not served")),
         }
     }
 
@@ -246,7 +226,6 @@ impl Server {
         Some(g)
     }
 
-    /// In a definition's body, its kind's fields and ability slots.
     /// What may be written here: a definition's name inside quotes (a deck line), the items of a
     /// kind after `replace KIND` or `remove KIND` in a variant, a kind's fields and ability slots at
     /// the start of a line in a definition's body, else the builtins (with their signatures) and
@@ -268,7 +247,8 @@ impl Server {
         } else {
             let index = self.index(&path);
             let mut items = complete::builtins();
-            items.extend(complete::declared(index.iter().flat_map(|(_, named)| names::flat(named)).filter(|n| complete::in_code(&n.kind))));
+            items
+                .extend(complete::declared(index.iter().flat_map(|(_, named)| names::flat(named)).filter(|n| complete::in_code(n.role()))));
             items
         };
         Some(CompletionResponse::Array(items))
@@ -320,7 +300,7 @@ impl Server {
     }
 
     /// The names the cursor may stand for, most specific first: a quoted name (a deck line's
-    /// card), else the dotted name under it (`challenge.involves`), then the part of it under the
+    /// card), else the dotted name under it (`turns.order_from`), then the part of it under the
     /// cursor (`power` in `c.power`). A part after a dot is a field's name (`Name::field`).
     fn names_at(&self, uri: &Url, pos: lsp_types::Position) -> Option<(PathBuf, Vec<Wanted>)> {
         let (path, text) = self.text_of(uri)?;
@@ -402,7 +382,7 @@ impl Server {
         let mut names = HashMap::new();
         for (_, named) in self.index(&path) {
             for n in names::flat(&named) {
-                if let Some(t) = tokens::type_of_kind(&n.kind) {
+                if let Some(t) = tokens::type_of_role(n.role()) {
                     names.entry(n.name.clone()).or_insert(t);
                 }
             }
@@ -458,17 +438,9 @@ impl Server {
         let mut by_file: Vec<(Url, Vec<Diagnostic>)> = vec![(uri.clone(), vec![])];
         if path.exists() {
             let checked = crate::cli::check::check_files(&self.project, std::slice::from_ref(&path), None, &[]);
-            // A file no game can be found for says so at its top.
-            if let Some((_, list)) = by_file.first_mut() {
-                list.extend(checked.unplaced().iter().map(|m| Diagnostic {
-                    range: lsp_types::Range::default(),
-                    severity: Some(DiagnosticSeverity::ERROR),
-                    source: Some("arbiter".into()),
-                    message: m.clone(),
-                    ..Diagnostic::default()
-                }));
-            }
-            for (d, file) in checked.diagnostics() {
+            // A file no game can be found for says so (at its top, as below).
+            let unplaced: Vec<Diag> = checked.unplaced().iter().map(|m| Diag::error(crate::syntax::span::Span::NONE, m.clone())).collect();
+            for (d, file) in checked.diagnostics().chain(unplaced.iter().map(|d| (d, None))) {
                 // A problem outside any file that exists (a game not found; a `uses` file that
                 // cannot be read) is shown at the top of the file being checked.
                 let (u, diag) = match file.and_then(|f| Some((self.url_of(&f.name)?, f))) {
@@ -571,26 +543,27 @@ struct Wanted {
 
 impl Wanted {
     fn is(&self, n: &names::Named) -> bool {
-        n.name == self.name && (!self.field || n.kind == "field")
+        n.name == self.name && (!self.field || n.role() == names::Role::Field)
     }
 }
 
 /// A declared name as an outline entry.
 fn symbol(text: &str, n: &names::Named) -> DocumentSymbol {
-    let kind = match n.kind.as_str() {
-        "proc" | "func" | "check" | "hint" | "side" => SymbolKind::FUNCTION,
-        "kind" => SymbolKind::CLASS,
-        "field" | "player field" => SymbolKind::FIELD,
-        "ability slot" => SymbolKind::METHOD,
-        "enum" => SymbolKind::ENUM,
-        "enum member" => SymbolKind::ENUM_MEMBER,
-        "global" => SymbolKind::VARIABLE,
-        "const" => SymbolKind::CONSTANT,
-        "event" | "trigger" => SymbolKind::EVENT,
-        "zone" => SymbolKind::ARRAY,
-        "game" | "variant" | "scenario" | "section" | "deck" => SymbolKind::MODULE,
-        "permit" | "forbid" | "modifier" | "replace" | "always" => SymbolKind::OPERATOR,
-        _ => SymbolKind::OBJECT,
+    use names::Role;
+    let kind = match n.role() {
+        Role::Routine => SymbolKind::FUNCTION,
+        Role::Kind => SymbolKind::CLASS,
+        Role::Field | Role::PlayerField => SymbolKind::FIELD,
+        Role::Slot => SymbolKind::METHOD,
+        Role::Enum => SymbolKind::ENUM,
+        Role::EnumMember => SymbolKind::ENUM_MEMBER,
+        Role::Global => SymbolKind::VARIABLE,
+        Role::Const => SymbolKind::CONSTANT,
+        Role::Event | Role::Trigger => SymbolKind::EVENT,
+        Role::Zone => SymbolKind::ARRAY,
+        Role::Header => SymbolKind::MODULE,
+        Role::Rule => SymbolKind::OPERATOR,
+        Role::Definition => SymbolKind::OBJECT,
     };
     #[allow(deprecated, reason = "the protocol's `deprecated` field must still be given")]
     DocumentSymbol {
@@ -609,6 +582,15 @@ fn markdown(value: String) -> Hover {
     Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: None }
 }
 
-fn invalid(id: RequestId, e: serde_json::Error) -> Response {
-    Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, format!("malformed parameters: {e}"))
+/// The response to a request: its parameters read as `P` and answered by `f`, or refused as
+/// malformed.
+fn reply<P: serde::de::DeserializeOwned, R: serde::Serialize>(
+    id: RequestId,
+    params: serde_json::Value,
+    f: impl FnOnce(P) -> R,
+) -> Response {
+    match serde_json::from_value::<P>(params) {
+        Ok(p) => Response::new_ok(id, f(p)),
+        Err(e) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, format!("malformed parameters: {e}")),
+    }
 }

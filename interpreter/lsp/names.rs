@@ -14,6 +14,53 @@ pub struct Named {
     pub children: Vec<Named>,
 }
 
+/// What a declared name is, as the editor's features group it (the outline's symbols, completion
+/// items, token colours): one place that reads the kind words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `proc`, `func`, `check`, `hint`, `side`.
+    Routine,
+    Event,
+    Trigger,
+    /// `modifier`, `replace`, `always`, `permit`, `forbid`.
+    Rule,
+    Kind,
+    Enum,
+    EnumMember,
+    Const,
+    Zone,
+    Global,
+    PlayerField,
+    Field,
+    Slot,
+    /// `game`, `variant`, `scenario`, `section`, `deck`.
+    Header,
+    /// An object definition (its kind's name is its `kind`).
+    Definition,
+}
+
+impl Named {
+    pub fn role(&self) -> Role {
+        match self.kind.as_str() {
+            "proc" | "func" | "check" | "hint" | "side" => Role::Routine,
+            "event" => Role::Event,
+            "trigger" => Role::Trigger,
+            "modifier" | "replace" | "always" | "permit" | "forbid" => Role::Rule,
+            "kind" => Role::Kind,
+            "enum" => Role::Enum,
+            "enum member" => Role::EnumMember,
+            "const" => Role::Const,
+            "zone" => Role::Zone,
+            "global" => Role::Global,
+            "player field" => Role::PlayerField,
+            "field" => Role::Field,
+            "ability slot" => Role::Slot,
+            "game" | "variant" | "scenario" | "section" | "deck" => Role::Header,
+            _ => Role::Definition,
+        }
+    }
+}
+
 fn named(kind: &str, name: &str, at: Span, whole: Span) -> Named {
     Named { kind: kind.to_string(), name: name.to_string(), at, whole, children: vec![] }
 }
@@ -66,7 +113,7 @@ pub fn flat(names: &[Named]) -> Vec<&Named> {
 }
 
 /// Where `word` is written as a whole word in `text`: in code (not in a comment or a text) for a
-/// name, inside quotes for a definition's name that only a text can hold (`"Viper Mark II"`).
+/// name, inside quotes for a definition's name that only a text can hold (`"Red Token"`).
 /// Byte ranges.
 pub fn occurrences(text: &str, word: &str) -> Vec<(usize, usize)> {
     let is_name = |c: char| c.is_alphanumeric() || c == '_';
@@ -147,9 +194,9 @@ mod tests {
 
     #[test]
     fn words_are_found_in_code_and_names_in_quotes() {
-        let text = "a hand // hand\n/* hand */ x.hand \"to hand\" handy\n4 \"Viper Mark II\" \"Viper Mark II, Elite\"";
+        let text = "a hand // hand\n/* hand */ x.hand \"to hand\" handy\n4 \"Red Token\" \"Red Token, Elite\"";
         let hits: Vec<&str> = occurrences(text, "hand").iter().filter_map(|(a, b)| text.get(*a..*b)).collect();
         assert_eq!(occurrences(text, "hand").len(), 2, "`a hand` and `x.hand` only: {hits:?}");
-        assert_eq!(occurrences(text, "Viper Mark II").len(), 1, "the whole quoted name only");
+        assert_eq!(occurrences(text, "Red Token").len(), 1, "the whole quoted name only");
     }
 }

@@ -2,6 +2,7 @@
 //! declares (a procedure or function, a kind, a zone, an enum member, a field after a dot) — and
 //! comments, texts and numbers. Worked out from the text, so it colours a file that does not parse.
 
+use super::names::Role;
 use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokensLegend};
 use std::collections::HashMap;
 
@@ -175,17 +176,15 @@ pub fn legend() -> SemanticTokensLegend {
     SemanticTokensLegend { token_types: TYPES.to_vec(), token_modifiers: vec![] }
 }
 
-/// The token type a declared name's kind colours as.
-pub fn type_of_kind(kind: &str) -> Option<u32> {
-    Some(match kind {
-        "proc" | "func" | "check" | "hint" | "side" | "trigger" | "modifier" | "replace" | "always" | "permit" | "forbid" | "event" => {
-            FUNCTION
-        }
-        "kind" | "enum" => TYPE,
-        "enum member" => ENUM_MEMBER,
-        "zone" | "global" | "player field" | "const" => VARIABLE,
-        "field" => PROPERTY,
-        _ => return None,
+/// The token type a declared name colours as.
+pub fn type_of_role(role: Role) -> Option<u32> {
+    Some(match role {
+        Role::Routine | Role::Trigger | Role::Rule | Role::Event => FUNCTION,
+        Role::Kind | Role::Enum => TYPE,
+        Role::EnumMember => ENUM_MEMBER,
+        Role::Zone | Role::Global | Role::PlayerField | Role::Const => VARIABLE,
+        Role::Field => PROPERTY,
+        Role::Slot | Role::Header | Role::Definition => return None,
     })
 }
 
