@@ -524,3 +524,43 @@ fn a_problem_outside_the_files_is_shown_at_the_top_of_the_file() {
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_buffer_is_formatted_on_request_and_one_that_does_not_parse_is_left_alone() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-format-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("messy.arb");
+    std::fs::write(&path, CARD).unwrap();
+    let uri = url_of(&path);
+    let mut kept = Vec::new();
+    let (mut s, caps) = Session::initialized(&mut kept);
+    assert_eq!(caps["documentFormattingProvider"], json!(true));
+    let messy = "for bsg-ccg\n\n\ncard \"Odd\" sample \"fixture\"{\n      type ship\n power   2 // é\n}";
+    s.open(&uri, messy);
+    let format = |s: &mut Session, kept: &mut Vec<Value>| {
+        s.request(
+            "textDocument/formatting",
+            json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
+            kept,
+        )
+    };
+    let edits = format(&mut s, &mut kept);
+    let edits = edits.as_array().unwrap();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    assert_eq!(edits[0]["range"], json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 6, "character": 1 } }));
+    assert_eq!(edits[0]["newText"], "for bsg-ccg\n\ncard \"Odd\" sample \"fixture\" {\n  type ship\n  power 2 // é\n}\n");
+    // The buffer as formatted: nothing more to do.
+    s.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": edits[0]["newText"] }] }),
+    );
+    assert_eq!(format(&mut s, &mut kept), json!([]));
+    // Half typed: no edit is offered (null), so the editor keeps the text.
+    s.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": uri, "version": 3 }, "contentChanges": [{ "text": "card \"Odd\" {\n  pow" }] }),
+    );
+    assert_eq!(format(&mut s, &mut kept), Value::Null);
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}

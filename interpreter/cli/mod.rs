@@ -23,6 +23,7 @@ macro_rules! out {
 
 pub mod bench;
 pub mod check;
+mod fmt;
 mod human;
 pub mod play;
 mod render;
@@ -56,6 +57,16 @@ pub enum Command {
         /// its own anyway).
         #[arg(long = "variant")]
         variants: Vec<String>,
+    },
+    /// Rewrite rule, card and scenario files in the one canonical layout (indentation, spaces,
+    /// blank lines; comments and line breaks kept); `--check` only reports, for CI.
+    Fmt {
+        /// Files or folders (default: the project's rulebooks, cards, stdlib and tests); `-` reads
+        /// standard input and writes standard output.
+        paths: Vec<PathBuf>,
+        /// Write nothing; exit 1 if any file is not formatted.
+        #[arg(long)]
+        check: bool,
     },
     /// A language server on stdin and stdout, for editors: diagnostics as you type, with quick
     /// fixes (see the README's "Editors").
@@ -282,6 +293,7 @@ pub fn main_with(cli: Cli) -> i32 {
         return 2;
     }
     match cli.command {
+        Command::Fmt { paths, check } => fmt::run(&project, &paths, check),
         Command::Lsp { root } => match crate::lsp::run(root) {
             Ok(()) => 0,
             Err(e) => {

@@ -4,37 +4,33 @@
 
 use super::names::Role;
 use crate::ir::{Game, Ty};
+use crate::syntax::lex::{Tok, Token, lex};
 use lsp_types::{CompletionItem, CompletionItemKind};
 
 /// The kind of the definition whose body holds byte `at`: the word before the name on the line
-/// that opens the innermost unclosed `{` before it (`card "Name" sample ".." {`).
+/// that opens the innermost unclosed `{` before it (`card "Name" sample ".." {`). Braces in
+/// texts and comments do not count.
 pub fn kind_at(text: &str, at: usize) -> Option<&str> {
-    let before = text.get(..at)?;
-    let mut depth = 0i32;
-    let mut in_string = false;
+    let toks: Vec<Token> = lex(text).into_iter().take_while(|t| t.start < at).collect();
+    let mut depth = 0usize;
     let mut open = None;
-    // Walk back to the `{` this position is inside (strings and comments aside, roughly: quotes
-    // are paired per line).
-    for (i, c) in before.char_indices().rev() {
-        match c {
-            '\n' => in_string = false,
-            '"' => in_string = !in_string,
-            '}' if !in_string => depth += 1,
-            '{' if !in_string => {
-                if depth == 0 {
-                    open = Some(i);
-                    break;
-                }
-                depth -= 1;
+    for (i, t) in toks.iter().enumerate().rev() {
+        match (t.kind, t.text(text)) {
+            (Tok::Punct, "}") => depth += 1,
+            (Tok::Punct, "{") if depth == 0 => {
+                open = Some(i);
+                break;
             }
+            (Tok::Punct, "{") => depth -= 1,
             _ => {}
         }
     }
-    let open = open?;
-    let line_start = before.get(..open)?.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.get(line_start..open)?.trim_start();
-    let (word, rest) = line.split_once(char::is_whitespace)?;
-    (rest.trim_start().starts_with('"') && word.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(word)
+    let before_brace = toks.get(..open?)?;
+    let line_start = before_brace.iter().rposition(|t| t.kind == Tok::Newline).map_or(0, |i| i + 1);
+    let mut line = before_brace.get(line_start..)?.iter().filter(|t| t.kind != Tok::Space);
+    let word = line.next().filter(|t| t.kind == Tok::Word)?;
+    line.next().filter(|t| t.kind == Tok::Text)?;
+    Some(word.text(text))
 }
 
 /// The fields and ability slots of `kind`, for a definition's body.

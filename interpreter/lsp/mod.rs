@@ -17,14 +17,15 @@ use crate::diag::{Diag, Level};
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
 use lsp_types::request::{
-    CodeActionRequest, Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _, SemanticTokensFullRequest,
+    CodeActionRequest, Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References, Request as _,
+    SemanticTokensFullRequest,
 };
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
-    CompletionResponse, Diagnostic, DiagnosticSeverity, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf,
-    PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit,
-    Url, WorkspaceEdit,
+    CompletionResponse, Diagnostic, DiagnosticSeverity, DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams,
+    DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, SymbolKind,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Url, WorkspaceEdit,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -41,6 +42,7 @@ pub fn run(root: Option<PathBuf>) -> Result<(), String> {
         completion_provider: Some(CompletionOptions::default()),
         document_symbol_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(lsp_types::SemanticTokensServerCapabilities::SemanticTokensOptions(
             lsp_types::SemanticTokensOptions {
                 legend: tokens::legend(),
@@ -183,6 +185,7 @@ impl Server {
             DocumentSymbolRequest::METHOD => reply(id, params, |p: DocumentSymbolParams| self.outline(&p.text_document.uri)),
             SemanticTokensFullRequest::METHOD => reply(id, params, |p: lsp_types::SemanticTokensParams| self.colours(&p.text_document.uri)),
             References::METHOD => reply(id, params, |p: ReferenceParams| self.references(&p)),
+            Formatting::METHOD => reply(id, params, |p: DocumentFormattingParams| self.formatted(&p.text_document.uri)),
             GotoDefinition::METHOD => reply(id, params, |p: GotoDefinitionParams| self.definition(&p)),
             HoverRequest::METHOD => reply(id, params, |p: HoverParams| self.hover(&p)),
             other => Response::new_err(id, lsp_server::ErrorCode::MethodNotFound as i32, format!("`{other}` is not served")),
@@ -392,6 +395,20 @@ impl Server {
     }
 
     /// The file's outline: its items, with a kind's fields and an enum's members inside.
+    /// The file in the canonical layout (`arbiter fmt`): one edit over the whole text, none when
+    /// it is formatted, and nothing (the editor keeps the text) when it does not parse.
+    fn formatted(&self, uri: &Url) -> Option<Vec<TextEdit>> {
+        let (path, text) = self.text_of(uri)?;
+        if crate::syntax::fmt::skipped(&text) {
+            return Some(vec![]);
+        }
+        let formatted = crate::syntax::fmt::format_checked(&self.project.display(&path), &text).ok()?;
+        if formatted == text {
+            return Some(vec![]);
+        }
+        Some(vec![TextEdit { range: text::range(&text, 0, text.len()), new_text: formatted }])
+    }
+
     fn outline(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
         let (path, text) = self.text_of(uri)?;
         let source = self.project.read_source(&path).ok()?;

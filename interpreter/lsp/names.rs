@@ -2,6 +2,7 @@
 //! outline an editor shows, and the index that go-to-definition and find-references search.
 
 use crate::syntax::ast::{File, Item, Span};
+use crate::syntax::lex::{Tok, lex};
 
 /// A declared name: what it is, the name, where the name is written and where its whole item is.
 #[derive(Debug, Clone)]
@@ -113,76 +114,36 @@ pub fn flat(names: &[Named]) -> Vec<&Named> {
 }
 
 /// Where `word` is written as a whole word in `text`: in code (not in a comment or a text) for a
-/// name, inside quotes for a definition's name that only a text can hold (`"Red Token"`).
-/// Byte ranges.
+/// name, dotted names (`challenge.run`) included; the whole of a text for a definition's name
+/// that only a text can hold (`"Red Token"`). Byte ranges.
 pub fn occurrences(text: &str, word: &str) -> Vec<(usize, usize)> {
-    let is_name = |c: char| c.is_alphanumeric() || c == '_';
+    let parts: Vec<&str> = word.split('.').collect();
+    let is_code_name = parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    let toks = lex(text);
+    if !is_code_name {
+        return toks
+            .iter()
+            .filter(|t| t.kind == Tok::Text && t.text(text).strip_prefix('"').and_then(|s| s.strip_suffix('"')) == Some(word))
+            .map(|t| (t.start + 1, t.end - 1))
+            .collect();
+    }
+    // A dotted name is its words and dots, with nothing between them.
     let mut out = Vec::new();
-    if word.is_empty() {
-        return out;
-    }
-    let quoted = !word.chars().all(is_name);
-    fn set(v: &mut [bool], i: usize, to: bool) {
-        if let Some(x) = v.get_mut(i) {
-            *x = to;
-        }
-    }
-    // Which bytes are code: outside `//` and `/* */` comments and outside texts.
-    let bytes = text.as_bytes();
-    let mut code = vec![true; bytes.len()];
-    let mut in_text = vec![false; bytes.len()];
-    let mut i = 0;
-    while i < bytes.len() {
-        let two = bytes.get(i..i + 2);
-        if two == Some(b"//") {
-            while i < bytes.len() && bytes.get(i) != Some(&b'\n') {
-                set(&mut code, i, false);
-                i += 1;
-            }
-        } else if two == Some(b"/*") {
-            while i < bytes.len() && bytes.get(i..i + 2) != Some(b"*/") {
-                set(&mut code, i, false);
-                i += 1;
-            }
-            for k in i..(i + 2).min(bytes.len()) {
-                set(&mut code, k, false);
-            }
-            i += 2;
-        } else if bytes.get(i) == Some(&b'"') {
-            set(&mut code, i, false);
-            i += 1;
-            while i < bytes.len() && bytes.get(i) != Some(&b'"') && bytes.get(i) != Some(&b'\n') {
-                if bytes.get(i) == Some(&b'\\') {
-                    set(&mut code, i, false);
-                    set(&mut in_text, i, true);
-                    i += 1;
+    for (i, first) in toks.iter().enumerate() {
+        let mut at = i;
+        let matched = parts.iter().enumerate().all(|(k, part)| {
+            if k > 0 {
+                if toks.get(at).map(|t| (t.kind, t.text(text))) != Some((Tok::Punct, ".")) {
+                    return false;
                 }
-                if i < bytes.len() {
-                    set(&mut code, i, false);
-                    set(&mut in_text, i, true);
-                }
-                i += 1;
+                at += 1;
             }
-            if i < bytes.len() {
-                set(&mut code, i, false);
-            }
-            i += 1;
-        } else {
-            i += 1;
-        }
-    }
-    for (at, _) in text.match_indices(word) {
-        let end = at + word.len();
-        let wanted = if quoted { &in_text } else { &code };
-        if !(at..end).all(|k| wanted.get(k).copied().unwrap_or(false)) {
-            continue;
-        }
-        let before = text.get(..at).and_then(|b| b.chars().next_back());
-        let after = text.get(end..).and_then(|a| a.chars().next());
-        let bounded =
-            if quoted { before == Some('"') && after == Some('"') } else { !before.is_some_and(is_name) && !after.is_some_and(is_name) };
-        if bounded {
-            out.push((at, end));
+            let hit = toks.get(at).is_some_and(|t| t.kind == Tok::Word && t.text(text) == *part);
+            at += 1;
+            hit
+        });
+        if matched && let Some(last) = at.checked_sub(1).and_then(|j| toks.get(j)) {
+            out.push((first.start, last.end));
         }
     }
     out
@@ -198,5 +159,7 @@ mod tests {
         let hits: Vec<&str> = occurrences(text, "hand").iter().filter_map(|(a, b)| text.get(*a..*b)).collect();
         assert_eq!(occurrences(text, "hand").len(), 2, "`a hand` and `x.hand` only: {hits:?}");
         assert_eq!(occurrences(text, "Red Token").len(), 1, "the whole quoted name only");
+        let text = "call challenge.run(x) // challenge.run\nlog \"challenge.run\" challenge . run";
+        assert_eq!(occurrences(text, "challenge.run"), vec![(5, 18)], "a dotted name in code, written whole");
     }
 }

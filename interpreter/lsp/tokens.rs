@@ -3,6 +3,7 @@
 //! comments, texts and numbers. Worked out from the text, so it colours a file that does not parse.
 
 use super::names::Role;
+use crate::syntax::lex::{Tok, lex};
 use lsp_types::{SemanticToken, SemanticTokenType, SemanticTokensLegend};
 use std::collections::HashMap;
 
@@ -189,99 +190,63 @@ pub fn type_of_role(role: Role) -> Option<u32> {
 }
 
 /// The tokens of `text`, encoded as the protocol wants them (each relative to the one before, in
-/// UTF-16 units, none across a line's end). `names` colours the game's declared names.
+/// UTF-16 units, none across a line's end: a `/* */` comment over lines is one token a line).
+/// `names` colours the game's declared names.
 pub fn tokens(text: &str, names: &HashMap<String, u32>) -> Vec<SemanticToken> {
+    let toks = lex(text);
     let mut raw: Vec<(u32, u32, u32, u32)> = Vec::new(); // line, start, length (UTF-16), type
-    for (line_no, line) in text.split('\n').enumerate() {
-        // A CRLF file's `\r` ends the line: no token runs over it.
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let line_no = u32::try_from(line_no).unwrap_or(u32::MAX);
-        let chars: Vec<(usize, char)> = line.char_indices().collect();
-        // UTF-16 units before each character (and at the end): a token's place and length in
-        // constant time, however long the line.
-        let mut before = Vec::with_capacity(chars.len() + 1);
-        let mut count = 0u32;
-        for (_, c) in &chars {
-            before.push(count);
-            count = count.saturating_add(u32::try_from(c.len_utf16()).unwrap_or(2));
-        }
-        before.push(count);
-        let at_char = |i: usize| before.get(i).copied().unwrap_or(count);
-        let mut i = 0;
-        let mut after_dot = false;
-        while let Some(&(at, c)) = chars.get(i) {
-            let rest = line.get(at..).unwrap_or("");
-            if rest.starts_with("//") {
-                raw.push((line_no, at_char(i), count - at_char(i), COMMENT));
-                break;
-            }
-            if c == '"' {
-                let mut j = i + 1;
-                while let Some(&(_, d)) = chars.get(j) {
-                    j += 1;
-                    if d == '\\' {
-                        j += 1;
-                    } else if d == '"' {
-                        break;
-                    }
-                }
-                raw.push((line_no, at_char(i), at_char(j) - at_char(i), STRING));
-                i = j;
-                after_dot = false;
-                continue;
-            }
-            if c.is_ascii_digit() {
-                let mut j = i;
-                while chars.get(j).is_some_and(|x| x.1.is_ascii_digit()) {
-                    j += 1;
-                }
-                raw.push((line_no, at_char(i), at_char(j) - at_char(i), NUMBER));
-                i = j;
-                continue;
-            }
-            if c.is_alphabetic() || c == '_' {
-                let mut j = i;
-                while chars.get(j).is_some_and(|x| x.1.is_alphanumeric() || x.1 == '_') {
-                    j += 1;
-                }
-                let end = chars.get(j).map_or(line.len(), |x| x.0);
-                let word = line.get(at..end).unwrap_or("");
+    let utf16 = |s: &str| u32::try_from(s.encode_utf16().count()).unwrap_or(u32::MAX);
+    let (mut line, mut column) = (0u32, 0u32);
+    let mut i = 0;
+    while let Some(t) = toks.get(i) {
+        let s = t.text(text);
+        let after_dot = i.checked_sub(1).and_then(|j| toks.get(j)).is_some_and(|p| p.kind == Tok::Punct && p.text(text) == ".");
+        // The token's type, and how many tokens it takes (a dotted name takes its words and dots).
+        let (kind, taken) = match t.kind {
+            Tok::LineComment | Tok::BlockComment => (Some(COMMENT), 1),
+            Tok::Text => (Some(STRING), 1),
+            Tok::Number => (Some(NUMBER), 1),
+            Tok::Word => {
                 // A dotted name (`challenge.involves`) is coloured whole when the game declares it.
-                let mut k = j;
-                let mut dotted_end = end;
-                while chars.get(k).is_some_and(|x| x.1 == '.') && chars.get(k + 1).is_some_and(|x| x.1.is_alphabetic() || x.1 == '_') {
-                    k += 1;
-                    while chars.get(k).is_some_and(|x| x.1.is_alphanumeric() || x.1 == '_') {
-                        k += 1;
-                    }
-                    dotted_end = chars.get(k).map_or(line.len(), |x| x.0);
-                }
-                let dotted = line.get(at..dotted_end).unwrap_or("");
-                if dotted != word
-                    && let Some(t) = names.get(dotted)
+                let mut end = i + 1;
+                while toks.get(end).is_some_and(|d| d.kind == Tok::Punct && d.text(text) == ".")
+                    && toks.get(end + 1).is_some_and(|w| w.kind == Tok::Word)
                 {
-                    raw.push((line_no, at_char(i), at_char(k) - at_char(i), *t));
-                    i = k;
-                    after_dot = false;
-                    continue;
+                    end += 2;
                 }
-                let t = if after_dot {
-                    Some(PROPERTY)
-                } else if KEYWORDS.contains(&word) {
-                    Some(KEYWORD)
+                let dotted = toks.get(end - 1).and_then(|last| text.get(t.start..last.end)).unwrap_or(s);
+                if end > i + 1
+                    && let Some(ty) = names.get(dotted)
+                {
+                    (Some(*ty), end - i)
+                } else if after_dot {
+                    (Some(PROPERTY), 1)
+                } else if KEYWORDS.contains(&s) {
+                    (Some(KEYWORD), 1)
                 } else {
-                    names.get(word).copied()
-                };
-                if let Some(t) = t {
-                    raw.push((line_no, at_char(i), at_char(j) - at_char(i), t));
+                    (names.get(s).copied(), 1)
                 }
-                i = j;
-                after_dot = false;
-                continue;
             }
-            after_dot = c == '.';
-            i += 1;
+            Tok::Space | Tok::Newline | Tok::Punct => (None, 1),
+        };
+        let whole = toks.get(i + taken - 1).and_then(|last| text.get(t.start..last.end)).unwrap_or(s);
+        // Each line of the token's text (one, but for a block comment), then where the next
+        // token begins.
+        for (n, piece) in whole.split('\n').enumerate() {
+            if n > 0 {
+                line += 1;
+                column = 0;
+            }
+            let piece = piece.strip_suffix('\r').unwrap_or(piece);
+            let length = utf16(piece);
+            if let Some(ty) = kind
+                && length > 0
+            {
+                raw.push((line, column, length, ty));
+            }
+            column = column.saturating_add(length);
         }
+        i += taken;
     }
     let mut out = Vec::with_capacity(raw.len());
     let (mut last_line, mut last_start) = (0, 0);
@@ -305,7 +270,7 @@ mod tests {
             [("mark_at".to_string(), FUNCTION), ("board".to_string(), VARIABLE), ("turns.order".to_string(), FUNCTION)]
                 .into_iter()
                 .collect();
-        let toks = tokens("func f(i: int) = nth(board, i).mark + mark_at(1) // é\ncall turns.order(x) \"a \\\" b\"", &names);
+        let toks = tokens("func f(i: int) = nth(board, i).mark + mark_at(1) // é\ncall turns.order(x) \"a \\\" b\"/* a\r\n b */", &names);
         let decoded: Vec<(u32, u32, u32, u32)> = toks
             .iter()
             .scan((0, 0), |(l, s), t| {
@@ -326,6 +291,8 @@ mod tests {
                 (1, 0, 4, KEYWORD),
                 (1, 5, 11, FUNCTION),
                 (1, 20, 8, STRING),
+                (1, 28, 4, COMMENT),
+                (2, 0, 5, COMMENT),
             ]
         );
     }

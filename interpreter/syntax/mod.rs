@@ -3,6 +3,8 @@
 
 pub mod ast;
 mod ast_overlays;
+pub mod fmt;
+pub mod lex;
 pub mod parse;
 mod parse_code;
 mod parse_errors;
