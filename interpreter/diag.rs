@@ -19,15 +19,17 @@ pub struct Diag {
     pub span: Span,
     pub label: String,
     pub help: Option<String>,
+    /// Other places the problem involves (the first of two definitions), each with its label.
+    pub related: Vec<(Span, String)>,
 }
 
 impl Diag {
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diag { level: Level::Error, message: message.into(), span, label: String::new(), help: None }
+        Diag { level: Level::Error, message: message.into(), span, label: String::new(), help: None, related: Vec::new() }
     }
 
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
-        Diag { level: Level::Warning, message: message.into(), span, label: String::new(), help: None }
+        Diag { level: Level::Warning, message: message.into(), span, label: String::new(), help: None, related: Vec::new() }
     }
 
     pub fn label(mut self, label: impl Into<String>) -> Self {
@@ -37,6 +39,13 @@ impl Diag {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Another place the problem involves, shown beside the main one (in the same file) and
+    /// given to editors as related information.
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push((span, label.into()));
         self
     }
 
@@ -92,7 +101,15 @@ impl Diagnostic for Bound<'_> {
         let span = self.diag.span;
         let len = (span.end.saturating_sub(span.start)) as usize;
         let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
-        Some(Box::new(std::iter::once(LabeledSpan::new(label, span.start as usize, len))))
+        let main = LabeledSpan::new(label, span.start as usize, len);
+        // Related places in the same file are labelled too (miette shows one file per report).
+        let related = self
+            .diag
+            .related
+            .iter()
+            .filter(move |(r, _)| r.file == span.file)
+            .map(|(r, l)| LabeledSpan::new(Some(l.clone()), r.start as usize, (r.end.saturating_sub(r.start)) as usize));
+        Some(Box::new(std::iter::once(main).chain(related)))
     }
 }
 

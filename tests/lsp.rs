@@ -564,3 +564,30 @@ fn a_buffer_is_formatted_on_request_and_one_that_does_not_parse_is_left_alone() 
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_name_defined_twice_points_to_the_first_definition() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-related-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("again.arb");
+    let text = "for bsg-ccg\n\ncard \"Galactica\" sample \"a second base of the same name\" {\n  type base\n  power 6\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let uri = url_of(&path);
+    let mut kept = Vec::new();
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&uri, text);
+    let diags = s.diagnostics_for(&uri, &mut kept);
+    let twice = diags
+        .iter()
+        .find(|d| d["message"].as_str().unwrap().contains("`Galactica` is defined twice"))
+        .unwrap_or_else(|| panic!("no `defined twice` among {diags:?}"));
+    assert_eq!(twice["range"]["start"], json!({ "line": 2, "character": 5 }));
+    let related = twice["relatedInformation"].as_array().expect("related information");
+    assert_eq!(related.len(), 1);
+    assert_eq!(related[0]["message"], "first definition");
+    let first = url_of(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/bsg-ccg/rulebook-cards.arb"));
+    assert_eq!(related[0]["location"]["uri"], json!(first));
+    assert_eq!(related[0]["location"]["range"]["start"]["line"], json!(3), "the card's line in rulebook-cards.arb");
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -436,11 +436,13 @@ impl Checker {
                 continue;
             };
             if let Some(&prev) = self.game.def_index.get(&o.name.node) {
-                let at = self.game.defs.get(prev as usize).map(|d| self.game.location(d.span)).unwrap_or_default();
+                let first = self.game.defs.get(prev as usize).map(|d| d.span).unwrap_or_default();
+                let at = self.game.location(first);
                 self.error(
                     Diag::error(o.name.span, format!("`{}` is defined twice", o.name.node))
                         .label("second definition")
-                        .help(format!("the first is at {at}; a name identifies one definition")),
+                        .help(format!("the first is at {at}; a name identifies one definition"))
+                        .related(first, "first definition"),
                 );
                 continue;
             }
@@ -487,7 +489,12 @@ impl Checker {
         for p in &o.props {
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == p.key.node) {
                 let at = self.game.location(*first);
-                self.error(Diag::error(p.key.span, format!("`{}` is given twice", p.key.node)).help(format!("the first is at {at}")));
+                self.error(
+                    Diag::error(p.key.span, format!("`{}` is given twice", p.key.node))
+                        .label("given again")
+                        .help(format!("the first is at {at}"))
+                        .related(*first, "first given here"),
+                );
                 continue;
             }
             seen.push((p.key.node.clone(), p.key.span));

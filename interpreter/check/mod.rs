@@ -176,7 +176,8 @@ impl Checker {
             self.error(
                 Diag::error(name.span, format!("`{}` is declared twice", name.node))
                     .label("second declaration")
-                    .help(format!("the first is at {at}; rename one, or use a variant to replace it")),
+                    .help(format!("the first is at {at}; rename one, or use a variant to replace it"))
+                    .related(first, "first declaration"),
             );
             return false;
         }

@@ -22,10 +22,10 @@ use lsp_types::request::{
 };
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionOptions, CompletionParams,
-    CompletionResponse, Diagnostic, DiagnosticSeverity, DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams,
-    DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, SymbolKind,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Url, WorkspaceEdit,
+    CompletionResponse, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentFormattingParams, DocumentSymbol,
+    DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, Location, MarkupContent, MarkupKind, OneOf, PublishDiagnosticsParams, ReferenceParams, ServerCapabilities,
+    SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Url, WorkspaceEdit,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -460,10 +460,11 @@ impl Server {
             for (d, file) in checked.diagnostics().chain(unplaced.iter().map(|d| (d, None))) {
                 // A problem outside any file that exists (a game not found; a `uses` file that
                 // cannot be read) is shown at the top of the file being checked.
-                let (u, diag) = match file.and_then(|f| Some((self.url_of(&f.name)?, f))) {
+                let (u, mut diag) = match file.and_then(|f| Some((self.url_of(&f.name)?, f))) {
                     Some((u, f)) => (u, to_lsp(d, &f.text)),
                     None => (uri.clone(), Diagnostic { range: lsp_types::Range::default(), ..to_lsp(d, "") }),
                 };
+                diag.related_information = self.related(d);
                 match by_file.iter_mut().find(|(x, _)| *x == u) {
                     Some((_, list)) => list.push(diag),
                     None => by_file.push((u, vec![diag])),
@@ -478,6 +479,22 @@ impl Server {
             }
         }
         by_file.into_iter().map(|(uri, diagnostics)| PublishDiagnosticsParams { uri, diagnostics, version: None }).collect()
+    }
+}
+
+impl Server {
+    /// The other places a diagnostic involves (the first of two definitions), where they are.
+    fn related(&self, d: &Diag) -> Option<Vec<DiagnosticRelatedInformation>> {
+        let out: Vec<DiagnosticRelatedInformation> = d
+            .related
+            .iter()
+            .filter_map(|(span, label)| {
+                let f = self.project.sources().get(span.file)?;
+                let range = text::range(&f.text, span.start as usize, span.end as usize);
+                Some(DiagnosticRelatedInformation { location: Location { uri: self.url_of(&f.name)?, range }, message: label.clone() })
+            })
+            .collect();
+        (!out.is_empty()).then_some(out)
     }
 }
 
