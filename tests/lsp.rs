@@ -591,3 +591,36 @@ fn a_name_defined_twice_points_to_the_first_definition() {
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_open_file_is_checked_again_when_a_file_it_uses_changes() {
+    let dir = std::env::temp_dir().join(format!("arbiter-lsp-depends-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cards_text = "for bsg-ccg\n\ncard \"Red Viper\" sample \"x\" {\n  type ship\n  cost 1 persuasion\n  power 1\n}\n";
+    let deck_text = "for bsg-ccg\nuses \"cards.arb\"\n\ndeck \"Reds\" sample \"x\" {\n  base \"Galactica\"\n  4 \"Red Viper\"\n}\n";
+    std::fs::write(dir.join("cards.arb"), cards_text).unwrap();
+    std::fs::write(dir.join("deck.arb"), deck_text).unwrap();
+    let (cards, deck) = (url_of(&dir.join("cards.arb")), url_of(&dir.join("deck.arb")));
+    let mut kept = Vec::new();
+    let (mut s, _) = Session::initialized(&mut kept);
+    s.open(&deck, deck_text);
+    let unknown = |ds: &[Value]| ds.iter().any(|d| d["message"].as_str().unwrap().contains("no card named `Red Viper`"));
+    assert!(!unknown(&s.diagnostics_for(&deck, &mut kept)), "the card is found");
+    s.open(&cards, cards_text);
+    s.diagnostics_for(&cards, &mut kept);
+    // The card is renamed in the editor, not yet saved: the open deck is checked again.
+    s.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": cards, "version": 2 }, "contentChanges": [{ "text": cards_text.replace("Red Viper", "Crimson Viper") }] }),
+    );
+    let mut found = false;
+    for _ in 0..4 {
+        if unknown(&s.diagnostics_for(&deck, &mut kept)) {
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "the deck's diagnostics name the card that is gone");
+    s.stop();
+    std::fs::remove_dir_all(&dir).ok();
+}

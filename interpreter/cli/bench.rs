@@ -96,21 +96,17 @@ fn parse_all(project: &Project) -> i32 {
 /// check of the edited text) for one rulebook file of each game, a card file and a scenario file,
 /// each edited 20 times (a comment added) after it was opened once.
 fn lsp_edits(project: &Project) -> i32 {
-    // One rulebook file of each game, and the first card file and scenario file found.
-    let first = |dir: &str| -> Vec<PathBuf> {
-        let mut all: Vec<PathBuf> = project.games().iter().flat_map(|g| Project::arb_files(&project.root.join(dir).join(g))).collect();
-        all.truncate(1);
-        all
-    };
+    // For each game: its main rulebook file, its first card file and its first scenario file.
+    let first_in = |dir: PathBuf| Project::arb_files(&dir).into_iter().next();
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     for g in project.games() {
         let dir = project.root.join("rulebooks").join(&g);
         let main = dir.join("game.arb");
-        let pick = if main.exists() { Some(main) } else { Project::arb_files(&dir).into_iter().next() };
-        files.extend(pick.map(|p| (format!("rulebook file of {g}"), p)));
+        let pick = if main.exists() { Some(main) } else { first_in(dir) };
+        files.extend(pick.map(|p| (format!("{g}: rulebook file"), p)));
+        files.extend(first_in(project.root.join("cards").join(&g)).map(|p| (format!("{g}: card file"), p)));
+        files.extend(first_in(project.root.join("tests/examples").join(&g)).map(|p| (format!("{g}: scenario file"), p)));
     }
-    files.extend(first("cards").into_iter().map(|p| ("card file".to_string(), p)));
-    files.extend(first("tests/examples").into_iter().map(|p| ("scenario file".to_string(), p)));
     let mut server = crate::lsp::Server::new(project.clone());
     outln!("the language server: from an edit to its diagnostics (one check of the edited text), on all cores");
     for (role, path) in files {

@@ -104,7 +104,29 @@ impl Server {
                 }
             }
         });
-        while let Ok(first) = rx.recv() {
+        // Open files not checked since another file changed: what they use may have changed
+        // (a card renamed in the card file a deck uses). They are checked again one at a time
+        // while nothing else is waiting, the edited file always first.
+        let mut stale: Vec<Url> = Vec::new();
+        loop {
+            let first = if stale.is_empty() {
+                match rx.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                }
+            } else {
+                match rx.try_recv() {
+                    Ok(m) => m,
+                    Err(std::sync::mpsc::TryRecvError::Empty) => {
+                        let uri = stale.remove(0);
+                        for p in self.check(&uri) {
+                            send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.to_string(), p)))?;
+                        }
+                        continue;
+                    }
+                    Err(std::sync::mpsc::TryRecvError::Disconnected) => break,
+                }
+            };
             // Everything already waiting is taken in before checking: typing sends a change per
             // key, and only the last text of each file is worth checking.
             let mut batch = vec![first];
@@ -131,10 +153,16 @@ impl Server {
                     Message::Response(_) => {}
                 }
             }
-            for uri in changed {
-                for p in self.check(&uri) {
+            for uri in &changed {
+                for p in self.check(uri) {
                     send(Message::Notification(Notification::new(PublishDiagnostics::METHOD.to_string(), p)))?;
                 }
+            }
+            if !changed.is_empty() {
+                stale.retain(|u| !changed.contains(u));
+                let mut others: Vec<Url> = self.open.keys().filter(|u| !changed.contains(u) && !stale.contains(u)).cloned().collect();
+                others.sort();
+                stale.extend(others);
             }
         }
         Ok(())
