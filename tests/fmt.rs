@@ -187,6 +187,12 @@ fn fmt_check_reports_fmt_rewrites_and_a_broken_file_is_left_as_it_is() {
     assert_eq!(refused.status.code(), Some(1));
     assert!(err.contains("mine.arb:") && err.contains("left as it is"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), broken, "a file that does not parse is not touched");
+
+    // With no paths, outside any project: nothing is formatted (not the checkout the program
+    // was built from either).
+    let none = arbiter(&["fmt"], &dir, None);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no project here"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

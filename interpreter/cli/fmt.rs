@@ -28,6 +28,15 @@ pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
         return stdin(check);
     }
     let roots: Vec<PathBuf> = if paths.is_empty() {
+        // Only the project the current folder is in: never one found elsewhere (the checkout the
+        // program was built from), which the user did not ask to rewrite.
+        let cwd = std::env::current_dir().ok().and_then(|d| crate::check::project::canonical(&d));
+        let root = crate::check::project::canonical(&project.root);
+        if !cwd.zip(root).is_some_and(|(c, r)| c.starts_with(r)) {
+            eprintln!("error: no project here (no `rulebooks/` folder in this folder or above it)");
+            eprintln!("  help: name the files or folders to format: `arbiter fmt my-cards.arb`");
+            return 2;
+        }
         ["rulebooks", "cards", "stdlib", "tests"].iter().map(|d| project.root.join(d)).filter(|d| d.is_dir()).collect()
     } else {
         paths.to_vec()
@@ -120,11 +129,23 @@ fn explain(name: &str, refused: &Refused) -> String {
 }
 
 fn stdin(check: bool) -> i32 {
-    let mut text = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
         eprintln!("error: standard input: {e}");
         return 2;
     }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: <stdin>: not UTF-8 text; left as it is");
+            // The bytes go through unchanged, so an editor piping a buffer loses nothing.
+            if !check {
+                use std::io::Write as _;
+                let _ = std::io::stdout().write_all(e.as_bytes());
+            }
+            return 1;
+        }
+    };
     if skipped(&text) {
         out!("{text}");
         return 0;
@@ -135,7 +156,7 @@ fn stdin(check: bool) -> i32 {
                 if formatted == text {
                     return 0;
                 }
-                eprintln!("<stdin>:{}: not formatted", crate::syntax::fmt::first_difference(&text, &formatted));
+                outln!("<stdin>:{}: not formatted", crate::syntax::fmt::first_difference(&text, &formatted));
                 return 1;
             }
             out!("{formatted}");

@@ -58,8 +58,10 @@ pub enum Command {
         #[arg(long = "variant")]
         variants: Vec<String>,
     },
-    /// Rewrite rule, card and scenario files in the one canonical layout (indentation, spaces,
-    /// blank lines; comments and line breaks kept); `--check` only reports, for CI.
+    /// Rewrite rule, card, deck, variant and scenario files in the one canonical layout
+    /// (indentation, spaces, blank lines; comments and line breaks kept); `--check` only reports,
+    /// for CI. Exit 1 if a file is not formatted (`--check`) or is left as it is because of an
+    /// error, 2 if the command is wrong.
     Fmt {
         /// Files or folders (default: the project's rulebooks, cards, stdlib and tests); `-` reads
         /// standard input and writes standard output.

@@ -7,8 +7,10 @@
 //! - **Indentation:** two spaces for each block, list or parenthesis left open by an earlier line,
 //!   counted once per line (`f([` on one line indents the next by one step, not two). A line that
 //!   begins with closers is indented as the line that opened them. A line that continues an
-//!   expression (the line before ended with an operator, `and`, `or`, `then` or `else`, or this
-//!   line begins with one) is indented one step more.
+//!   expression is indented one step more: the line before ends with an operator or one of
+//!   `and or then else not in has where from`, or this line begins with an operator (not `-`) or
+//!   one of `and or then else in has where from` (but not after a line ending in `}`, and never a
+//!   line that begins with `{`). A `/* */` comment over several lines moves with its first line.
 //! - **Spaces within a line:** one space between tokens where the author put any, and these fixed
 //!   rules: none after `(` and `[` or before `)`, `]`, `,`, `;` and `:`; one after `,`, `;` and `:`;
 //!   one around `=`, `==`, `!=`, `<`, `<=`, `>`, `>=`, `=>`, `+=`, `-=`, `+`, `*`, `/` and `%`; one
@@ -17,7 +19,8 @@
 //!   part of names like `bsg-ccg` and numbers like `-1`.
 //! - **Blank lines:** at most one in a row; none at the start or end of the file, after a line
 //!   that opens a block or before a line that closes one. The file ends with one line end.
-//! - No space at the end of a line (but inside a `/* */` comment everything is kept as written).
+//! - No space at the end of a line, and `\n` line ends (but inside a `/* */` comment the text
+//!   is kept as written).
 //!
 //! `format` itself knows no grammar; `arbiter fmt` formats only files that parse, and keeps the
 //! result only if it parses to the same tree (spans aside).
@@ -32,13 +35,18 @@ const INDENT: &str = "  ";
 /// Operators with one space on each side.
 const SPACED: [&str; 14] = ["=", "==", "!=", "<", "<=", ">", ">=", "=>", "+=", "-=", "+", "*", "/", "%"];
 
-/// Words that join two halves of an expression: a line that ends or begins with one continues.
-const JOINING_WORDS: [&str; 4] = ["and", "or", "then", "else"];
+/// Words that leave an expression unfinished: a line that ends with one continues on the next.
+const JOINING_AT_END: [&str; 9] = ["and", "or", "then", "else", "not", "in", "has", "where", "from"];
+
+/// Words that cannot begin a statement: a line that begins with one continues the line before.
+const JOINING_AT_START: [&str; 8] = ["and", "or", "then", "else", "in", "has", "where", "from"];
 
 /// One line of the file: its tokens other than spaces and the line end, each with whether the
 /// author put space before it.
 struct Line<'a> {
     tokens: Vec<(Token, bool, &'a str)>,
+    /// How many spaces and tabs the line began with.
+    indent: usize,
 }
 
 impl Line<'_> {
@@ -72,7 +80,7 @@ fn is_closer(kind: Tok, s: &str) -> bool {
 /// it.
 fn joins(kind: Tok, s: &str) -> bool {
     match kind {
-        Tok::Word => JOINING_WORDS.contains(&s),
+        Tok::Word => JOINING_AT_END.contains(&s),
         Tok::Punct => SPACED.contains(&s) || s == "-",
         _ => false,
     }
@@ -82,7 +90,7 @@ fn joins(kind: Tok, s: &str) -> bool {
 /// begin a number in a list).
 fn begins_continuation(kind: Tok, s: &str) -> bool {
     match kind {
-        Tok::Word => JOINING_WORDS.contains(&s),
+        Tok::Word => JOINING_AT_START.contains(&s),
         Tok::Punct => SPACED.contains(&s),
         _ => false,
     }
@@ -92,8 +100,9 @@ fn begins_continuation(kind: Tok, s: &str) -> bool {
 pub fn format(text: &str) -> String {
     let lines = split_lines(text);
     let mut out = String::with_capacity(text.len() + text.len() / 16);
-    // The indentation level inside each bracket still open.
-    let mut open: Vec<usize> = Vec::new();
+    // For each bracket still open: the indentation level inside it, and that of the line that
+    // opened it (where its closing line goes).
+    let mut open: Vec<(usize, usize)> = Vec::new();
     let mut blank_pending = false;
     // The line before, and the last line before with code in it.
     let mut previous: Option<&Line> = None;
@@ -109,9 +118,14 @@ pub fn format(text: &str) -> String {
             out.push('\n');
         }
         blank_pending = false;
-        let base = open.len().checked_sub(leading_closers + 1).and_then(|i| open.get(i)).copied().unwrap_or(0);
-        // A line after a block (`}` then `else {` on the next line) is no continuation.
+        let base = match leading_closers {
+            0 => open.last().map_or(0, |o| o.0),
+            n => open.len().checked_sub(n).and_then(|i| open.get(i)).map_or(0, |o| o.1),
+        };
+        // A line after a block (`}` then `else {` on the next line), or one that opens a block,
+        // is no continuation.
         let continues = leading_closers == 0
+            && !is_opener(first_kind, first)
             && match previous_code {
                 Some((k, s)) if joins(k, s) => true,
                 Some((k, s)) if is_closer(k, s) => false,
@@ -128,13 +142,17 @@ pub fn format(text: &str) -> String {
             {
                 out.push(' ');
             }
-            if token.kind == Tok::LineComment {
-                out.push_str(s.trim_end());
-            } else {
-                out.push_str(s);
+            match token.kind {
+                Tok::LineComment => out.push_str(s.trim_end()),
+                Tok::BlockComment => {
+                    // Its lines move with its first line when that is the line's first token.
+                    let moved = if before.is_none() { (level * INDENT.len()) as isize - line.indent as isize } else { 0 };
+                    push_block_comment(&mut out, s, moved);
+                }
+                _ => out.push_str(s),
             }
             if is_opener(token.kind, s) {
-                open.push(level + 1);
+                open.push((level + 1, level));
             } else if is_closer(token.kind, s) {
                 open.pop();
             }
@@ -218,7 +236,29 @@ fn span_length(s: &str) -> usize {
 
 /// The first line (from 1) where two texts differ.
 pub fn first_difference(a: &str, b: &str) -> usize {
-    a.lines().zip(b.lines()).take_while(|(x, y)| x == y).count() + 1
+    a.split('\n').zip(b.split('\n')).take_while(|(x, y)| x == y).count() + 1
+}
+
+/// A `/* */` comment, its line ends made `\n`, its lines after the first moved right (or left,
+/// as far as their leading spaces go) by `moved` columns; blank lines stay empty.
+fn push_block_comment(out: &mut String, comment: &str, moved: isize) {
+    for (n, piece) in comment.split('\n').enumerate() {
+        let piece = piece.strip_suffix('\r').unwrap_or(piece);
+        if n == 0 {
+            out.push_str(piece);
+            continue;
+        }
+        out.push('\n');
+        if moved > 0 && !piece.trim().is_empty() {
+            out.push_str(&" ".repeat(moved.unsigned_abs()));
+            out.push_str(piece);
+        } else if moved < 0 {
+            let leading = piece.len() - piece.trim_start_matches([' ', '\t']).len();
+            out.push_str(piece.get(leading.min(moved.unsigned_abs())..).unwrap_or(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
 }
 
 /// Whether one space goes between the tokens `a` and `b` on one line; `spaced` is whether the
@@ -248,13 +288,20 @@ fn space_between(ak: Tok, a: &str, bk: Tok, b: &str, spaced: bool) -> bool {
 
 /// The file's lines, each without its spaces and line end.
 fn split_lines(text: &str) -> Vec<Line<'_>> {
-    let mut lines = vec![Line { tokens: Vec::new() }];
+    let mut lines = vec![Line { tokens: Vec::new(), indent: 0 }];
     let mut spaced = false;
     for token in lex(text) {
         match token.kind {
-            Tok::Space => spaced = true,
+            Tok::Space => {
+                spaced = true;
+                if let Some(line) = lines.last_mut()
+                    && line.tokens.is_empty()
+                {
+                    line.indent = token.end - token.start;
+                }
+            }
             Tok::Newline => {
-                lines.push(Line { tokens: Vec::new() });
+                lines.push(Line { tokens: Vec::new(), indent: 0 });
                 spaced = false;
             }
             _ => {
@@ -298,10 +345,10 @@ mod tests {
 
     #[test]
     fn a_continued_expression_is_indented_one_step() {
-        let text = "func f() = a and\n// c\nb and\nc\nfunc g() =\nx\n  or y\nproc p() {\nif x {\n}\nelse {\n}\n}\n";
+        let text = "func f() = a and\n// c\nb and\nc\nfunc g() =\nx\n  or y\nproc p() {\nif x {\n}\nelse {\n}\nlet z = a and not\nb\nlet t = [u in us where\nu.face_up]\n}\n";
         assert_eq!(
             format(text),
-            "func f() = a and\n  // c\n  b and\n  c\nfunc g() =\n  x\n  or y\nproc p() {\n  if x {\n  }\n  else {\n  }\n}\n"
+            "func f() = a and\n  // c\n  b and\n  c\nfunc g() =\n  x\n  or y\nproc p() {\n  if x {\n  }\n  else {\n  }\n  let z = a and not\n    b\n  let t = [u in us where\n      u.face_up]\n}\n"
         );
     }
 
@@ -309,6 +356,26 @@ mod tests {
     fn spans_are_left_out_of_a_tree_compared() {
         assert_eq!(super::without_spans("Log(\"a@b\" @1:20..25) x @12:3..4@"), "Log(\"a@b\" @) x @@");
         assert_eq!(super::without_spans("@1:2.."), "@1:2..");
+    }
+
+    #[test]
+    fn a_closer_lines_up_with_the_line_that_opened_it() {
+        let text = "proc p() {\nif a {\n} else\n{\nlog \"b\"\n}\nlet x = a and\nf(\nb\n)\n}\n";
+        assert_eq!(format(text), "proc p() {\n  if a {\n  } else\n  {\n    log \"b\"\n  }\n  let x = a and\n    f(\n      b\n    )\n}\n");
+    }
+
+    #[test]
+    fn a_block_comment_over_lines_moves_with_its_first_line() {
+        let text = "proc p() {\r\n      /* first\r\n       * second\r\n\r\n       */\r\n}\r\n";
+        assert_eq!(format(text), "proc p() {\n  /* first\n   * second\n\n   */\n}\n");
+        let text = "proc p() {\n/* first\n * second */\n}\n";
+        assert_eq!(format(text), "proc p() {\n  /* first\n   * second */\n}\n");
+    }
+
+    #[test]
+    fn the_first_difference_counts_lines_ended_by_crlf() {
+        assert_eq!(super::first_difference("a\r\nb\r\n", "a\nb\n"), 1);
+        assert_eq!(super::first_difference("a\nb\nc", "a\nb\nd"), 3);
     }
 
     #[test]
