@@ -22,3 +22,4 @@ pub mod save;
 pub mod scenario;
 pub mod sim;
 pub mod syntax;
+pub mod web;

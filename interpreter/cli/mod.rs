@@ -58,6 +58,16 @@ pub enum Command {
         #[arg(long = "variant")]
         variants: Vec<String>,
     },
+    /// A web table on this machine: start a game, play its human seats (each sees only its own
+    /// view), against bots or hot-seat.
+    Serve {
+        /// The port (0: any free port; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on (default: this machine only).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+    },
     /// Rewrite rule, card, deck, variant and scenario files in the one canonical layout
     /// (indentation, spaces, blank lines; comments and line breaks kept); `--check` only reports,
     /// for CI. Exit 1 if a file is not formatted (`--check`) or is left as it is because of an
@@ -295,6 +305,16 @@ pub fn main_with(cli: Cli) -> i32 {
         return 2;
     }
     match cli.command {
+        Command::Serve { port, host } => {
+            let project = project.clone();
+            match crate::web::serve(project, &host, port, |addr| outln!("the web table is at http://{addr}/ (Ctrl-C stops it)")) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    1
+                }
+            }
+        }
         Command::Fmt { paths, check } => fmt::run(&project, &paths, check),
         Command::Lsp { root } => match crate::lsp::run(root) {
             Ok(()) => 0,

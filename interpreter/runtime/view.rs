@@ -423,58 +423,132 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
     s
 }
 
-fn zone_text(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Option<String> {
+/// A zone as one seat sees it: its objects, or only how many there are.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ZoneView {
+    pub name: String,
+    pub count: usize,
+    /// Its contents are withheld from the viewer (`objects` is then empty).
+    pub hidden: bool,
+    /// Each object as the viewer may see it (its name, or only its kind; what is written on it).
+    pub objects: Vec<String>,
+}
+
+/// A named value as one seat sees it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldView {
+    pub name: String,
+    pub value: String,
+}
+
+/// A player as one seat sees them: their fields and their own zones.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PlayerView {
+    pub seat: Seat,
+    /// This is the viewer.
+    pub you: bool,
+    pub out: bool,
+    pub fields: Vec<FieldView>,
+    pub zones: Vec<ZoneView>,
+}
+
+/// The table as one seat sees it (or everything, for no viewer): what `view` prints and the web
+/// page draws, worked out once so the two cannot differ in what they show.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TableView {
+    pub viewer: Option<Seat>,
+    pub globals: Vec<FieldView>,
+    pub players: Vec<PlayerView>,
+    /// The zones no player owns.
+    pub shared: Vec<ZoneView>,
+}
+
+fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Option<ZoneView> {
     let def = game.zone(z.zone)?;
     let items = st.zone_contents(game, z);
-    let name = &def.name;
     let contents_visible = match def.visibility {
         Visibility::Public => true,
         Visibility::Owner => viewer.is_none() || viewer == z.owner,
         Visibility::Hidden => viewer.is_none(),
     };
-    if items.is_empty() {
-        return Some(format!("{name}: empty"));
-    }
-    if !contents_visible {
-        return Some(format!("{name}: {} hidden", items.len()));
-    }
-    let list: Vec<String> = items.iter().map(|o| obj_text_in(game, st, *o, viewer, z.owner.is_none())).collect();
-    Some(format!("{name} ({}): {}", items.len(), list.join("; ")))
+    let objects =
+        if contents_visible { items.iter().map(|o| obj_text_in(game, st, *o, viewer, z.owner.is_none())).collect() } else { vec![] };
+    Some(ZoneView { name: def.name.clone(), count: items.len(), hidden: !contents_visible && !items.is_empty(), objects })
 }
 
 /// The state as one seat sees it (or everything, for `None`).
-pub fn view(game: &Game, st: &State, viewer: Option<Seat>) -> String {
-    let mut out = String::new();
+pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
     let ev = Evaluator::new(game, st);
     // A field holding an object the viewer does not know shows its kind only.
     let shown = |v: &Value| match viewer {
         Some(seat) => ev.label_for(v, seat),
         None => ev.label(v),
     };
-    if !game.global_fields.is_empty() {
-        let g: Vec<String> = game.global_fields.iter().zip(&st.globals).map(|(f, v)| format!("{} {}", f.name, shown(v))).collect();
-        out.push_str(&format!("game: {}\n", g.join(", ")));
-    }
-    for (i, p) in st.players.iter().enumerate() {
-        let seat = Seat::try_from(i).unwrap_or(0);
-        let you = if viewer == Some(seat) { " (you)" } else { "" };
-        let out_mark = if p.out { " — out of the game" } else { "" };
-        let fields: Vec<String> = game.player_fields.iter().zip(&p.fields).map(|(f, v)| format!("{} {}", f.name, shown(v))).collect();
-        out.push_str(&format!("P{}{you}{out_mark}: {}\n", i + 1, fields.join(", ")));
-        for (zi, z) in game.zones.iter().enumerate() {
-            if z.per_player
-                && let Some(t) = zone_text(game, st, ZoneRef { zone: zi as u16, owner: Some(seat) }, viewer)
-            {
-                out.push_str(&format!("  {t}\n"));
+    let field = |name: &str, v: &Value| FieldView { name: name.to_string(), value: shown(v) };
+    let globals = game.global_fields.iter().zip(&st.globals).map(|(f, v)| field(&f.name, v)).collect();
+    let players = st
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let seat = Seat::try_from(i).unwrap_or(0);
+            let zones = game
+                .zones
+                .iter()
+                .enumerate()
+                .filter(|(_, z)| z.per_player)
+                .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: Some(seat) }, viewer))
+                .collect();
+            PlayerView {
+                seat,
+                you: viewer == Some(seat),
+                out: p.out,
+                fields: game.player_fields.iter().zip(&p.fields).map(|(f, v)| field(&f.name, v)).collect(),
+                zones,
             }
+        })
+        .collect();
+    let shared = game
+        .zones
+        .iter()
+        .enumerate()
+        .filter(|(_, z)| !z.per_player)
+        .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: None }, viewer))
+        .collect();
+    TableView { viewer, globals, players, shared }
+}
+
+fn zone_line(z: &ZoneView) -> String {
+    if z.count == 0 {
+        format!("{}: empty", z.name)
+    } else if z.hidden {
+        format!("{}: {} hidden", z.name, z.count)
+    } else {
+        format!("{} ({}): {}", z.name, z.count, z.objects.join("; "))
+    }
+}
+
+fn fields_line(fields: &[FieldView]) -> String {
+    fields.iter().map(|f| format!("{} {}", f.name, f.value)).collect::<Vec<_>>().join(", ")
+}
+
+/// The state as one seat sees it (or everything, for `None`), as text.
+pub fn view(game: &Game, st: &State, viewer: Option<Seat>) -> String {
+    let t = table_view(game, st, viewer);
+    let mut out = String::new();
+    if !t.globals.is_empty() {
+        out.push_str(&format!("game: {}\n", fields_line(&t.globals)));
+    }
+    for p in &t.players {
+        let you = if p.you { " (you)" } else { "" };
+        let out_mark = if p.out { " — out of the game" } else { "" };
+        out.push_str(&format!("P{}{you}{out_mark}: {}\n", p.seat + 1, fields_line(&p.fields)));
+        for z in &p.zones {
+            out.push_str(&format!("  {}\n", zone_line(z)));
         }
     }
-    for (zi, z) in game.zones.iter().enumerate() {
-        if !z.per_player
-            && let Some(t) = zone_text(game, st, ZoneRef { zone: zi as u16, owner: None }, viewer)
-        {
-            out.push_str(&format!("{t}\n"));
-        }
+    for z in &t.shared {
+        out.push_str(&format!("{}\n", zone_line(z)));
     }
     out
 }

@@ -4,6 +4,8 @@
 #![allow(dead_code, reason = "each harness uses the helpers it needs")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
+pub mod serve;
+
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
 use arbiter::check::project::Project;

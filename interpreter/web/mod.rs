@@ -1,0 +1,263 @@
+//! `arbiter serve`: the web table. A local server (axum on tokio) with one page, embedded in the
+//! binary, and a JSON API the page uses:
+//!
+//! | request | answer |
+//! |---|---|
+//! | `GET /api/games` | each game: name, title, players, variants |
+//! | `POST /api/tables` `{game, variants, seats, seed}` | a new game: its number and each human seat's secret |
+//! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
+//! | `POST /api/tables/N/seats/S/answer` `{picks}` | S's answer taken, and the table as S sees it now |
+//!
+//! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
+//! SECRET`), and is worked out from what that seat may see (`runtime::view`). Every refusal is a
+//! JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat, 404 no such thing, 413 too
+//! large, 422 an illegal answer (the game goes on).
+
+mod table;
+
+use crate::check::project::Project;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+pub use table::{SeatKind, Table};
+
+/// The page, embedded: no build step on the user's machine.
+const PAGE: &str = include_str!("page.html");
+
+/// The largest request body taken (an answer, a new game).
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// How many games one server keeps at once.
+const TABLES_KEPT: usize = 64;
+
+/// Checked rules, by game and variants.
+type RulesCache = Mutex<HashMap<(String, Vec<String>), Arc<crate::check::Built>>>;
+
+struct App {
+    project: Project,
+    tables: Mutex<HashMap<u64, Arc<Mutex<Table>>>>,
+    next: AtomicU64,
+    /// Each game's rules by its variants, checked once.
+    rules: RulesCache,
+    /// The games' list, made once.
+    games: std::sync::OnceLock<Vec<GameInfo>>,
+}
+
+impl App {
+    fn rules(&self, game: &str, variants: &[String]) -> Result<Arc<crate::check::Built>, String> {
+        let key = (game.to_string(), variants.to_vec());
+        if let Some(b) = self.rules.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Ok(b.clone());
+        }
+        let built = table::rules(&self.project, game, variants)?;
+        self.rules.lock().unwrap_or_else(PoisonError::into_inner).insert(key, built.clone());
+        Ok(built)
+    }
+
+    /// Every game that loads, with its players and variants (worked out once).
+    fn game_list(&self) -> &Vec<GameInfo> {
+        self.games.get_or_init(|| {
+            let mut out = Vec::new();
+            for name in self.project.games() {
+                if let Ok(b) = self.rules(&name, &[]) {
+                    let g = &b.game;
+                    let variants = g.variants.iter().map(|v| VariantInfo { name: v.name.clone(), title: v.title.clone() }).collect();
+                    out.push(GameInfo { name, title: g.title.clone(), min_players: g.min_players, max_players: g.max_players, variants });
+                }
+            }
+            out
+        })
+    }
+}
+
+/// An error as the API sends it.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, axum::Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError(StatusCode::BAD_REQUEST, msg.into())
+}
+
+/// Serve on 127.0.0.1:`port` (0: any free port) until the process ends; `ready` is told the
+/// address once it listens.
+pub fn serve(project: Project, host: &str, port: u16, ready: impl FnOnce(std::net::SocketAddr)) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        ready(addr);
+        let app = Arc::new(App {
+            project,
+            tables: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+            rules: Mutex::new(HashMap::new()),
+            games: std::sync::OnceLock::new(),
+        });
+        // The games are loaded while the page is first opened.
+        let warm = app.clone();
+        tokio::task::spawn_blocking(move || warm.game_list().len());
+        axum::serve(listener, router(app)).await.map_err(|e| e.to_string())
+    })
+}
+
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { Html(PAGE) }))
+        .route("/api/games", get(games))
+        .route("/api/tables", post(new_table))
+        .route("/api/tables/{table}/seats/{seat}", get(seat_view))
+        .route("/api/tables/{table}/seats/{seat}/answer", post(answer))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(app)
+}
+
+#[derive(Serialize, Clone)]
+struct GameInfo {
+    name: String,
+    title: String,
+    min_players: u8,
+    max_players: u8,
+    variants: Vec<VariantInfo>,
+}
+
+#[derive(Serialize, Clone)]
+struct VariantInfo {
+    name: String,
+    title: String,
+}
+
+async fn games(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<GameInfo>>> {
+    let app2 = app.clone();
+    Ok(axum::Json(blocking(move || Ok(app2.game_list().clone())).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTable {
+    game: String,
+    #[serde(default)]
+    variants: Vec<String>,
+    /// Who plays each seat: `human`, `random`, `greedy` or `mcts`.
+    seats: Vec<String>,
+    #[serde(default = "one")]
+    seed: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// The body as JSON of type `T`, or a clean refusal.
+fn parse_body<T: for<'de> Deserialize<'de>>(body: Result<Bytes, BytesRejection>) -> ApiResult<T> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError(StatusCode::PAYLOAD_TOO_LARGE, format!("the request is larger than {BODY_LIMIT} bytes"))
+        } else {
+            bad(format!("the request's body cannot be read: {e}"))
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| bad(format!("the request is not the JSON expected: {e}")))
+}
+
+async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<axum::Json<serde_json::Value>> {
+    let req: NewTable = parse_body(body)?;
+    if !app.project.games().contains(&req.game) {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no game `{}` here", req.game)));
+    }
+    let seats: Vec<SeatKind> = req.seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<_, _>>().map_err(bad)?;
+    let app2 = app.clone();
+    let table = blocking(move || {
+        let rules = app2.rules(&req.game, &req.variants).map_err(bad)?;
+        Table::with_rules(rules, &req.game, &req.variants, seats, req.seed).map_err(bad)
+    })
+    .await?;
+    let seats: Vec<serde_json::Value> = table.human_tokens().iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
+    let id = app.next.fetch_add(1, Ordering::Relaxed);
+    {
+        let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        // The oldest game makes room for a new one.
+        if tables.len() >= TABLES_KEPT
+            && let Some(oldest) = tables.keys().min().copied()
+        {
+            tables.remove(&oldest);
+        }
+        tables.insert(id, Arc::new(Mutex::new(table)));
+    }
+    Ok(axum::Json(json!({ "table": id, "seats": seats })))
+}
+
+/// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.
+fn seat_of(app: &App, id: u64, seat: u8, headers: &HeaderMap) -> ApiResult<(Arc<Mutex<Table>>, u8)> {
+    let table = app.tables.lock().unwrap_or_else(PoisonError::into_inner).get(&id).cloned();
+    let table = table.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id} here")))?;
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .ok_or_else(|| ApiError(StatusCode::FORBIDDEN, "a seat's view needs its secret (`Authorization: Bearer SECRET`)".into()))?;
+    let index = seat.checked_sub(1).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, "seats are numbered from 1".into()))?;
+    if !table.lock().unwrap_or_else(PoisonError::into_inner).holds(index, token) {
+        return Err(ApiError(StatusCode::FORBIDDEN, format!("that is not seat {seat}'s secret: a seat sees only its own view")));
+    }
+    Ok((table, index))
+}
+
+async fn seat_view(
+    State(app): State<Arc<App>>,
+    Path((id, seat)): Path<(u64, u8)>,
+    headers: HeaderMap,
+) -> ApiResult<axum::Json<table::SeatView>> {
+    let (table, index) = seat_of(&app, id, seat, &headers)?;
+    let view = table.lock().unwrap_or_else(PoisonError::into_inner).view(index);
+    Ok(axum::Json(view))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnswerReq {
+    /// The options picked, numbered from 0 as the decision lists them.
+    picks: Vec<usize>,
+}
+
+async fn answer(
+    State(app): State<Arc<App>>,
+    Path((id, seat)): Path<(u64, u8)>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<axum::Json<table::SeatView>> {
+    let (table, index) = seat_of(&app, id, seat, &headers)?;
+    let req: AnswerReq = parse_body(body)?;
+    blocking(move || {
+        let mut t = table.lock().unwrap_or_else(PoisonError::into_inner);
+        match t.answer(index, req.picks) {
+            Ok(()) => Ok(axum::Json(t.view(index))),
+            Err(table::Refusal::Refused(e)) => Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("refused: {e}"))),
+            Err(table::Refusal::Stopped(e)) => {
+                Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the game stopped on a rule error: {e}")))
+            }
+        }
+    })
+    .await
+}
+
+/// Run game work (loading rules, bots thinking) off the server's threads.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the work failed: {e}")))?
+}

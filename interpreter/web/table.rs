@@ -1,0 +1,260 @@
+//! A game at the web table: its rules, its state, who plays each seat, and the secret each human
+//! seat is played with. Everything a seat is sent is worked out here, from what that seat may see.
+
+use crate::agents::plan::{BotPlan, Bots};
+use crate::check::Built;
+use crate::check::project::Project;
+use crate::runtime::state::{Answer, Count, Mode, State};
+use crate::runtime::view::{self, TableView};
+use crate::runtime::{AnswerError, Engine, Setup, Status};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatKind {
+    Human,
+    /// A bot, as `--bots` names it: `random`, `greedy`, `mcts`.
+    Bot(String),
+}
+
+impl SeatKind {
+    pub fn parse(s: &str) -> Result<SeatKind, String> {
+        match s {
+            "human" => Ok(SeatKind::Human),
+            "random" | "greedy" => Ok(SeatKind::Bot(s.to_string())),
+            s if s == "mcts" || s.starts_with("mcts:") => Ok(SeatKind::Bot(s.to_string())),
+            other => Err(format!("`{other}` is not a kind of player: human, random, greedy or mcts")),
+        }
+    }
+}
+
+/// A game being played.
+pub struct Table {
+    built: Arc<Built>,
+    pub game: String,
+    pub variants: Vec<String>,
+    pub seed: u64,
+    state: State,
+    bots: Bots,
+    seats: Vec<SeatKind>,
+    /// The secret each human seat is played with (none for a bot's seat).
+    tokens: Vec<Option<String>>,
+    /// A rule error that stopped the game.
+    stopped: Option<String>,
+}
+
+/// What a seat is sent: the table as it sees it, the events it saw, and its decision.
+#[derive(Debug, Serialize)]
+pub struct SeatView {
+    pub game: String,
+    pub title: String,
+    pub seat: u8,
+    pub table: TableView,
+    /// The newest events as the seat saw them (at most `EVENTS_SENT`).
+    pub events: Vec<EventView>,
+    /// The decision this seat must make now.
+    pub decision: Option<DecisionView>,
+    /// The seat that must decide now, when it is another one (1-based).
+    pub waiting_for: Option<u8>,
+    /// How the game ended.
+    pub result: Option<String>,
+    /// A rule error that stopped the game.
+    pub stopped: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct EventView {
+    pub n: usize,
+    pub depth: u16,
+    pub text: String,
+    pub cause: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DecisionView {
+    pub prompt: String,
+    pub options: Vec<String>,
+    /// How many options to pick: at least `min`, at most `max` (for an order, all of them).
+    pub min: usize,
+    pub max: usize,
+    pub order: bool,
+}
+
+/// How many of the newest events a seat is sent.
+const EVENTS_SENT: usize = 300;
+
+/// Why an answer was not taken.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Not this seat's turn, not a legal answer, or the game is over: the game goes on as it was.
+    Refused(String),
+    /// The rules failed taking the answer in: the game is stopped.
+    Stopped(String),
+}
+
+impl Table {
+    /// A new game of `game` for these seats, played on by the bots until a human must decide.
+    pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
+        Table::with_rules(rules(project, game, variants)?, game, variants, seats, seed)
+    }
+
+    /// A new game with rules already loaded.
+    pub fn with_rules(built: Arc<Built>, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
+        let g = &built.game;
+        let players = seats.len();
+        if players < g.min_players as usize || players > g.max_players as usize {
+            return Err(format!("{} is for {} to {} players, not {players}", g.title, g.min_players, g.max_players));
+        }
+        let specs: Vec<String> = seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| match k {
+                SeatKind::Bot(b) => Some(format!("{}={b}", i + 1)),
+                SeatKind::Human => None,
+            })
+            .collect();
+        let plan = BotPlan::parse(&specs, g, players)?;
+        let decklists = crate::cli::play::choose_decks_by(g, players, &[])?;
+        let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
+        let tokens = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
+        let mut table = Table {
+            built: built.clone(),
+            game: game.to_string(),
+            variants: variants.to_vec(),
+            seed,
+            state,
+            bots: Bots::new(plan, seed),
+            seats,
+            tokens,
+            stopped: None,
+        };
+        table.play_on();
+        Ok(table)
+    }
+
+    /// The game's rules and its state (what tests compare the views with).
+    pub fn rules_and_state(&self) -> (&crate::ir::Game, &State) {
+        (&self.built.game, &self.state)
+    }
+
+    /// Each human seat (0-based) and its secret.
+    pub fn human_tokens(&self) -> Vec<(u8, String)> {
+        self.tokens.iter().enumerate().filter_map(|(i, t)| Some((u8::try_from(i).ok()?, t.clone()?))).collect()
+    }
+
+    /// Whether `token` is the secret of `seat`.
+    pub fn holds(&self, seat: u8, token: &str) -> bool {
+        self.tokens.get(seat as usize).and_then(|t| t.as_deref()).is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()))
+    }
+
+    /// Advance the game: the bots answer, until a human must decide, the game ends, or a rule
+    /// error stops it.
+    fn play_on(&mut self) {
+        let game = &self.built.game;
+        let engine = Engine::new(game);
+        while self.stopped.is_none() {
+            match engine.advance(&mut self.state) {
+                Err(e) => self.stopped = Some(e.message.clone()),
+                Ok(Status::Ended | Status::Idle) => return,
+                Ok(Status::Decision) => {
+                    let Some(d) = self.state.pending.clone() else { return };
+                    if self.seats.get(d.seat as usize) == Some(&SeatKind::Human) {
+                        return;
+                    }
+                    let taken = self
+                        .bots
+                        .decide(&engine, &self.state, &d)
+                        .map_err(AnswerError::Rule)
+                        .and_then(|a| engine.answer(&mut self.state, d.seat, &a));
+                    if let Err(e) = taken {
+                        self.stopped = Some(format!("a bot's answer failed: {e}"));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Take `seat`'s answer (option indices, 0-based) and play on.
+    pub fn answer(&mut self, seat: u8, picks: Vec<usize>) -> Result<(), Refusal> {
+        if let Some(s) = &self.stopped {
+            return Err(Refusal::Refused(format!("the game was stopped by a rule error: {s}")));
+        }
+        if self.state.result.is_some() {
+            return Err(Refusal::Refused("the game is over".into()));
+        }
+        match &self.state.pending {
+            Some(d) if d.seat == seat => {}
+            Some(d) => return Err(Refusal::Refused(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1))),
+            None => return Err(Refusal::Refused("nothing is being asked".into())),
+        }
+        let engine = Engine::new(&self.built.game);
+        match engine.answer(&mut self.state, seat, &Answer(picks)) {
+            Ok(()) => {}
+            Err(AnswerError::Refused(e)) => return Err(Refusal::Refused(e)),
+            Err(AnswerError::Rule(e)) => {
+                self.stopped = Some(e.message.clone());
+                return Err(Refusal::Stopped(e.message.clone()));
+            }
+        }
+        self.play_on();
+        Ok(())
+    }
+
+    /// What `seat` (0-based) may see now.
+    pub fn view(&self, seat: u8) -> SeatView {
+        let game = &self.built.game;
+        let st = &self.state;
+        let from = st.log.len().saturating_sub(EVENTS_SENT);
+        let events = st
+            .log
+            .iter()
+            .enumerate()
+            .skip(from)
+            .filter_map(|(n, e)| {
+                let p = view::project_event(game, st, e, Some(seat))?;
+                Some(EventView { n, depth: p.depth, text: p.text, cause: view::cause_text_for(game, st, &e.cause, Some(seat)) })
+            })
+            .collect();
+        let pending = st.pending.as_ref().filter(|_| self.stopped.is_none() && st.result.is_none());
+        let decision = pending.filter(|d| d.seat == seat).map(|d| {
+            let options = d.labels();
+            let n = options.len();
+            let (min, max, order) = match d.count {
+                Count::One => (1, 1, false),
+                Count::Exactly(k) => (k as usize, k as usize, false),
+                Count::UpTo(k) => (0, k as usize, false),
+                Count::Order => (n, n, true),
+            };
+            DecisionView { prompt: d.prompt.to_string(), options, min, max, order }
+        });
+        SeatView {
+            game: self.game.clone(),
+            title: game.title.clone(),
+            seat: seat + 1,
+            table: view::table_view(game, st, Some(seat)),
+            events,
+            decision,
+            waiting_for: pending.filter(|d| d.seat != seat).map(|d| d.seat + 1),
+            result: st.result.as_ref().map(|r| crate::cli::play::result_line(r, st.turns)),
+            stopped: self.stopped.clone(),
+        }
+    }
+}
+
+/// A game's rules with these variants, checked.
+pub fn rules(project: &Project, game: &str, variants: &[String]) -> Result<Arc<Built>, String> {
+    match project.load(game, variants, &[]).result {
+        Ok(b) => Ok(Arc::new(b)),
+        Err(d) => Err(format!("{game} does not load: {}", d.first().map(|d| d.message.clone()).unwrap_or_default())),
+    }
+}
+
+/// A fresh secret: 128 random bits in hex.
+fn new_token() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

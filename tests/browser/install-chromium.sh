@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what the browser tests (tests/browser.rs) drive: Debian's Chromium and ChromeDriver.
+# Run by the tests themselves, and by .ci/run, when /usr/bin/chromedriver is missing.
+set -euo pipefail
+if [ -x /usr/bin/chromedriver ] && [ -x /usr/bin/chromium ]; then
+  exit 0
+fi
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+/usr/bin/chromedriver --version

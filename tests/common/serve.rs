@@ -1,0 +1,69 @@
+//! `arbiter serve` started for a test, and requests to it.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `arbiter serve` on a free port, stopped when dropped.
+pub struct Server {
+    child: Child,
+    pub url: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["serve", "--port", "0"])
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start arbiter serve");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the address").trim_end_matches('/').to_string();
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        Server { child, url, agent }
+    }
+
+    /// Status and body of a request (`token` as the seat's secret).
+    pub fn call(&self, method: &str, path: &str, body: Option<&str>, token: Option<&str>) -> (u16, String) {
+        let url = format!("{}{path}", self.url);
+        let mut resp = match (method, body) {
+            ("GET", _) => {
+                let mut r = self.agent.get(&url);
+                if let Some(t) = token {
+                    r = r.header("Authorization", &format!("Bearer {t}"));
+                }
+                r.call().unwrap()
+            }
+            (_, b) => {
+                let mut r = self.agent.post(&url).header("Content-Type", "application/json");
+                if let Some(t) = token {
+                    r = r.header("Authorization", &format!("Bearer {t}"));
+                }
+                r.send(b.unwrap_or("")).unwrap()
+            }
+        };
+        (resp.status().as_u16(), resp.body_mut().read_to_string().unwrap())
+    }
+
+    pub fn json(&self, method: &str, path: &str, body: Option<Value>, token: Option<&str>) -> (u16, Value) {
+        let text = body.map(|b| b.to_string());
+        let (status, body) = self.call(method, path, text.as_deref(), token);
+        (status, serde_json::from_str(&body).unwrap_or_else(|_| panic!("not JSON: {body}")))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,164 @@
+//! The web table's API (`arbiter serve`), over real HTTP: a game played to its end, what each
+//! seat is sent (exactly its own view, never another seat's hidden cards), and every refusal.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::check::project::Project;
+use arbiter::runtime::view;
+use arbiter::web::{SeatKind, Table};
+use common::serve::{Server, root};
+use serde_json::{Value, json};
+
+/// A new game: its number and each human seat's secret (by 1-based seat).
+fn new_table(s: &Server, game: &str, seats: &[&str], seed: u64) -> (u64, Vec<(u64, String)>) {
+    let (status, v) = s.json("POST", "/api/tables", Some(json!({ "game": game, "seats": seats, "seed": seed })), None);
+    assert_eq!(status, 200, "{v}");
+    let tokens =
+        v["seats"].as_array().unwrap().iter().map(|x| (x["seat"].as_u64().unwrap(), x["token"].as_str().unwrap().to_string())).collect();
+    (v["table"].as_u64().unwrap(), tokens)
+}
+
+#[test]
+fn tic_tac_toe_is_played_to_its_end_against_a_bot() {
+    let s = Server::start();
+    let (status, games) = s.json("GET", "/api/games", None, None);
+    assert_eq!(status, 200);
+    assert!(games.as_array().unwrap().iter().any(|g| g["name"] == "tic-tac-toe" && g["min_players"] == 2));
+    let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "random"], 3);
+    assert_eq!(tokens.len(), 1, "one human seat, one secret");
+    let token = &tokens[0].1;
+    let path = format!("/api/tables/{table}/seats/1");
+    let (_, mut v) = s.json("GET", &path, None, Some(token));
+    let mut moves = 0;
+    while v["result"].is_null() {
+        let d = &v["decision"];
+        assert!(d.is_object(), "P1 is asked while the game goes on: {v}");
+        assert!(d["options"].as_array().unwrap().iter().all(|o| o.is_string()));
+        let (status, next) = s.json("POST", &format!("{path}/answer"), Some(json!({ "picks": [0] })), Some(token));
+        assert_eq!(status, 200, "{next}");
+        v = next;
+        moves += 1;
+        assert!(moves <= 5, "tic-tac-toe ends within five moves of one player");
+    }
+    let result = v["result"].as_str().unwrap();
+    assert!(result.starts_with("result after") && result.contains("P"), "{result}");
+    assert!(v["decision"].is_null() && v["waiting_for"].is_null());
+    // The bot's moves are in the log, each with its rule.
+    assert!(v["events"].as_array().unwrap().iter().any(|e| e["text"].as_str().unwrap().contains("P2")), "{v}");
+}
+
+/// The names of definitions that the full view shows and `seat`'s table and log do not: what
+/// the seat must never be sent.
+fn hidden_from(t: &Table, seat: u8) -> (Vec<String>, Vec<String>) {
+    let (game, st) = t.rules_and_state();
+    let everything = view::view(game, st, None);
+    let known = format!("{}\n{}", view::view(game, st, Some(seat)), view::trace(game, st, Some(seat), true));
+    let mut names: Vec<String> = game.defs.iter().map(|d| d.name.clone()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.dedup();
+    let allowed: Vec<String> = names.iter().filter(|n| known.contains(n.as_str())).cloned().collect();
+    let hidden = names.into_iter().filter(|n| everything.contains(n.as_str()) && !allowed.contains(n)).collect();
+    (hidden, allowed)
+}
+
+/// `body` with every allowed name blanked (longest first), then no hidden name may be left.
+fn assert_nothing_hidden(body: &str, hidden: &[String], allowed: &[String], what: &str) {
+    let mut rest = body.to_string();
+    for a in allowed {
+        rest = rest.replace(a.as_str(), "#");
+    }
+    for h in hidden {
+        assert!(!rest.contains(h.as_str()), "{what} was sent `{h}`, which it may not see");
+    }
+}
+
+#[test]
+fn each_seat_of_a_card_game_is_sent_its_own_view_and_nothing_hidden_from_it() {
+    let s = Server::start();
+    let seed = 11;
+    let (table, tokens) = new_table(&s, "bsg-ccg", &["human", "human"], seed);
+    assert_eq!(tokens.len(), 2);
+    // The same game, played beside the server with the same answers: the reference.
+    let project = Project::find(&root());
+    let mut reference = Table::start(&project, "bsg-ccg", &[], vec![SeatKind::Human, SeatKind::Human], seed).unwrap();
+    let mut checked_hidden = 0;
+    for step in 0..40 {
+        for (seat, token) in &tokens {
+            let index = u8::try_from(*seat - 1).unwrap();
+            let (status, body) = s.call("GET", &format!("/api/tables/{table}/seats/{seat}"), None, Some(token));
+            assert_eq!(status, 200, "{body}");
+            let sent: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(sent, serde_json::to_value(reference.view(index)).unwrap(), "step {step}: P{seat} is sent exactly its view");
+            let (hidden, allowed) = hidden_from(&reference, index);
+            checked_hidden += hidden.len();
+            assert_nothing_hidden(&body, &hidden, &allowed, &format!("P{seat} at step {step}"));
+        }
+        let (_, st) = reference.rules_and_state();
+        let Some(d) = st.pending.clone() else { break };
+        if st.result.is_some() {
+            break;
+        }
+        let token = &tokens.iter().find(|(s, _)| *s == u64::from(d.seat) + 1).unwrap().1;
+        let (status, body) =
+            s.call("POST", &format!("/api/tables/{table}/seats/{}/answer", d.seat + 1), Some(r#"{"picks":[0]}"#), Some(token));
+        let taken = reference.answer(d.seat, vec![0]);
+        assert_eq!(status == 200, taken.is_ok(), "the server and the reference agree on the answer: {body}");
+    }
+    assert!(checked_hidden > 50, "there were hidden cards to keep ({checked_hidden} checks)");
+}
+
+#[test]
+fn the_server_refuses_cleanly_and_the_game_goes_on() {
+    let s = Server::start();
+    let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "human"], 1);
+    let (p1, p2) = (&tokens[0].1, &tokens[1].1);
+    let seat1 = format!("/api/tables/{table}/seats/1");
+    let error = |(status, v): (u16, Value)| (status, v["error"].as_str().unwrap_or_else(|| panic!("an error message: {v}")).to_string());
+
+    // Another seat's view: refused without the seat's secret, with another seat's, for no seat.
+    let (status, msg) = error(s.json("GET", &seat1, None, None));
+    assert_eq!(status, 403, "{msg}");
+    let (status, msg) = error(s.json("GET", &seat1, None, Some(p2)));
+    assert_eq!(status, 403);
+    assert!(msg.contains("only its own view"), "{msg}");
+    assert_eq!(s.json("GET", &format!("/api/tables/{table}/seats/3"), None, Some(p1)).0, 403);
+    assert_eq!(s.json("GET", &format!("/api/tables/{table}/seats/0"), None, Some(p1)).0, 404);
+    assert_eq!(s.json("GET", "/api/tables/999/seats/1", None, Some(p1)).0, 404);
+
+    // Malformed answers, an illegal one, an answer out of turn: refused, nothing changes.
+    let (_, before) = s.json("GET", &seat1, None, Some(p1));
+    for bad in ["not json", r#"{"picks":"x"}"#, r#"{"picks":[0],"more":1}"#, "{}"] {
+        let (status, body) = s.call("POST", &format!("{seat1}/answer"), Some(bad), Some(p1));
+        assert_eq!(status, 400, "`{bad}`: {body}");
+    }
+    let (status, msg) = error(s.json("POST", &format!("{seat1}/answer"), Some(json!({ "picks": [99] })), Some(p1)));
+    assert_eq!(status, 422, "{msg}");
+    assert!(msg.starts_with("refused"), "{msg}");
+    let (status, msg) = error(s.json("POST", &format!("/api/tables/{table}/seats/2/answer"), Some(json!({ "picks": [0] })), Some(p2)));
+    assert_eq!(status, 422);
+    assert!(msg.contains("P1's decision"), "{msg}");
+    assert_eq!(s.json("GET", &seat1, None, Some(p1)).1, before, "the refusals changed nothing");
+    let (status, after) = s.json("POST", &format!("{seat1}/answer"), Some(json!({ "picks": [0] })), Some(p1));
+    assert_eq!(status, 200, "a legal answer is still taken");
+    assert_eq!(after["waiting_for"], json!(2));
+
+    // Oversized requests, unknown paths and games, wrong setups.
+    let huge = format!(r#"{{"game":"tic-tac-toe","seats":["human","human"],"variants":["{}"]}}"#, "x".repeat(100_000));
+    let (status, body) = s.call("POST", "/api/tables", Some(&huge), None);
+    assert_eq!(status, 413, "{body}");
+    for path in ["/etc/passwd", "/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/api/tables/1/../../../Cargo.toml"] {
+        let (status, body) = s.call("GET", path, None, None);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(!body.contains("root:") && !body.contains("[package]"), "{path} served a file");
+    }
+    let (status, msg) = error(s.json("POST", "/api/tables", Some(json!({ "game": "chess", "seats": ["human", "human"] })), None));
+    assert_eq!((status, msg.as_str()), (404, "no game `chess` here"));
+    let (status, msg) = error(s.json("POST", "/api/tables", Some(json!({ "game": "tic-tac-toe", "seats": ["human", "wizard"] })), None));
+    assert_eq!(status, 400);
+    assert!(msg.contains("`wizard` is not a kind of player"), "{msg}");
+    let (status, msg) = error(s.json("POST", "/api/tables", Some(json!({ "game": "tic-tac-toe", "seats": ["human"] })), None));
+    assert_eq!(status, 400);
+    assert!(msg.contains("2 to 2 players"), "{msg}");
+}
