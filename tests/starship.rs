@@ -102,7 +102,7 @@ fn plans_and_damage_stay_secret() {
 fn the_table_is_pictured_as_svg() {
     let b = load(&[]);
     let st = play_until(&b, 3, 2, &|st| st.turns >= 2);
-    let svg = picture::svg(&b.game, &st, "turn 2").unwrap();
+    let svg = picture::svg(&b.game, &st, "turn 2", None).unwrap();
     assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(svg.trim_end().ends_with("</svg>"));
     // The play area, a base per ship in play, and three range bands per ship.

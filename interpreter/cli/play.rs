@@ -385,6 +385,9 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;
+    // Pictures show what the seat viewed (or the first human seat) may see; everything only when
+    // no one sits at the terminal.
+    let pictured_for = view_seat.map(|v| v.saturating_sub(1)).or(human.seats.first().copied());
     if let Some(dir) = svg
         && let Err(e) = std::fs::create_dir_all(dir)
     {
@@ -412,9 +415,13 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
             && st.turns > 0
         {
             pictured_turn = Some(st.turns);
-            if let Err(e) =
-                super::render::write_picture(game, &st, &dir.join(format!("turn-{:03}.svg", st.turns)), &format!("turn {}", st.turns))
-            {
+            if let Err(e) = super::render::write_picture(
+                game,
+                &st,
+                &dir.join(format!("turn-{:03}.svg", st.turns)),
+                &format!("turn {}", st.turns),
+                pictured_for,
+            ) {
                 eprintln!("error: {e}");
                 return 2;
             }
@@ -467,7 +474,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
         }
     }
     if let Some(dir) = svg
-        && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end")
+        && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end", pictured_for)
     {
         eprintln!("error: {e}");
         return 2;

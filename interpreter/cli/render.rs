@@ -14,8 +14,9 @@ pub struct Options {
     pub out: Option<PathBuf>,
 }
 
-pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str) -> Result<(), String> {
-    let svg = picture::svg(game, st, title)?;
+/// The picture as `viewer` sees it (`None`: everything) written to `path`.
+pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: Option<u8>) -> Result<(), String> {
+    let svg = picture::svg(game, st, title, viewer)?;
     std::fs::write(path, svg).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
 }
 
@@ -24,7 +25,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let is_save = o.file.extension().is_some_and(|e| e == "json");
     let result = if is_save {
         match super::play::load_save(project, &o.file, o.game.as_deref(), &[]) {
-            Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string()),
+            Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string(), None),
             Err(e) => Err(e.to_string()),
         }
     } else {
@@ -32,7 +33,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             Err(e) => Err(e),
             Ok(outcomes) => match outcomes.iter().find(|x| o.id.as_ref().is_none_or(|i| *i == x.outcome.id)) {
                 None => Err(format!("`{}` has no scenario `{}`", o.file.display(), o.id.clone().unwrap_or_default())),
-                Some(x) => write_picture(&x.game, &x.outcome.state, &out, &format!("{} {}", x.outcome.id, x.outcome.title)),
+                Some(x) => write_picture(&x.game, &x.outcome.state, &out, &format!("{} {}", x.outcome.id, x.outcome.title), None),
             },
         }
     };

@@ -204,6 +204,14 @@ impl Evaluator<'_> {
             Builtin::Seat => Value::Int(i64::from(player(0)?) + 1),
             Builtin::PlayerCount => Value::Int(self.state.active_seats().len() as i64),
             Builtin::IsOut => Value::Bool(self.state.players.get(player(0)? as usize).is_none_or(|p| p.out)),
+            Builtin::Knows => {
+                let Value::Obj(o) = arg(1) else { return Err(self.type_err(arg_span(1), "an object", &arg(1))) };
+                match arg(0) {
+                    Value::None => Value::Bool(true),
+                    Value::Player(p) => Value::Bool(self.knows(o, p)),
+                    other => return Err(self.type_err(arg_span(0), "a player or none", &other)),
+                }
+            }
             Builtin::TurnOrder => players_v(self.turn_order(player(0)?)),
             Builtin::Abilities | Builtin::Ability => {
                 let slot = match arg(1) {

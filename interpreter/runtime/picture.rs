@@ -20,7 +20,7 @@ use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
 use super::state::State;
 use crate::ir::Game;
-use crate::ir::value::Value;
+use crate::ir::value::{Seat, Value};
 use crate::syntax::span::Span;
 
 fn esc(s: &str) -> String {
@@ -32,13 +32,21 @@ fn num(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The drawings the game's picture function gives for this state.
-pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
+/// The drawings the game's picture function gives for this state, as `viewer` may see it (`None`:
+/// everything). A picture function takes no parameter (a table with nothing hidden) or one: the
+/// player it is drawn for, `none` for everything; it decides what that player may see with
+/// `knows(viewer, o)`.
+pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec<Value>>, String> {
     let Some(f) = game.picture else {
         return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
     };
+    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
+        Some(0) => vec![],
+        Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
+        _ => return Err("a picture function takes no parameter, or one: the player it is drawn for".into()),
+    };
     let env = new_env(0, vec![], None, None);
-    let v = Evaluator::new(game, st).call_func(f, vec![], &env, Span::default()).map_err(|e| e.into_data().message)?;
+    let v = Evaluator::new(game, st).call_func(f, args, &env, Span::default()).map_err(|e| e.into_data().message)?;
     let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
     Ok(items
         .iter()
@@ -49,9 +57,9 @@ pub fn drawings(game: &Game, st: &State) -> Result<Vec<Vec<Value>>, String> {
         .collect())
 }
 
-/// The table as an SVG document.
-pub fn svg(game: &Game, st: &State, title: &str) -> Result<String, String> {
-    let items = drawings(game, st)?;
+/// The table as an SVG document, as `viewer` may see it (`None`: everything).
+pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, String> {
+    let items = drawings(game, st, viewer)?;
     let pose = |v: Option<&Value>| match v {
         Some(Value::Pose(p)) => {
             let [x, y, h] = **p;

@@ -128,7 +128,7 @@ pub fn format(text: &str) -> String {
             && !is_opener(first_kind, first)
             && match previous_code {
                 Some((k, s)) if joins(k, s) => true,
-                Some((k, s)) if is_closer(k, s) => false,
+                Some((Tok::Punct, "}")) => false,
                 _ => begins_continuation(first_kind, first),
             };
         let level = base + usize::from(continues);
@@ -345,10 +345,10 @@ mod tests {
 
     #[test]
     fn a_continued_expression_is_indented_one_step() {
-        let text = "func f() = a and\n// c\nb and\nc\nfunc g() =\nx\n  or y\nproc p() {\nif x {\n}\nelse {\n}\nlet z = a and not\nb\nlet t = [u in us where\nu.face_up]\n}\n";
+        let text = "func h() = [1]\n+ [2]\nfunc f() = a and\n// c\nb and\nc\nfunc g() =\nx\n  or y\nproc p() {\nif x {\n}\nelse {\n}\nlet z = a and not\nb\nlet t = [u in us where\nu.face_up]\n}\n";
         assert_eq!(
             format(text),
-            "func f() = a and\n  // c\n  b and\n  c\nfunc g() =\n  x\n  or y\nproc p() {\n  if x {\n  }\n  else {\n  }\n  let z = a and not\n    b\n  let t = [u in us where\n      u.face_up]\n}\n"
+            "func h() = [1]\n  + [2]\nfunc f() = a and\n  // c\n  b and\n  c\nfunc g() =\n  x\n  or y\nproc p() {\n  if x {\n  }\n  else {\n  }\n  let z = a and not\n    b\n  let t = [u in us where\n      u.face_up]\n}\n"
         );
     }
 

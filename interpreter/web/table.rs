@@ -51,6 +51,8 @@ pub struct SeatView {
     pub title: String,
     pub seat: u8,
     pub table: TableView,
+    /// The table drawn as the seat may see it (SVG), when the game has a picture.
+    pub picture: Option<String>,
     /// The newest events as the seat saw them (at most `EVENTS_SENT`).
     pub events: Vec<EventView>,
     /// The decision this seat must make now.
@@ -233,6 +235,7 @@ impl Table {
             title: game.title.clone(),
             seat: seat + 1,
             table: view::table_view(game, st, Some(seat)),
+            picture: game.picture.and_then(|_| crate::runtime::picture::svg(game, st, &game.title, Some(seat)).ok()),
             events,
             decision,
             waiting_for: pending.filter(|d| d.seat != seat).map(|d| d.seat + 1),
