@@ -49,7 +49,7 @@ impl Driver {
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--window-size=1280,900", format!("--user-data-dir={}", profile.display()),
+                    "--window-size=1280,1000", format!("--user-data-dir={}", profile.display()),
                 ],
             }),
         );
@@ -78,18 +78,28 @@ async fn wait_for(c: &Client, css: &str) -> fantoccini::elements::Element {
     c.wait().at_most(Duration::from_secs(20)).for_element(Locator::Css(css)).await.unwrap_or_else(|e| panic!("`{css}` never appeared: {e}"))
 }
 
+/// Wait until the select `css` offers `value`, then pick it.
+async fn pick(c: &Client, css: &str, value: &str) {
+    wait_for(c, &format!("{css} option[value='{value}']")).await;
+    c.find(Locator::Css(css)).await.unwrap().select_by_value(value).await.unwrap();
+}
+
+/// Open the page and start `game` with the seed given, P1 played here and P2 by the random bot.
+async fn start_against_random(c: &Client, server: &Server, game: &str, seed: u64) {
+    c.goto(&format!("{}/", server.url)).await.unwrap();
+    pick(c, "#game", game).await;
+    c.execute(&format!("document.getElementById('seed').value = '{seed}'"), vec![]).await.unwrap();
+    pick(c, ".seat-kind[data-seat='2']", "random").await;
+    c.find(Locator::Css("#start")).await.unwrap().click().await.unwrap();
+}
+
 #[test]
 fn tic_tac_toe_is_played_in_the_browser_against_a_bot() {
     let server = Server::start();
     let driver = Driver::start();
     run(async {
         let c = driver.browser().await;
-        c.goto(&format!("{}/", server.url)).await.unwrap();
-        wait_for(&c, "#game option[value='tic-tac-toe']").await;
-        c.find(Locator::Css("#game")).await.unwrap().select_by_value("tic-tac-toe").await.unwrap();
-        wait_for(&c, ".seat-kind[data-seat='2']").await;
-        c.find(Locator::Css(".seat-kind[data-seat='2']")).await.unwrap().select_by_value("random").await.unwrap();
-        c.find(Locator::Css("#start")).await.unwrap().click().await.unwrap();
+        start_against_random(&c, &server, "tic-tac-toe", 1).await;
         // Click the first square offered until the game is over.
         let mut clicks = 0;
         loop {
@@ -105,10 +115,94 @@ fn tic_tac_toe_is_played_in_the_browser_against_a_bot() {
             // The page has taken the answer in when the log has grown or the game is over.
             tokio::time::sleep(Duration::from_millis(150)).await;
         }
+        c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();
-        std::fs::write(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-tic-tac-toe.png"), shot).unwrap();
+        std::fs::write(screenshot_path("web-tic-tac-toe.png"), shot).unwrap();
         let log = c.find(Locator::Css("#events")).await.unwrap().text().await.unwrap();
         assert!(log.contains("P2"), "the bot's moves are in the log: {log}");
+        c.close().await.unwrap();
+    });
+}
+
+/// Where a screenshot goes: beside the tests for the README when `ARBITER_UPDATE_SCREENSHOTS` is
+/// set, else in the build's scratch folder.
+fn screenshot_path(name: &str) -> std::path::PathBuf {
+    if std::env::var_os("ARBITER_UPDATE_SCREENSHOTS").is_some() {
+        root().join("tests/browser/screenshots").join(name)
+    } else {
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+    }
+}
+
+#[test]
+fn a_card_game_seat_finds_no_hidden_card_of_the_other_seat_in_the_page_or_what_it_was_sent() {
+    use arbiter::check::project::Project;
+    use arbiter::web::{SeatKind, Table};
+    use common::serve::{assert_nothing_hidden, hidden_from};
+    let server = Server::start();
+    let driver = Driver::start();
+    let seed = 5;
+    let project = Project::find(&root());
+    let mut reference = Table::start(&project, "bsg-ccg", &[], vec![SeatKind::Human, SeatKind::Bot("random".into())], seed).unwrap();
+    run(async {
+        let c = driver.browser().await;
+        start_against_random(&c, &server, "bsg-ccg", seed).await;
+        for step in 0..3 {
+            wait_for(&c, "#decision button").await;
+            let dom = c.source().await.unwrap();
+            let sent = c.execute("return JSON.stringify(window.arbiterReceived)", vec![]).await.unwrap();
+            let sent = sent.as_str().unwrap().to_string();
+            let (hidden, allowed) = hidden_from(&reference, 0);
+            assert!(!hidden.is_empty(), "P2's hand is hidden from P1");
+            assert_nothing_hidden(&dom, &hidden, &allowed, &format!("the page at step {step}"));
+            assert_nothing_hidden(&sent, &hidden, &allowed, &format!("the responses at step {step}"));
+            assert!(dom.contains("<svg"), "the table is drawn");
+            if step == 0 {
+                c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
+                let shot = c.screenshot().await.unwrap();
+                std::fs::write(screenshot_path("web-bsg-ccg.png"), shot).unwrap();
+            }
+            // Answer the first option, the same beside the server.
+            let Ok(first) = c.find(Locator::Css("#decision .option")).await else { break };
+            first.click().await.unwrap();
+            reference.answer(0, vec![0]).unwrap();
+            tokio::time::sleep(Duration::from_millis(400)).await;
+        }
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
+    let server = Server::start();
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        pick(&c, "#replay-file", "tests/rulings/tic-tac-toe/rules.arb").await;
+        c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
+        pick(&c, "#replay-id", "ttt-diagonal").await;
+        // Step forward until the win.
+        let mut seen = String::new();
+        for _ in 0..60 {
+            seen = c.find(Locator::Css("#replay-event")).await.unwrap().text().await.unwrap();
+            if seen.contains("game over") {
+                break;
+            }
+            c.find(Locator::Css("#replay-next")).await.unwrap().click().await.unwrap();
+        }
+        assert!(seen.contains("game over: P1 wins"), "{seen}");
+        assert!(seen.contains("L5-6") && seen.contains("Tic-tac-toe: winning, or a draw"), "the event's citation and section: {seen}");
+        c.find(Locator::Css("#replay-why-button")).await.unwrap().click().await.unwrap();
+        let mut why = String::new();
+        for _ in 0..50 {
+            why = c.find(Locator::Css("#replay-why")).await.unwrap().text().await.unwrap();
+            if !why.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(why.contains("turn.play") && why.contains("`three_in_a_row(p.symbol)` held"), "{why}");
         c.close().await.unwrap();
     });
 }

@@ -6,9 +6,8 @@
 mod common;
 
 use arbiter::check::project::Project;
-use arbiter::runtime::view;
 use arbiter::web::{SeatKind, Table};
-use common::serve::{Server, root};
+use common::serve::{Server, assert_nothing_hidden, hidden_from, root};
 use serde_json::{Value, json};
 
 /// A new game: its number and each human seat's secret (by 1-based seat).
@@ -47,31 +46,6 @@ fn tic_tac_toe_is_played_to_its_end_against_a_bot() {
     assert!(v["decision"].is_null() && v["waiting_for"].is_null());
     // The bot's moves are in the log, each with its rule.
     assert!(v["events"].as_array().unwrap().iter().any(|e| e["text"].as_str().unwrap().contains("P2")), "{v}");
-}
-
-/// The names of definitions that the full view shows and `seat`'s table and log do not: what
-/// the seat must never be sent.
-fn hidden_from(t: &Table, seat: u8) -> (Vec<String>, Vec<String>) {
-    let (game, st) = t.rules_and_state();
-    let everything = view::view(game, st, None);
-    let known = format!("{}\n{}", view::view(game, st, Some(seat)), view::trace(game, st, Some(seat), true));
-    let mut names: Vec<String> = game.defs.iter().map(|d| d.name.clone()).collect();
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    names.dedup();
-    let allowed: Vec<String> = names.iter().filter(|n| known.contains(n.as_str())).cloned().collect();
-    let hidden = names.into_iter().filter(|n| everything.contains(n.as_str()) && !allowed.contains(n)).collect();
-    (hidden, allowed)
-}
-
-/// `body` with every allowed name blanked (longest first), then no hidden name may be left.
-fn assert_nothing_hidden(body: &str, hidden: &[String], allowed: &[String], what: &str) {
-    let mut rest = body.to_string();
-    for a in allowed {
-        rest = rest.replace(a.as_str(), "#");
-    }
-    for h in hidden {
-        assert!(!rest.contains(h.as_str()), "{what} was sent `{h}`, which it may not see");
-    }
 }
 
 #[test]
@@ -161,4 +135,41 @@ fn the_server_refuses_cleanly_and_the_game_goes_on() {
     let (status, msg) = error(s.json("POST", "/api/tables", Some(json!({ "game": "tic-tac-toe", "seats": ["human"] })), None));
     assert_eq!(status, 400);
     assert!(msg.contains("2 to 2 players"), "{msg}");
+}
+
+#[test]
+fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
+    let s = Server::start();
+    let (status, files) = s.json("GET", "/api/scenarios", None, None);
+    assert_eq!(status, 200);
+    let file = "tests/rulings/tic-tac-toe/rules.arb";
+    assert!(files.as_array().unwrap().iter().any(|f| f == file), "{files}");
+    let (status, replays) = s.json("GET", &format!("/api/replay?file={file}"), None, None);
+    assert_eq!(status, 200, "{replays}");
+    let diagonal = replays.as_array().unwrap().iter().find(|r| r["id"] == "ttt-diagonal").expect("the diagonal ruling");
+    assert_eq!(diagonal["passed"], json!(true));
+    let events = diagonal["events"].as_array().unwrap();
+    let win = events.iter().find(|e| e["text"].as_str().unwrap().starts_with("game over")).expect("the win");
+    assert_eq!(win["cite"], json!("L5-6"), "{win}");
+    assert_eq!(win["section"], json!("rules.txt — Tic-tac-toe: winning, or a draw"));
+    assert!(win["at"].as_str().unwrap().starts_with("rulebooks/tic-tac-toe/game.arb:"));
+    assert!(diagonal["picture"].as_str().unwrap().starts_with("<svg"), "tic-tac-toe draws its board");
+    let n = win["index"].as_u64().unwrap();
+    let (status, why) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event={n}"), None, None);
+    assert_eq!(status, 200, "{why}");
+    let text = why["text"].as_str().unwrap();
+    assert!(text.contains("turn.play") && text.contains("`three_in_a_row(p.symbol)` held"), "{text}");
+    assert_eq!(why["why"]["chain"][0]["rule"], json!("turn.play"));
+    assert_eq!(why["why"]["chain"][0]["cite"], json!("L2-6"), "the procedure's citation");
+
+    // Files outside the project's folders, and things that are not scenario files, are refused.
+    for bad in ["../Cargo.toml", "/etc/passwd", "tests/../Cargo.toml", "tests/web.rs", "Cargo.toml", "tests/nowhere.arb"] {
+        let (status, v) = s.json("GET", &format!("/api/replay?file={bad}"), None, None);
+        assert!(status == 403, "{bad}: {status} {v}");
+        assert!(v["error"].is_string(), "{v}");
+    }
+    let (status, v) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=99999"), None, None);
+    assert_eq!(status, 404, "{v}");
+    let (status, _) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=x"), None, None);
+    assert_eq!(status, 400);
 }

@@ -7,19 +7,23 @@
 //! | `POST /api/tables` `{game, variants, seats, seed}` | a new game: its number and each human seat's secret |
 //! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
 //! | `POST /api/tables/N/seats/S/answer` `{picks}` | S's answer taken, and the table as S sees it now |
+//! | `GET /api/scenarios` | the project's scenario files |
+//! | `GET /api/replay?file=F` | each scenario of file F replayed: its events, rules, citations |
+//! | `GET /api/replay/why?file=F&id=ID&event=N` | the chain of causes of event N |
 //!
 //! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
 //! SECRET`), and is worked out from what that seat may see (`runtime::view`). Every refusal is a
 //! JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat, 404 no such thing, 413 too
 //! large, 422 an illegal answer (the game goes on).
 
+mod replay;
 mod table;
 
 use crate::check::project::Project;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -50,6 +54,8 @@ struct App {
     rules: RulesCache,
     /// The games' list, made once.
     games: std::sync::OnceLock<Vec<GameInfo>>,
+    /// Scenario files replayed, by path (kept for their `why` chains).
+    replays: Mutex<HashMap<std::path::PathBuf, Arc<replay::Replayed>>>,
 }
 
 impl App {
@@ -108,6 +114,7 @@ pub fn serve(project: Project, host: &str, port: u16, ready: impl FnOnce(std::ne
             next: AtomicU64::new(1),
             rules: Mutex::new(HashMap::new()),
             games: std::sync::OnceLock::new(),
+            replays: Mutex::new(HashMap::new()),
         });
         // The games are loaded while the page is first opened.
         let warm = app.clone();
@@ -123,6 +130,9 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/tables", post(new_table))
         .route("/api/tables/{table}/seats/{seat}", get(seat_view))
         .route("/api/tables/{table}/seats/{seat}/answer", post(answer))
+        .route("/api/scenarios", get(scenarios))
+        .route("/api/replay", get(replay_file))
+        .route("/api/replay/why", get(replay_why))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
@@ -260,4 +270,43 @@ async fn answer(
 /// Run game work (loading rules, bots thinking) off the server's threads.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
     tokio::task::spawn_blocking(f).await.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the work failed: {e}")))?
+}
+
+async fn scenarios(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
+    let app2 = app.clone();
+    Ok(axum::Json(blocking(move || Ok(replay::scenario_files(&app2.project))).await?))
+}
+
+/// The file a replay request names, run (once) for its scenarios.
+fn replayed(app: &App, query: &HashMap<String, String>) -> ApiResult<Arc<replay::Replayed>> {
+    let rel = query.get("file").ok_or_else(|| bad("which file? (`?file=tests/...`)"))?;
+    let path = replay::resolve(&app.project, rel).map_err(|e| ApiError(StatusCode::FORBIDDEN, e))?;
+    if let Some(r) = app.replays.lock().unwrap_or_else(PoisonError::into_inner).get(&path) {
+        return Ok(r.clone());
+    }
+    let r = Arc::new(replay::Replayed::run(&app.project, &path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?);
+    let mut kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner);
+    if kept.len() >= TABLES_KEPT {
+        kept.clear();
+    }
+    kept.insert(path, r.clone());
+    Ok(r)
+}
+
+async fn replay_file(
+    State(app): State<Arc<App>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> ApiResult<axum::Json<Vec<replay::Replay>>> {
+    Ok(axum::Json(blocking(move || Ok(replayed(&app, &query)?.replays())).await?))
+}
+
+async fn replay_why(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<axum::Json<serde_json::Value>> {
+    blocking(move || {
+        let r = replayed(&app, &query)?;
+        let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
+        let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
+        let (why, text) = r.why(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        Ok(axum::Json(json!({ "why": why, "text": text })))
+    })
+    .await
 }

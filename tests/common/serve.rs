@@ -1,5 +1,7 @@
 //! `arbiter serve` started for a test, and requests to it.
 
+use arbiter::runtime::view;
+use arbiter::web::Table;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -65,5 +67,30 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The names of definitions that the full view shows and `seat`'s table and log do not: what
+/// the seat must never be sent.
+pub fn hidden_from(t: &Table, seat: u8) -> (Vec<String>, Vec<String>) {
+    let (game, st) = t.rules_and_state();
+    let everything = view::view(game, st, None);
+    let known = format!("{}\n{}", view::view(game, st, Some(seat)), view::trace(game, st, Some(seat), true));
+    let mut names: Vec<String> = game.defs.iter().map(|d| d.name.clone()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.dedup();
+    let allowed: Vec<String> = names.iter().filter(|n| known.contains(n.as_str())).cloned().collect();
+    let hidden = names.into_iter().filter(|n| everything.contains(n.as_str()) && !allowed.contains(n)).collect();
+    (hidden, allowed)
+}
+
+/// `body` with every allowed name blanked (longest first), then no hidden name may be left.
+pub fn assert_nothing_hidden(body: &str, hidden: &[String], allowed: &[String], what: &str) {
+    let mut rest = body.to_string();
+    for a in allowed {
+        rest = rest.replace(a.as_str(), "#");
+    }
+    for h in hidden {
+        assert!(!rest.contains(h.as_str()), "{what} was sent `{h}`, which it may not see");
     }
 }
