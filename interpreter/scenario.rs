@@ -29,6 +29,9 @@ pub struct Outcome {
     pub state: State,
     /// The causes recorded while it ran, for `arbiter explain --why`.
     pub tracing: Tracing,
+    /// For a game with a picture: the state after each step that logged events, with the length
+    /// of the log then (a replay's picture at each step).
+    pub snapshots: Vec<(usize, State)>,
 }
 
 impl Outcome {
@@ -75,6 +78,7 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
                 failures: vec![rt_fail(e)],
                 state: st,
                 tracing: Tracing::default(),
+                snapshots: vec![],
             };
         }
     };
@@ -82,8 +86,12 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         *e = new_env(sc.slots, vec![], None, None);
     }
     let mut stopped = false;
+    let mut snapshots = Vec::new();
     for step in &sc.steps {
         let span = step.span;
+        if game.picture.is_some() && snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
+            snapshots.push((st.log.len(), st.clone()));
+        }
         if let (Step::Exec(_) | Step::Run(_), Some(d)) = (&step.step, &st.pending) {
             let mut f = fail(format!("P{} is still deciding — {}", d.seat + 1, d.prompt), span);
             f.actual = Some(format!("options: {}", d.labels().join(" | ")));
@@ -137,7 +145,7 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         }
     }
     let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
-    Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing }
+    Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing, snapshots }
 }
 
 fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {

@@ -203,6 +203,18 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(why.contains("turn.play") && why.contains("`three_in_a_row(p.symbol)` held"), "{why}");
+        // A Starship Battles example: its table drawn at the step shown.
+        pick(&c, "#replay-file", "tests/examples/starship-battles/SB-10.arb").await;
+        c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "#replay-picture svg").await;
+        c.execute("const at = document.getElementById('replay-at'); at.value = at.max; at.dispatchEvent(new Event('input'))", vec![])
+            .await
+            .unwrap();
+        c.find(Locator::Css("#replay-why-button")).await.unwrap().click().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        c.execute("document.getElementById('replay').scrollIntoView()", vec![]).await.unwrap();
+        let shot = c.screenshot().await.unwrap();
+        std::fs::write(screenshot_path("web-replay-starship-battles.png"), shot).unwrap();
         c.close().await.unwrap();
     });
 }

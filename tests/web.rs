@@ -162,6 +162,13 @@ fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
     assert_eq!(why["why"]["chain"][0]["rule"], json!("turn.play"));
     assert_eq!(why["why"]["chain"][0]["cite"], json!("L2-6"), "the procedure's citation");
 
+    // The picture at each step: no mark once the board is set up, the winning marks at the end.
+    let (status, early) = s.call("GET", &format!("/api/replay/picture?file={file}&id=ttt-diagonal&event=0"), None, None);
+    assert_eq!(status, 200);
+    let (_, late) = s.call("GET", &format!("/api/replay/picture?file={file}&id=ttt-diagonal&event={n}"), None, None);
+    assert!(early.starts_with("<svg") && !early.contains(">X</text>"), "{early}");
+    assert_eq!(late.matches(">X</text>").count(), 3, "three X on the diagonal: {late}");
+
     // Files outside the project's folders, and things that are not scenario files, are refused.
     for bad in ["../Cargo.toml", "/etc/passwd", "tests/../Cargo.toml", "tests/web.rs", "Cargo.toml", "tests/nowhere.arb"] {
         let (status, v) = s.json("GET", &format!("/api/replay?file={bad}"), None, None);

@@ -10,6 +10,7 @@
 //! | `GET /api/scenarios` | the project's scenario files |
 //! | `GET /api/replay?file=F` | each scenario of file F replayed: its events, rules, citations |
 //! | `GET /api/replay/why?file=F&id=ID&event=N` | the chain of causes of event N |
+//! | `GET /api/replay/picture?file=F&id=ID&event=N` | the table (SVG) once event N's step was done |
 //!
 //! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
 //! SECRET`), and is worked out from what that seat may see (`runtime::view`). Every refusal is a
@@ -133,6 +134,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/scenarios", get(scenarios))
         .route("/api/replay", get(replay_file))
         .route("/api/replay/why", get(replay_why))
+        .route("/api/replay/picture", get(replay_picture))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
@@ -307,6 +309,17 @@ async fn replay_why(State(app): State<Arc<App>>, Query(query): Query<HashMap<Str
         let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
         let (why, text) = r.why(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
         Ok(axum::Json(json!({ "why": why, "text": text })))
+    })
+    .await
+}
+
+async fn replay_picture(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<Response> {
+    blocking(move || {
+        let r = replayed(&app, &query)?;
+        let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
+        let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
+        let svg = r.picture_at(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
     })
     .await
 }

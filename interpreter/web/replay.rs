@@ -106,6 +106,14 @@ impl Replayed {
             .collect()
     }
 
+    /// The table drawn as it stood once the step that logged event `index` of scenario `id` was
+    /// done (the end, past the last step).
+    pub fn picture_at(&self, id: &str, index: usize) -> Result<String, String> {
+        let fo = self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))?;
+        let st = fo.outcome.snapshots.iter().find(|(n, _)| *n > index).map_or(&fo.outcome.state, |(_, st)| st);
+        crate::runtime::picture::svg(&fo.game, st, &format!("{id} at event {index}"), None)
+    }
+
     /// The chain of causes of event `index` of scenario `id`, and the same as text.
     pub fn why(&self, id: &str, index: usize) -> Result<(Why, String), String> {
         let fo = self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))?;
