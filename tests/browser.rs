@@ -218,3 +218,27 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
         c.close().await.unwrap();
     });
 }
+
+#[test]
+fn the_other_games_tables_are_drawn_in_the_browser() {
+    let server = Server::start();
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        for (game, shot) in [("bsg-board", "web-bsg-board.png")] {
+            start_against_random(&c, &server, game, 2).await;
+            wait_for(&c, "#picture svg").await;
+            // A few decisions in, so that the picture shows a game under way.
+            for _ in 0..4 {
+                wait_for(&c, "#decision button").await.click().await.unwrap();
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+            wait_for(&c, "#picture svg").await;
+            let page = c.source().await.unwrap();
+            assert!(page.contains("<svg") && page.contains("(you)"), "{game}: the table drawn for P1");
+            c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
+            std::fs::write(screenshot_path(shot), c.screenshot().await.unwrap()).unwrap();
+        }
+        c.close().await.unwrap();
+    });
+}

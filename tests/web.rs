@@ -48,26 +48,28 @@ fn tic_tac_toe_is_played_to_its_end_against_a_bot() {
     assert!(v["events"].as_array().unwrap().iter().any(|e| e["text"].as_str().unwrap().contains("P2")), "{v}");
 }
 
-#[test]
-fn each_seat_of_a_card_game_is_sent_its_own_view_and_nothing_hidden_from_it() {
+/// A game with every seat human, played for `steps` decisions: at each, every
+/// seat is sent exactly its own view (the same as a reference table's beside the server), and no
+/// definition the seat may not know is named anywhere in it, its picture included.
+fn every_seat_keeps_its_secrets(game: &str, seats: usize, seed: u64, steps: usize) -> usize {
     let s = Server::start();
-    let seed = 11;
-    let (table, tokens) = new_table(&s, "bsg-ccg", &["human", "human"], seed);
-    assert_eq!(tokens.len(), 2);
+    let (table, tokens) = new_table(&s, game, &vec!["human"; seats], seed);
+    assert_eq!(tokens.len(), seats);
     // The same game, played beside the server with the same answers: the reference.
     let project = Project::find(&root());
-    let mut reference = Table::start(&project, "bsg-ccg", &[], vec![SeatKind::Human, SeatKind::Human], seed).unwrap();
+    let mut reference = Table::start(&project, game, &[], vec![SeatKind::Human; seats], seed).unwrap();
     let mut checked_hidden = 0;
-    for step in 0..40 {
+    for step in 0..steps {
         for (seat, token) in &tokens {
             let index = u8::try_from(*seat - 1).unwrap();
             let (status, body) = s.call("GET", &format!("/api/tables/{table}/seats/{seat}"), None, Some(token));
             assert_eq!(status, 200, "{body}");
             let sent: Value = serde_json::from_str(&body).unwrap();
-            assert_eq!(sent, serde_json::to_value(reference.view(index)).unwrap(), "step {step}: P{seat} is sent exactly its view");
+            assert_eq!(sent, serde_json::to_value(reference.view(index)).unwrap(), "{game} step {step}: P{seat} is sent exactly its view");
+            assert!(sent["picture"].as_str().is_some_and(|p| p.starts_with("<svg")), "{game} draws its table");
             let (hidden, allowed) = hidden_from(&reference, index);
             checked_hidden += hidden.len();
-            assert_nothing_hidden(&body, &hidden, &allowed, &format!("P{seat} at step {step}"));
+            assert_nothing_hidden(&body, &hidden, &allowed, &format!("{game}: P{seat} at step {step}"));
         }
         let (_, st) = reference.rules_and_state();
         let Some(d) = st.pending.clone() else { break };
@@ -75,12 +77,31 @@ fn each_seat_of_a_card_game_is_sent_its_own_view_and_nothing_hidden_from_it() {
             break;
         }
         let token = &tokens.iter().find(|(s, _)| *s == u64::from(d.seat) + 1).unwrap().1;
-        let (status, body) =
-            s.call("POST", &format!("/api/tables/{table}/seats/{}/answer", d.seat + 1), Some(r#"{"picks":[0]}"#), Some(token));
-        let taken = reference.answer(d.seat, vec![0]);
+        // Options varied from step to step, so that the game moves on (a refused pick is refused
+        // by both, and the next step tries another).
+        let pick = (step * 5 + 1) % d.labels().len().max(1);
+        let (status, body) = s.call(
+            "POST",
+            &format!("/api/tables/{table}/seats/{}/answer", d.seat + 1),
+            Some(&format!(r#"{{"picks":[{pick}]}}"#)),
+            Some(token),
+        );
+        let taken = reference.answer(d.seat, vec![pick]);
         assert_eq!(status == 200, taken.is_ok(), "the server and the reference agree on the answer: {body}");
     }
-    assert!(checked_hidden > 50, "there were hidden cards to keep ({checked_hidden} checks)");
+    checked_hidden
+}
+
+#[test]
+fn each_seat_of_a_card_game_is_sent_its_own_view_and_nothing_hidden_from_it() {
+    let checked = every_seat_keeps_its_secrets("bsg-ccg", 2, 11, 40);
+    assert!(checked > 50, "there were hidden cards to keep ({checked} checks)");
+}
+
+#[test]
+fn each_seat_of_the_board_game_is_sent_its_own_view_and_nothing_hidden_from_it() {
+    let checked = every_seat_keeps_its_secrets("bsg-board", 3, 4, 120);
+    assert!(checked > 50, "there were hidden cards to keep ({checked} checks)");
 }
 
 #[test]
