@@ -225,7 +225,7 @@ fn the_other_games_tables_are_drawn_in_the_browser() {
     let driver = Driver::start();
     run(async {
         let c = driver.browser().await;
-        for (game, shot) in [("bsg-board", "web-bsg-board.png")] {
+        for (game, shot) in [("bsg-board", "web-bsg-board.png"), ("starcraft", "web-starcraft.png")] {
             start_against_random(&c, &server, game, 2).await;
             wait_for(&c, "#picture svg").await;
             // A few decisions in, so that the picture shows a game under way.

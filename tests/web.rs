@@ -105,6 +105,12 @@ fn each_seat_of_the_board_game_is_sent_its_own_view_and_nothing_hidden_from_it()
 }
 
 #[test]
+fn each_seat_of_starcraft_is_sent_its_own_view_and_nothing_hidden_from_it() {
+    let checked = every_seat_keeps_its_secrets("starcraft", 2, 3, 120);
+    assert!(checked > 50, "there were hidden cards to keep ({checked} checks)");
+}
+
+#[test]
 fn the_server_refuses_cleanly_and_the_game_goes_on() {
     let s = Server::start();
     let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "human"], 1);
@@ -200,4 +206,52 @@ fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
     assert_eq!(status, 404, "{v}");
     let (status, _) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=x"), None, None);
     assert_eq!(status, 400);
+}
+
+#[test]
+fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
+    let dir = std::env::temp_dir().join(format!("arbiter-web-saves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "random"], 9);
+    let token = &tokens[0].1;
+    let (status, after) = s.json("POST", &format!("/api/tables/{table}/seats/1/answer"), Some(json!({ "picks": [4] })), Some(token));
+    assert_eq!(status, 200, "{after}");
+    // Saving needs the seat's secret, and the page is told only the file's name.
+    assert_eq!(s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, None).0, 403);
+    let (status, saved) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(token));
+    assert_eq!(status, 200, "{saved}");
+    let file = saved["file"].as_str().unwrap().to_string();
+    assert!(dir.join(&file).is_file(), "{file} is in the saves folder");
+    assert!(!saved.to_string().contains("\"state\""), "the save's contents are not sent: {saved}");
+    let (_, list) = s.json("GET", "/api/saves", None, None);
+    assert_eq!(list, json!([file]));
+
+    // Resumed: a new game number and a new secret, the same position, and it goes on.
+    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), None);
+    assert_eq!(status, 200, "{resumed}");
+    let (again, new_token) = (resumed["table"].as_u64().unwrap(), resumed["seats"][0]["token"].as_str().unwrap().to_string());
+    assert_ne!(again, table);
+    assert_ne!(&new_token, token, "a resumed game has new secrets");
+    let (_, view) = s.json("GET", &format!("/api/tables/{again}/seats/1"), None, Some(&new_token));
+    assert_eq!(view["table"], after["table"], "the position as saved");
+    assert_eq!(view["decision"], after["decision"]);
+    let (status, _) = s.json("POST", &format!("/api/tables/{again}/seats/1/answer"), Some(json!({ "picks": [0] })), Some(&new_token));
+    assert_eq!(status, 200);
+    // The CLI goes on with the same file.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["resume"])
+        .arg(dir.join(&file))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("resumed from"), "{}", String::from_utf8_lossy(&out.stderr));
+
+    // Names that are not a save in the folder are refused.
+    for bad in ["../Cargo.toml", "/etc/passwd", "x/../../y.json", "nothing.json", ".hidden.json", "a.txt"] {
+        let (status, v) = s.json("POST", "/api/tables/resume", Some(json!({ "file": bad })), None);
+        assert!(status == 403 || (bad == "nothing.json" && status == 400), "{bad}: {status} {v}");
+        assert!(v["error"].is_string());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -67,6 +67,9 @@ pub enum Command {
         /// The address to listen on (default: this machine only).
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
+        /// Where the page's Save button saves games (and Resume finds them).
+        #[arg(long, default_value = "saves")]
+        saves: PathBuf,
     },
     /// Rewrite rule, card, deck, variant and scenario files in the one canonical layout
     /// (indentation, spaces, blank lines; comments and line breaks kept); `--check` only reports,
@@ -305,9 +308,9 @@ pub fn main_with(cli: Cli) -> i32 {
         return 2;
     }
     match cli.command {
-        Command::Serve { port, host } => {
+        Command::Serve { port, host, saves } => {
             let project = project.clone();
-            match crate::web::serve(project, &host, port, |addr| outln!("the web table is at http://{addr}/ (Ctrl-C stops it)")) {
+            match crate::web::serve(project, &host, port, saves, |addr| outln!("the web table is at http://{addr}/ (Ctrl-C stops it)")) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("error: {e}");

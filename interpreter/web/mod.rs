@@ -7,6 +7,9 @@
 //! | `POST /api/tables` `{game, variants, seats, seed}` | a new game: its number and each human seat's secret |
 //! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
 //! | `POST /api/tables/N/seats/S/answer` `{picks}` | S's answer taken, and the table as S sees it now |
+//! | `POST /api/tables/N/seats/S/save` | the game saved on this machine (never sent): the file's name |
+//! | `GET /api/saves` | the saved games in the saves folder |
+//! | `POST /api/tables/resume` `{file}` | a saved game going on: as `POST /api/tables` |
 //! | `GET /api/scenarios` | the project's scenario files |
 //! | `GET /api/replay?file=F` | each scenario of file F replayed: its events, rules, citations |
 //! | `GET /api/replay/why?file=F&id=ID&event=N` | the chain of causes of event N |
@@ -55,6 +58,8 @@ struct App {
     rules: RulesCache,
     /// The games' list, made once.
     games: std::sync::OnceLock<Vec<GameInfo>>,
+    /// Where games are saved (`--saves`).
+    saves: std::path::PathBuf,
     /// Scenario files replayed, by path (kept for their `why` chains).
     replays: Mutex<HashMap<std::path::PathBuf, Arc<replay::Replayed>>>,
 }
@@ -103,7 +108,13 @@ fn bad(msg: impl Into<String>) -> ApiError {
 
 /// Serve on 127.0.0.1:`port` (0: any free port) until the process ends; `ready` is told the
 /// address once it listens.
-pub fn serve(project: Project, host: &str, port: u16, ready: impl FnOnce(std::net::SocketAddr)) -> Result<(), String> {
+pub fn serve(
+    project: Project,
+    host: &str,
+    port: u16,
+    saves: std::path::PathBuf,
+    ready: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
@@ -116,6 +127,7 @@ pub fn serve(project: Project, host: &str, port: u16, ready: impl FnOnce(std::ne
             rules: Mutex::new(HashMap::new()),
             games: std::sync::OnceLock::new(),
             replays: Mutex::new(HashMap::new()),
+            saves,
         });
         // The games are loaded while the page is first opened.
         let warm = app.clone();
@@ -131,6 +143,9 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/tables", post(new_table))
         .route("/api/tables/{table}/seats/{seat}", get(seat_view))
         .route("/api/tables/{table}/seats/{seat}/answer", post(answer))
+        .route("/api/tables/{table}/seats/{seat}/save", post(save_table))
+        .route("/api/tables/resume", post(resume_table))
+        .route("/api/saves", get(saves_list))
         .route("/api/scenarios", get(scenarios))
         .route("/api/replay", get(replay_file))
         .route("/api/replay/why", get(replay_why))
@@ -197,22 +212,92 @@ async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     let app2 = app.clone();
     let table = blocking(move || {
         let rules = app2.rules(&req.game, &req.variants).map_err(bad)?;
-        Table::with_rules(rules, &req.game, &req.variants, seats, req.seed).map_err(bad)
+        Table::with_rules(rules, &req.variants, seats, req.seed).map_err(bad)
     })
     .await?;
+    Ok(axum::Json(seat_table(&app, table)))
+}
+
+/// A new game at the server: its number and each human seat's secret, for the browser that
+/// started it.
+fn seat_table(app: &App, table: Table) -> serde_json::Value {
     let seats: Vec<serde_json::Value> = table.human_tokens().iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
     let id = app.next.fetch_add(1, Ordering::Relaxed);
+    let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
+    // The oldest game makes room for a new one.
+    if tables.len() >= TABLES_KEPT
+        && let Some(oldest) = tables.keys().min().copied()
     {
-        let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
-        // The oldest game makes room for a new one.
-        if tables.len() >= TABLES_KEPT
-            && let Some(oldest) = tables.keys().min().copied()
-        {
-            tables.remove(&oldest);
-        }
-        tables.insert(id, Arc::new(Mutex::new(table)));
+        tables.remove(&oldest);
     }
-    Ok(axum::Json(json!({ "table": id, "seats": seats })))
+    tables.insert(id, Arc::new(Mutex::new(table)));
+    json!({ "table": id, "seats": seats })
+}
+
+/// A save file's name as the page gives it: a plain `.json` name in the saves folder.
+fn save_path(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
+    let plain =
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) && !name.starts_with('.');
+    if !plain || !name.ends_with(".json") {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            format!("`{name}` is not the name of a save in the saves folder (like `tic-tac-toe-1-4.json`)"),
+        ));
+    }
+    Ok(app.saves.join(name))
+}
+
+async fn save_table(
+    State(app): State<Arc<App>>,
+    Path((id, seat)): Path<(u64, u8)>,
+    headers: HeaderMap,
+) -> ApiResult<axum::Json<serde_json::Value>> {
+    let (table, _) = seat_of(&app, id, seat, &headers)?;
+    blocking(move || {
+        let t = table.lock().unwrap_or_else(PoisonError::into_inner);
+        std::fs::create_dir_all(&app.saves)
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make `{}`: {e}", app.saves.display())))?;
+        let (_, st) = t.rules_and_state();
+        let base = format!("{}-{id}-{}", t.game, st.decisions);
+        let name = (0..100)
+            .map(|k| if k == 0 { format!("{base}.json") } else { format!("{base}-{k}.json") })
+            .find(|n| !app.saves.join(n).exists())
+            .ok_or_else(|| ApiError(StatusCode::CONFLICT, "too many saves of this moment".into()))?;
+        let path = app.saves.join(&name);
+        t.save(&path).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        Ok(axum::Json(json!({ "file": name, "resume": format!("arbiter resume {}", path.display()) })))
+    })
+    .await
+}
+
+async fn saves_list(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
+    let mut names: Vec<String> = std::fs::read_dir(&app.saves)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    Ok(axum::Json(names))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResumeReq {
+    file: String,
+}
+
+async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<axum::Json<serde_json::Value>> {
+    let req: ResumeReq = parse_body(body)?;
+    let path = save_path(&app, &req.file)?;
+    let app2 = app.clone();
+    let table = blocking(move || {
+        let (built, header, state) = crate::cli::play::load_save(&app2.project, &path, None, &[]).map_err(|e| bad(e.to_string()))?;
+        Table::resumed(Arc::new(built), header, state).map_err(bad)
+    })
+    .await?;
+    Ok(axum::Json(seat_table(&app, table)))
 }
 
 /// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.

@@ -42,6 +42,8 @@ pub struct Table {
     tokens: Vec<Option<String>>,
     /// A rule error that stopped the game.
     stopped: Option<String>,
+    /// What a save of this game says it is (game, variants, players, seed, who plays each seat).
+    header: crate::save::Header,
 }
 
 /// What a seat is sent: the table as it sees it, the events it saw, and its decision.
@@ -98,11 +100,11 @@ pub enum Refusal {
 impl Table {
     /// A new game of `game` for these seats, played on by the bots until a human must decide.
     pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
-        Table::with_rules(rules(project, game, variants)?, game, variants, seats, seed)
+        Table::with_rules(rules(project, game, variants)?, variants, seats, seed)
     }
 
     /// A new game with rules already loaded.
-    pub fn with_rules(built: Arc<Built>, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
+    pub fn with_rules(built: Arc<Built>, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
         let g = &built.game;
         let players = seats.len();
         if players < g.min_players as usize || players > g.max_players as usize {
@@ -119,20 +121,54 @@ impl Table {
         let plan = BotPlan::parse(&specs, g, players)?;
         let decklists = crate::cli::play::choose_decks_by(g, players, &[])?;
         let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
+        let humans: Vec<u8> =
+            (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
+        let mut header = crate::save::Header::new(g, variants, &[], players, seed, &humans);
+        header.bots = specs;
+        Ok(Table::seated(built, header, state, plan, seats))
+    }
+
+    /// A saved game going on: its seats are played as they were (its human seats here).
+    pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, String> {
+        let g = &built.game;
+        let plan = BotPlan::parse(&header.bots, g, header.players)?;
+        let seats = (0..header.players)
+            .map(|i| {
+                let seat = u8::try_from(i + 1).unwrap_or(0);
+                if header.humans.contains(&seat) {
+                    SeatKind::Human
+                } else {
+                    let kind = plan.seats.iter().find(|(s, _)| usize::from(*s) == i).map(|(_, k)| k).or(plan.every.as_ref());
+                    SeatKind::Bot(kind.map_or("random".to_string(), ToString::to_string))
+                }
+            })
+            .collect();
+        Ok(Table::seated(built, header, state, plan, seats))
+    }
+
+    fn seated(built: Arc<Built>, header: crate::save::Header, state: State, plan: BotPlan, seats: Vec<SeatKind>) -> Table {
         let tokens = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
         let mut table = Table {
-            built: built.clone(),
-            game: game.to_string(),
-            variants: variants.to_vec(),
-            seed,
+            built,
+            game: header.game.clone(),
+            variants: header.variants.clone(),
+            seed: header.seed,
             state,
-            bots: Bots::new(plan, seed),
+            bots: Bots::new(plan, header.seed),
             seats,
             tokens,
             stopped: None,
+            header,
         };
         table.play_on();
-        Ok(table)
+        table
+    }
+
+    /// Save the game to `path` (a new file): everything, hidden cards too, so it is written on
+    /// this machine and never sent to a seat.
+    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
+        let mut saver = crate::save::Saver::new(self.header.clone(), &self.built.game, None, None).map_err(|e| e.to_string())?;
+        saver.save_to(&self.state, Some(path)).map(|_| ()).map_err(|e| e.to_string())
     }
 
     /// The game's rules and its state (what tests compare the views with).

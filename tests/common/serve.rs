@@ -20,8 +20,14 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `arbiter serve` with these arguments too (`--saves DIR`).
+    pub fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(["serve", "--port", "0"])
+            .args(extra)
             .current_dir(root())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
