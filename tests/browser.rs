@@ -242,3 +242,29 @@ fn the_other_games_tables_are_drawn_in_the_browser() {
         c.close().await.unwrap();
     });
 }
+
+#[test]
+fn hot_seat_hands_the_page_from_one_seat_to_the_next() {
+    let server = Server::start();
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        pick(&c, "#game", "tic-tac-toe").await;
+        pick(&c, ".seat-kind[data-seat='2']", "human").await;
+        c.find(Locator::Css("#start")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "#decision .option").await.click().await.unwrap();
+        // P1 has moved: the page offers to hand over to P2 and shows P1's table until then.
+        let hand_over = wait_for(&c, "#hand-over").await;
+        assert_eq!(hand_over.text().await.unwrap(), "Hand over to P2");
+        assert!(c.find(Locator::Css("#subtitle")).await.unwrap().text().await.unwrap().ends_with("you are P1"));
+        hand_over.click().await.unwrap();
+        wait_for(&c, "#decision .option").await;
+        assert!(c.find(Locator::Css("#subtitle")).await.unwrap().text().await.unwrap().ends_with("you are P2"));
+        let active = c.find(Locator::Css("#seats-tabs button.active")).await.unwrap().text().await.unwrap();
+        assert_eq!(active, "P2");
+        let prompt = c.find(Locator::Css("#decision")).await.unwrap().text().await.unwrap();
+        assert!(prompt.starts_with("P2: Mark an empty square"), "{prompt}");
+        c.close().await.unwrap();
+    });
+}
