@@ -268,3 +268,39 @@ fn hot_seat_hands_the_page_from_one_seat_to_the_next() {
         c.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_game_is_saved_and_resumed_from_the_page() {
+    let dir = std::env::temp_dir().join(format!("arbiter-browser-saves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let server = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        start_against_random(&c, &server, "tic-tac-toe", 4).await;
+        wait_for(&c, "#decision .option").await.click().await.unwrap();
+        wait_for(&c, "#decision .option").await;
+        c.find(Locator::Css("#save")).await.unwrap().click().await.unwrap();
+        let mut said = String::new();
+        for _ in 0..50 {
+            said = c.find(Locator::Css("#saved-as")).await.unwrap().text().await.unwrap();
+            if !said.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(said.starts_with("saved as tic-tac-toe-"), "{said}");
+        let name = said.trim_start_matches("saved as ").split_whitespace().next().unwrap().to_string();
+        assert!(dir.join(&name).is_file());
+        // The download link holds the picture as the page was sent it.
+        let href = c.find(Locator::Css("#export")).await.unwrap().attr("href").await.unwrap().unwrap_or_default();
+        assert!(href.starts_with("blob:"), "{href}");
+        pick(&c, "#saved", &name).await;
+        c.find(Locator::Css("#resume")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "#decision .option").await;
+        let picture = c.find(Locator::Css("#picture")).await.unwrap().html(true).await.unwrap();
+        assert_eq!(picture.matches(">X</text>").count(), 1, "the resumed game has P1's one mark: {picture}");
+        c.close().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
