@@ -55,6 +55,8 @@ pub struct SeatView {
     pub table: TableView,
     /// The table drawn as the seat may see it (SVG), when the game has a picture.
     pub picture: Option<String>,
+    /// Why the picture could not be drawn (a rule error in the rulebook's picture function).
+    pub picture_error: Option<String>,
     /// The newest events as the seat saw them (at most `EVENTS_SENT`).
     pub events: Vec<EventView>,
     /// The decision this seat must make now.
@@ -266,12 +268,15 @@ impl Table {
             };
             DecisionView { prompt: d.prompt.to_string(), options, min, max, order }
         });
+        // A rule error drawing the picture is shown, not hidden: the rest of the view still goes.
+        let picture = game.picture.map(|_| crate::runtime::picture::svg(game, st, &game.title, Some(seat)));
         SeatView {
             game: self.game.clone(),
             title: game.title.clone(),
             seat: seat + 1,
             table: view::table_view(game, st, Some(seat)),
-            picture: game.picture.and_then(|_| crate::runtime::picture::svg(game, st, &game.title, Some(seat)).ok()),
+            picture: picture.as_ref().and_then(|p| p.as_ref().ok()).cloned(),
+            picture_error: picture.and_then(Result::err),
             events,
             decision,
             waiting_for: pending.filter(|d| d.seat != seat).map(|d| d.seat + 1),
