@@ -145,6 +145,14 @@ fn the_server_refuses_cleanly_and_the_game_goes_on() {
     assert_eq!(status, 200, "a legal answer is still taken");
     assert_eq!(after["waiting_for"], json!(2));
 
+    // Another site's page: a form posted as text, or a request under another host name.
+    let url = format!("{}/api/tables", s.url);
+    let mut resp =
+        s.agent.post(&url).header("Content-Type", "text/plain").send(r#"{"game":"tic-tac-toe","seats":["human","human"]}"#).unwrap();
+    assert_eq!(resp.status().as_u16(), 415, "{}", resp.body_mut().read_to_string().unwrap());
+    let mut resp = s.agent.get(&format!("{}/api/games", s.url)).header("Host", "evil.example").call().unwrap();
+    assert_eq!(resp.status().as_u16(), 403, "{}", resp.body_mut().read_to_string().unwrap());
+
     // Oversized requests, unknown paths and games, wrong setups.
     let huge = format!(r#"{{"game":"tic-tac-toe","seats":["human","human"],"variants":["{}"]}}"#, "x".repeat(100_000));
     let (status, body) = s.call("POST", "/api/tables", Some(&huge), None);

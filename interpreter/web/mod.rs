@@ -17,8 +17,8 @@
 //!
 //! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
 //! SECRET`), and is worked out from what that seat may see (`runtime::view`). Every refusal is a
-//! JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat, 404 no such thing, 413 too
-//! large, 422 an illegal answer (the game goes on).
+//! JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat (or another host name), 404
+//! no such thing, 413 too large, 415 not JSON, 422 an illegal answer (the game goes on).
 
 mod replay;
 mod table;
@@ -60,6 +60,10 @@ struct App {
     games: std::sync::OnceLock<Vec<GameInfo>>,
     /// Where games are saved (`--saves`).
     saves: std::path::PathBuf,
+    /// The `Host` names a request may carry when the server listens on this machine only (a
+    /// page of another site that renames itself to this address is refused); none when it
+    /// listens on the network.
+    hosts: Option<Vec<String>>,
     /// Scenario files replayed, by path (kept for their `why` chains).
     replays: Mutex<HashMap<std::path::PathBuf, Arc<replay::Replayed>>>,
 }
@@ -120,6 +124,11 @@ pub fn serve(
         let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         ready(addr);
+        let port = addr.port();
+        let hosts = addr
+            .ip()
+            .is_loopback()
+            .then(|| vec![format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), format!("{host}:{port}")]);
         let app = Arc::new(App {
             project,
             tables: Mutex::new(HashMap::new()),
@@ -128,6 +137,7 @@ pub fn serve(
             games: std::sync::OnceLock::new(),
             replays: Mutex::new(HashMap::new()),
             saves,
+            hosts,
         });
         // The games are loaded while the page is first opened.
         let warm = app.clone();
@@ -152,7 +162,28 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/replay/picture", get(replay_picture))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
+}
+
+/// Requests only this server's own page makes: addressed to this machine by name (when it listens
+/// here only), and, for a change, sent as JSON (a form another site posts is not).
+async fn guard(State(app): State<Arc<App>>, req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if let Some(hosts) = &app.hosts {
+        let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+        if !hosts.iter().any(|h| h == host) {
+            return ApiError(StatusCode::FORBIDDEN, format!("this server answers requests for {} only, not `{host}`", hosts.join(", ")))
+                .into_response();
+        }
+    }
+    if req.method() == axum::http::Method::POST {
+        let json = req.headers().get(header::CONTENT_TYPE).and_then(|h| h.to_str().ok()).is_some_and(|t| t.starts_with("application/json"));
+        if !json {
+            return ApiError(StatusCode::UNSUPPORTED_MEDIA_TYPE, "a request that changes a game is sent as `application/json`".into())
+                .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 #[derive(Serialize, Clone)]
@@ -252,8 +283,8 @@ async fn save_table(
     Path((id, seat)): Path<(u64, u8)>,
     headers: HeaderMap,
 ) -> ApiResult<axum::Json<serde_json::Value>> {
-    let (table, _) = seat_of(&app, id, seat, &headers)?;
     blocking(move || {
+        let (table, _) = seat_of(&app, id, seat, &headers)?;
         let t = table.lock().unwrap_or_else(PoisonError::into_inner);
         std::fs::create_dir_all(&app.saves)
             .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make `{}`: {e}", app.saves.display())))?;
@@ -270,7 +301,20 @@ async fn save_table(
     .await
 }
 
+/// Saves hold every hidden card: they are listed and resumed only by a server on this machine,
+/// whose user could open them anyway, never over the network.
+fn saves_here(app: &App) -> ApiResult<()> {
+    match app.hosts {
+        Some(_) => Ok(()),
+        None => Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "a server on the network does not resume saves: go on with `arbiter resume FILE` on its machine".into(),
+        )),
+    }
+}
+
 async fn saves_list(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
+    saves_here(&app)?;
     let mut names: Vec<String> = std::fs::read_dir(&app.saves)
         .into_iter()
         .flatten()
@@ -289,6 +333,7 @@ struct ResumeReq {
 }
 
 async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<axum::Json<serde_json::Value>> {
+    saves_here(&app)?;
     let req: ResumeReq = parse_body(body)?;
     let path = save_path(&app, &req.file)?;
     let app2 = app.clone();
@@ -321,9 +366,13 @@ async fn seat_view(
     Path((id, seat)): Path<(u64, u8)>,
     headers: HeaderMap,
 ) -> ApiResult<axum::Json<table::SeatView>> {
-    let (table, index) = seat_of(&app, id, seat, &headers)?;
-    let view = table.lock().unwrap_or_else(PoisonError::into_inner).view(index);
-    Ok(axum::Json(view))
+    // The table's lock may be held while bots think: it is waited for off the server's threads.
+    blocking(move || {
+        let (table, index) = seat_of(&app, id, seat, &headers)?;
+        let view = table.lock().unwrap_or_else(PoisonError::into_inner).view(index);
+        Ok(axum::Json(view))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -339,9 +388,9 @@ async fn answer(
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<axum::Json<table::SeatView>> {
-    let (table, index) = seat_of(&app, id, seat, &headers)?;
     let req: AnswerReq = parse_body(body)?;
     blocking(move || {
+        let (table, index) = seat_of(&app, id, seat, &headers)?;
         let mut t = table.lock().unwrap_or_else(PoisonError::into_inner);
         match t.answer(index, req.picks) {
             Ok(()) => Ok(axum::Json(t.view(index))),

@@ -195,7 +195,7 @@ impl Table {
         let engine = Engine::new(game);
         while self.stopped.is_none() {
             match engine.advance(&mut self.state) {
-                Err(e) => self.stopped = Some(e.message.clone()),
+                Err(e) => self.stopped = Some(self.rule_error(&e)),
                 Ok(Status::Ended | Status::Idle) => return,
                 Ok(Status::Decision) => {
                     let Some(d) = self.state.pending.clone() else { return };
@@ -208,11 +208,22 @@ impl Table {
                         .map_err(AnswerError::Rule)
                         .and_then(|a| engine.answer(&mut self.state, d.seat, &a));
                     if let Err(e) = taken {
-                        self.stopped = Some(format!("a bot's answer failed: {e}"));
+                        self.stopped = Some(match e {
+                            AnswerError::Rule(e) => self.rule_error(&e),
+                            AnswerError::Refused(_) => "a bot's answer was refused".to_string(),
+                        });
                     }
                 }
             }
         }
+    }
+
+    /// A rule error as the seats are told it: where it happened, not its message, which names
+    /// values with everything in view (a hidden card); the message goes to the server's console.
+    fn rule_error(&self, e: &crate::runtime::RtError) -> String {
+        let at = self.built.game.location(e.span);
+        eprintln!("arbiter serve: a rule error stopped game {} at {at}: {}", self.game, e.message);
+        format!("a rule error at {at} (its message is on the server's console)")
     }
 
     /// Take `seat`'s answer (option indices, 0-based) and play on.
@@ -233,8 +244,9 @@ impl Table {
             Ok(()) => {}
             Err(AnswerError::Refused(e)) => return Err(Refusal::Refused(e)),
             Err(AnswerError::Rule(e)) => {
-                self.stopped = Some(e.message.clone());
-                return Err(Refusal::Stopped(e.message.clone()));
+                let said = self.rule_error(&e);
+                self.stopped = Some(said.clone());
+                return Err(Refusal::Stopped(said));
             }
         }
         self.play_on();
@@ -269,7 +281,13 @@ impl Table {
             DecisionView { prompt: d.prompt.to_string(), options, min, max, order }
         });
         // A rule error drawing the picture is shown, not hidden: the rest of the view still goes.
-        let picture = game.picture.map(|_| crate::runtime::picture::svg(game, st, &game.title, Some(seat)));
+        let picture = game.picture.map(|_| {
+            crate::runtime::picture::svg(game, st, &game.title, Some(seat)).map_err(|e| {
+                // The message may name what the seat may not see: it goes to the console.
+                eprintln!("arbiter serve: the picture of {} cannot be drawn: {e}", self.game);
+                "a rule error in the rulebook's picture function (its message is on the server's console)".to_string()
+            })
+        });
         SeatView {
             game: self.game.clone(),
             title: game.title.clone(),

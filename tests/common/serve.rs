@@ -15,7 +15,7 @@ pub fn root() -> PathBuf {
 pub struct Server {
     child: Child,
     pub url: String,
-    agent: ureq::Agent,
+    pub agent: ureq::Agent,
 }
 
 impl Server {
