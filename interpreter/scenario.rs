@@ -29,8 +29,8 @@ pub struct Outcome {
     pub state: State,
     /// The causes recorded while it ran, for `arbiter explain --why`.
     pub tracing: Tracing,
-    /// For a game with a picture: the state after each step that logged events, with the length
-    /// of the log then (a replay's picture at each step).
+    /// When asked for (a replay's picture at each step): the state after each step that logged
+    /// events, with the length of the log then.
     pub snapshots: Vec<(usize, State)>,
 }
 
@@ -57,7 +57,8 @@ fn rt_fail(e: RtError) -> Failure {
     f
 }
 
-pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
+/// Run one scenario; `snapshots` keeps the state after each step (`Outcome::snapshots`).
+pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     // Random results come from the script; the causes `explain --why` walks back are recorded.
     let engine = Engine::new(game).scripted();
     let mut failures = Vec::new();
@@ -86,10 +87,11 @@ pub fn run(game: &Game, sc: &ScenarioIr) -> Outcome {
         *e = new_env(sc.slots, vec![], None, None);
     }
     let mut stopped = false;
+    let keep = snapshots;
     let mut snapshots = Vec::new();
     for step in &sc.steps {
         let span = step.span;
-        if game.picture.is_some() && snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
+        if keep && snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
             snapshots.push((st.log.len(), st.clone()));
         }
         if let (Step::Exec(_) | Step::Run(_), Some(d)) = (&step.step, &st.pending) {
@@ -423,7 +425,7 @@ pub fn run_file_with(
     path: &std::path::Path,
     variants: &[String],
 ) -> Result<Vec<FileOutcome>, String> {
-    run_file_shared(project, path, variants, &Bases::default())
+    run_file_shared(project, path, variants, &Bases::default(), false)
 }
 
 /// Games compiled up to their scenarios, by game and set of variants, for the scenario files run
@@ -444,7 +446,8 @@ impl Bases {
     }
 }
 
-/// `run_file_with`, sharing the games compiled in `bases`. A file with fixture files beside it is
+/// `run_file_with`, sharing the games compiled in `bases`; `snapshots` keeps each scenario's states
+/// step by step (`Outcome::snapshots`, for a replay). A file with fixture files beside it is
 /// compiled with them on its own. Scenarios of the file that ask for the same variants share one
 /// compilation; the result is what loading the file with the game would give (tests/examples.rs
 /// compares the two for every set of variants of every scenario file without fixtures).
@@ -453,6 +456,7 @@ pub fn run_file_shared(
     path: &std::path::Path,
     variants: &[String],
     bases: &Bases,
+    snapshots: bool,
 ) -> Result<Vec<FileOutcome>, String> {
     let file = match crate::check::project::peek(project, path) {
         Ok(f) => f,
@@ -508,7 +512,7 @@ pub fn run_file_shared(
         let Some(sc) = scenarios.iter().find(|x| x.id == s.id.node) else {
             return Err(format!("scenario `{}` was not compiled", s.id.node));
         };
-        let outcome = run(game, sc);
+        let outcome = run(game, sc, snapshots);
         out.push(FileOutcome { game: game.clone(), outcome, files: files.clone() });
     }
     Ok(out)

@@ -22,7 +22,7 @@ fn scenarios_pass_and_traces_are_snapshotted() {
         if !is_scenario_file {
             return;
         }
-        let outcomes = match run_file_shared(&project, path, &[], &bases) {
+        let outcomes = match run_file_shared(&project, path, &[], &bases, false) {
             Ok(o) => o,
             Err(e) => panic!("{} does not check:\n{e}", path.display()),
         };

@@ -41,7 +41,7 @@ fn run_fixture(name: &str, only: Option<&str>) -> (Vec<(Outcome, Duration)>, Vec
     let mut out = Vec::new();
     for sc in built.scenarios.iter().filter(|sc| only.is_none_or(|id| sc.id == id)) {
         let start = Instant::now();
-        let outcome = run(&built.game, sc);
+        let outcome = run(&built.game, sc, false);
         out.push((outcome, start.elapsed()));
     }
     (out, loaded.files)

@@ -30,7 +30,7 @@ fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases) ->
     use std::fmt::Write as _;
     let mut text = String::new();
     let (mut passed, mut failed) = (0, 0);
-    match run_file_shared(project, file, variants, bases) {
+    match run_file_shared(project, file, variants, bases, false) {
         Err(e) => {
             failed += 1;
             let _ = writeln!(text, "FAIL {}\n{e}", project.display(file));

@@ -289,7 +289,7 @@ async fn save_table(
         std::fs::create_dir_all(&app.saves)
             .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make `{}`: {e}", app.saves.display())))?;
         let (_, st) = t.rules_and_state();
-        let base = format!("{}-{id}-{}", t.game, st.decisions);
+        let base = format!("{}-{id}-{}", t.game(), st.decisions);
         let name = (0..100)
             .map(|k| if k == 0 { format!("{base}.json") } else { format!("{base}-{k}.json") })
             .find(|n| !app.saves.join(n).exists())
@@ -429,6 +429,14 @@ fn replayed(app: &App, query: &HashMap<String, String>) -> ApiResult<Arc<replay:
     Ok(r)
 }
 
+/// The file, scenario and event a replay request names.
+fn replayed_event<'q>(app: &App, query: &'q HashMap<String, String>) -> ApiResult<(Arc<replay::Replayed>, &'q str, usize)> {
+    let r = replayed(app, query)?;
+    let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
+    let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
+    Ok((r, id, event))
+}
+
 async fn replay_file(
     State(app): State<Arc<App>>,
     Query(query): Query<HashMap<String, String>>,
@@ -438,9 +446,7 @@ async fn replay_file(
 
 async fn replay_why(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<axum::Json<serde_json::Value>> {
     blocking(move || {
-        let r = replayed(&app, &query)?;
-        let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
-        let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
+        let (r, id, event) = replayed_event(&app, &query)?;
         let (why, text) = r.why(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
         Ok(axum::Json(json!({ "why": why, "text": text })))
     })
@@ -449,9 +455,7 @@ async fn replay_why(State(app): State<Arc<App>>, Query(query): Query<HashMap<Str
 
 async fn replay_picture(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<Response> {
     blocking(move || {
-        let r = replayed(&app, &query)?;
-        let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
-        let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
+        let (r, id, event) = replayed_event(&app, &query)?;
         let svg = r.picture_at(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
         Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
     })

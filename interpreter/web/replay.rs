@@ -5,7 +5,7 @@
 use crate::check::project::{Project, canonical};
 use crate::runtime::view::{self, RuleRef};
 use crate::runtime::why::{Why, why, why_text};
-use crate::scenario::{FileOutcome, run_file};
+use crate::scenario::{Bases, FileOutcome, run_file_shared};
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 
@@ -75,7 +75,7 @@ pub struct Replayed {
 
 impl Replayed {
     pub fn run(project: &Project, path: &Path) -> Result<Replayed, String> {
-        Ok(Replayed { outcomes: run_file(project, path)? })
+        Ok(Replayed { outcomes: run_file_shared(project, path, &[], &Bases::default(), true)? })
     }
 
     pub fn replays(&self) -> Vec<Replay> {
@@ -106,17 +106,21 @@ impl Replayed {
             .collect()
     }
 
+    fn scenario(&self, id: &str) -> Result<&FileOutcome, String> {
+        self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))
+    }
+
     /// The table drawn as it stood once the step that logged event `index` of scenario `id` was
     /// done (the end, past the last step).
     pub fn picture_at(&self, id: &str, index: usize) -> Result<String, String> {
-        let fo = self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))?;
+        let fo = self.scenario(id)?;
         let st = fo.outcome.snapshots.iter().find(|(n, _)| *n > index).map_or(&fo.outcome.state, |(_, st)| st);
         crate::runtime::picture::svg(&fo.game, st, &format!("{id} at event {index}"), None)
     }
 
     /// The chain of causes of event `index` of scenario `id`, and the same as text.
     pub fn why(&self, id: &str, index: usize) -> Result<(Why, String), String> {
-        let fo = self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))?;
+        let fo = self.scenario(id)?;
         let w = why(&fo.game, &fo.outcome.state, &fo.outcome.tracing, index)
             .ok_or_else(|| format!("no event #{index} in {id} (events are numbered from 0)"))?;
         let text = why_text(&w);

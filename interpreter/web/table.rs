@@ -32,9 +32,6 @@ impl SeatKind {
 /// A game being played.
 pub struct Table {
     built: Arc<Built>,
-    pub game: String,
-    pub variants: Vec<String>,
-    pub seed: u64,
     state: State,
     bots: Bots,
     seats: Vec<SeatKind>,
@@ -150,18 +147,7 @@ impl Table {
 
     fn seated(built: Arc<Built>, header: crate::save::Header, state: State, plan: BotPlan, seats: Vec<SeatKind>) -> Table {
         let tokens = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
-        let mut table = Table {
-            built,
-            game: header.game.clone(),
-            variants: header.variants.clone(),
-            seed: header.seed,
-            state,
-            bots: Bots::new(plan, header.seed),
-            seats,
-            tokens,
-            stopped: None,
-            header,
-        };
+        let mut table = Table { built, state, bots: Bots::new(plan, header.seed), seats, tokens, stopped: None, header };
         table.play_on();
         table
     }
@@ -171,6 +157,11 @@ impl Table {
     pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
         let mut saver = crate::save::Saver::new(self.header.clone(), &self.built.game, None, None).map_err(|e| e.to_string())?;
         saver.save_to(&self.state, Some(path)).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    /// The game's name, as in `rulebooks/`.
+    pub fn game(&self) -> &str {
+        &self.header.game
     }
 
     /// The game's rules and its state (what tests compare the views with).
@@ -222,7 +213,7 @@ impl Table {
     /// values with everything in view (a hidden card); the message goes to the server's console.
     fn rule_error(&self, e: &crate::runtime::RtError) -> String {
         let at = self.built.game.location(e.span);
-        eprintln!("arbiter serve: a rule error stopped game {} at {at}: {}", self.game, e.message);
+        eprintln!("arbiter serve: a rule error stopped game {} at {at}: {}", self.header.game, e.message);
         format!("a rule error at {at} (its message is on the server's console)")
     }
 
@@ -284,12 +275,12 @@ impl Table {
         let picture = game.picture.map(|_| {
             crate::runtime::picture::svg(game, st, &game.title, Some(seat)).map_err(|e| {
                 // The message may name what the seat may not see: it goes to the console.
-                eprintln!("arbiter serve: the picture of {} cannot be drawn: {e}", self.game);
+                eprintln!("arbiter serve: the picture of {} cannot be drawn: {e}", self.game());
                 "a rule error in the rulebook's picture function (its message is on the server's console)".to_string()
             })
         });
         SeatView {
-            game: self.game.clone(),
+            game: self.header.game.clone(),
             title: game.title.clone(),
             seat: seat + 1,
             table: view::table_view(game, st, Some(seat)),
