@@ -139,7 +139,9 @@ fn a_card_game_seat_finds_no_hidden_card_of_the_other_seat_in_the_page_or_what_i
     use arbiter::check::project::Project;
     use arbiter::web::{SeatKind, Table};
     use common::serve::{assert_nothing_hidden, hidden_from};
-    let server = Server::start();
+    let dir = std::env::temp_dir().join(format!("arbiter-browser-ccg-saves-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let server = Server::start_with(&["--saves", dir.to_str().unwrap()]);
     let driver = Driver::start();
     let seed = 5;
     let project = Project::find(&root());
@@ -168,8 +170,32 @@ fn a_card_game_seat_finds_no_hidden_card_of_the_other_seat_in_the_page_or_what_i
             reference.answer(0, vec![0]).unwrap();
             tokio::time::sleep(Duration::from_millis(400)).await;
         }
+        // Saved and replayed from its start as P1: stepping through it shows P1's events and
+        // tables only.
+        wait_for(&c, "#decision button").await;
+        c.find(Locator::Css("#save")).await.unwrap().click().await.unwrap();
+        wait_for(&c, "#replay-save").await.click().await.unwrap();
+        wait_for(&c, "#replay-picture svg").await;
+        let status = c.find(Locator::Css("#replay-status")).await.unwrap().text().await.unwrap();
+        assert!(status.starts_with("saved at decision"), "{status}");
+        assert_eq!(c.find(Locator::Css("#replay-as")).await.unwrap().prop("value").await.unwrap().as_deref(), Some("1"));
+        assert!(c.find(Locator::Css("#replay-why-button")).await.unwrap().attr("hidden").await.unwrap().is_some(), "no `why` as P1");
+        let (hidden, allowed) = hidden_from(&reference, 0);
+        for step in 0..6 {
+            c.execute("const at = document.getElementById('replay-at'); at.value = Math.round(at.max * arguments[0] / 5); at.dispatchEvent(new Event('input'))", vec![serde_json::json!(step)]).await.unwrap();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let dom = c.source().await.unwrap();
+            let sent = c.execute("return JSON.stringify(window.arbiterReceived)", vec![]).await.unwrap();
+            assert_nothing_hidden(&dom, &hidden, &allowed, &format!("the replay page at step {step}"));
+            assert_nothing_hidden(sent.as_str().unwrap(), &hidden, &allowed, &format!("the replay's responses at step {step}"));
+        }
+        let event = c.find(Locator::Css("#replay-event")).await.unwrap().text().await.unwrap();
+        assert!(event.contains("rule: "), "{event}");
+        c.execute("document.getElementById('replay-setup').scrollIntoView()", vec![]).await.unwrap();
+        std::fs::write(screenshot_path("web-replay-saved-game.png"), c.screenshot().await.unwrap()).unwrap();
         c.close().await.unwrap();
     });
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -179,7 +205,7 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
     run(async {
         let c = driver.browser().await;
         c.goto(&format!("{}/", server.url)).await.unwrap();
-        pick(&c, "#replay-file", "tests/rulings/tic-tac-toe/rules.arb").await;
+        pick(&c, "#replay-file", "file:tests/rulings/tic-tac-toe/rules.arb").await;
         c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
         pick(&c, "#replay-id", "ttt-diagonal").await;
         // Step forward until the win.
@@ -204,7 +230,7 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
         }
         assert!(why.contains("turn.play") && why.contains("`three_in_a_row(p.symbol)` held"), "{why}");
         // A Starship Battles example: its table drawn at the step shown.
-        pick(&c, "#replay-file", "tests/examples/starship-battles/SB-10.arb").await;
+        pick(&c, "#replay-file", "file:tests/examples/starship-battles/SB-10.arb").await;
         c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
         wait_for(&c, "#replay-picture svg").await;
         c.execute("const at = document.getElementById('replay-at'); at.value = at.max; at.dispatchEvent(new Event('input'))", vec![])

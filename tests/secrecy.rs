@@ -331,6 +331,32 @@ fn a_leaking_event_is_caught() {
     assert!(k2.take(game, &drawn).is_err(), "a card drawn into a hand shown to all is refused");
 }
 
+/// The rule behind an event is named to a seat only if it may know the object whose rule it is:
+/// a hidden card's ability is "a rule of a card", with neither where it is written nor what it
+/// cites (which would name the card). The web table's log and replays show causes this way.
+#[test]
+fn a_hidden_cards_rule_is_not_named_as_a_cause() {
+    use arbiter::runtime::state::Routine;
+    use arbiter::runtime::view::{cause_text_for, rule_ref_for};
+    let b = common::load("bsg-ccg", &[]);
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 4, decklists: choose_decks(game, 2, &[]).unwrap() }).unwrap();
+    assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+    let hand = common::zone_id(&b, "hand");
+    let card = st.objects.iter().position(|o| matches!(o.place, Place::Zone(z) if z.zone == hand && z.owner == Some(0))).unwrap() as ObjId;
+    let name = game.defs[st.obj(card).unwrap().def as usize].name.clone();
+    let span = game.defs[st.obj(card).unwrap().def as usize].span;
+    let cause = arbiter::runtime::state::Cause { routine: Routine::Ability(card, 0), span };
+    let to_p1 = rule_ref_for(game, &st, &cause, Some(0));
+    assert!(to_p1.rule.contains(&name) && !to_p1.at.is_empty(), "P1 knows its own card's rule: {to_p1:?}");
+    let to_p2 = rule_ref_for(game, &st, &cause, Some(1));
+    assert!(!to_p2.rule.contains(&name) && to_p2.rule.starts_with("a rule of"), "{to_p2:?}");
+    assert!(to_p2.at.is_empty() && to_p2.cite.is_none() && to_p2.section.is_none(), "{to_p2:?}");
+    assert!(!cause_text_for(game, &st, &cause, Some(1)).contains(&name));
+    assert!(cause_text_for(game, &st, &cause, None).contains(&name), "with everything in view, it is named");
+}
+
 /// `arbiter play GAME --view SEAT` prints exactly that seat's projection: its events, step by step
 /// as the engine plays them, and at the end the table as it sees it.
 #[test]

@@ -50,9 +50,12 @@ fn tic_tac_toe_is_played_to_its_end_against_a_bot() {
 
 /// A game with every seat human, played for `steps` decisions: at each, every
 /// seat is sent exactly its own view (the same as a reference table's beside the server), and no
-/// definition the seat may not know is named anywhere in it, its picture included.
+/// definition the seat may not know is named anywhere in it, its picture included. Then it is
+/// saved and replayed as each seat (`saved_game_replays_keep_each_seats_secrets`).
 fn every_seat_keeps_its_secrets(game: &str, seats: usize, seed: u64, steps: usize) -> usize {
-    let s = Server::start();
+    let dir = std::env::temp_dir().join(format!("arbiter-web-secrets-{game}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = Server::start_with(&["--saves", dir.to_str().unwrap()]);
     let (table, tokens) = new_table(&s, game, &vec!["human"; seats], seed);
     assert_eq!(tokens.len(), seats);
     // The same game, played beside the server with the same answers: the reference.
@@ -89,7 +92,60 @@ fn every_seat_keeps_its_secrets(game: &str, seats: usize, seed: u64, steps: usiz
         let taken = reference.answer(d.seat, vec![pick]);
         assert_eq!(status == 200, taken.is_ok(), "the server and the reference agree on the answer: {body}");
     }
+    checked_hidden += saved_game_replays_keep_each_seats_secrets(&s, game, table, &tokens, &reference);
+    let _ = std::fs::remove_dir_all(&dir);
     checked_hidden
+}
+
+/// The game at `table`, saved and replayed from its start: with everything in view it is the same
+/// game, event for event; as each seat, its events are the ones that seat was shown at the table,
+/// and neither they nor the table drawn at any step name a card hidden from the seat.
+fn saved_game_replays_keep_each_seats_secrets(s: &Server, game: &str, table: u64, tokens: &[(u64, String)], reference: &Table) -> usize {
+    let (status, saved) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(&tokens[0].1));
+    assert_eq!(status, 200, "{saved}");
+    let file = saved["file"].as_str().unwrap();
+    let (status, all) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, None);
+    assert_eq!(status, 200, "{all}");
+    let (_, st) = reference.rules_and_state();
+    assert_eq!(all[0]["passed"], json!(true), "{game}: played again from its start, the save is the same game: {}", all[0]["status"]);
+    assert_eq!(all[0]["events"].as_array().unwrap().len(), st.log.len(), "{game}: every event, with everything in view");
+    // Its causes are known with everything in view.
+    let last = st.log.len() - 1;
+    let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as=all&id={file}&event={last}"), None, None);
+    assert_eq!(status, 200, "{why}");
+    assert!(why["text"].as_str().unwrap().starts_with(&format!("#{last} ")), "{why}");
+    let mut checked = 0;
+    for (seat, token) in tokens {
+        let index = u8::try_from(*seat - 1).unwrap();
+        let (status, body) = s.call("GET", &format!("/api/replay?save={file}&as={seat}"), None, None);
+        assert_eq!(status, 200, "{body}");
+        let (hidden, allowed) = hidden_from(reference, index);
+        checked += hidden.len();
+        assert_nothing_hidden(&body, &hidden, &allowed, &format!("{game}: the replay as P{seat}"));
+        // The events as the seat saw them at the table (its newest ones, as many as it was sent).
+        let replay: Value = serde_json::from_str(&body).unwrap();
+        let events = replay[0]["events"].as_array().unwrap();
+        let (_, live) = s.json("GET", &format!("/api/tables/{table}/seats/{seat}"), None, Some(token));
+        let shown: Vec<(u64, &str)> =
+            live["events"].as_array().unwrap().iter().map(|e| (e["n"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
+        let replayed: Vec<(u64, &str)> = events.iter().map(|e| (e["index"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
+        assert!(!shown.is_empty() && replayed.ends_with(&shown), "{game}: P{seat}'s replay shows the events it was shown at the table");
+        assert!(events.len() < st.log.len(), "{game}: P{seat} is not shown the other seats' decisions");
+        // The table at steps along the way, drawn for the seat.
+        let mut pictures = std::collections::BTreeSet::new();
+        for e in events.iter().step_by(events.len() / 12 + 1) {
+            let n = e["index"].as_u64().unwrap();
+            let (status, svg) = s.call("GET", &format!("/api/replay/picture?save={file}&as={seat}&id={file}&event={n}"), None, None);
+            assert_eq!(status, 200, "{svg}");
+            assert_nothing_hidden(&svg, &hidden, &allowed, &format!("{game}: the replay's picture as P{seat} at event {n}"));
+            pictures.insert(svg);
+        }
+        assert!(pictures.len() > 3, "{game}: the table changes along the replay ({} different pictures)", pictures.len());
+        // A `why` chain reads every card: not as one seat.
+        let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as={seat}&id={file}&event=0"), None, None);
+        assert_eq!(status, 403, "{why}");
+    }
+    checked
 }
 
 #[test]
@@ -214,6 +270,35 @@ fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
     assert_eq!(status, 404, "{v}");
     let (status, _) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=x"), None, None);
     assert_eq!(status, 400);
+    // A name that is not UTF-8, a seat asked of a scenario, no file: refused as JSON.
+    let (status, v) = s.json("GET", "/api/replay?file=%FF", None, None);
+    assert_eq!(status, 403, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("is not an .arb file inside the project's folders"), "{v}");
+    for (query, said) in [
+        (&format!("file={file}&as=1") as &str, "leave out `as`"),
+        ("", "which file?"),
+        (&format!("file={file}&save=x.json"), "which file?"),
+    ] {
+        let (status, v) = s.json("GET", &format!("/api/replay?{query}"), None, None);
+        assert_eq!(status, 400, "{query}: {v}");
+        assert!(v["error"].as_str().unwrap().contains(said), "{query}: {v}");
+    }
+}
+
+#[test]
+fn a_server_on_the_network_lists_resumes_and_replays_no_saves() {
+    let s = Server::start_with(&["--host", "0.0.0.0"]);
+    for (method, path, body) in [
+        ("GET", "/api/saves", None),
+        ("POST", "/api/tables/resume", Some(r#"{"file":"x.json"}"#)),
+        ("GET", "/api/replay?save=x.json&as=1", None),
+    ] {
+        let (status, body) = s.call(method, path, body, None);
+        assert_eq!(status, 403, "{path}: {body}");
+        assert!(body.contains("a server on the network"), "{path}: {body}");
+    }
+    // It still serves games and scenario replays.
+    assert_eq!(s.json("GET", "/api/replay?file=tests/rulings/tic-tac-toe/rules.arb", None, None).0, 200);
 }
 
 #[test]
@@ -246,6 +331,16 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
     assert_eq!(view["decision"], after["decision"]);
     let (status, _) = s.json("POST", &format!("/api/tables/{again}/seats/1/answer"), Some(json!({ "picks": [0] })), Some(&new_token));
     assert_eq!(status, 200);
+    // Replayed from its start, as P1 sees it: P1's mark and the bot's, step by step.
+    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=1"), None, None);
+    assert_eq!(status, 200, "{replay}");
+    assert!(replay[0]["status"].as_str().unwrap().starts_with("saved at decision"), "{replay}");
+    let events = replay[0]["events"].as_array().unwrap();
+    let marks: Vec<&str> = events.iter().map(|e| e["text"].as_str().unwrap()).filter(|t| t.contains(".mark: blank → ")).collect();
+    assert_eq!(marks.len(), 2, "P1's mark and the bot's: {marks:?}");
+    let picture_at = |n: &Value| s.call("GET", &format!("/api/replay/picture?save={file}&as=1&id={file}&event={n}"), None, None).1;
+    let (first, last) = (picture_at(&events[0]["index"]), picture_at(&events[events.len() - 1]["index"]));
+    assert_eq!((first.matches(">X</text>").count(), last.matches(">X</text>").count()), (0, 1), "the table before and after P1's mark");
     // The CLI goes on with the same file.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["resume"])

@@ -54,6 +54,9 @@ pub struct Script {
     pub randoms: std::cell::RefCell<std::collections::VecDeque<ScriptedRandom>>,
     /// What `arbiter explain --why` walks back.
     pub tracing: std::cell::RefCell<Tracing>,
+    /// Random results are drawn from the state's generator, as in a game, not from `randoms`
+    /// (`Engine::traced`: a saved game played again with its causes recorded).
+    pub unscripted: bool,
 }
 
 /// Why an answer was not taken.
@@ -99,6 +102,13 @@ impl<'g> Engine<'g> {
     /// scenario names them) and causes are recorded in `script.tracing`.
     pub fn scripted(mut self) -> Self {
         self.script = Some(Script::default());
+        self
+    }
+
+    /// An engine for a game played again from its start (a saved game's replay): random results
+    /// come from the state's generator, as in play, and causes are recorded in `script.tracing`.
+    pub fn traced(mut self) -> Self {
+        self.script = Some(Script { unscripted: true, ..Script::default() });
         self
     }
 

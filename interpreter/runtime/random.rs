@@ -15,6 +15,7 @@ impl Engine<'_> {
     fn next_scripted(&self, what: &str, span: Span) -> Result<Option<ScriptedRandom>, RtError> {
         match self.script() {
             None => Ok(None),
+            Some(script) if script.unscripted => Ok(None),
             Some(script) => script.randoms.borrow_mut().pop_front().map(Some).ok_or_else(|| {
                 err(span, format!("unscripted random result: {what}"))
                     .with_help("script it before the statement that causes it, with `random roll N`, `random keep`, `random order [..]` or `random pick x`")

@@ -83,7 +83,12 @@ pub fn rule_ref(game: &Game, st: &State, routine: Routine, span: Span) -> RuleRe
 }
 
 pub fn cause_text(game: &Game, st: &State, c: &Cause) -> String {
-    let RuleRef { rule, at, cite, section } = rule_ref(game, st, c.routine, c.span);
+    rule_text(rule_ref(game, st, c.routine, c.span))
+}
+
+/// `rule (file:line; section, citation)`
+fn rule_text(r: RuleRef) -> String {
+    let RuleRef { rule, at, cite, section } = r;
     let cite = match (section, cite) {
         (Some(sec), Some(x)) => format!("; {sec}, {x}"),
         (None, Some(x)) => format!("; {x}"),
@@ -316,9 +321,17 @@ pub fn event_text(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> S
 
 /// A cause as `viewer` sees it: a rule of an object the seat does not know is not named.
 pub fn cause_text_for(game: &Game, st: &State, c: &Cause, viewer: Option<Seat>) -> String {
+    rule_text(rule_ref_for(game, st, c, viewer))
+}
+
+/// The rule behind an event as `viewer` sees it: a rule of an object the seat does not know is
+/// not named, nor where it is written (which would name the card).
+pub fn rule_ref_for(game: &Game, st: &State, c: &Cause, viewer: Option<Seat>) -> RuleRef {
     match routine_obj(c.routine).and_then(|o| st.obj(o)) {
-        Some(x) if !sees(x.known, viewer) => format!("a rule of {}", hidden_name(game, x.def)),
-        _ => cause_text(game, st, c),
+        Some(x) if !sees(x.known, viewer) => {
+            RuleRef { rule: format!("a rule of {}", hidden_name(game, x.def)), at: String::new(), cite: None, section: None }
+        }
+        _ => rule_ref(game, st, c.routine, c.span),
     }
 }
 

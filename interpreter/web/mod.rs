@@ -12,7 +12,8 @@
 //! | `POST /api/tables/resume` `{file}` | a saved game going on: as `POST /api/tables` |
 //! | `GET /api/scenarios` | the project's scenario files |
 //! | `GET /api/replay?file=F` | each scenario of file F replayed: its events, rules, citations |
-//! | `GET /api/replay/why?file=F&id=ID&event=N` | the chain of causes of event N |
+//! | `GET /api/replay?save=NAME&as=S` | a saved game replayed from its start, as seat S sees it (`as=all`: everything) |
+//! | `GET /api/replay/why?file=F&id=ID&event=N` | the chain of causes of event N (not as one seat) |
 //! | `GET /api/replay/picture?file=F&id=ID&event=N` | the table (SVG) once event N's step was done |
 //!
 //! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
@@ -21,12 +22,13 @@
 //! no such thing, 413 too large, 415 not JSON, 422 an illegal answer (the game goes on).
 
 mod replay;
+mod saved;
 mod table;
 
 use crate::check::project::Project;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -47,6 +49,9 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// How many games one server keeps at once.
 const TABLES_KEPT: usize = 64;
 
+/// Replays run, by file and when it was written.
+type ReplaysKept = Mutex<HashMap<(std::path::PathBuf, Option<std::time::SystemTime>), Arc<replay::Replayed>>>;
+
 /// Checked rules, by game and variants.
 type RulesCache = Mutex<HashMap<(String, Vec<String>), Arc<crate::check::Built>>>;
 
@@ -64,8 +69,9 @@ struct App {
     /// page of another site that renames itself to this address is refused); none when it
     /// listens on the network.
     hosts: Option<Vec<String>>,
-    /// Scenario files replayed, by path (kept for their `why` chains).
-    replays: Mutex<HashMap<std::path::PathBuf, Arc<replay::Replayed>>>,
+    /// Scenario files and saved games replayed, by path and when it was written (kept for their
+    /// pictures and `why` chains).
+    replays: ReplaysKept,
 }
 
 impl App {
@@ -301,14 +307,14 @@ async fn save_table(
     .await
 }
 
-/// Saves hold every hidden card: they are listed and resumed only by a server on this machine,
+/// Saves hold every hidden card: they are listed, resumed and replayed only by a server on this machine,
 /// whose user could open them anyway, never over the network.
 fn saves_here(app: &App) -> ApiResult<()> {
     match app.hosts {
         Some(_) => Ok(()),
         None => Err(ApiError(
             StatusCode::FORBIDDEN,
-            "a server on the network does not resume saves: go on with `arbiter resume FILE` on its machine".into(),
+            "a server on the network does not list, resume or replay saves (a save holds every hidden card): go on with `arbiter resume FILE` on its machine".into(),
         )),
     }
 }
@@ -413,50 +419,106 @@ async fn scenarios(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<Stri
     Ok(axum::Json(blocking(move || Ok(replay::scenario_files(&app2.project))).await?))
 }
 
-/// The file a replay request names, run (once) for its scenarios.
-fn replayed(app: &App, query: &HashMap<String, String>) -> ApiResult<Arc<replay::Replayed>> {
-    let rel = query.get("file").ok_or_else(|| bad("which file? (`?file=tests/...`)"))?;
-    let path = replay::resolve(&app.project, rel).map_err(|e| ApiError(StatusCode::FORBIDDEN, e))?;
-    if let Some(r) = app.replays.lock().unwrap_or_else(PoisonError::into_inner).get(&path) {
-        return Ok(r.clone());
-    }
-    let r = Arc::new(replay::Replayed::run(&app.project, &path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?);
-    let mut kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner);
-    if kept.len() >= TABLES_KEPT {
-        kept.clear();
-    }
-    kept.insert(path, r.clone());
-    Ok(r)
+/// What a replay request asks for: the replay, the rest of its query, and whose view.
+struct Asked {
+    replay: Arc<replay::Replayed>,
+    query: HashMap<String, String>,
+    viewer: Option<u8>,
 }
 
-/// The file, scenario and event a replay request names.
-fn replayed_event<'q>(app: &App, query: &'q HashMap<String, String>) -> ApiResult<(Arc<replay::Replayed>, &'q str, usize)> {
-    let r = replayed(app, query)?;
-    let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?;
+/// A replay request's query, or a clean refusal of a malformed one.
+type ReplayQuery = Result<Query<HashMap<String, String>>, QueryRejection>;
+
+/// What a replay request names, run (once): a scenario file (`file=tests/...`) or a saved game
+/// (`save=NAME`, on a server on this machine only), and whose view (`as=N` or `as=all`, for a
+/// saved game: `None` is everything).
+fn replayed(app: &App, query: ReplayQuery) -> ApiResult<Asked> {
+    let Query(query) = query.map_err(|e| bad(format!("the query cannot be read: {}", e.body_text())))?;
+    let (path, save) = match (query.get("file"), query.get("save")) {
+        (Some(rel), None) => (replay::resolve(&app.project, rel).map_err(|e| ApiError(StatusCode::FORBIDDEN, e))?, None),
+        (None, Some(name)) => {
+            saves_here(app)?;
+            (save_path(app, name)?, Some(name.clone()))
+        }
+        _ => return Err(bad("which file? (`?file=tests/...` for a scenario file, or `?save=NAME` for a saved game)")),
+    };
+    // A save may be written again (`arbiter play --save` does, at every decision).
+    let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+    let key = (path.clone(), stamp);
+    let kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner).get(&key).cloned();
+    let r = match kept {
+        Some(r) => r,
+        None => {
+            let run = match &save {
+                Some(name) => replay::Replayed::save(&app.project, &path, name),
+                None => replay::Replayed::run(&app.project, &path),
+            };
+            let r = Arc::new(run.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?);
+            let mut kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner);
+            if kept.len() >= TABLES_KEPT {
+                kept.clear();
+            }
+            kept.insert(key, r.clone());
+            r
+        }
+    };
+    let viewer = match (query.get("as").map(String::as_str), r.saved) {
+        (None, false) => None,
+        (Some(_), false) => return Err(bad("a scenario is a ruling, replayed with everything in view: leave out `as`")),
+        (None, true) => return Err(bad("whose view? (`&as=1` for P1's, `&as=all` for everything, hidden cards too)")),
+        (Some("all"), true) => None,
+        (Some(n), true) => {
+            let seat: u8 = n
+                .parse()
+                .ok()
+                .filter(|s| (1..=r.players()).contains(&usize::from(*s)))
+                .ok_or_else(|| bad(format!("`as={n}` is not a seat of this game: 1 to {}, or `all`", r.players())))?;
+            Some(seat - 1)
+        }
+    };
+    Ok(Asked { replay: r, query, viewer })
+}
+
+/// The replay, run and event a replay request names, and whose view.
+fn replayed_event(app: &App, query: ReplayQuery) -> ApiResult<(Arc<replay::Replayed>, String, usize, Option<u8>)> {
+    let Asked { replay: r, query, viewer } = replayed(app, query)?;
+    let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?.clone();
     let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
-    Ok((r, id, event))
+    Ok((r, id, event, viewer))
 }
 
-async fn replay_file(
-    State(app): State<Arc<App>>,
-    Query(query): Query<HashMap<String, String>>,
-) -> ApiResult<axum::Json<Vec<replay::Replay>>> {
-    Ok(axum::Json(blocking(move || Ok(replayed(&app, &query)?.replays())).await?))
+async fn replay_file(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<axum::Json<Vec<replay::Replay>>> {
+    Ok(axum::Json(
+        blocking(move || {
+            let asked = replayed(&app, query)?;
+            Ok(asked.replay.replays(asked.viewer))
+        })
+        .await?,
+    ))
 }
 
-async fn replay_why(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<axum::Json<serde_json::Value>> {
+async fn replay_why(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<axum::Json<serde_json::Value>> {
     blocking(move || {
-        let (r, id, event) = replayed_event(&app, &query)?;
-        let (why, text) = r.why(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        let (r, id, event, viewer) = replayed_event(&app, query)?;
+        if let (Some(seat), true) = (viewer, r.saved) {
+            return Err(ApiError(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a `why` chain reads the rules' conditions with every card in view, so it is not shown as P{}'s: replay with `as=all`",
+                    seat + 1
+                ),
+            ));
+        }
+        let (why, text) = r.why(&id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
         Ok(axum::Json(json!({ "why": why, "text": text })))
     })
     .await
 }
 
-async fn replay_picture(State(app): State<Arc<App>>, Query(query): Query<HashMap<String, String>>) -> ApiResult<Response> {
+async fn replay_picture(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<Response> {
     blocking(move || {
-        let (r, id, event) = replayed_event(&app, &query)?;
-        let svg = r.picture_at(id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        let (r, id, event, viewer) = replayed_event(&app, query)?;
+        let svg = r.picture_at(&id, event, viewer).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
         Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
     })
     .await

@@ -1,13 +1,19 @@
-//! Replaying a scenario file at the web table: its scenarios, each event with the rule behind it,
-//! its citation and its section, and the chain of causes of any event. A scenario is written with
-//! everything in view (it is a ruling, not a seat's game), so a replay shows everything.
+//! Replaying at the web table, a scenario file or a saved game: each event with the rule behind
+//! it, its citation and its section, the table at each step, and the chain of causes of any
+//! event. A scenario is written with everything in view (it is a ruling, not a seat's game), so
+//! its replay shows everything; a saved game is replayed as one of its seats sees it, or with
+//! everything in view when asked for.
 
 use crate::check::project::{Project, canonical};
+use crate::ir::Game;
+use crate::ir::value::Seat;
+use crate::runtime::state::{State, Tracing};
 use crate::runtime::view::{self, RuleRef};
 use crate::runtime::why::{Why, why, why_text};
-use crate::scenario::{Bases, FileOutcome, run_file_shared};
+use crate::scenario::{Bases, run_file_shared};
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// The folders whose files a replay may open.
 pub const FOLDERS: [&str; 1] = ["tests"];
@@ -56,73 +62,157 @@ pub struct ReplayEvent {
     pub rule: RuleRef,
 }
 
-/// One scenario of a file, replayed.
+/// One scenario of a file, or a saved game, replayed.
 #[derive(Debug, Serialize)]
 pub struct Replay {
     pub id: String,
     pub title: String,
+    /// A scenario: whether it passes. A saved game: whether playing it again gave the same game.
     pub passed: bool,
     pub failures: Vec<String>,
+    /// How it stands, in a line: passes or fails, or a saved game's result or last decision.
+    pub status: String,
     pub events: Vec<ReplayEvent>,
     /// The table at the end, when the game has a picture.
     pub picture: Option<String>,
+    /// Whether `why` may be asked of the events (not of a saved game seen as one seat: a chain
+    /// reads the rules' conditions with every card in view).
+    pub why: bool,
+    /// How many seats the game has.
+    pub players: usize,
 }
 
-/// A scenario file run, kept for its `why` chains.
+/// One run replayed: the game, how it went, and what was kept along the way.
+struct Run {
+    game: Arc<Game>,
+    id: String,
+    title: String,
+    failures: Vec<String>,
+    /// How it ended, for a saved game (a scenario passes or fails).
+    ended: Option<String>,
+    state: State,
+    tracing: Tracing,
+    /// The state at each step that logged events, with the length of the log then.
+    snapshots: Vec<(usize, State)>,
+    /// The events whose causes were recorded (a saved game's, as far as it was played again).
+    traced: usize,
+}
+
+/// A scenario file's scenarios, or a saved game, run for their replay.
 pub struct Replayed {
-    pub outcomes: Vec<FileOutcome>,
+    runs: Vec<Run>,
+    /// A saved game (drawn for a seat, or with everything in view when asked); a scenario file
+    /// is a ruling, written with everything in view.
+    pub saved: bool,
 }
 
 impl Replayed {
     pub fn run(project: &Project, path: &Path) -> Result<Replayed, String> {
-        Ok(Replayed { outcomes: run_file_shared(project, path, &[], &Bases::default(), true)? })
+        let runs = run_file_shared(project, path, &[], &Bases::default(), true)?
+            .into_iter()
+            .map(|fo| {
+                let o = fo.outcome;
+                Run {
+                    game: fo.game,
+                    failures: o.failures.iter().map(|f| f.message.clone()).collect(),
+                    ended: None,
+                    traced: o.state.log.len(),
+                    id: o.id,
+                    title: o.title,
+                    state: o.state,
+                    tracing: o.tracing,
+                    snapshots: o.snapshots,
+                }
+            })
+            .collect();
+        Ok(Replayed { runs, saved: false })
     }
 
-    pub fn replays(&self) -> Vec<Replay> {
-        self.outcomes
+    /// A saved game, played again from its start (`saved::rerun`) for its steps and causes.
+    pub fn save(project: &Project, path: &Path, name: &str) -> Result<Replayed, String> {
+        let (built, header, state) = crate::cli::play::load_save(project, path, None, &[]).map_err(|e| e.to_string())?;
+        let game = Arc::new(built.game);
+        let rerun = super::saved::rerun(&game, header.players, header.seed, &state);
+        let variants = if header.variants.is_empty() { String::new() } else { format!(" ({})", header.variants.join(", ")) };
+        let ended = match &state.result {
+            Some(r) => crate::cli::play::result_line(r, state.turns),
+            None => format!("saved at decision {}, turn {}", state.decisions, state.turns),
+        };
+        let run = Run {
+            title: format!("{}{variants}, {} players, seed {}", game.title, header.players, header.seed),
+            game,
+            id: name.to_string(),
+            failures: rerun.parted.map(|p| format!("the replay parts from the save at event {}: {p}", rerun.matched)).into_iter().collect(),
+            ended: Some(ended),
+            state,
+            tracing: rerun.tracing,
+            snapshots: rerun.snapshots,
+            traced: rerun.matched,
+        };
+        Ok(Replayed { runs: vec![run], saved: true })
+    }
+
+    /// Every run, its events as `viewer` may see them (`None`: everything).
+    pub fn replays(&self, viewer: Option<Seat>) -> Vec<Replay> {
+        self.runs
             .iter()
-            .map(|fo| {
-                let (game, st) = (&fo.game, &fo.outcome.state);
+            .map(|r| {
+                let (game, st) = (&*r.game, &r.state);
                 let events = st
                     .log
                     .iter()
                     .enumerate()
-                    .map(|(index, e)| ReplayEvent {
-                        index,
-                        depth: e.depth,
-                        text: view::event_text(game, st, e, None),
-                        rule: view::rule_ref(game, st, e.cause.routine, e.cause.span),
+                    .filter_map(|(index, e)| {
+                        let p = view::project_event(game, st, e, viewer)?;
+                        Some(ReplayEvent { index, depth: p.depth, text: p.text, rule: view::rule_ref_for(game, st, &e.cause, viewer) })
                     })
                     .collect();
+                let status = match (&r.ended, r.failures.is_empty()) {
+                    (Some(e), true) => e.clone(),
+                    (Some(e), false) => format!("{e}; {}", r.failures.join("; ")),
+                    (None, true) => "passes".to_string(),
+                    (None, false) => format!("fails: {}", r.failures.join("; ")),
+                };
                 Replay {
-                    id: fo.outcome.id.clone(),
-                    title: fo.outcome.title.clone(),
-                    passed: fo.outcome.passed(),
-                    failures: fo.outcome.failures.iter().map(|f| f.message.clone()).collect(),
+                    id: r.id.clone(),
+                    title: r.title.clone(),
+                    passed: r.failures.is_empty(),
+                    failures: r.failures.clone(),
+                    status,
                     events,
-                    picture: game.picture.and_then(|_| crate::runtime::picture::svg(game, st, &fo.outcome.id, None).ok()),
+                    picture: game.picture.and_then(|_| crate::runtime::picture::svg(game, st, &r.id, viewer).ok()),
+                    why: viewer.is_none(),
+                    players: st.players.len(),
                 }
             })
             .collect()
     }
 
-    fn scenario(&self, id: &str) -> Result<&FileOutcome, String> {
-        self.outcomes.iter().find(|fo| fo.outcome.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))
+    /// How many seats the game has.
+    pub fn players(&self) -> usize {
+        self.runs.first().map_or(0, |r| r.state.players.len())
     }
 
-    /// The table drawn as it stood once the step that logged event `index` of scenario `id` was
-    /// done (the end, past the last step).
-    pub fn picture_at(&self, id: &str, index: usize) -> Result<String, String> {
-        let fo = self.scenario(id)?;
-        let st = fo.outcome.snapshots.iter().find(|(n, _)| *n > index).map_or(&fo.outcome.state, |(_, st)| st);
-        crate::runtime::picture::svg(&fo.game, st, &format!("{id} at event {index}"), None)
+    fn find(&self, id: &str) -> Result<&Run, String> {
+        self.runs.iter().find(|r| r.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))
     }
 
-    /// The chain of causes of event `index` of scenario `id`, and the same as text.
+    /// The table drawn for `viewer` as it stood once the step that logged event `index` of run
+    /// `id` was done (the end, past the last step).
+    pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, String> {
+        let r = self.find(id)?;
+        let st = r.snapshots.iter().find(|(n, _)| *n > index).map_or(&r.state, |(_, st)| st);
+        crate::runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer)
+    }
+
+    /// The chain of causes of event `index` of run `id`, and the same as text.
     pub fn why(&self, id: &str, index: usize) -> Result<(Why, String), String> {
-        let fo = self.scenario(id)?;
-        let w = why(&fo.game, &fo.outcome.state, &fo.outcome.tracing, index)
-            .ok_or_else(|| format!("no event #{index} in {id} (events are numbered from 0)"))?;
+        let r = self.find(id)?;
+        if index >= r.traced && index < r.state.log.len() {
+            return Err(format!("event #{index} is past where the replay follows the save: its causes are not known"));
+        }
+        let w =
+            why(&r.game, &r.state, &r.tracing, index).ok_or_else(|| format!("no event #{index} in {id} (events are numbered from 0)"))?;
         let text = why_text(&w);
         Ok((w, text))
     }
