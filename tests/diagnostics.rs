@@ -60,3 +60,24 @@ fn bad_files_get_clear_diagnostics() {
     });
     assert!(count >= 25, "at least 25 bad-input fixtures, found {count}");
 }
+
+/// A function may be used before the line that defines it: its result, not known yet where it is
+/// used, is not taken for a number (`f(..) + "text"` joined texts once it was defined further on).
+#[test]
+fn a_function_used_before_its_definition_is_not_taken_for_a_number() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("order.arb");
+    std::fs::write(
+        &path,
+        "for tic-tac-toe\n\n\
+         func order.first(names: list text) = order.join(names, 0) + \"!\"\n\
+         func order.both(names: list text) = order.join(names, 0) + names\n\
+         func order.join(words: list text, i: int) = if i >= count(words) then \"\" else nth(words, i) + \", \" + order.join(words, i + 1)\n",
+    )
+    .unwrap();
+    let out = report(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!out.contains("expected a number"), "{out}");
+    assert!(out.trim().is_empty(), "no problems: {out}");
+}

@@ -433,6 +433,11 @@ impl Checker {
             BinOp::Add => match (&at, &bt) {
                 (Ty::Text, _) => Ty::Text,
                 (Ty::List(_) | Ty::Zone, _) => Ty::List(Box::new(at.elem())),
+                // A left side not known yet (a function defined further on): `+` is what the
+                // right side makes it, and the values decide when it runs.
+                (Ty::Any, Ty::Text) => Ty::Text,
+                (Ty::Any, Ty::List(_) | Ty::Zone) => Ty::List(Box::new(bt.elem())),
+                (Ty::Any, Ty::Any) => Ty::Any,
                 _ => {
                     self.expect_ty(&at, &Ty::Int, l.span);
                     self.expect_ty(&bt, &Ty::Int, r.span);
