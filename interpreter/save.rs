@@ -19,6 +19,8 @@
 //! interrupted program leaves the old save or the new one, never a broken one; and a file the
 //! program did not write itself is never overwritten.
 
+use crate::check::Built;
+use crate::check::project::Project;
 use crate::ir::Game;
 use crate::runtime::state::State;
 use crate::syntax::span::FileNumbers;
@@ -389,4 +391,54 @@ impl Saver {
 
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || matches!((std::fs::canonicalize(a), std::fs::canonicalize(b)), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Read a save and load its game: the game (and variants) it must be, the rules unchanged. The
+/// game, the save's header and its state.
+pub fn load(project: &Project, file: &Path, game: Option<&str>, variants: &[String]) -> Result<(Built, Header, State), SaveError> {
+    let saved = read(file)?;
+    let name = file.display().to_string();
+    let h = &saved.header;
+    if let Some(g) = game
+        && g != h.game
+    {
+        return Err(SaveError {
+            message: format!("`{name}` is a saved game of {}, not {g}", h.game),
+            help: format!("continue it with `arbiter resume {name}`"),
+        });
+    }
+    if !variants.is_empty() && variants != h.variants.as_slice() {
+        let list = |v: &[String]| if v.is_empty() { "no variants".to_string() } else { v.join(", ") };
+        return Err(SaveError {
+            message: format!("`{name}` was saved with {}, not {}", list(&h.variants), list(variants)),
+            help: "leave out `--variant`: a saved game goes on with its own variants".to_string(),
+        });
+    }
+    let extra: Vec<PathBuf> =
+        h.decks.iter().filter_map(|d| d.split_once('=')).map(|(_, f)| PathBuf::from(f)).filter(|p| p.is_file()).collect();
+    // The user's own files it was played with (`--rules`), found again where they were.
+    let rules: Vec<PathBuf> = h.rules.iter().map(PathBuf::from).collect();
+    let project = match project.clone().with_rules(&rules) {
+        Ok(p) => p,
+        Err(e) => {
+            return Err(SaveError {
+                message: format!("`{name}` was played with a file of rules that is gone: {e}"),
+                help: "a game goes on only under the rules it started with: put the file back where it was".to_string(),
+            });
+        }
+    };
+    let loaded = project.load(&h.game, &h.variants, &extra);
+    let built = match loaded.result {
+        Ok(b) => b,
+        Err(d) => {
+            let first = d.first().map(|x| x.message.clone()).unwrap_or_default();
+            return Err(SaveError {
+                message: format!("`{name}` is a saved game of {}, and that game does not load now: {first}", h.game),
+                help: "`arbiter check` shows every error in the game's files; a game goes on only under the rules it started with"
+                    .to_string(),
+            });
+        }
+    };
+    let state = saved.state(&built.game, &name)?;
+    Ok((built, saved.header, state))
 }

@@ -125,7 +125,7 @@ fn theirs_redealt(game: &Game, st: &State, seat: Seat) -> (usize, usize) {
 fn check_game(b: &Built, players: usize, seed: u64, most: usize) -> Found {
     let game = &b.game;
     let engine = Engine::new(game);
-    let decklists = arbiter::cli::play::choose_decks(game, players, &[]).unwrap();
+    let decklists = arbiter::runtime::decks::choose_decks(game, players, &[]).unwrap();
     let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
     let mut random = RandomAgent { seed };
     let mut found = Found { positions: 0, secret: 0, redealt: 0, cheat_fooled: 0, theirs_redealt: 0, lone_redealt: 0 };
@@ -266,7 +266,7 @@ fn the_search_bot_never_loses_tic_tac_toe_to_random_play_as_the_first_player() {
 fn every_board_game_is_won_by_one_side_at_most() {
     use arbiter::sim::{Table, play_range};
     let b = common::load("bsg-board", &[]);
-    let decklists = arbiter::cli::play::choose_decks(&b.game, 4, &[]).unwrap();
+    let decklists = arbiter::runtime::decks::choose_decks(&b.game, 4, &[]).unwrap();
     let table = Table { game: &b.game, decklists, cards_of: vec![], bots: Default::default() };
     let t = play_range(&table, 4, 1, 0..12, &|| {});
     assert_eq!(t.finished(), 12);

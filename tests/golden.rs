@@ -14,8 +14,9 @@
 mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
-use arbiter::cli::play::{choose_decks, result_line};
+use arbiter::runtime::decks::choose_decks;
 use arbiter::runtime::state::Mode;
+use arbiter::runtime::view::result_line;
 use arbiter::runtime::{Engine, Setup, Status, view};
 use std::path::{Path, PathBuf};
 

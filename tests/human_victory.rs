@@ -91,7 +91,7 @@ fn policy(g: &Game, st: &State, d: &Decision, random: &mut RandomAgent) -> Answe
 
 fn play(engine: &Engine, seed: u64, players: usize) -> State {
     let g = engine.game;
-    let decklists = arbiter::cli::play::choose_decks(g, players, &[]).unwrap();
+    let decklists = arbiter::runtime::decks::choose_decks(g, players, &[]).unwrap();
     let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
     let mut random = RandomAgent { seed };
     loop {

@@ -12,7 +12,7 @@ mod common;
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
 use arbiter::check::project::Project;
-use arbiter::cli::play::choose_decks;
+use arbiter::runtime::decks::choose_decks;
 use arbiter::runtime::state::{Mode, Rng, State};
 use arbiter::runtime::{Engine, Setup, Status, view};
 use arbiter::save::{self, Header};

@@ -29,9 +29,9 @@ mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
-use arbiter::cli::play::choose_decks;
 use arbiter::ir::value::{ObjId, Seat, Value};
 use arbiter::ir::{Game, Visibility};
+use arbiter::runtime::decks::choose_decks;
 use arbiter::runtime::eval::Evaluator;
 use arbiter::runtime::state::{ALL, Event, EventKind, Mode, Place, seat_bit};
 use arbiter::runtime::view::{ProjectedEvent, Seen, project_event};
@@ -385,7 +385,7 @@ fn play_view_prints_only_the_seats_projection() {
         engine.answer(&mut st, d.seat, &a).unwrap();
     }
     expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, view::view(game, &st, Some(seat))));
-    expected.push_str(&format!("{}\n", arbiter::cli::play::result_line(st.result.as_ref().unwrap(), st.turns)));
+    expected.push_str(&format!("{}\n", arbiter::runtime::view::result_line(st.result.as_ref().unwrap(), st.turns)));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["play", "bsg-ccg", "--seed", &seed.to_string(), "--view", &(seat + 1).to_string()])

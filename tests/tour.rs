@@ -5,8 +5,8 @@
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::project::Project;
-use arbiter::cli::play::choose_decks;
 use arbiter::runtime::decks;
+use arbiter::runtime::decks::choose_decks;
 use arbiter::runtime::state::Mode;
 use arbiter::runtime::{Engine, Setup, Status};
 use arbiter::scenario::run_file;

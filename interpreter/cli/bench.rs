@@ -2,9 +2,9 @@
 //! `--parse`, the time to parse and check every rulebook, card and scenario file, as `arbiter
 //! check` does it: on all cores (`RAYON_NUM_THREADS=1` for one).
 
-use super::play::choose_decks;
 use crate::agents::{BotPlan, Bots};
 use crate::check::project::Project;
+use crate::runtime::decks::choose_decks;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
 use crate::syntax::span::FileNumbers;

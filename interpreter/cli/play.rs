@@ -2,16 +2,16 @@
 
 use super::human::Human;
 use crate::agents::{BotPlan, Bots};
-use crate::check::Built;
 use crate::check::project::Project;
 use crate::diag;
-use crate::ir::{DefId, Game};
+use crate::ir::Game;
 use crate::runtime::decks;
-use crate::runtime::state::{GameResult, Mode, State};
+use crate::runtime::decks::choose_decks_by;
+use crate::runtime::state::{Mode, State};
+use crate::runtime::view::result_line;
 use crate::runtime::{AnswerError, Engine, Setup, Status, view};
-use crate::save::{self, Header, SaveError, Saver};
+use crate::save::{self, Header, Saver};
 use crate::syntax::span::FileId;
-use indexmap::IndexMap;
 use std::path::{Path, PathBuf};
 
 pub struct PlayOptions {
@@ -96,63 +96,6 @@ pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, String> {
         }
     }
     Ok((wanted, extra, deck_args))
-}
-
-/// Which deck each seat plays: the one from the file given for it (seat, file id), else the
-/// game's decks in turn.
-pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
-    let mut by_index = Vec::new();
-    for (seat, file) in given {
-        let i = game
-            .decks
-            .iter()
-            .position(|d| d.span.file == *file)
-            .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?;
-        by_index.push((*seat, i));
-    }
-    choose_decks_by(game, players, &by_index)
-}
-
-/// Which deck each seat plays: the one given (seat, index in `game.decks`), else the game's decks
-/// in turn, leaving out those given to a seat.
-pub fn choose_decks_by(game: &Game, players: usize, given: &[(usize, usize)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
-    if game.decks.is_empty() {
-        return Ok(vec![IndexMap::new(); players]);
-    }
-    let mut out = Vec::new();
-    let defaults: Vec<usize> = (0..game.decks.len()).filter(|i| !given.iter().any(|(_, g)| g == i)).collect();
-    let defaults = if defaults.is_empty() { (0..game.decks.len()).collect() } else { defaults };
-    for seat in 0..players {
-        let deck = match given.iter().find(|(s, _)| *s == seat) {
-            Some((_, i)) => game.decks.get(*i).ok_or("no such deck")?,
-            None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or("no decks")?,
-        };
-        out.push(decks::expand(game, deck));
-    }
-    Ok(out)
-}
-
-pub fn result_line(r: &GameResult, turns: u32) -> String {
-    let seats = |v: &[u8]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(", ");
-    let losers: Vec<u8> = r.losers.iter().map(|(s, _)| *s).collect();
-    let who = match r.winners.as_slice() {
-        [] => format!("no winner; {} lose", seats(&losers)),
-        [w] => {
-            if losers.is_empty() {
-                format!("P{} wins", w + 1)
-            } else {
-                format!("P{} wins; {} lose{}", w + 1, seats(&losers), if losers.len() == 1 { "s" } else { "" })
-            }
-        }
-        ws => {
-            if losers.is_empty() {
-                format!("{} win together", seats(ws))
-            } else {
-                format!("{} win; {} lose{}", seats(ws), seats(&losers), if losers.len() == 1 { "s" } else { "" })
-            }
-        }
-    };
-    format!("result after {turns} turn{}: {who} — {}", if turns == 1 { "" } else { "s" }, r.reason)
 }
 
 pub fn run(project: &Project, o: &PlayOptions) -> i32 {
@@ -278,7 +221,7 @@ pub struct ResumeOptions {
 /// Go on with a saved game: the game, variants, players and seed come from the file. A file that
 /// is not a save of these rules is refused, and left as it is.
 pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
-    match load_save(project, &r.file, r.game.as_deref(), &r.variants) {
+    match save::load(project, &r.file, r.game.as_deref(), &r.variants) {
         Err(e) => {
             eprintln!("error: {e}");
             2
@@ -307,56 +250,6 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
             drive(&Engine::new(game), st, saver, r.log, None, r.svg.as_deref())
         }
     }
-}
-
-/// Read a save and load its game: the game (and variants) it must be, the rules unchanged. The
-/// game, the save's header and its state.
-pub fn load_save(project: &Project, file: &Path, game: Option<&str>, variants: &[String]) -> Result<(Built, Header, State), SaveError> {
-    let saved = save::read(file)?;
-    let name = file.display().to_string();
-    let h = &saved.header;
-    if let Some(g) = game
-        && g != h.game
-    {
-        return Err(SaveError {
-            message: format!("`{name}` is a saved game of {}, not {g}", h.game),
-            help: format!("continue it with `arbiter resume {name}`"),
-        });
-    }
-    if !variants.is_empty() && variants != h.variants.as_slice() {
-        let list = |v: &[String]| if v.is_empty() { "no variants".to_string() } else { v.join(", ") };
-        return Err(SaveError {
-            message: format!("`{name}` was saved with {}, not {}", list(&h.variants), list(variants)),
-            help: "leave out `--variant`: a saved game goes on with its own variants".to_string(),
-        });
-    }
-    let extra: Vec<PathBuf> =
-        h.decks.iter().filter_map(|d| d.split_once('=')).map(|(_, f)| PathBuf::from(f)).filter(|p| p.is_file()).collect();
-    // The user's own files it was played with (`--rules`), found again where they were.
-    let rules: Vec<PathBuf> = h.rules.iter().map(PathBuf::from).collect();
-    let project = match project.clone().with_rules(&rules) {
-        Ok(p) => p,
-        Err(e) => {
-            return Err(SaveError {
-                message: format!("`{name}` was played with a file of rules that is gone: {e}"),
-                help: "a game goes on only under the rules it started with: put the file back where it was".to_string(),
-            });
-        }
-    };
-    let loaded = project.load(&h.game, &h.variants, &extra);
-    let built = match loaded.result {
-        Ok(b) => b,
-        Err(d) => {
-            let first = d.first().map(|x| x.message.clone()).unwrap_or_default();
-            return Err(SaveError {
-                message: format!("`{name}` is a saved game of {}, and that game does not load now: {first}", h.game),
-                help: "`arbiter check` shows every error in the game's files; a game goes on only under the rules it started with"
-                    .to_string(),
-            });
-        }
-    };
-    let state = saved.state(&built.game, &name)?;
-    Ok((built, saved.header, state))
 }
 
 fn title_line(game: &Game, players: usize, seed: u64) -> String {

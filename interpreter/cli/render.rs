@@ -24,7 +24,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let out = o.out.clone().unwrap_or_else(|| o.file.with_extension("svg"));
     let is_save = o.file.extension().is_some_and(|e| e == "json");
     let result = if is_save {
-        match super::play::load_save(project, &o.file, o.game.as_deref(), &[]) {
+        match crate::save::load(project, &o.file, o.game.as_deref(), &[]) {
             Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string(), None),
             Err(e) => Err(e.to_string()),
         }

@@ -1,9 +1,10 @@
 //! `arbiter sim`: play many seeded games on every core and report the statistics (see `sim`);
 //! `arbiter sim merge FILE...`: add up the JSON of a sharded run.
 
-use super::play::{choose_decks_by, deck_args, deck_indices};
+use super::play::{deck_args, deck_indices};
 use crate::check::project::Project;
 use crate::diag;
+use crate::runtime::decks::choose_decks_by;
 use crate::sim::{self, Run, Table, report};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};

@@ -7,6 +7,7 @@ use super::state::Mode;
 use crate::diag::Diag;
 use crate::ir::value::Value;
 use crate::ir::*;
+use crate::syntax::span::FileId;
 use indexmap::IndexMap;
 
 /// A deck list's sections with each card repeated by its count.
@@ -82,4 +83,38 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
         }
     }
     diags
+}
+
+/// Which deck each seat plays: the one from the file given for it (seat, file id), else the
+/// game's decks in turn.
+pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+    let mut by_index = Vec::new();
+    for (seat, file) in given {
+        let i = game
+            .decks
+            .iter()
+            .position(|d| d.span.file == *file)
+            .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?;
+        by_index.push((*seat, i));
+    }
+    choose_decks_by(game, players, &by_index)
+}
+
+/// Which deck each seat plays: the one given (seat, index in `game.decks`), else the game's decks
+/// in turn, leaving out those given to a seat.
+pub fn choose_decks_by(game: &Game, players: usize, given: &[(usize, usize)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+    if game.decks.is_empty() {
+        return Ok(vec![IndexMap::new(); players]);
+    }
+    let mut out = Vec::new();
+    let defaults: Vec<usize> = (0..game.decks.len()).filter(|i| !given.iter().any(|(_, g)| g == i)).collect();
+    let defaults = if defaults.is_empty() { (0..game.decks.len()).collect() } else { defaults };
+    for seat in 0..players {
+        let deck = match given.iter().find(|(s, _)| *s == seat) {
+            Some((_, i)) => game.decks.get(*i).ok_or("no such deck")?,
+            None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or("no decks")?,
+        };
+        out.push(expand(game, deck));
+    }
+    Ok(out)
 }

@@ -335,6 +335,30 @@ pub fn rule_ref_for(game: &Game, st: &State, c: &Cause, viewer: Option<Seat>) ->
     }
 }
 
+/// `result after 12 turns: P1 wins; P2 loses — reached 10 points`
+pub fn result_line(r: &GameResult, turns: u32) -> String {
+    let seats = |v: &[u8]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(", ");
+    let losers: Vec<u8> = r.losers.iter().map(|(s, _)| *s).collect();
+    let who = match r.winners.as_slice() {
+        [] => format!("no winner; {} lose", seats(&losers)),
+        [w] => {
+            if losers.is_empty() {
+                format!("P{} wins", w + 1)
+            } else {
+                format!("P{} wins; {} lose{}", w + 1, seats(&losers), if losers.len() == 1 { "s" } else { "" })
+            }
+        }
+        ws => {
+            if losers.is_empty() {
+                format!("{} win together", seats(ws))
+            } else {
+                format!("{} win; {} lose{}", seats(ws), seats(&losers), if losers.len() == 1 { "s" } else { "" })
+            }
+        }
+    };
+    format!("result after {turns} turn{}: {who} — {}", if turns == 1 { "" } else { "s" }, r.reason)
+}
+
 /// `game over: P1 wins — reached 10 points`
 pub fn result_text(r: &GameResult) -> String {
     let seats = |v: &[Seat]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(" and ");
@@ -454,9 +478,22 @@ pub struct FieldView {
     pub value: String,
 }
 
+fn seat_from_one<S: serde::Serializer>(seat: &Seat, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u16(u16::from(*seat) + 1)
+}
+
+fn viewer_from_one<S: serde::Serializer>(viewer: &Option<Seat>, s: S) -> Result<S::Ok, S::Error> {
+    match viewer {
+        Some(seat) => s.serialize_some(&(u16::from(*seat) + 1)),
+        None => s.serialize_none(),
+    }
+}
+
 /// A player as one seat sees them: their fields and their own zones.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerView {
+    /// Numbered from 0 here, from 1 as sent (`P1`), as everywhere a person reads it.
+    #[serde(serialize_with = "seat_from_one")]
     pub seat: Seat,
     /// This is the viewer.
     pub you: bool,
@@ -469,6 +506,8 @@ pub struct PlayerView {
 /// page draws, worked out once so the two cannot differ in what they show.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TableView {
+    /// Numbered from 0 here, from 1 as sent.
+    #[serde(serialize_with = "viewer_from_one")]
     pub viewer: Option<Seat>,
     pub globals: Vec<FieldView>,
     pub players: Vec<PlayerView>,

@@ -344,7 +344,7 @@ async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesReje
     let path = save_path(&app, &req.file)?;
     let app2 = app.clone();
     let table = blocking(move || {
-        let (built, header, state) = crate::cli::play::load_save(&app2.project, &path, None, &[]).map_err(|e| bad(e.to_string()))?;
+        let (built, header, state) = crate::save::load(&app2.project, &path, None, &[]).map_err(|e| bad(e.to_string()))?;
         Table::resumed(Arc::new(built), header, state).map_err(bad)
     })
     .await?;

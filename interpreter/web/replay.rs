@@ -130,12 +130,12 @@ impl Replayed {
 
     /// A saved game, played again from its start (`saved::rerun`) for its steps and causes.
     pub fn save(project: &Project, path: &Path, name: &str) -> Result<Replayed, String> {
-        let (built, header, state) = crate::cli::play::load_save(project, path, None, &[]).map_err(|e| e.to_string())?;
+        let (built, header, state) = crate::save::load(project, path, None, &[]).map_err(|e| e.to_string())?;
         let game = Arc::new(built.game);
         let rerun = super::saved::rerun(&game, header.players, header.seed, &state);
         let variants = if header.variants.is_empty() { String::new() } else { format!(" ({})", header.variants.join(", ")) };
         let ended = match &state.result {
-            Some(r) => crate::cli::play::result_line(r, state.turns),
+            Some(r) => crate::runtime::view::result_line(r, state.turns),
             None => format!("saved at decision {}, turn {}", state.decisions, state.turns),
         };
         let run = Run {

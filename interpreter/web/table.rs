@@ -118,7 +118,7 @@ impl Table {
             })
             .collect();
         let plan = BotPlan::parse(&specs, g, players)?;
-        let decklists = crate::cli::play::choose_decks_by(g, players, &[])?;
+        let decklists = crate::runtime::decks::choose_decks_by(g, players, &[])?;
         let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
         let humans: Vec<u8> =
             (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
@@ -289,7 +289,7 @@ impl Table {
             events,
             decision,
             waiting_for: pending.filter(|d| d.seat != seat).map(|d| d.seat + 1),
-            result: st.result.as_ref().map(|r| crate::cli::play::result_line(r, st.turns)),
+            result: st.result.as_ref().map(|r| crate::runtime::view::result_line(r, st.turns)),
             stopped: self.stopped.clone(),
         }
     }

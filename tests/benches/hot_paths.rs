@@ -32,7 +32,7 @@ fn load(game: &str) -> Built {
 }
 
 fn decklists(b: &Built, players: usize) -> Vec<indexmap::IndexMap<String, Vec<arbiter::ir::DefId>>> {
-    arbiter::cli::play::choose_decks(&b.game, players, &[]).unwrap_or_default()
+    arbiter::runtime::decks::choose_decks(&b.game, players, &[]).unwrap_or_default()
 }
 
 /// Play a seeded random game; stop early after `stop_after` decisions (the state is returned).

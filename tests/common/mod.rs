@@ -31,7 +31,7 @@ pub fn play_until(b: &Built, seed: u64, players: usize, stop: &dyn Fn(&State) ->
 pub fn play_on(engine: &Engine, seed: u64, players: usize, stop: &dyn Fn(&State) -> bool) -> State {
     let game = engine.game;
     // The default decks, as `arbiter play` deals them (none for a game without decks).
-    let decklists = arbiter::cli::play::choose_decks(game, players, &[]).expect("default decks");
+    let decklists = arbiter::runtime::decks::choose_decks(game, players, &[]).expect("default decks");
     let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
     let mut bot = RandomAgent { seed };
     loop {
