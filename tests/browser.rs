@@ -229,9 +229,27 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(why.contains("turn.play") && why.contains("`three_in_a_row(p.symbol)` held"), "{why}");
+        // A click on an event in the list shows it, with its chain of causes.
+        let first = wait_for(&c, "#replay-events .row").await;
+        first.click().await.unwrap();
+        let mut clicked = (String::new(), String::new());
+        for _ in 0..50 {
+            clicked = (
+                c.find(Locator::Css("#replay-event")).await.unwrap().text().await.unwrap(),
+                c.find(Locator::Css("#replay-why")).await.unwrap().text().await.unwrap(),
+            );
+            if clicked.1.starts_with("#0 ") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(clicked.0.starts_with("#0 ") && clicked.1.starts_with("#0 "), "event #0 and its causes: {clicked:?}");
+        assert_eq!(c.find(Locator::Css("#replay-events .row.current")).await.unwrap().text().await.unwrap(), first.text().await.unwrap());
         // A Starship Battles example: its table drawn at the step shown.
         pick(&c, "#replay-file", "file:tests/examples/starship-battles/SB-10.arb").await;
         c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
+        // The new file is open once its scenarios are listed (the last file's picture is still up).
+        wait_for(&c, "#replay-id option[value^='SB-10']").await;
         wait_for(&c, "#replay-picture svg").await;
         c.execute("const at = document.getElementById('replay-at'); at.value = at.max; at.dispatchEvent(new Event('input'))", vec![])
             .await
