@@ -121,13 +121,17 @@ fn the_humans_win_a_seeded_game_through_jumps_to_kobol() {
     let result = st.result.as_ref().unwrap();
     assert_eq!(result.reason, "the humans win: the fleet reached Kobol with every resource above 0", "seed {seed}");
 
-    // The humans are the seats that hold no "You Are a Cylon" card (U100-110), and they win together.
+    // The humans are the seats that hold no "You Are a Cylon" card (U100-110) and were not revealed
+    // as Cylons — as the Sympathizer is when no resource is in the red (U272) — and they win
+    // together.
     let loyalty = common::zone_id(&b, "loyalty");
+    let revealed = g.player_fields.iter().position(|f| f.name == "revealed").expect("the `revealed` player field");
     let cylon = |seat: u8| {
-        st.objects.iter().any(|o| {
+        let holds = st.objects.iter().any(|o| {
             matches!(o.place, Place::Zone(z) if z.zone == loyalty && z.owner == Some(seat))
                 && g.def(o.def).is_some_and(|d| d.name.starts_with("You Are a Cylon"))
-        })
+        });
+        holds || st.players[seat as usize].fields[revealed] == Value::Bool(true)
     };
     let humans: Vec<u8> = (0..players as u8).filter(|&s| !cylon(s)).collect();
     assert!(!humans.is_empty() && humans.len() < players, "seed {seed}: humans {humans:?} of {players}");

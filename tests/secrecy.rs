@@ -466,3 +466,48 @@ fn play_human_shows_only_the_seats_projection() {
     }
     assert!(events > 20, "too few events shown:\n{text}");
 }
+
+/// An answer as the other seats read it: what was chosen, not which of alike options (a copy's
+/// number, `Political Pressure (2)`, would tell them the chooser held another), nor that there was
+/// no other choice (which would tell them what the chooser could not do). The chooser, and a
+/// full trace, read both.
+#[test]
+fn the_others_read_an_answer_without_its_copy_number_or_that_it_was_forced() {
+    let b = common::load("bsg-ccg", &[]);
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let (mut numbered, mut forced) = (0, 0);
+    for seed in 0..20u64 {
+        let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed, decklists: choose_decks(game, 2, &[]).unwrap() }).unwrap();
+        let mut bot = RandomAgent { seed };
+        while engine.advance(&mut st).unwrap() == Status::Decision && st.decisions < 300 {
+            let d = st.pending.clone().unwrap();
+            let a = bot.decide(game, &st, &d);
+            engine.answer(&mut st, d.seat, &a).unwrap();
+        }
+        for e in &st.log {
+            let EventKind::Answered { seat, labels, forced: was_forced, plain, .. } = &e.kind else { continue };
+            if e.visible != ALL {
+                continue;
+            }
+            let other = 1 - *seat;
+            let mine = project_event(game, &st, e, Some(*seat)).unwrap().text;
+            let theirs = project_event(game, &st, e, Some(other)).unwrap().text;
+            let full = project_event(game, &st, e, None).unwrap().text;
+            assert_eq!(mine, full, "the chooser reads the answer as the full trace does");
+            if let Some(plain) = plain
+                && plain.iter().zip(labels.iter()).any(|(p, l)| p != l)
+            {
+                numbered += 1;
+                for (p, l) in plain.iter().zip(labels.iter()) {
+                    assert!(theirs.contains(&**p) && (p == l || !theirs.contains(&**l)), "P{} reads `{theirs}`", other + 1);
+                }
+            }
+            if *was_forced {
+                forced += 1;
+                assert!(mine.contains("(the only choice)") && !theirs.contains("only choice") && !theirs.contains("no legal"), "{theirs}");
+            }
+        }
+    }
+    assert!(numbered > 0 && forced > 0, "answers with numbered options ({numbered}) and forced ones ({forced}) were seen");
+}

@@ -27,7 +27,7 @@ impl Engine<'_> {
         if let Some(p) = &st.pending {
             return Err(err(span, format!("internal: a decision was asked while P{} was still deciding `{}`", p.seat + 1, p.prompt)));
         }
-        super::labels::dedupe_labels(&mut options);
+        let plain: Option<Arc<[Arc<str>]>> = super::labels::dedupe_labels(&mut options).map(Into::into);
         // Texts shared by the decision and the events that log it.
         let prompt: Arc<str> = prompt.into();
         let none: Option<Arc<str>> = none.map(Into::into);
@@ -38,7 +38,7 @@ impl Engine<'_> {
             Count::One if n == 1 && none.is_none() => options.first().map(|c| c.value.clone()),
             Count::Exactly(k) if k as usize >= n => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
             Count::UpTo(_) if n == 0 => Some(Value::list(vec![])),
-            Count::UpTo(0) => Some(Value::list(vec![])),
+            Count::UpTo(0) | Count::Exactly(0) => Some(Value::list(vec![])),
             Count::Order if n <= 1 => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
             _ => None,
         };
@@ -47,14 +47,16 @@ impl Engine<'_> {
                 Value::None => none.clone().into_iter().collect(),
                 _ => options.iter().map(|c| c.label.clone()).collect(),
             };
+            // Every option is taken (or none): the others read them without their numbers.
+            let plain = plain.filter(|_| !matches!(v, Value::None));
             let vis = if secret { seat_bit(seat) } else { ALL };
-            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true }, vis, span);
+            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain }, vis, span);
             return self.deliver(st, dest, v, span);
         }
         let cause = self.cause(st, span);
         let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
         self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
-        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause });
+        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause, plain });
         Ok(())
     }
 
@@ -102,14 +104,16 @@ impl Engine<'_> {
             Count::One => idx.first().map(pick).unwrap_or_default(),
             _ => Value::list(idx.iter().map(pick).collect()),
         };
-        let labels: Arc<[Arc<str>]> = idx
-            .iter()
-            .map(|i| d.options.get(*i).map(|c| c.label.clone()).or_else(|| d.none.clone()).unwrap_or_else(|| Arc::from("")))
-            .collect();
+        let label = |labels: Option<&[Arc<str>]>, i: usize| {
+            let numbered = d.options.get(i).map(|c| &c.label);
+            labels.and_then(|l| l.get(i)).or(numbered).cloned().or_else(|| d.none.clone()).unwrap_or_else(|| Arc::from(""))
+        };
+        let labels: Arc<[Arc<str>]> = idx.iter().map(|i| label(None, *i)).collect();
+        let plain: Option<Arc<[Arc<str>]>> = d.plain.as_deref().map(|p| idx.iter().map(|i| label(Some(p), *i)).collect());
         st.decisions += 1;
         let vis = if d.secret { seat_bit(seat) } else { ALL };
         st.log.push(Event {
-            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false },
+            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false, plain },
             cause: d.cause,
             visible: vis,
             depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,

@@ -163,8 +163,10 @@ impl<'a> Evaluator<'a> {
     }
 }
 
-/// Identical labels get `(2)`, `(3)`… so that every option can be named.
-pub(super) fn dedupe_labels(options: &mut [super::state::Choice]) {
+/// Identical labels get `(2)`, `(3)`… so that every option can be named. When any did, the
+/// labels as they were, one per option: a copy's number is for the one choosing (which of two
+/// alike), and would tell the others how many alike they held.
+pub(super) fn dedupe_labels(options: &mut [super::state::Choice]) -> Option<Vec<Arc<str>>> {
     // Most decisions offer a few options, all named differently: compared pair by pair, without
     // a sorted copy.
     let distinct = if options.len() <= 16 {
@@ -175,8 +177,9 @@ pub(super) fn dedupe_labels(options: &mut [super::state::Choice]) {
         sorted.windows(2).all(|w| w.first() != w.last())
     };
     if distinct {
-        return;
+        return None;
     }
+    let plain = options.iter().map(|c| c.label.clone()).collect();
     let mut counts: std::collections::HashMap<Arc<str>, (usize, usize)> = std::collections::HashMap::new();
     for c in options.iter() {
         counts.entry(c.label.clone()).or_default().0 += 1;
@@ -191,4 +194,5 @@ pub(super) fn dedupe_labels(options: &mut [super::state::Choice]) {
             }
         }
     }
+    Some(plain)
 }

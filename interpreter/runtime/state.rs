@@ -278,6 +278,10 @@ pub struct Decision {
     pub secret: bool,
     pub dest: Dest,
     pub cause: Cause,
+    /// The options' labels without the numbers that tell alike options apart (`Viper (2)`), when
+    /// any were numbered: what the other seats read of an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plain: Option<Arc<[Arc<str>]>>,
 }
 
 impl Decision {
@@ -398,6 +402,7 @@ pub struct Event {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[rustfmt::skip] // one line per kind of event
 pub enum EventKind {
     Created { obj: ObjId, def: DefId, to: Place },
     Moved { obj: ObjId, def: DefId, from: Place, to: Place },
@@ -410,7 +415,13 @@ pub enum EventKind {
     Rolled { sides: i64, result: i64 },
     Picked { value: Value },
     Asked { seat: Seat, prompt: Arc<str>, options: Arc<[Arc<str>]> },
-    Answered { seat: Seat, prompt: Arc<str>, labels: Arc<[Arc<str>]>, forced: bool },
+    /// `labels` as the seat that chose read them; `plain`, when it differs, as the others do
+    /// (without the numbers that tell alike options apart).
+    Answered {
+        seat: Seat, prompt: Arc<str>, labels: Arc<[Arc<str>]>, forced: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        plain: Option<Arc<[Arc<str>]>>,
+    },
     Signal { event: u32, args: Vec<Value> },
     Log { text: Arc<str> },
     Triggered { routine: Routine },

@@ -285,15 +285,19 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
                 format!("P{} to choose: {prompt}", seat + 1)
             }
         }
-        EventKind::Answered { seat, prompt, labels, forced } => {
+        EventKind::Answered { seat, prompt, labels, forced, plain } => {
+            // That there was no other choice, and which of alike options was taken, are the
+            // chooser's to know: the others read what was chosen.
+            let chooser = viewer.is_none() || viewer == Some(*seat);
+            let labels = if chooser { labels } else { plain.as_ref().unwrap_or(labels) };
             let what = if !shown {
                 "(secret)".to_string()
             } else if labels.is_empty() {
-                "nothing (no legal choice)".to_string()
+                if *forced && chooser { "nothing (no legal choice)" } else { "nothing" }.to_string()
             } else {
                 labels.join(", ")
             };
-            let how = if *forced { " (the only choice)" } else { "" };
+            let how = if *forced && chooser { " (the only choice)" } else { "" };
             format!("P{} chose {what}{how} — {prompt}", seat + 1)
         }
         EventKind::Signal { event, args } => {
