@@ -180,9 +180,25 @@ fn the_server_refuses_cleanly_and_the_game_goes_on() {
     let (status, msg) = error(s.json("GET", &seat1, None, Some(p2)));
     assert_eq!(status, 403);
     assert!(msg.contains("only its own view"), "{msg}");
-    assert_eq!(s.json("GET", &format!("/api/tables/{table}/seats/3"), None, Some(p1)).0, 403);
+    let (status, msg) = error(s.json("GET", &format!("/api/tables/{table}/seats/3"), None, Some(p1)));
+    assert_eq!((status, msg.as_str()), (404, format!("game {table} has no seat 3: its seats are 1 to 2").as_str()));
     assert_eq!(s.json("GET", &format!("/api/tables/{table}/seats/0"), None, Some(p1)).0, 404);
     assert_eq!(s.json("GET", "/api/tables/999/seats/1", None, Some(p1)).0, 404);
+    // Paths that name no seat, and requests made the wrong way: refused as JSON too.
+    for path in
+        [format!("/api/tables/{table}/seats/-1"), format!("/api/tables/{table}/seats/999999999999"), "/api/tables/abc/seats/1".into()]
+    {
+        let (status, msg) = error(s.json("GET", &path, None, Some(p1)));
+        assert_eq!(status, 404, "{path}: {msg}");
+        assert!(msg.starts_with("no such game or seat"), "{msg}");
+    }
+    let (status, msg) = error(s.json("GET", "/api/tables", None, None));
+    assert_eq!(status, 405, "{msg}");
+    // The scheme of the secret is read in any case.
+    let (status, _) = s.call("GET", &seat1, None, None);
+    assert_eq!(status, 403);
+    let mut resp = s.agent.get(&format!("{}{seat1}", s.url)).header("Authorization", &format!("bearer {p1}")).call().unwrap();
+    assert_eq!(resp.status().as_u16(), 200, "{}", resp.body_mut().read_to_string().unwrap());
 
     // Malformed answers, an illegal one, an answer out of turn: refused, nothing changes.
     let (_, before) = s.json("GET", &seat1, None, Some(p1));
@@ -192,7 +208,7 @@ fn the_server_refuses_cleanly_and_the_game_goes_on() {
     }
     let (status, msg) = error(s.json("POST", &format!("{seat1}/answer"), Some(json!({ "picks": [99] })), Some(p1)));
     assert_eq!(status, 422, "{msg}");
-    assert!(msg.starts_with("refused"), "{msg}");
+    assert_eq!(msg, "refused: there is no option 99: the options are numbered 0 to 8", "the options counted as the API counts them");
     let (status, msg) = error(s.json("POST", &format!("/api/tables/{table}/seats/2/answer"), Some(json!({ "picks": [0] })), Some(p2)));
     assert_eq!(status, 422);
     assert!(msg.contains("P1's decision"), "{msg}");
@@ -263,11 +279,16 @@ fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
     // Files outside the project's folders, and things that are not scenario files, are refused.
     for bad in ["../Cargo.toml", "/etc/passwd", "tests/../Cargo.toml", "tests/web.rs", "Cargo.toml", "tests/nowhere.arb"] {
         let (status, v) = s.json("GET", &format!("/api/replay?file={bad}"), None, None);
-        assert!(status == 403, "{bad}: {status} {v}");
+        assert!(status == 403 || (bad == "tests/nowhere.arb" && status == 404), "{bad}: {status} {v}");
         assert!(v["error"].is_string(), "{v}");
     }
     let (status, v) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=99999"), None, None);
     assert_eq!(status, 404, "{v}");
+    let (status, v) = s.json("GET", &format!("/api/replay/picture?file={file}&id=ttt-diagonal&event=99999"), None, None);
+    assert_eq!(status, 404, "a picture after the last event: {v}");
+    // A picture that cannot be drawn is a rule error in the rulebook, not a missing thing.
+    let (status, v) = s.json("GET", "/api/replay/picture?file=tests/untrusted/unbounded-objects.arb&id=cloning-vat&event=5", None, None);
+    assert_eq!(status, 422, "{v}");
     let (status, _) = s.json("GET", &format!("/api/replay/why?file={file}&id=ttt-diagonal&event=x"), None, None);
     assert_eq!(status, 400);
     // A name that is not UTF-8, a seat asked of a scenario, no file: refused as JSON.
@@ -283,6 +304,30 @@ fn a_scenario_is_replayed_with_each_events_rule_citation_and_causes() {
         assert_eq!(status, 400, "{query}: {v}");
         assert!(v["error"].as_str().unwrap().contains(said), "{query}: {v}");
     }
+}
+
+/// A game played under the user's own rules (`serve --rules FILE`) is saved with them, and goes on
+/// and replays with them.
+#[test]
+fn a_game_under_house_rules_is_saved_with_them() {
+    let dir = std::env::temp_dir().join(format!("arbiter-web-house-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let s = Server::start_with(&["--saves", dir.to_str().unwrap(), "--rules", "tests/house-rules/tic-tac-toe/house.arb"]);
+    let body = json!({ "game": "tic-tac-toe", "variants": ["diagonals-only"], "seats": ["human", "random"] });
+    let (status, v) = s.json("POST", "/api/tables", Some(body), None);
+    assert_eq!(status, 200, "{v}");
+    let (table, token) = (v["table"].as_u64().unwrap(), v["seats"][0]["token"].as_str().unwrap().to_string());
+    let (status, saved) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(&token));
+    assert_eq!(status, 200, "{saved}");
+    let file = saved["file"].as_str().unwrap();
+    let header: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+    assert!(header["rules"][0].as_str().unwrap().ends_with("tests/house-rules/tic-tac-toe/house.arb"), "{}", header["rules"]);
+    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), None);
+    assert_eq!(status, 200, "{resumed}");
+    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, None);
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(replay[0]["passed"], json!(true), "{}", replay[0]["status"]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -341,6 +386,41 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
     let picture_at = |n: &Value| s.call("GET", &format!("/api/replay/picture?save={file}&as=1&id={file}&event={n}"), None, None).1;
     let (first, last) = (picture_at(&events[0]["index"]), picture_at(&events[events.len() - 1]["index"]));
     assert_eq!((first.matches(">X</text>").count(), last.matches(">X</text>").count()), (0, 1), "the table before and after P1's mark");
+    // A save edited by hand is not the game its answers lead to: the replay says where they part.
+    let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+    let edit = |name: &str, change: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&text).unwrap();
+        change(&mut v);
+        std::fs::write(dir.join(name), serde_json::to_string(&v).unwrap()).unwrap();
+        let (status, r) = s.json("GET", &format!("/api/replay?save={name}&as=all"), None, None);
+        assert_eq!(status, 200, "{r}");
+        assert_eq!(r[0]["passed"], json!(false), "{name}: {}", r[0]["status"]);
+        r[0]["failures"][0].as_str().unwrap().to_string()
+    };
+    let cut = edit("cut.json", &|v| {
+        let log = v["state"]["log"].as_array_mut().unwrap();
+        log.truncate(log.len() - 3);
+    });
+    assert!(cut.contains("the save was cut short"), "{cut}");
+    let turns = edit("turns.json", &|v| v["state"]["turns"] = json!(7));
+    assert!(turns.contains("its state is not where they lead") && turns.contains("turns"), "{turns}");
+    // P1's answer changed to another square: the replay follows it, and parts at the next event.
+    let (mut answered, mut at) = (String::new(), 0);
+    let moved = edit("moved.json", &|v| {
+        let log = v["state"]["log"].as_array_mut().unwrap();
+        let i =
+            log.iter().position(|e| e["kind"]["Answered"]["seat"] == json!(0) && e["kind"]["Answered"]["forced"] == json!(false)).unwrap();
+        log[i]["kind"]["Answered"]["labels"] = json!(["top left"]);
+    });
+    let mut v: Value = serde_json::from_str(&text).unwrap();
+    for (i, e) in v["state"]["log"].as_array_mut().unwrap().iter().enumerate() {
+        if e["kind"]["Answered"]["seat"] == json!(0) && answered.is_empty() && e["kind"]["Answered"]["forced"] == json!(false) {
+            answered = e["kind"]["Answered"]["labels"][0].as_str().unwrap().to_string();
+            at = i + 1;
+        }
+    }
+    assert_ne!(answered, "top left", "P1 answered another square than the edit's");
+    assert!(moved.contains(&format!("at event {at}:")) && moved.contains("top left.mark: blank → X"), "{moved}");
     // The CLI goes on with the same file.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["resume"])
@@ -353,8 +433,55 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
     // Names that are not a save in the folder are refused.
     for bad in ["../Cargo.toml", "/etc/passwd", "x/../../y.json", "nothing.json", ".hidden.json", "a.txt"] {
         let (status, v) = s.json("POST", "/api/tables/resume", Some(json!({ "file": bad })), None);
-        assert!(status == 403 || (bad == "nothing.json" && status == 400), "{bad}: {status} {v}");
+        assert!(status == 403 || (bad == "nothing.json" && status == 404), "{bad}: {status} {v}");
         assert!(v["error"].is_string());
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game started without a seed gets a random one: two such games deal differently, and no seat
+/// is told the seed (it fixes every shuffle, so it would tell the hidden cards).
+#[test]
+fn a_game_without_a_seed_is_dealt_at_random_and_the_seed_is_never_sent() {
+    let s = Server::start();
+    let hand = |table: u64, token: &str| {
+        let (status, v) = s.json("GET", &format!("/api/tables/{table}/seats/1"), None, Some(token));
+        assert_eq!(status, 200, "{v}");
+        assert!(!v.to_string().contains("seed"), "the seed is not sent: {v}");
+        v["table"]["players"][0]["zones"].clone()
+    };
+    let (status, first) = s.json("POST", "/api/tables", Some(json!({ "game": "bsg-ccg", "seats": ["human", "random"] })), None);
+    assert_eq!(status, 200, "{first}");
+    assert!(!first.to_string().contains("seed"), "{first}");
+    let (_, second) = s.json("POST", "/api/tables", Some(json!({ "game": "bsg-ccg", "seats": ["human", "random"] })), None);
+    let (a, b) = (
+        hand(first["table"].as_u64().unwrap(), first["seats"][0]["token"].as_str().unwrap()),
+        hand(second["table"].as_u64().unwrap(), second["seats"][0]["token"].as_str().unwrap()),
+    );
+    assert_ne!(a, b, "two games without a seed are dealt differently");
+}
+
+/// A full server (64 games) lets go of a finished game first, else of the game left longest: a
+/// game still being played is kept while it is asked about.
+#[test]
+fn a_full_server_lets_go_of_finished_games_then_the_longest_left() {
+    let s = Server::start();
+    let view =
+        |(table, tokens): &(u64, Vec<(u64, String)>)| s.json("GET", &format!("/api/tables/{table}/seats/1"), None, Some(&tokens[0].1)).0;
+    let played = new_table(&s, "tic-tac-toe", &["human", "random"], 1);
+    let left = new_table(&s, "tic-tac-toe", &["human", "random"], 2);
+    // A game played to its end.
+    new_table(&s, "tic-tac-toe", &["random", "random"], 3);
+    let mut others = Vec::new();
+    for seed in 0..61 {
+        others.push(new_table(&s, "tic-tac-toe", &["human", "random"], 10 + seed));
+        assert_eq!(view(&played), 200, "the game being played is kept");
+    }
+    // The 65th game: the finished one goes, though `left` was left longer.
+    let newest = new_table(&s, "tic-tac-toe", &["human", "random"], 99);
+    assert_eq!((view(&left), view(&played), view(&newest)), (200, 200, 200), "a finished game goes first");
+    // The 66th: nothing is over, so the game left longest goes (`left` was just asked about).
+    new_table(&s, "tic-tac-toe", &["human", "random"], 100);
+    assert_eq!(view(&others[0]), 404, "the game nobody asked about since it started is let go");
+    assert_eq!((view(&left), view(&played), view(&others[1])), (200, 200, 200));
 }

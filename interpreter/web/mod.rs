@@ -4,7 +4,7 @@
 //! | request | answer |
 //! |---|---|
 //! | `GET /api/games` | each game: name, title, players, variants |
-//! | `POST /api/tables` `{game, variants, seats, seed}` | a new game: its number and each human seat's secret |
+//! | `POST /api/tables` `{game, variants, seats, seed?}` | a new game (a random seed unless given): its number and each human seat's secret |
 //! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
 //! | `POST /api/tables/N/seats/S/answer` `{picks}` | S's answer taken, and the table as S sees it now |
 //! | `POST /api/tables/N/seats/S/save` | the game saved on this machine (never sent): the file's name |
@@ -28,7 +28,7 @@ mod table;
 use crate::check::project::Project;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
@@ -52,12 +52,21 @@ const TABLES_KEPT: usize = 64;
 /// Replays run, by file and when it was written.
 type ReplaysKept = Mutex<HashMap<(std::path::PathBuf, Option<std::time::SystemTime>), Arc<replay::Replayed>>>;
 
+/// A game kept at the server, and when it was last asked about.
+struct Kept {
+    table: Arc<Mutex<Table>>,
+    asked: u64,
+}
+
 /// Checked rules, by game and variants.
 type RulesCache = Mutex<HashMap<(String, Vec<String>), Arc<crate::check::Built>>>;
 
 struct App {
     project: Project,
-    tables: Mutex<HashMap<u64, Arc<Mutex<Table>>>>,
+    /// The games being played, each with when it was last asked about (a count of requests).
+    tables: Mutex<HashMap<u64, Kept>>,
+    /// Requests for a game so far: when each was last asked about.
+    asked: AtomicU64,
     next: AtomicU64,
     /// Each game's rules by its variants, checked once.
     rules: RulesCache,
@@ -131,13 +140,18 @@ pub fn serve(
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         ready(addr);
         let port = addr.port();
-        let hosts = addr
-            .ip()
-            .is_loopback()
-            .then(|| vec![format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}"), format!("{host}:{port}")]);
+        let hosts = addr.ip().is_loopback().then(|| {
+            let mut names = vec![format!("127.0.0.1:{port}"), format!("localhost:{port}"), format!("[::1]:{port}")];
+            let given = format!("{}:{port}", host.to_ascii_lowercase());
+            if !names.contains(&given) {
+                names.push(given);
+            }
+            names
+        });
         let app = Arc::new(App {
             project,
             tables: Mutex::new(HashMap::new()),
+            asked: AtomicU64::new(0),
             next: AtomicU64::new(1),
             rules: Mutex::new(HashMap::new()),
             games: std::sync::OnceLock::new(),
@@ -167,6 +181,12 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/replay/why", get(replay_why))
         .route("/api/replay/picture", get(replay_picture))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
+        .method_not_allowed_fallback(|method: axum::http::Method| async move {
+            ApiError(
+                StatusCode::METHOD_NOT_ALLOWED,
+                format!("{method} is not how this is asked (the API's table at the top of interpreter/web/mod.rs lists each request)"),
+            )
+        })
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
@@ -177,7 +197,7 @@ fn router(app: Arc<App>) -> Router {
 async fn guard(State(app): State<Arc<App>>, req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     if let Some(hosts) = &app.hosts {
         let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-        if !hosts.iter().any(|h| h == host) {
+        if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
             return ApiError(StatusCode::FORBIDDEN, format!("this server answers requests for {} only, not `{host}`", hosts.join(", ")))
                 .into_response();
         }
@@ -220,12 +240,10 @@ struct NewTable {
     variants: Vec<String>,
     /// Who plays each seat: `human`, `random`, `greedy` or `mcts`.
     seats: Vec<String>,
-    #[serde(default = "one")]
-    seed: u64,
-}
-
-fn one() -> u64 {
-    1
+    /// The seed of the game's shuffles and dice: random unless given (whoever knows it can work
+    /// out the hidden cards, so it is never sent to a seat).
+    #[serde(default)]
+    seed: Option<u64>,
 }
 
 /// The body as JSON of type `T`, or a clean refusal.
@@ -249,7 +267,8 @@ async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     let app2 = app.clone();
     let table = blocking(move || {
         let rules = app2.rules(&req.game, &req.variants).map_err(bad)?;
-        Table::with_rules(rules, &req.variants, seats, req.seed).map_err(bad)
+        let own = app2.project.rules_for(&req.game);
+        Table::with_rules(rules, &req.variants, &own, seats, req.seed.unwrap_or_else(rand::random)).map_err(bad)
     })
     .await?;
     Ok(axum::Json(seat_table(&app, table)))
@@ -261,13 +280,17 @@ fn seat_table(app: &App, table: Table) -> serde_json::Value {
     let seats: Vec<serde_json::Value> = table.human_tokens().iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
     let id = app.next.fetch_add(1, Ordering::Relaxed);
     let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
-    // The oldest game makes room for a new one.
-    if tables.len() >= TABLES_KEPT
-        && let Some(oldest) = tables.keys().min().copied()
-    {
-        tables.remove(&oldest);
+    // A full server makes room: a game that is over goes first, else the one left longest.
+    if tables.len() >= TABLES_KEPT {
+        let over = |k: &Kept| k.table.try_lock().is_ok_and(|t| t.over());
+        let gone = tables.iter().filter(|(_, k)| over(k)).map(|(id, _)| *id).min();
+        let gone = gone.or_else(|| tables.iter().min_by_key(|(_, k)| k.asked).map(|(id, _)| *id));
+        if let Some(id) = gone {
+            tables.remove(&id);
+        }
     }
-    tables.insert(id, Arc::new(Mutex::new(table)));
+    let asked = app.asked.fetch_add(1, Ordering::Relaxed);
+    tables.insert(id, Kept { table: Arc::new(Mutex::new(table)), asked });
     json!({ "table": id, "seats": seats })
 }
 
@@ -284,11 +307,8 @@ fn save_path(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
     Ok(app.saves.join(name))
 }
 
-async fn save_table(
-    State(app): State<Arc<App>>,
-    Path((id, seat)): Path<(u64, u8)>,
-    headers: HeaderMap,
-) -> ApiResult<axum::Json<serde_json::Value>> {
+async fn save_table(State(app): State<Arc<App>>, path: SeatPath, headers: HeaderMap) -> ApiResult<axum::Json<serde_json::Value>> {
+    let (id, seat) = seat_path(path)?;
     blocking(move || {
         let (table, _) = seat_of(&app, id, seat, &headers)?;
         let t = table.lock().unwrap_or_else(PoisonError::into_inner);
@@ -341,7 +361,7 @@ struct ResumeReq {
 async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<axum::Json<serde_json::Value>> {
     saves_here(&app)?;
     let req: ResumeReq = parse_body(body)?;
-    let path = save_path(&app, &req.file)?;
+    let path = existing_save(&app, &req.file)?;
     let app2 = app.clone();
     let table = blocking(move || {
         let (built, header, state) = crate::save::load(&app2.project, &path, None, &[]).map_err(|e| bad(e.to_string()))?;
@@ -352,27 +372,51 @@ async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesReje
 }
 
 /// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.
+/// A table's number and a seat's, from the path.
+type SeatPath = Result<Path<(u64, u8)>, PathRejection>;
+
+/// The table and seat numbers a path names, or a clean refusal of a path that names none.
+fn seat_path(path: SeatPath) -> ApiResult<(u64, u8)> {
+    path.map(|Path(p)| p)
+        .map_err(|e| ApiError(StatusCode::NOT_FOUND, format!("no such game or seat ({}): both are numbered from 1", e.body_text())))
+}
+
 fn seat_of(app: &App, id: u64, seat: u8, headers: &HeaderMap) -> ApiResult<(Arc<Mutex<Table>>, u8)> {
-    let table = app.tables.lock().unwrap_or_else(PoisonError::into_inner).get(&id).cloned();
-    let table = table.ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id} here")))?;
+    let table = app.tables.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&id).map(|k| {
+        k.asked = app.asked.fetch_add(1, Ordering::Relaxed);
+        k.table.clone()
+    });
+    let table = table.ok_or_else(|| {
+        ApiError(
+            StatusCode::NOT_FOUND,
+            format!(
+                "no game {id} here (a server keeps {TABLES_KEPT} games: when full, it lets go of a finished one, else the one left longest)"
+            ),
+        )
+    })?;
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Bearer"))
+        .map(|(_, token)| token.trim())
         .ok_or_else(|| ApiError(StatusCode::FORBIDDEN, "a seat's view needs its secret (`Authorization: Bearer SECRET`)".into()))?;
     let index = seat.checked_sub(1).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, "seats are numbered from 1".into()))?;
-    if !table.lock().unwrap_or_else(PoisonError::into_inner).holds(index, token) {
-        return Err(ApiError(StatusCode::FORBIDDEN, format!("that is not seat {seat}'s secret: a seat sees only its own view")));
+    {
+        let t = table.lock().unwrap_or_else(PoisonError::into_inner);
+        if usize::from(index) >= t.seats() {
+            return Err(ApiError(StatusCode::NOT_FOUND, format!("game {id} has no seat {seat}: its seats are 1 to {}", t.seats())));
+        }
+        if !t.holds(index, token) {
+            return Err(ApiError(StatusCode::FORBIDDEN, format!("that is not seat {seat}'s secret: a seat sees only its own view")));
+        }
     }
     Ok((table, index))
 }
 
-async fn seat_view(
-    State(app): State<Arc<App>>,
-    Path((id, seat)): Path<(u64, u8)>,
-    headers: HeaderMap,
-) -> ApiResult<axum::Json<table::SeatView>> {
+async fn seat_view(State(app): State<Arc<App>>, path: SeatPath, headers: HeaderMap) -> ApiResult<axum::Json<table::SeatView>> {
     // The table's lock may be held while bots think: it is waited for off the server's threads.
+    let (id, seat) = seat_path(path)?;
     blocking(move || {
         let (table, index) = seat_of(&app, id, seat, &headers)?;
         let view = table.lock().unwrap_or_else(PoisonError::into_inner).view(index);
@@ -390,11 +434,12 @@ struct AnswerReq {
 
 async fn answer(
     State(app): State<Arc<App>>,
-    Path((id, seat)): Path<(u64, u8)>,
+    path: SeatPath,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<axum::Json<table::SeatView>> {
     let req: AnswerReq = parse_body(body)?;
+    let (id, seat) = seat_path(path)?;
     blocking(move || {
         let (table, index) = seat_of(&app, id, seat, &headers)?;
         let mut t = table.lock().unwrap_or_else(PoisonError::into_inner);
@@ -419,6 +464,24 @@ async fn scenarios(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<Stri
     Ok(axum::Json(blocking(move || Ok(replay::scenario_files(&app2.project))).await?))
 }
 
+/// A replay refused, with its status.
+fn refused(r: replay::Refused) -> ApiError {
+    match r {
+        replay::Refused::Outside(e) => ApiError(StatusCode::FORBIDDEN, e),
+        replay::Refused::Missing(e) => ApiError(StatusCode::NOT_FOUND, e),
+        replay::Refused::Failed(e) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, e),
+    }
+}
+
+/// A save in the saves folder, by the name the page gives.
+fn existing_save(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
+    let path = save_path(app, name)?;
+    if !path.is_file() {
+        return Err(ApiError(StatusCode::NOT_FOUND, format!("no save `{name}` in the saves folder")));
+    }
+    Ok(path)
+}
+
 /// What a replay request asks for: the replay, the rest of its query, and whose view.
 struct Asked {
     replay: Arc<replay::Replayed>,
@@ -435,10 +498,10 @@ type ReplayQuery = Result<Query<HashMap<String, String>>, QueryRejection>;
 fn replayed(app: &App, query: ReplayQuery) -> ApiResult<Asked> {
     let Query(query) = query.map_err(|e| bad(format!("the query cannot be read: {}", e.body_text())))?;
     let (path, save) = match (query.get("file"), query.get("save")) {
-        (Some(rel), None) => (replay::resolve(&app.project, rel).map_err(|e| ApiError(StatusCode::FORBIDDEN, e))?, None),
+        (Some(rel), None) => (replay::resolve(&app.project, rel).map_err(refused)?, None),
         (None, Some(name)) => {
             saves_here(app)?;
-            (save_path(app, name)?, Some(name.clone()))
+            (existing_save(app, name)?, Some(name.clone()))
         }
         _ => return Err(bad("which file? (`?file=tests/...` for a scenario file, or `?save=NAME` for a saved game)")),
     };
@@ -509,7 +572,7 @@ async fn replay_why(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResul
                 ),
             ));
         }
-        let (why, text) = r.why(&id, event).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        let (why, text) = r.why(&id, event).map_err(refused)?;
         Ok(axum::Json(json!({ "why": why, "text": text })))
     })
     .await
@@ -518,7 +581,7 @@ async fn replay_why(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResul
 async fn replay_picture(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<Response> {
     blocking(move || {
         let (r, id, event, viewer) = replayed_event(&app, query)?;
-        let svg = r.picture_at(&id, event, viewer).map_err(|e| ApiError(StatusCode::NOT_FOUND, e))?;
+        let svg = r.picture_at(&id, event, viewer).map_err(refused)?;
         Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
     })
     .await

@@ -18,22 +18,33 @@ use std::sync::Arc;
 /// The folders whose files a replay may open.
 pub const FOLDERS: [&str; 1] = ["tests"];
 
+/// Why a replay, or a step of it, cannot be given.
+#[derive(Debug)]
+pub enum Refused {
+    /// A file outside the folders a replay may open.
+    Outside(String),
+    /// No such file, scenario or event.
+    Missing(String),
+    /// It is there, but cannot be shown (a rule error drawing it; causes not recorded).
+    Failed(String),
+}
+
 /// A file named by the page, if it is a scenario-holding `.arb` file inside the project's
 /// folders; else why not.
-pub fn resolve(project: &Project, rel: &str) -> Result<PathBuf, String> {
+pub fn resolve(project: &Project, rel: &str) -> Result<PathBuf, Refused> {
     let path = Path::new(rel);
     let inside = path.components().all(|c| matches!(c, Component::Normal(_)))
         && path.components().next().is_some_and(|c| FOLDERS.iter().any(|f| c.as_os_str() == *f));
     if !inside || path.extension().is_none_or(|e| e != "arb") {
-        return Err(format!("`{rel}` is not an .arb file inside the project's folders ({})", FOLDERS.join(", ")));
+        return Err(Refused::Outside(format!("`{rel}` is not an .arb file inside the project's folders ({})", FOLDERS.join(", "))));
     }
     let full = project.root.join(path);
     // A link inside the folders that leads out of them is refused too.
     let (Some(real), Some(root)) = (canonical(&full), canonical(&project.root)) else {
-        return Err(format!("no file `{rel}` here"));
+        return Err(Refused::Missing(format!("no file `{rel}` here")));
     };
     if !real.starts_with(&root) {
-        return Err(format!("`{rel}` leads outside the project"));
+        return Err(Refused::Outside(format!("`{rel}` leads outside the project")));
     }
     Ok(full)
 }
@@ -90,6 +101,8 @@ struct Run {
     failures: Vec<String>,
     /// How it ended, for a saved game (a scenario passes or fails).
     ended: Option<String>,
+    /// A saved game's seed, shown only with everything in view (it fixes every shuffle).
+    seed: Option<u64>,
     state: State,
     tracing: Tracing,
     /// The state at each step that logged events, with the length of the log then.
@@ -116,6 +129,7 @@ impl Replayed {
                     game: fo.game,
                     failures: o.failures.iter().map(|f| f.message.clone()).collect(),
                     ended: None,
+                    seed: None,
                     traced: o.state.log.len(),
                     id: o.id,
                     title: o.title,
@@ -139,7 +153,8 @@ impl Replayed {
             None => format!("saved at decision {}, turn {}", state.decisions, state.turns),
         };
         let run = Run {
-            title: format!("{}{variants}, {} players, seed {}", game.title, header.players, header.seed),
+            title: format!("{}{variants}, {} players", game.title, header.players),
+            seed: Some(header.seed),
             game,
             id: name.to_string(),
             failures: rerun.parted.map(|p| format!("the replay parts from the save at event {}: {p}", rerun.matched)).into_iter().collect(),
@@ -173,9 +188,13 @@ impl Replayed {
                     (None, true) => "passes".to_string(),
                     (None, false) => format!("fails: {}", r.failures.join("; ")),
                 };
+                let title = match (r.seed, viewer) {
+                    (Some(seed), None) => format!("{}, seed {seed}", r.title),
+                    _ => r.title.clone(),
+                };
                 Replay {
                     id: r.id.clone(),
-                    title: r.title.clone(),
+                    title,
                     passed: r.failures.is_empty(),
                     failures: r.failures.clone(),
                     status,
@@ -193,26 +212,37 @@ impl Replayed {
         self.runs.first().map_or(0, |r| r.state.players.len())
     }
 
-    fn find(&self, id: &str) -> Result<&Run, String> {
-        self.runs.iter().find(|r| r.id == id).ok_or_else(|| format!("no scenario `{id}` in this file"))
+    fn find(&self, id: &str) -> Result<&Run, Refused> {
+        self.runs.iter().find(|r| r.id == id).ok_or_else(|| Refused::Missing(format!("no scenario `{id}` in this file")))
+    }
+
+    /// Run `id`, if event `index` is one of its events.
+    fn event(&self, id: &str, index: usize) -> Result<&Run, Refused> {
+        let r = self.find(id)?;
+        if index >= r.state.log.len() {
+            return Err(Refused::Missing(format!(
+                "no event #{index} in {id}: its events are #0 to #{}",
+                r.state.log.len().saturating_sub(1)
+            )));
+        }
+        Ok(r)
     }
 
     /// The table drawn for `viewer` as it stood once the step that logged event `index` of run
     /// `id` was done (the end, past the last step).
-    pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, String> {
-        let r = self.find(id)?;
+    pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, Refused> {
+        let r = self.event(id, index)?;
         let st = r.snapshots.iter().find(|(n, _)| *n > index).map_or(&r.state, |(_, st)| st);
-        crate::runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer)
+        crate::runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(Refused::Failed)
     }
 
     /// The chain of causes of event `index` of run `id`, and the same as text.
-    pub fn why(&self, id: &str, index: usize) -> Result<(Why, String), String> {
-        let r = self.find(id)?;
-        if index >= r.traced && index < r.state.log.len() {
-            return Err(format!("event #{index} is past where the replay follows the save: its causes are not known"));
+    pub fn why(&self, id: &str, index: usize) -> Result<(Why, String), Refused> {
+        let r = self.event(id, index)?;
+        if index >= r.traced {
+            return Err(Refused::Failed(format!("event #{index} is past where the replay follows the save: its causes are not known")));
         }
-        let w =
-            why(&r.game, &r.state, &r.tracing, index).ok_or_else(|| format!("no event #{index} in {id} (events are numbered from 0)"))?;
+        let w = why(&r.game, &r.state, &r.tracing, index).ok_or_else(|| Refused::Missing(format!("no event #{index} in {id}")))?;
         let text = why_text(&w);
         Ok((w, text))
     }

@@ -38,7 +38,7 @@ fn answers(saved: &State) -> Vec<Given> {
         .log
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::Answered { seat, prompt, labels, forced: false } => {
+            EventKind::Answered { seat, prompt, labels, forced: false, .. } => {
                 Some(Given { seat: *seat, prompt: prompt.clone(), labels: labels.clone() })
             }
             _ => None,
@@ -60,7 +60,6 @@ fn picks(d: &Decision, labels: &[Arc<str>]) -> Option<Answer> {
 pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
     let engine = Engine::new(game).traced();
     let setup = Setup { players, seed, decklists: (*saved.decklists).clone() };
-    let mut parted = None;
     let mut snapshots = Vec::new();
     let mut st = match engine.new_state(Mode::Game, setup) {
         Ok(st) => st,
@@ -69,6 +68,8 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
             return Rerun { tracing: Tracing::default(), snapshots, matched: 0, parted };
         }
     };
+    // Why the replay could not take one of the save's answers, if it could not.
+    let mut refused = None;
     let mut answers = answers(saved).into_iter();
     loop {
         match engine.advance(&mut st) {
@@ -82,7 +83,7 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
                 // The save was made at this decision.
                 let Some(Given { seat, prompt, labels }) = answers.next() else { break };
                 let Some(answer) = picks(&d, &labels).filter(|_| seat == d.seat && prompt == d.prompt) else {
-                    parted = Some(format!(
+                    refused = Some(format!(
                         "the saved game's answer `{}` (P{}, {prompt}) is not an option of the replayed decision (P{}, {})",
                         labels.join(", "),
                         seat + 1,
@@ -92,29 +93,59 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
                     break;
                 };
                 if let Err(e) = engine.answer(&mut st, d.seat, &answer) {
-                    parted = Some(format!("the saved game's answer `{}` was not taken again: {e}", labels.join(", ")));
+                    refused = Some(format!("the saved game's answer `{}` was not taken again: {e}", labels.join(", ")));
                     break;
                 }
             }
         }
     }
-    // The events must be the saved game's, in order: as far as they are, the replay is that game.
-    let same = |i: usize| match (saved.log.get(i), st.log.get(i)) {
-        (Some(a), Some(b)) => a.cause == b.cause && view::event_text(game, saved, a, None) == view::event_text(game, &st, b, None),
-        _ => false,
-    };
-    let matched = (0..saved.log.len()).find(|i| !same(*i)).unwrap_or(saved.log.len());
-    if matched < saved.log.len() && parted.is_none() {
-        parted = Some(match saved.log.get(matched) {
-            Some(e) if matched < st.log.len() => format!(
-                "played again, event {matched} is `{}`, but the save has `{}`",
-                st.log.get(matched).map(|x| view::event_text(game, &st, x, None)).unwrap_or_default(),
-                view::event_text(game, saved, e, None)
-            ),
-            _ => format!("played again, the game stops after {} of the save's {} events", st.log.len(), saved.log.len()),
-        });
-    }
+    let (matched, parted) = compare(game, saved, &st, refused);
     snapshots.retain(|(n, _)| *n <= matched);
     let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
     Rerun { tracing, snapshots, matched, parted }
+}
+
+/// How far the replay `st` is the saved game: the number of events alike, and where and why they
+/// part, if they do — the first event that differs, a log that stops short or goes on, or, with
+/// every event alike, a state that is not where those events lead (a save edited by hand).
+fn compare(game: &Game, saved: &State, st: &State, refused: Option<String>) -> (usize, Option<String>) {
+    let text = |s: &State, i: usize| s.log.get(i).map(|e| view::event_text(game, s, e, None));
+    let same = |i: usize| match (saved.log.get(i), st.log.get(i)) {
+        (Some(a), Some(b)) => a.cause == b.cause && text(saved, i) == text(st, i),
+        _ => false,
+    };
+    let (n, m) = (saved.log.len(), st.log.len());
+    let matched = (0..n.max(m)).find(|i| !same(*i)).unwrap_or(n);
+    let why = refused.map(|r| format!(" ({r})")).unwrap_or_default();
+    let parted = if matched < n.min(m) {
+        let (ours, theirs) = (text(st, matched).unwrap_or_default(), text(saved, matched).unwrap_or_default());
+        Some(format!("played again, event {matched} is `{ours}`, but the save has `{theirs}`"))
+    } else if m < n {
+        Some(format!("played again, the game stops after {m} of the save's {n} events{why}"))
+    } else if m > n {
+        Some(format!("the save's events stop at {n}, but its answers lead on to {m}: the save was cut short"))
+    } else {
+        // Every event alike: the state must be the one they lead to.
+        let facts = |s: &State| match serde_json::to_value(s) {
+            Ok(serde_json::Value::Object(mut o)) => {
+                o.remove("log");
+                // Which recorded call an environment belongs to: recorded while replaying only.
+                if let Some(serde_json::Value::Array(envs)) = o.get_mut("envs") {
+                    for e in envs.iter_mut().filter_map(serde_json::Value::as_object_mut) {
+                        e.remove("rec");
+                    }
+                }
+                o
+            }
+            _ => serde_json::Map::new(),
+        };
+        let (ours, theirs) = (facts(st), facts(saved));
+        let differ: Vec<&String> = ours.keys().chain(theirs.keys()).filter(|k| ours.get(*k) != theirs.get(*k)).collect();
+        (!differ.is_empty()).then(|| {
+            let mut names: Vec<&str> = differ.iter().map(|k| k.as_str()).collect();
+            names.dedup();
+            format!("every event is the save's, but its state is not where they lead (it differs in: {})", names.join(", "))
+        })
+    };
+    (matched.min(n), parted)
 }

@@ -99,11 +99,19 @@ pub enum Refusal {
 impl Table {
     /// A new game of `game` for these seats, played on by the bots until a human must decide.
     pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
-        Table::with_rules(rules(project, game, variants)?, variants, seats, seed)
+        let own = project.rules_for(game);
+        Table::with_rules(rules(project, game, variants)?, variants, &own, seats, seed)
     }
 
-    /// A new game with rules already loaded.
-    pub fn with_rules(built: Arc<Built>, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
+    /// A new game with rules already loaded, with the user's own rule files `own` among them
+    /// (`--rules`: a save names them, to be loaded again).
+    pub fn with_rules(
+        built: Arc<Built>,
+        variants: &[String],
+        own: &[std::path::PathBuf],
+        seats: Vec<SeatKind>,
+        seed: u64,
+    ) -> Result<Table, String> {
         let g = &built.game;
         let players = seats.len();
         if players < g.min_players as usize || players > g.max_players as usize {
@@ -124,6 +132,7 @@ impl Table {
             (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
         let mut header = crate::save::Header::new(g, variants, &[], players, seed, &humans);
         header.bots = specs;
+        header.rules = own.iter().map(|p| p.display().to_string()).collect();
         Ok(Table::seated(built, header, state, plan, seats))
     }
 
@@ -172,6 +181,16 @@ impl Table {
     /// Each human seat (0-based) and its secret.
     pub fn human_tokens(&self) -> Vec<(u8, String)> {
         self.tokens.iter().enumerate().filter_map(|(i, t)| Some((u8::try_from(i).ok()?, t.clone()?))).collect()
+    }
+
+    /// Whether the game is over (ended, or stopped by a rule error).
+    pub fn over(&self) -> bool {
+        self.state.result.is_some() || self.stopped.is_some()
+    }
+
+    /// How many seats the game has.
+    pub fn seats(&self) -> usize {
+        self.seats.len()
     }
 
     /// Whether `token` is the secret of `seat`.
@@ -229,6 +248,11 @@ impl Table {
             Some(d) if d.seat == seat => {}
             Some(d) => return Err(Refusal::Refused(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1))),
             None => return Err(Refusal::Refused("nothing is being asked".into())),
+        }
+        // Options are numbered from 0 here (the engine's own messages count from 1, for the terminal).
+        let offered = self.state.pending.as_ref().map_or(0, |d| d.labels().len());
+        if let Some(bad) = picks.iter().find(|p| **p >= offered) {
+            return Err(Refusal::Refused(format!("there is no option {bad}: the options are numbered 0 to {}", offered.saturating_sub(1))));
         }
         let engine = Engine::new(&self.built.game);
         match engine.answer(&mut self.state, seat, &Answer(picks)) {
