@@ -262,6 +262,14 @@ impl Saved {
             ));
         }
         let (digest, files) = digests(game);
+        // None of its rulebook's files among the game's: the file names another game than its own.
+        let own = format!("rulebooks/{}/", game.name);
+        if digest != h.digest && h.files.keys().any(|f| f.starts_with("rulebooks/")) && !h.files.keys().any(|f| f.starts_with(&own)) {
+            return Err(refuse(
+                format!("`{name}` is a damaged saved game: it names the game {}, but its rule files are another game's", h.game),
+                "the file was edited; Arbiter's own saves always agree with themselves",
+            ));
+        }
         if digest != h.digest {
             let mut changes = Vec::new();
             for (f, d) in &h.files {

@@ -424,6 +424,17 @@ fn what_is_not_a_save_of_these_rules_is_refused_and_left_alone() {
         "`chess.json` is a saved game of chess, and that game does not load now: no game `chess`",
     );
 
+    // A save whose game was renamed to another game of this project: its files are not that game's.
+    let mut renamed = value.clone();
+    renamed["game"] = serde_json::json!("connect-four");
+    std::fs::write(dir.join("renamed.json"), serde_json::to_string(&renamed).unwrap()).unwrap();
+    refused(
+        &dir,
+        &["resume", "renamed.json"],
+        "renamed.json",
+        "`renamed.json` is a damaged saved game: it names the game connect-four, but its rule files are another game's",
+    );
+
     // The rules changed since the save: the save is refused, and taken again once they are back.
     let rules = dir.join("rulebooks/tic-tac-toe/game.arb");
     let original = std::fs::read_to_string(&rules).unwrap();

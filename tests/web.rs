@@ -127,7 +127,7 @@ fn saved_game_replays_keep_each_seats_secrets(s: &Server, game: &str, table: u64
         let events = replay[0]["events"].as_array().unwrap();
         let (_, live) = s.json("GET", &format!("/api/tables/{table}/seats/{seat}"), None, Some(token));
         let shown: Vec<(u64, &str)> =
-            live["events"].as_array().unwrap().iter().map(|e| (e["n"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
+            live["events"].as_array().unwrap().iter().map(|e| (e["index"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
         let replayed: Vec<(u64, &str)> = events.iter().map(|e| (e["index"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
         assert!(!shown.is_empty() && replayed.ends_with(&shown), "{game}: P{seat}'s replay shows the events it was shown at the table");
         assert!(events.len() < st.log.len(), "{game}: P{seat} is not shown the other seats' decisions");

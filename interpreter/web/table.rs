@@ -68,7 +68,8 @@ pub struct SeatView {
 
 #[derive(Debug, Serialize)]
 pub struct EventView {
-    pub n: usize,
+    /// Its place in the game's log, counted from 0 (as a replay numbers it).
+    pub index: usize,
     pub depth: u16,
     pub text: String,
     pub cause: String,
@@ -280,7 +281,7 @@ impl Table {
             .skip(from)
             .filter_map(|(n, e)| {
                 let p = view::project_event(game, st, e, Some(seat))?;
-                Some(EventView { n, depth: p.depth, text: p.text, cause: view::cause_text_for(game, st, &e.cause, Some(seat)) })
+                Some(EventView { index: n, depth: p.depth, text: p.text, cause: view::cause_text_for(game, st, &e.cause, Some(seat)) })
             })
             .collect();
         let pending = st.pending.as_ref().filter(|_| self.stopped.is_none() && st.result.is_none());
