@@ -12,9 +12,12 @@
 //! | `["line", a, b, style]` | a segment |
 //! | `["arrow", pose, length, style]` | an arrow along a pose's heading |
 //! | `["text", point, text, style]` | a label |
+//! | `["key", style, text]` | an entry of the legend: a swatch in that style, and what it means |
+//! | `["key", style, text, "line"]` | the same with a line (`"dot"`: a disc) for a swatch |
 //!
 //! A style is SVG presentation attributes in CSS form: `"fill:#9cf;stroke:#036"`. Lengths are the
-//! language's (micrometres); the picture is in millimetres, y up.
+//! language's (micrometres); the picture is in millimetres, y up. The legend's entries are laid
+//! out in rows under the table, in the order given.
 
 use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
@@ -113,7 +116,14 @@ pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result
     let (miny, maxy) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.y), b.max(p.y)));
     let margin = 10_000.0;
     let (x0, y1) = (minx - margin, maxy + margin);
-    let (w, h) = ((maxx - minx + 2.0 * margin) / 1000.0, (maxy - miny + 2.0 * margin) / 1000.0);
+    let (w, table_h) = ((maxx - minx + 2.0 * margin) / 1000.0, (maxy - miny + 2.0 * margin) / 1000.0);
+    let keys: Vec<Key> = items
+        .iter()
+        .filter(|d| text(d.first()) == "key")
+        .map(|d| Key { style: text(d.get(1)), text: text(d.get(2)), shape: text(d.get(3)) })
+        .collect();
+    let (legend, legend_h) = legend(&keys, w, table_h);
+    let h = table_h + legend_h;
     let px = |p: geo::P| (num((p.x - x0) / 1000.0), num((y1 - p.y) / 1000.0));
     let mut out = String::new();
     out.push_str(&format!(
@@ -179,9 +189,67 @@ pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result
                 let (x, y) = px(p.p());
                 out.push_str(&format!("<text x=\"{x}\" y=\"{y}\" style=\"{}\">{}</text>\n", esc(&text(d.get(3))), esc(&text(d.get(2)))));
             }
+            "key" => {}
             other => return Err(format!("the picture has a drawing of an unknown kind `{other}`")),
         }
     }
+    out.push_str(&legend);
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// An entry of a picture's legend: a swatch (a box, a `line` or a `dot`) in a style, and its text.
+struct Key {
+    style: String,
+    text: String,
+    shape: String,
+}
+
+/// The legend under a table `w` mm wide and `top` mm high: each entry a swatch in its style and
+/// its text, in rows as wide as the table; the SVG, and its height in mm. It is drawn larger under
+/// a wide table, so that it reads as well as the table when the picture is shrunk to a screen.
+fn legend(keys: &[Key], w: f64, top: f64) -> (String, f64) {
+    if keys.is_empty() {
+        return (String::new(), 0.0);
+    }
+    let k = (w / 300.0).max(1.0);
+    // Text 3.5 mm high is about 1.9 mm a letter; a swatch is 4 mm, then 2 mm, then the text.
+    let (font, swatch, row, margin) = (3.5 * k, 4.0 * k, 7.0 * k, 10.0);
+    let mut out = format!(
+        "<g class=\"legend\"><text x=\"{}\" y=\"{}\" style=\"fill:#aab;font-size:{}px\">legend</text>\n",
+        num(margin),
+        num(top + 3.0 * k),
+        num(3.0 * k)
+    );
+    let (mut x, mut y) = (margin, top + 5.0 * k);
+    for key in keys {
+        let (style, label) = (esc(&key.style), esc(&key.text));
+        let width = swatch + 2.0 * k + font * 0.55 * key.text.chars().count() as f64 + 6.0 * k;
+        if x > margin && x + width > w - margin {
+            x = margin;
+            y += row;
+        }
+        let mid = y + swatch / 2.0;
+        out.push_str(&match key.shape.as_str() {
+            "line" => {
+                format!("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" style=\"{style}\"/>", num(x), num(mid), num(x + swatch), num(mid))
+            }
+            "dot" => {
+                format!("<circle cx=\"{}\" cy=\"{}\" r=\"{}\" style=\"{style}\"/>", num(x + swatch / 2.0), num(mid), num(swatch / 2.0))
+            }
+            _ => {
+                format!("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" style=\"{style}\"/>", num(x), num(y), num(swatch), num(swatch))
+            }
+        });
+        out.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" style=\"fill:#dde;font-size:{}px\">{}</text>\n",
+            num(x + swatch + 2.0 * k),
+            num(y + 0.85 * swatch),
+            num(font),
+            label
+        ));
+        x += width;
+    }
+    out.push_str("</g>\n");
+    (out, y + row + 2.0 * k - top)
 }

@@ -291,7 +291,7 @@ impl Table {
             let (min, max, order) = match d.count {
                 Count::One => (1, 1, false),
                 Count::Exactly(k) => (k as usize, k as usize, false),
-                Count::UpTo(k) => (0, k as usize, false),
+                Count::UpTo(k) => (0, (k as usize).min(n), false),
                 Count::Order => (n, n, true),
             };
             DecisionView { prompt: d.prompt.to_string(), options, min, max, order }

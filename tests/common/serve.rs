@@ -100,3 +100,8 @@ pub fn assert_nothing_hidden(body: &str, hidden: &[String], allowed: &[String], 
         assert!(!rest.contains(h.as_str()), "{what} was sent `{h}`, which it may not see");
     }
 }
+
+/// How many times `mark` is drawn as a text on the table of picture `svg` (its legend left out).
+pub fn marks_drawn(svg: &str, mark: &str) -> usize {
+    svg.split("<g class=\"legend\">").next().unwrap_or_default().matches(&format!(">{mark}</text>")).count()
+}
