@@ -143,6 +143,7 @@ fn compare(game: &Game, saved: &State, st: &State, refused: Option<String>) -> (
         let differ: Vec<&String> = ours.keys().chain(theirs.keys()).filter(|k| ours.get(*k) != theirs.get(*k)).collect();
         (!differ.is_empty()).then(|| {
             let mut names: Vec<&str> = differ.iter().map(|k| k.as_str()).collect();
+            names.sort_unstable();
             names.dedup();
             format!("every event is the save's, but its state is not where they lead (it differs in: {})", names.join(", "))
         })
