@@ -485,3 +485,33 @@ fn a_full_server_lets_go_of_finished_games_then_the_longest_left() {
     assert_eq!(view(&others[0]), 404, "the game nobody asked about since it started is let go");
     assert_eq!((view(&left), view(&played), view(&others[1])), (200, 200, 200));
 }
+
+/// The saves folder is bounded: a server writes no more once it holds 1000 saves (on the network,
+/// it could otherwise be made to fill a disk); and `--saves` must name a folder.
+#[test]
+fn saves_are_bounded_and_kept_in_a_folder() {
+    let dir = std::env::temp_dir().join(format!("arbiter-web-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for k in 0..1000 {
+        std::fs::write(dir.join(format!("old-{k}.json")), "{}").unwrap();
+    }
+    let s = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "random"], 1);
+    let (status, v) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(&tokens[0].1));
+    assert_eq!(status, 507, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("delete some"), "{v}");
+    std::fs::remove_file(dir.join("old-0.json")).unwrap();
+    let (status, v) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(&tokens[0].1));
+    assert_eq!(status, 200, "one fewer, and the game is saved: {v}");
+    // A file given as the saves folder is refused as the server starts.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["serve", "--port", "0", "--saves"])
+        .arg(dir.join("old-1.json"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a folder"), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -46,6 +46,10 @@ const PAGE: &str = include_str!("page.html");
 /// The largest request body taken (an answer, a new game).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// How many saves the saves folder may hold before a server writes no more (a server on the
+/// network could otherwise be made to fill a disk).
+const SAVES_KEPT: usize = 1000;
+
 /// How many games one server keeps at once.
 const TABLES_KEPT: usize = 64;
 
@@ -134,6 +138,9 @@ pub fn serve(
     saves: std::path::PathBuf,
     ready: impl FnOnce(std::net::SocketAddr),
 ) -> Result<(), String> {
+    if saves.exists() && !saves.is_dir() {
+        return Err(format!("`{}` is not a folder: `--saves` names the folder games are saved in", saves.display()));
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
@@ -314,6 +321,12 @@ async fn save_table(State(app): State<Arc<App>>, path: SeatPath, headers: Header
         let t = table.lock().unwrap_or_else(PoisonError::into_inner);
         std::fs::create_dir_all(&app.saves)
             .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make `{}`: {e}", app.saves.display())))?;
+        if save_names(&app.saves).len() >= SAVES_KEPT {
+            return Err(ApiError(
+                StatusCode::INSUFFICIENT_STORAGE,
+                format!("the saves folder holds {SAVES_KEPT} saves, as many as this server writes: delete some"),
+            ));
+        }
         let (_, st) = t.rules_and_state();
         let base = format!("{}-{id}-{}", t.game(), st.decisions);
         let name = (0..100)
@@ -341,7 +354,12 @@ fn saves_here(app: &App) -> ApiResult<()> {
 
 async fn saves_list(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
     saves_here(&app)?;
-    let mut names: Vec<String> = std::fs::read_dir(&app.saves)
+    Ok(axum::Json(save_names(&app.saves)))
+}
+
+/// The saves in a folder, by name.
+fn save_names(folder: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .flatten()
@@ -349,7 +367,7 @@ async fn saves_list(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<Str
         .filter(|n| n.ends_with(".json"))
         .collect();
     names.sort();
-    Ok(axum::Json(names))
+    names
 }
 
 #[derive(Deserialize)]
