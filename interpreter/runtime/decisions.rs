@@ -43,12 +43,19 @@ impl Engine<'_> {
             _ => None,
         };
         if let Some(v) = forced {
+            // What was taken: "nothing", no option (an empty list), or every option, which the
+            // others read without their numbers.
+            let every = match &v {
+                Value::None => false,
+                Value::List(l) => !l.is_empty(),
+                _ => true,
+            };
             let labels: Arc<[Arc<str>]> = match &v {
                 Value::None => none.clone().into_iter().collect(),
-                _ => options.iter().map(|c| c.label.clone()).collect(),
+                _ if every => options.iter().map(|c| c.label.clone()).collect(),
+                _ => Arc::from([]),
             };
-            // Every option is taken (or none): the others read them without their numbers.
-            let plain = plain.filter(|_| !matches!(v, Value::None));
+            let plain = plain.filter(|_| every);
             let vis = if secret { seat_bit(seat) } else { ALL };
             self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain }, vis, span);
             return self.deliver(st, dest, v, span);
