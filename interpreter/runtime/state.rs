@@ -278,7 +278,7 @@ pub struct Decision {
     pub secret: bool,
     pub dest: Dest,
     pub cause: Cause,
-    /// The options' labels without the numbers that tell alike options apart (`Viper (2)`), when
+    /// The options' labels without the numbers that tell alike options apart (`Ace (2)`), when
     /// any were numbered: what the other seats read of an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plain: Option<Arc<[Arc<str>]>>,

@@ -308,7 +308,7 @@ fn save_path(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
     if !plain || !name.ends_with(".json") {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
-            format!("`{name}` is not the name of a save in the saves folder (like `tic-tac-toe-1-4.json`)"),
+            format!("`{name}` is not the name of a save in the saves folder (a plain name ending in `.json`, as Save names them)"),
         ));
     }
     Ok(app.saves.join(name))
@@ -389,7 +389,6 @@ async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesReje
     Ok(axum::Json(seat_table(&app, table)))
 }
 
-/// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.
 /// A table's number and a seat's, from the path.
 type SeatPath = Result<Path<(u64, u8)>, PathRejection>;
 
@@ -399,6 +398,7 @@ fn seat_path(path: SeatPath) -> ApiResult<(u64, u8)> {
         .map_err(|e| ApiError(StatusCode::NOT_FOUND, format!("no such game or seat ({}): both are numbered from 1", e.body_text())))
 }
 
+/// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.
 fn seat_of(app: &App, id: u64, seat: u8, headers: &HeaderMap) -> ApiResult<(Arc<Mutex<Table>>, u8)> {
     let table = app.tables.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&id).map(|k| {
         k.asked = app.asked.fetch_add(1, Ordering::Relaxed);
