@@ -292,3 +292,75 @@ proc turn.play() {
     let at = built.game.files.first().map(|f| f.slice(e.span).to_string()).unwrap_or_default();
     assert!(at.contains("self_doubt"), "the error points at the modifier: `{at}`");
 }
+
+/// A scratch folder for one test, emptied first.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-untrusted-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `arbiter ARGS` run in `dir`: its exit code and everything it printed.
+fn arbiter_in(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(dir).args(args).output().unwrap();
+    (out.status.code().unwrap_or(-1), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A `uses` line is judged by where its file really is, not by its name: a link in the folder
+/// that leads out of it (to a stranger's choice of file) is refused, and nothing of the file it
+/// leads to is read or printed — in a card file given with `--rules`, and in a scenario.
+#[cfg(unix)]
+#[test]
+fn a_link_that_leads_out_of_the_folder_is_not_read() {
+    let dir = scratch("links");
+    let outside = dir.join("outside");
+    let inside = dir.join("mine");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::create_dir_all(&inside).unwrap();
+    // What the link leads to: not a rule file, so reading it would print its lines in an error.
+    std::fs::write(outside.join("secret.arb"), "for bsg-ccg\nTOP-SECRET-LINE of a private file\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.arb"), inside.join("link.arb")).unwrap();
+    std::fs::write(inside.join("my-cards.arb"), "for bsg-ccg\nuses \"link.arb\"\n").unwrap();
+    std::fs::write(
+        inside.join("ruling.arb"),
+        "for bsg-ccg\n\nscenario links \"A card file through a link\" {\n  game bsg-ccg\n  players 2\n  uses \"link.arb\"\n}\n",
+    )
+    .unwrap();
+    for args in
+        [&["check", "my-cards.arb"][..], &["play", "bsg-ccg", "--rules", "my-cards.arb"], &["check", "ruling.arb"], &["test", "ruling.arb"]]
+    {
+        let (code, out) = arbiter_in(&inside, args);
+        assert_ne!(code, 0, "{args:?}: refused\n{out}");
+        assert!(out.contains("`link.arb` is a link to a file outside this file's folder"), "{args:?}:\n{out}");
+        assert!(!out.contains("TOP-SECRET"), "{args:?} printed the file the link leads to:\n{out}");
+    }
+    // A link that stays inside the folder is a file like another.
+    std::fs::write(inside.join("real.arb"), "for bsg-ccg\n").unwrap();
+    std::fs::remove_file(inside.join("link.arb")).unwrap();
+    std::os::unix::fs::symlink(inside.join("real.arb"), inside.join("link.arb")).unwrap();
+    let (code, out) = arbiter_in(&inside, &["check", "my-cards.arb"]);
+    assert_eq!(code, 0, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A rule file that is not UTF-8 text is refused as such, with the file and the byte where the
+/// text stops being UTF-8, not as a file of no known game.
+#[test]
+fn a_file_that_is_not_utf8_is_refused_with_its_byte() {
+    let dir = scratch("utf8");
+    // `é` in Latin-1: byte 19 of the file, on line 3.
+    std::fs::write(dir.join("latin1.arb"), b"for bsg-ccg\n\n// caf\xe9\ncard \"X\" {\n}\n").unwrap();
+    let (code, out) = arbiter_in(&dir, &["check", "latin1.arb"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("`latin1.arb` is not UTF-8 text") && out.contains("byte 19 is not UTF-8"), "{out}");
+    assert!(out.contains("latin1.arb:3:7"), "the diagnostic points at the byte: {out}");
+    assert!(!out.contains("cannot tell which game"), "{out}");
+    let (code, out) = arbiter_in(&dir, &["play", "bsg-ccg", "--rules", "latin1.arb"]);
+    assert_ne!(code, 0);
+    assert!(out.contains("latin1.arb` is not UTF-8 text: byte 19 (line 3) is not UTF-8"), "{out}");
+    let (code, out) = arbiter_in(&dir, &["fmt", "--check", "latin1.arb"]);
+    assert_ne!(code, 0);
+    assert!(out.contains("not UTF-8 text (byte 19, line 3)"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -60,7 +60,8 @@ impl Project {
         {
             return Ok(text.clone());
         }
-        std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)?;
+        String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, NotUtf8::of(path, &e)))
     }
 
     /// Read `path` as `text` from now on (an editor's unsaved buffer), or as on disk again (`None`).
@@ -76,10 +77,26 @@ impl Project {
     }
 
     /// A file read, and its tree (or its syntax error): parsed the first time its text is read.
+    /// A file that is not UTF-8 text is read as far as it can be, and its error is that first byte
+    /// that is not, underlined.
     fn read_parsed(&self, path: &Path) -> std::io::Result<(SourceFile, Result<Arc<File>, Diag>)> {
-        let source = self.read_source(path)?;
-        let tree = self.sources.parse(&source);
-        Ok((source, tree))
+        match self.read_source(path) {
+            Ok(source) => {
+                let tree = self.sources.parse(&source);
+                Ok((source, tree))
+            }
+            Err(e) => {
+                let Some(bad) = e.get_ref().and_then(|x| x.downcast_ref::<NotUtf8>()) else { return Err(e) };
+                let lossy = String::from_utf8_lossy(&std::fs::read(path)?).into_owned();
+                let source = self.sources.read(path, lossy, || self.display(path));
+                // The text is the same up to the bad byte, which reads as one U+FFFD (3 bytes).
+                let at = bad.offset;
+                let d = Diag::error(Span::new(source.id, at, at.saturating_add(3)), format!("`{}` is not UTF-8 text", self.display(path)))
+                    .label(format!("byte {} is not UTF-8", bad.offset))
+                    .help("save the file as UTF-8 (rule, card and scenario files are UTF-8 text)");
+                Ok((source, Err(d)))
+            }
+        }
     }
 
     /// The project around `start` (walking up), or the one this binary was built from.
@@ -101,6 +118,11 @@ impl Project {
             let full = canonical(f).ok_or_else(|| format!("cannot read `{}`: no such file", f.display()))?;
             if full.is_dir() {
                 return Err(format!("`{}` is a folder: `--rules` takes a file (repeat it for several)", f.display()));
+            }
+            match self.text_of(&full) {
+                Err(e) if NotUtf8::is(&e) => return Err(e.to_string()),
+                Err(e) => return Err(format!("cannot read `{}`: {e}", f.display())),
+                Ok(_) => {}
             }
             if game_of(&self, &full).is_none() {
                 return Err(format!("cannot tell which game `{}` is for: start it with a line `for GAME`", f.display()));
@@ -280,10 +302,15 @@ impl Project {
             paths.push((p.clone(), Role::Cards));
         }
         let mut inputs = Vec::new();
+        // Files a scenario names with `uses` that lead out of its folder: never read.
+        let mut refused: Vec<PathBuf> = Vec::new();
         // `paths` grows as files name others with `uses`; each is read once.
         let mut next = 0;
         while let Some((p, role)) = paths.get(next).cloned() {
             next += 1;
+            if refused.contains(&p) {
+                continue;
+            }
             let (source, parsed) = match self.read_parsed(&p) {
                 Ok(read) => read,
                 Err(e) => {
@@ -303,8 +330,19 @@ impl Project {
                         role
                     };
                     for it in &f.items {
+                        // A scenario's own `uses` (its files come in as extras, beside it).
+                        if let Item::Scenario(s) = &it.node {
+                            for (u, span) in super::scenario::header(s, &mut Vec::new()).uses {
+                                let q = p.parent().map(|d| d.join(&u)).unwrap_or_else(|| PathBuf::from(&u));
+                                if !p.parent().is_some_and(|d| really_inside(d, &q)) {
+                                    diags.push(leads_out(span, &u));
+                                    refused.push(q);
+                                }
+                            }
+                        }
                         let Item::Uses(u) = &it.node else { continue };
                         match used_path(&p, &u.node) {
+                            Some(q) if !p.parent().is_some_and(|d| really_inside(d, &q)) => diags.push(leads_out(u.span, &u.node)),
                             Some(q) => {
                                 let known = canonical(&q);
                                 if !paths.iter().any(|(x, _)| canonical(x) == known || *x == q) {
@@ -330,6 +368,32 @@ impl Project {
     }
 }
 
+/// Why a file is not text: the first byte that is not UTF-8, where it is.
+#[derive(Debug, thiserror::Error)]
+#[error("`{file}` is not UTF-8 text: byte {offset} (line {line}) is not UTF-8")]
+pub struct NotUtf8 {
+    pub file: String,
+    /// Bytes from the start of the file.
+    pub offset: usize,
+    /// Counted from 1.
+    pub line: usize,
+}
+
+impl NotUtf8 {
+    fn of(path: &Path, e: &std::string::FromUtf8Error) -> NotUtf8 {
+        let offset = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes().iter().take(offset).filter(|b| **b == b'\n').count();
+        NotUtf8 { file: path.display().to_string(), offset, line }
+    }
+}
+
+impl NotUtf8 {
+    /// Whether `e` is this error.
+    pub fn is(e: &std::io::Error) -> bool {
+        e.get_ref().is_some_and(|x| x.is::<NotUtf8>())
+    }
+}
+
 /// The file a `uses` line names, relative to the file it is in; `None` for a path that leaves its
 /// folder (a file from a stranger must not make the loader read any other file).
 fn used_path(from: &Path, used: &str) -> Option<PathBuf> {
@@ -337,6 +401,29 @@ fn used_path(from: &Path, used: &str) -> Option<PathBuf> {
         return None;
     }
     Some(from.parent().map(|d| d.join(used)).unwrap_or_else(|| PathBuf::from(used)))
+}
+
+/// Whether `file` really lies in `folder` or below it, links followed: a link whose target is
+/// elsewhere (or nowhere) does not. A file that does not exist is judged by its name (reading it
+/// then says it is missing).
+pub fn really_inside(folder: &Path, file: &Path) -> bool {
+    let folder = if folder.as_os_str().is_empty() { Path::new(".") } else { folder };
+    match (std::fs::canonicalize(file), std::fs::canonicalize(folder)) {
+        (Ok(f), Ok(d)) => f.starts_with(d),
+        // Nothing there, not even a broken link.
+        (Err(_), Ok(_)) => file.symlink_metadata().is_err(),
+        (_, Err(_)) => false,
+    }
+}
+
+/// The error of a `uses` line naming a link that leads out of the file's folder.
+fn leads_out(span: Span, used: &str) -> Diag {
+    Diag::error(
+        span,
+        format!("`{used}` is a link to a file outside this file's folder: a file may use only files in its own folder or below it"),
+    )
+    .label("leads outside")
+    .help("copy the file into this folder, or pass it with `--rules FILE`")
 }
 
 /// A game's files as `load` reads them: paths, sources and parsed inputs, in order.
@@ -362,7 +449,8 @@ pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
         for it in &f.items {
             if let Item::Scenario(s) = &it.node {
                 let mut d = Vec::new();
-                for u in super::scenario::header(s, &mut d).uses {
+                for (u, _) in super::scenario::header(s, &mut d).uses {
+                    // (A link leading out of the folder is refused where the file is read.)
                     let p = path.parent().map(|dir| dir.join(&u)).unwrap_or_else(|| PathBuf::from(&u));
                     if !out.contains(&p) {
                         out.push(p);
@@ -374,7 +462,7 @@ pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
     if let Some(dir) = path.parent() {
         for p in Project::arb_files(dir) {
             let shared = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fixtures"));
-            if shared && p.parent() == Some(dir) && p != path {
+            if shared && p.parent() == Some(dir) && p != path && really_inside(dir, &p) {
                 out.push(p);
             }
         }

@@ -70,8 +70,8 @@ pub struct Header {
     pub game: Option<String>,
     /// `deck 1 "Name"`: a seat's deck list, with where it was written.
     pub decks: Vec<(usize, String, Span)>,
-    /// Card files the scenario needs, relative to its own file.
-    pub uses: Vec<String>,
+    /// Card files the scenario needs, relative to its own file, with where each is named.
+    pub uses: Vec<(String, Span)>,
     pub players: usize,
     pub variants: Vec<String>,
     pub cite: Option<String>,
@@ -107,7 +107,7 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
                     let (PropValue::Str(w) | PropValue::Word(w)) = &x.node else { continue };
                     // A scenario from a stranger must not make the loader read any other file.
                     if usable_path(w) {
-                        h.uses.push(w.clone());
+                        h.uses.push((w.clone(), x.span));
                     } else {
                         diags.push(
                             Diag::error(x.span, format!("a scenario may use only `.arb` files in its own folder or below it, not `{w}`"))

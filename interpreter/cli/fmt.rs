@@ -96,7 +96,11 @@ pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
 fn one(path: &Path, name: &str, check: bool) -> Outcome {
     let text = match std::fs::read(path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
-        Ok(Err(_)) => return Outcome::Refused(format!("error: {name}: not UTF-8 text; left as it is\n")),
+        Ok(Err(e)) => {
+            let at = e.utf8_error().valid_up_to();
+            let line = 1 + e.as_bytes().iter().take(at).filter(|b| **b == b'\n').count();
+            return Outcome::Refused(format!("error: {name}: not UTF-8 text (byte {at}, line {line}); left as it is\n"));
+        }
         Err(e) => return Outcome::Refused(format!("error: {name}: {e}\n")),
     };
     if skipped(&text) {
