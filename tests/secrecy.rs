@@ -29,13 +29,16 @@ mod common;
 
 use arbiter::agents::{Agent, RandomAgent};
 use arbiter::check::Built;
+use arbiter::ir::Game;
 use arbiter::ir::value::{ObjId, Seat, Value};
-use arbiter::ir::{Game, Visibility};
 use arbiter::runtime::decks::choose_decks;
 use arbiter::runtime::eval::Evaluator;
+use arbiter::runtime::state::State;
 use arbiter::runtime::state::{ALL, Event, EventKind, Mode, Place, seat_bit};
-use arbiter::runtime::view::{ProjectedEvent, Seen, project_event};
+use arbiter::runtime::view::{self, ProjectedEvent, Seen, project_event};
 use arbiter::runtime::{Engine, Setup, Status};
+use common::secrecy_table::{RevealedTo, SecrecyTable, SeenBy};
+use std::path::Path;
 
 /// What each seat could know of each object, by where it went (a bitmask per object).
 #[derive(Default)]
@@ -57,20 +60,28 @@ impl Knowledge {
     }
 
     /// Take in one event of the full log; the objects it concerns and who may know each at the
-    /// event. Errors where the engine showed an event to a seat that could not know it.
-    fn take(&mut self, game: &Game, e: &Event) -> Result<Vec<(ObjId, u64)>, String> {
-        let zone_vis = |p: &Place| match p {
-            Place::Zone(z) => game.zone(z.zone).map(|d| (d.visibility, z.owner)),
-            _ => None,
+    /// event. Who may see a zone, and to whom a rule may reveal, is the secrecy table's word (the
+    /// rulebook's text), not the rules files'. Errors where the engine showed an event to a seat
+    /// the table does not let know it.
+    fn take(&mut self, game: &Game, table: &SecrecyTable, st: &State, e: &Event) -> Result<Vec<(ObjId, u64)>, String> {
+        let zone_vis = |p: &Place| -> Result<Option<(SeenBy, Option<Seat>)>, String> {
+            match p {
+                Place::Zone(z) => {
+                    let name = &game.zone(z.zone).ok_or("no such zone")?.name;
+                    Ok(Some((table.zone(name)?, z.owner)))
+                }
+                _ => Ok(None),
+            }
         };
         let exceeds = |what: &str, shown: u64, may: u64| -> Result<(), String> {
             if shown & !may != 0 { Err(format!("{what}: shown to {shown:#x} but only {may:#x} may know it")) } else { Ok(()) }
         };
         Ok(match &e.kind {
             EventKind::Created { obj, to, .. } => {
-                let k = match zone_vis(to) {
-                    Some((Visibility::Hidden, _)) => 0,
-                    Some((Visibility::Owner, Some(owner))) => seat_bit(owner),
+                let k = match zone_vis(to)? {
+                    Some((SeenBy::NoOne | SeenBy::FaceDown, _)) => 0,
+                    Some((SeenBy::Owner, Some(owner))) => seat_bit(owner),
+                    Some((SeenBy::Owner, None)) => return Err("a shared zone is seen by its `owner` in the secrecy table".into()),
                     // Into view: face up to all, face down to no one; which, the event tells.
                     _ if e.visible == ALL || e.visible == 0 => e.visible,
                     _ => return Err(format!("created in a public zone, shown to {:#x}", e.visible)),
@@ -81,9 +92,11 @@ impl Knowledge {
             }
             EventKind::Moved { obj, to, .. } => {
                 let before = self.get(*obj);
-                let after = match zone_vis(to) {
-                    Some((Visibility::Hidden, _)) => 0,
-                    Some((Visibility::Owner, Some(owner))) => before | seat_bit(owner),
+                let after = match zone_vis(to)? {
+                    Some((SeenBy::NoOne, _)) => 0,
+                    Some((SeenBy::FaceDown, _)) => before,
+                    Some((SeenBy::Owner, Some(owner))) => before | seat_bit(owner),
+                    Some((SeenBy::Owner, None)) => return Err("a shared zone is seen by its `owner` in the secrecy table".into()),
                     // Into view face up: to all; face down: to those who knew it.
                     _ if e.visible == ALL => ALL,
                     _ => before,
@@ -111,7 +124,15 @@ impl Knowledge {
                 vec![(*obj, k), (*target, tk)]
             }
             EventKind::Revealed { obj, .. } => {
-                let k = self.get(*obj) | e.visible;
+                let rule = view::rule_ref(game, st, e.cause.routine, e.cause.span).rule;
+                let shown = match table.reveal(&rule)? {
+                    RevealedTo::Everyone => e.visible,
+                    RevealedTo::OnePlayer if e.visible.count_ones() <= 1 => e.visible,
+                    RevealedTo::OnePlayer => {
+                        return Err(format!("`{rule}` reveals a card to {:#x}; the rulebook shows it to one player only", e.visible));
+                    }
+                };
+                let k = self.get(*obj) | shown;
                 self.set(*obj, k);
                 vec![(*obj, k)]
             }
@@ -124,6 +145,20 @@ impl Knowledge {
                 let k = self.get(*o);
                 exceeds("picked", e.visible, k)?;
                 vec![(*o, k)]
+            }
+            EventKind::Answered { seat, prompt, .. } => {
+                if let Some(c) = table.secret_choice(prompt)
+                    && e.visible & !seat_bit(*seat) != 0
+                {
+                    return Err(format!(
+                        "P{}'s answer to `{prompt}` is shown to {:#x}: the rulebook makes it secret ({}: {})",
+                        seat + 1,
+                        e.visible,
+                        c.cite,
+                        c.why
+                    ));
+                }
+                vec![]
             }
             _ => vec![],
         })
@@ -156,12 +191,13 @@ struct Tally {
     answers: usize,
 }
 
-/// Play one seeded game with random bots, checking every seat's projection after every step.
-fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
+/// Play one seeded game with random bots, checking every seat's projection after every step
+/// against the game's secrecy table; the first leak found, as an error.
+fn play_checked(b: &Built, table: &SecrecyTable, seed: u64, players: usize, what: &str) -> Result<Tally, String> {
     let game = &b.game;
     let engine = Engine::new(game);
-    let decklists = choose_decks(game, players, &[]).unwrap();
-    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).expect("new state");
+    let decklists = choose_decks(game, players, &[])?;
+    let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
     let mut bot = RandomAgent { seed };
     let mut k = Knowledge::default();
     let mut done = 0;
@@ -172,13 +208,14 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
     let mut announced: Vec<(ObjId, Seat, String)> = Vec::new();
     let mut ever: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
     loop {
-        let status = engine.advance(&mut st).unwrap_or_else(|e| panic!("{what}: engine error: {}", e.message));
+        let status = engine.advance(&mut st).map_err(|e| format!("{what}: engine error: {}", e.message))?;
         let batch: Vec<Event> = st.log.iter_from(done).cloned().collect();
         let mut at_event = Vec::new();
         // Who could know each object at some point of this step (a card revealed, then hidden).
         let mut during: std::collections::HashMap<ObjId, u64> = std::collections::HashMap::new();
         for e in &batch {
-            let objs = k.take(game, e).unwrap_or_else(|m| panic!("{what}: event {}: {m}", done + at_event.len()));
+            let text = view::event_text(game, &st, e, None);
+            let objs = k.take(game, table, &st, e).map_err(|m| format!("{what}: event {} `{text}`: {m}", done + at_event.len()))?;
             for (o, m) in &objs {
                 *during.entry(*o).or_default() |= m;
             }
@@ -190,17 +227,25 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
             for (i, e) in batch.iter().enumerate() {
                 let Some(p) = project_event(game, &st, e, Some(seat)) else { continue };
                 let bad = leaks(&p, seat, &at_event[i], &now);
-                assert!(bad.is_empty(), "{what}: P{} sees objects {bad:?} in event {}: {}", seat + 1, done + i, p.text);
+                if !bad.is_empty() {
+                    return Err(format!("{what}: P{} sees objects {bad:?} in event {}: {}", seat + 1, done + i, p.text));
+                }
                 tally.events += 1;
                 tally.hidden_refs += p.objects.iter().filter(|s| matches!(s, Seen::Hidden { .. })).count();
                 // The bot's answer: if its labels are shown, each object they name is checked
                 // when the game ends.
-                if let EventKind::Answered { forced: false, .. } = e.kind
+                if let EventKind::Answered { forced: false, withheld, .. } = &e.kind
                     && !answered
                 {
                     answered = true;
                     if p.details {
-                        announced.extend(chosen.iter().map(|o| (*o, seat, p.text.clone())));
+                        // A label the projection read as the object's kind only does not name it.
+                        let named = |o: &ObjId| {
+                            !withheld.iter().any(|w| {
+                                w.obj == *o && w.known & seat_bit(seat) == 0 && st.obj(*o).is_none_or(|x| x.known & seat_bit(seat) == 0)
+                            })
+                        };
+                        announced.extend(chosen.iter().filter(|o| named(o)).map(|o| (*o, seat, p.text.clone())));
                     }
                 }
             }
@@ -208,10 +253,22 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
         for (o, m) in during {
             *ever.entry(o).or_default() |= m;
         }
+        // What the engine says each seat knows (its tables, pictures and bots read it) never goes
+        // beyond what the table lets it know.
+        for (o, ob) in st.objects.iter().enumerate() {
+            let beyond = ob.known & !k.get(o as ObjId);
+            if beyond != 0 {
+                let name = &game.defs[ob.def as usize].name;
+                return Err(format!(
+                    "{what}: after event {}, {name} (object {o}) is known to {beyond:#x} beyond where it went",
+                    st.log.len()
+                ));
+            }
+        }
         done = st.log.len();
         match status {
             Status::Decision => {
-                let d = st.pending.clone().expect("pending decision");
+                let d = st.pending.clone().ok_or("no pending decision")?;
                 let a = bot.decide(game, &st, &d);
                 let ev = Evaluator::new(game, &st);
                 // A chosen object the chooser's label names (it knows it): others must know it too
@@ -225,43 +282,63 @@ fn play_checked(b: &Built, seed: u64, players: usize, what: &str) -> Tally {
                         })
                         .collect();
                 drop(ev);
-                engine.answer(&mut st, d.seat, &a).expect("bot answers are legal");
+                engine.answer(&mut st, d.seat, &a).map_err(|e| format!("{what}: a bot's answer was not taken: {e:?}"))?;
             }
             _ => break,
         }
     }
-    assert!(st.result.is_some(), "{what}: no result");
+    if st.result.is_none() {
+        return Err(format!("{what}: no result"));
+    }
     // An answer naming a card is the rules announcing it (a card declared, a technology bought):
     // each seat that read one must be shown that object at some point of the game.
     for (o, seat, text) in &announced {
         let may = ever.get(o).copied().unwrap_or(0);
-        assert!(may & seat_bit(*seat) != 0, "{what}: P{} reads the answer `{text}` naming object {o}, never shown to it", seat + 1);
+        if may & seat_bit(*seat) == 0 {
+            return Err(format!("{what}: P{} reads the answer `{text}` naming object {o}, never shown to it", seat + 1));
+        }
         tally.answers += 1;
     }
-    // The model is an upper bound of what the engine says each seat knows.
-    for (o, ob) in st.objects.iter().enumerate() {
-        assert_eq!(ob.known & !k.get(o as ObjId), 0, "{what}: object {o} is known beyond where it went");
-    }
-    tally
+    Ok(tally)
 }
 
 fn seeds(debug: u64) -> u64 {
     std::env::var("ARBITER_SECRECY_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(debug)
 }
 
-fn run(game: &str, variants: &[&str], players: &[usize], n: u64) {
-    let vs: Vec<String> = variants.iter().map(|s| s.to_string()).collect();
-    let b = common::load(game, &vs);
+/// Seeded games of `b` (a game of the project at `root`) checked against its secrecy table: the
+/// first leak, as an error.
+fn check_games(root: &Path, b: &Built, players: &[usize], n: u64, what: &str) -> Result<(), String> {
+    let table = SecrecyTable::of(root, &b.game.name)?;
     let mut hidden = 0;
     for &p in players {
         for seed in 0..seeds(n) {
-            let t = play_checked(&b, seed, p, &format!("{game} {variants:?}, {p} players, seed {seed}"));
+            let t = play_checked(b, &table, seed, p, &format!("{what}, {p} players, seed {seed}"))?;
             assert!(t.events > 0);
             hidden += t.hidden_refs;
         }
     }
-    // Something was withheld: the test checked secrets, not only public events.
-    assert!(hidden > 0, "{game} {variants:?}: no event withheld an object");
+    // Something was withheld: the test checked secrets, not only public events (a game with
+    // secrets: every one here but the two with open boards).
+    let open_board = table.zones.values().all(|z| z.seen_by == SeenBy::Everyone);
+    if hidden == 0 && !open_board {
+        return Err(format!("{what}: no event withheld an object"));
+    }
+    Ok(())
+}
+
+fn run(game: &str, variants: &[&str], players: &[usize], n: u64) {
+    let vs: Vec<String> = variants.iter().map(|s| s.to_string()).collect();
+    let b = common::load(game, &vs);
+    if let Err(e) = check_games(&common::serve::root(), &b, players, n, &format!("{game} {variants:?}")) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn the_open_boards_hide_nothing_and_show_nothing_they_should_not() {
+    run("tic-tac-toe", &[], &[2], 2);
+    run("connect-four", &[], &[2], 2);
 }
 
 #[test]
@@ -297,9 +374,10 @@ fn a_leaking_event_is_caught() {
     let engine = Engine::new(game);
     let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 4, decklists: choose_decks(game, 2, &[]).unwrap() }).unwrap();
     assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision);
+    let table = SecrecyTable::of(&common::serve::root(), "bsg-ccg").unwrap();
     let mut k = Knowledge::default();
     for e in &st.log {
-        k.take(game, e).unwrap();
+        k.take(game, &table, &st, e).unwrap();
     }
     // A card in P1's hand: P1 knows it, P2 does not.
     let hand = common::zone_id(&b, "hand");
@@ -325,10 +403,10 @@ fn a_leaking_event_is_caught() {
     };
     let mut k2 = Knowledge::default();
     for e in &st.log {
-        k2.take(game, e).unwrap();
+        k2.take(game, &table, &st, e).unwrap();
     }
     k2.set(card, 0);
-    assert!(k2.take(game, &drawn).is_err(), "a card drawn into a hand shown to all is refused");
+    assert!(k2.take(game, &table, &st, &drawn).is_err(), "a card drawn into a hand shown to all is refused");
 }
 
 /// The rule behind an event is named to a seat only if it may know the object whose rule it is:
@@ -510,4 +588,72 @@ fn the_others_read_an_answer_without_its_copy_number_or_that_it_was_forced() {
         }
     }
     assert!(numbered > 0 && forced > 0, "answers with numbered options ({numbered}) and forced ones ({forced}) were seen");
+}
+
+/// A copy of this project's standard library and one game's rulebook and cards, in a scratch
+/// folder, with `from` replaced by `to` in each of `files` (every occurrence, at least one).
+fn mutated(game: &str, files: &[&str], from: &str, to: &str) -> std::path::PathBuf {
+    let root = common::serve::root();
+    let dir = std::env::temp_dir().join(format!("arbiter-secrecy-mutant-{game}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for sub in ["stdlib".to_string(), format!("rulebooks/{game}"), format!("cards/{game}")] {
+        let mut stack = vec![root.join(&sub)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                let to_path = dir.join(p.strip_prefix(&root).unwrap());
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    std::fs::create_dir_all(to_path.parent().unwrap()).unwrap();
+                    std::fs::copy(&p, &to_path).unwrap();
+                }
+            }
+        }
+    }
+    for f in files {
+        let path = dir.join("rulebooks").join(game).join(f);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "`{f}` no longer holds `{from}`: the mutation check must be brought up to date");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    }
+    dir
+}
+
+/// The mutant's games checked against the secrecy table (the project's own, beside its rulebook).
+fn check_mutant(game: &str, dir: &Path, players: &[usize], seeds: u64) -> Result<(), String> {
+    let project = arbiter::check::project::Project::at(dir.to_path_buf());
+    let b = match project.load(game, &[], &[]).result {
+        Ok(b) => b,
+        Err(d) => panic!("the mutant of {game} does not check: {d:?}"),
+    };
+    check_games(dir, &b, players, seeds, &format!("{game}, mutated"))
+}
+
+/// The secrecy table is the rulebook's word, not the rules files': a rulebook that shows the
+/// Destination cards the Admiral draws to every player (`reveal x` for `reveal x to chooser`,
+/// U492) agrees with itself, and is caught all the same.
+#[test]
+fn a_rulebook_showing_the_drawn_destinations_to_everyone_is_caught() {
+    let dir = mutated("bsg-board", &["jump.arb"], "reveal x to chooser", "reveal x");
+    let found = check_mutant("bsg-board", &dir, &[3, 4], 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let e = found.expect_err("the leak of the drawn Destinations is caught");
+    assert!(e.contains("`jump.fleet, step choose_destination` reveals a card to") && e.contains("one player only"), "{e}");
+}
+
+/// And a rulebook that makes the planned speed an open choice (`choose` for `choose secretly`:
+/// every player plans in secret, L253-272) is caught by the answer the others read.
+#[test]
+fn a_rulebook_making_the_speed_choice_open_is_caught() {
+    let dir = mutated(
+        "starship-battles",
+        &["turn.arb"],
+        "choose secretly p \"{s}: set the speed slider\"",
+        "choose p \"{s}: set the speed slider\"",
+    );
+    let found = check_mutant("starship-battles", &dir, &[2], 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let e = found.expect_err("the open speed choice is caught");
+    assert!(e.contains("set the speed slider` is shown to") && e.contains("the rulebook makes it secret"), "{e}");
 }

@@ -57,7 +57,8 @@ impl Engine<'_> {
             };
             let plain = plain.filter(|_| every);
             let vis = if secret { seat_bit(seat) } else { ALL };
-            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain }, vis, span);
+            let withheld = if every && !secret { st.withheld(options.iter().map(|c| &c.value)) } else { vec![] };
+            self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain, withheld }, vis, span);
             return self.deliver(st, dest, v, span);
         }
         let cause = self.cause(st, span);
@@ -119,8 +120,9 @@ impl Engine<'_> {
         let plain: Option<Arc<[Arc<str>]>> = d.plain.as_deref().map(|p| idx.iter().map(|i| label(Some(p), *i)).collect());
         st.decisions += 1;
         let vis = if d.secret { seat_bit(seat) } else { ALL };
+        let withheld = if d.secret { vec![] } else { st.withheld(idx.iter().filter_map(|i| d.options.get(*i).map(|c| &c.value))) };
         st.log.push(Event {
-            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false, plain },
+            kind: EventKind::Answered { seat, prompt: d.prompt.clone(), labels, forced: false, plain, withheld },
             cause: d.cause,
             visible: vis,
             depth: st.frames.iter().filter(|f| matches!(f.kind, FrameKind::Call { .. })).count() as u16,

@@ -219,7 +219,11 @@ impl<'g> Engine<'g> {
 
     /// Run until a decision, the end of the game, or (scenarios) nothing left to do.
     pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
-        self.advance_inner(st).map_err(|e| e.in_rule(|| self.running_rule(st)))
+        // The answer that let the game go on is the event before this step's first.
+        let from = st.log.len().saturating_sub(1);
+        let status = self.advance_inner(st).map_err(|e| e.in_rule(|| self.running_rule(st)));
+        settle_withheld(st, from);
+        status
     }
 
     /// The innermost rule item running, as an error names it: `challenge.conclude (L382-402)`.
@@ -672,4 +676,22 @@ pub fn fingerprint(g: &Game) -> String {
         }
     }
     format!("{}+{}:{h:016x}", g.name, g.active_variants.join("+"))
+}
+
+/// The step is over: an object an answer of it named that a seat came to know before its end (a
+/// card chosen, then played face up) is one that seat may read in the answer (see
+/// `EventKind::Answered`).
+fn settle_withheld(st: &mut State, from: usize) {
+    for i in from..st.log.len() {
+        let Some(EventKind::Answered { withheld, .. }) = st.log.get(i).map(|e| &e.kind) else { continue };
+        let now: Vec<u64> = withheld.iter().map(|w| st.obj(w.obj).map_or(0, |o| o.known)).collect();
+        if withheld.iter().zip(&now).all(|(w, k)| k & !w.known == 0) {
+            continue;
+        }
+        if let Some(EventKind::Answered { withheld, .. }) = st.log.get_mut(i).map(|e| &mut e.kind) {
+            for (w, k) in withheld.iter_mut().zip(now) {
+                w.known |= k;
+            }
+        }
+    }
 }

@@ -417,10 +417,15 @@ pub enum EventKind {
     Asked { seat: Seat, prompt: Arc<str>, options: Arc<[Arc<str>]> },
     /// `labels` as the seat that chose read them; `plain`, when it differs, as the others do
     /// (without the numbers that tell alike options apart).
+    /// `withheld`: the labels naming an object some seat did not know when it was chosen (a card
+    /// the chooser looked at alone): a seat that knew it neither then nor knows it now reads it
+    /// as its kind only.
     Answered {
         seat: Seat, prompt: Arc<str>, labels: Arc<[Arc<str>]>, forced: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         plain: Option<Arc<[Arc<str>]>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        withheld: Vec<Withheld>,
     },
     Signal { event: u32, args: Vec<Value> },
     Log { text: Arc<str> },
@@ -431,7 +436,39 @@ pub enum EventKind {
     GameOver { result: GameResult },
 }
 
+/// One label of an answer that names an object not every seat knew when it was chosen: which
+/// label, the object, and the seats that knew it then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withheld {
+    pub label: u16,
+    pub obj: ObjId,
+    pub def: DefId,
+    pub known: u64,
+}
+
 impl State {
+    /// The labels of values chosen (each the `i`th of the answer) that name an object some seat
+    /// does not know now (see `EventKind::Answered`).
+    pub fn withheld<'v>(&self, chosen: impl Iterator<Item = &'v Value>) -> Vec<Withheld> {
+        let everyone = (0..self.players.len()).fold(0u64, |m, s| m | seat_bit(Seat::try_from(s).unwrap_or(Seat::MAX)));
+        chosen
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let o = match v {
+                    Value::Obj(o) | Value::Ability(o, _) => *o,
+                    _ => return None,
+                };
+                let ob = self.obj(o)?;
+                (ob.known & everyone != everyone).then(|| Withheld {
+                    label: u16::try_from(i).unwrap_or(u16::MAX),
+                    obj: o,
+                    def: ob.def,
+                    known: ob.known,
+                })
+            })
+            .collect()
+    }
+
     pub fn player_count(&self) -> usize {
         self.players.len()
     }

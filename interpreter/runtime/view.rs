@@ -285,11 +285,22 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
                 format!("P{} to choose: {prompt}", seat + 1)
             }
         }
-        EventKind::Answered { seat, prompt, labels, forced, plain } => {
+        EventKind::Answered { seat, prompt, labels, forced, plain, withheld } => {
             // That there was no other choice, and which of alike options was taken, are the
-            // chooser's to know: the others read what was chosen.
+            // chooser's to know: the others read what was chosen, and an object chosen that they
+            // did not know then and do not know now, by its kind.
             let chooser = viewer.is_none() || viewer == Some(*seat);
             let labels = if chooser { labels } else { plain.as_ref().unwrap_or(labels) };
+            let mut labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+            if shown && !chooser {
+                for w in withheld {
+                    let known = sees(w.known, viewer) || p.knows_now(w.obj);
+                    let name = p.obj(w.obj, w.def, known);
+                    if let Some(l) = labels.get_mut(usize::from(w.label)).filter(|_| !known) {
+                        *l = name;
+                    }
+                }
+            }
             let what = if !shown {
                 "(secret)".to_string()
             } else if labels.is_empty() {

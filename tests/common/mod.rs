@@ -4,6 +4,7 @@
 #![allow(dead_code, reason = "each harness uses the helpers it needs")]
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
+pub mod secrecy_table;
 pub mod serve;
 
 use arbiter::agents::{Agent, RandomAgent};
