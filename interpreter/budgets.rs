@@ -45,3 +45,21 @@ pub const TURN_BUDGET: u32 = 2_000;
 pub const WORK_BUDGET: u64 = 20_000_000;
 /// Objects a game may hold (every object ever created, wherever it is now).
 pub const OBJECT_BUDGET: usize = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// The web table's bots (`arbiter serve`)
+
+/// The most playouts a web table's search bot may be asked for (`mcts:PLAYOUTS`); a table asking
+/// for more is refused (422).
+pub const WEB_PLAYOUTS: u32 = 5_000;
+/// The deepest a web table's search bot may be asked to play out (`mcts:PLAYOUTS:DEPTH`).
+pub const WEB_DEPTH: u32 = 200;
+/// How long a web table's bot thinks about one decision at most, unless `--think` says less: it
+/// answers then with the best it has found.
+pub const WEB_THINK: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a web table's bots go on thinking when no seat asks about the table (its players
+/// have left), unless `--bot-idle` says otherwise; they think again when a seat comes back.
+pub const WEB_IDLE: std::time::Duration = std::time::Duration::from_secs(20);
+/// How long the quick bots (`random`, `greedy`) play on in the request that let them move before
+/// the rest of their moves goes to the bots' own threads.
+pub const WEB_INLINE: std::time::Duration = std::time::Duration::from_millis(250);

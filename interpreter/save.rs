@@ -60,6 +60,27 @@ pub struct Header {
     /// Who plays the other seats, as `--bots` values (none: the random bots).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bots: Vec<String>,
+    /// A game of the web table: each human seat's secret, as a digest (`sha256:…`), so that only
+    /// that seat's holder may go on with it or replay it as that seat (none for a game saved at
+    /// the terminal).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<SeatSecret>,
+    /// The seat (1, 2, …) that saved it at the web table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved_by: Option<u8>,
+}
+
+/// A human seat of a game saved at the web table, and the digest of its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSecret {
+    pub seat: u8,
+    pub sha256: String,
+}
+
+/// The digest a secret is kept as (in a table, and in its saves): SHA-256, in hex.
+pub fn secret_digest(secret: &str) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(secret.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A save file's contents, checked as far as they can be without the game: the envelope, the
@@ -68,6 +89,8 @@ pub struct Header {
 #[derive(Debug, Clone)]
 pub struct Saved {
     pub header: Header,
+    /// Whether the game saved is over (a result, or every seat out).
+    pub finished: bool,
     /// The whole file, its state read with the game's file numbers.
     text: String,
 }
@@ -128,6 +151,8 @@ impl Header {
             seed,
             humans: humans.to_vec(),
             bots: vec![],
+            secrets: vec![],
+            saved_by: None,
         }
     }
 
@@ -223,7 +248,28 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
             "the file was edited; Arbiter's own saves always agree with themselves",
         ));
     }
-    Ok(Saved { header, text: text.to_string() })
+    let mut humans = header.humans.clone();
+    humans.sort_unstable();
+    humans.dedup();
+    if let Some(s) = header.humans.iter().find(|s| **s == 0 || usize::from(**s) > header.players) {
+        return Err(refuse(
+            format!("`{name}` is a damaged saved game: its human seats name seat {s}, but its seats are 1 to {}", header.players),
+            "the file was edited; Arbiter's own saves always agree with themselves",
+        ));
+    }
+    if let Some(s) = header.secrets.iter().find(|s| !header.humans.contains(&s.seat)) {
+        return Err(refuse(
+            format!("`{name}` is a damaged saved game: it keeps a secret for seat {}, which is not a human seat of it", s.seat),
+            "the file was edited; Arbiter's own saves always agree with themselves",
+        ));
+    }
+    if humans.len() != header.humans.len() {
+        return Err(refuse(
+            format!("`{name}` is a damaged saved game: its human seats name a seat twice"),
+            "the file was edited; Arbiter's own saves always agree with themselves",
+        ));
+    }
+    Ok(Saved { header, finished: state.result.is_some(), text: text.to_string() })
 }
 
 /// A save file's fields.
@@ -246,7 +292,10 @@ pub fn read(path: &Path) -> Result<Saved, SaveError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| refuse(format!("cannot read `{name}`: {e}"), "give the path of a file written by `arbiter play --save FILE`"))?;
-    let text = String::from_utf8(bytes).map_err(|_| refuse(format!("`{name}` is not a saved game: it is not text"), NOT_A_SAVE))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        refuse(format!("`{name}` is not a saved game: it is not UTF-8 text (byte {at} is not UTF-8)"), NOT_A_SAVE)
+    })?;
     parse(&text, &name)
 }
 
@@ -291,6 +340,13 @@ impl Saved {
             ));
         }
         let In { state, .. } = FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
+        let problems = crate::runtime::invariants::problems(game, &state);
+        if !problems.is_empty() {
+            return Err(refuse(
+                format!("`{name}` is a damaged saved game: {}", problems.join("; ")),
+                "the file was edited; Arbiter's own saves always hold a state the game can be in",
+            ));
+        }
         let want = crate::runtime::engine::fingerprint(game);
         if *state.fingerprint != *want {
             return Err(refuse(
@@ -305,14 +361,20 @@ impl Saved {
     }
 }
 
-/// Write `text` to `path` whole or not at all: into a temporary file beside it, then a rename.
+/// Write `text` to `path` whole or not at all: into a temporary file beside it (readable by its
+/// owner only), then a rename.
 /// `durable`: the file is flushed to the disk before the rename, so that it survives a power cut
 /// too (slower: a few milliseconds).
 pub fn write_atomic(path: &Path, text: &str, durable: bool) -> Result<(), String> {
     let name = path.file_name().ok_or_else(|| format!("`{}` is not a file name", path.display()))?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+    // Readable by its owner only: a save holds every hidden card.
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    let written = open.open(&tmp).and_then(|mut f| {
         f.write_all(text.as_bytes())?;
         if durable { f.sync_data() } else { Ok(()) }
     });

@@ -124,6 +124,28 @@ fn tic_tac_toe_is_played_in_the_browser_against_a_bot() {
     });
 }
 
+/// A searching bot moves first: the page says it is thinking, asks again by itself, and offers
+/// P2's decision once the bot has moved, with no click.
+#[test]
+fn the_page_waits_for_a_thinking_bot_and_goes_on_by_itself() {
+    let server = Server::start_with(&["--think", "1"]);
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        pick(&c, "#game", "tic-tac-toe").await;
+        pick(&c, ".seat-kind[data-seat='1']", "mcts").await;
+        pick(&c, ".seat-kind[data-seat='2']", "human").await;
+        c.find(Locator::Css("#start")).await.unwrap().click().await.unwrap();
+        // P2's squares are offered once the bot has marked one: eight are left.
+        let square = wait_for(&c, "#decision .option").await;
+        let offered = c.find_all(Locator::Css("#decision .option")).await.unwrap().len();
+        assert_eq!(offered, 8, "the bot marked a square first");
+        square.click().await.unwrap();
+        c.close().await.unwrap();
+    });
+}
+
 /// Where a screenshot goes: beside the tests for the README when `ARBITER_UPDATE_SCREENSHOTS` is
 /// set, else in the build's scratch folder.
 fn screenshot_path(name: &str) -> std::path::PathBuf {

@@ -452,6 +452,56 @@ fn what_is_not_a_save_of_these_rules_is_refused_and_left_alone() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A save edited by hand whose state the game could never be in is refused before anything runs
+/// on it, as a damaged save that names what is wrong — never played, and never blamed on the rules
+/// (a rule error in the rulebook, later).
+#[test]
+fn an_edited_save_is_refused_as_damaged_naming_what_is_wrong() {
+    let dir = scratch("edited");
+    let out = arbiter(&dir, &["play", "tic-tac-toe", "--seed", "4", "--human", "1", "--save", "t.json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("t.json")).unwrap()).unwrap();
+    let edits: [Edit; 7] = [
+        ("no-zones", |v| v["state"]["zones"] = serde_json::json!([]), "it has 0 zone instances; the game's zones make 1 for 2 players"),
+        (
+            "few-objects",
+            |v| {
+                let objects = v["state"]["objects"].as_array_mut().unwrap();
+                objects.truncate(2);
+            },
+            "zone board holds object 8, but there are 2 objects",
+        ),
+        (
+            "twice",
+            |v| {
+                let board = v["state"]["zones"][0].as_array_mut().unwrap();
+                board.push(serde_json::json!(0));
+            },
+            "object 0 is in 2 places at once",
+        ),
+        (
+            "lost",
+            |v| {
+                let board = v["state"]["zones"][0].as_array_mut().unwrap();
+                board.retain(|o| o != 3);
+            },
+            "object 3 is in board, which does not hold it",
+        ),
+        ("humans", |v| v["humans"] = serde_json::json!([0, 1, 2, 3, 99]), "its human seats name seat 0, but its seats are 1 to 2"),
+        ("humans-twice", |v| v["humans"] = serde_json::json!([1, 1]), "its human seats name a seat twice"),
+        ("seat", |v| v["state"]["pending"]["seat"] = serde_json::json!(5), "the decision asked is P6's, a seat the game does not have"),
+    ];
+    for (name, edit, why) in edits {
+        let mut v = value.clone();
+        edit(&mut v);
+        let file = format!("{name}.json");
+        std::fs::write(dir.join(&file), serde_json::to_string(&v).unwrap()).unwrap();
+        refused(&dir, &["resume", &file], &file, &format!("`{file}` is a damaged saved game: {why}"));
+        refused(&dir, &["render", &file], &file, &format!("`{file}` is a damaged saved game: {why}"));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_killed_game_leaves_a_whole_save() {
     // A long bot game saving at every decision, killed at different moments: the save file, when
@@ -485,3 +535,6 @@ fn a_killed_game_leaves_a_whole_save() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A change to a save's JSON, its name, and what the refusal must say.
+type Edit = (&'static str, fn(&mut serde_json::Value), &'static str);

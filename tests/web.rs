@@ -19,6 +19,21 @@ fn new_table(s: &Server, game: &str, seats: &[&str], seed: u64) -> (u64, Vec<(u6
     (v["table"].as_u64().unwrap(), tokens)
 }
 
+/// Seat 1 of `table` answers its first option until the game is over; the view at its end.
+fn play_to_end(s: &Server, (table, tokens): &(u64, Vec<(u64, String)>)) -> Value {
+    let path = format!("/api/tables/{table}/seats/1");
+    let (_, mut v) = s.json("GET", &path, None, Some(&tokens[0].1));
+    for _ in 0..50 {
+        if !v["result"].is_null() {
+            return v;
+        }
+        let (status, next) = s.json("POST", &format!("{path}/answer"), Some(json!({ "picks": [0] })), Some(&tokens[0].1));
+        assert_eq!(status, 200, "{next}");
+        v = next;
+    }
+    panic!("the game did not end: {v}");
+}
+
 #[test]
 fn tic_tac_toe_is_played_to_its_end_against_a_bot() {
     let s = Server::start();
@@ -104,20 +119,37 @@ fn saved_game_replays_keep_each_seats_secrets(s: &Server, game: &str, table: u64
     let (status, saved) = s.json("POST", &format!("/api/tables/{table}/seats/1/save"), None, Some(&tokens[0].1));
     assert_eq!(status, 200, "{saved}");
     let file = saved["file"].as_str().unwrap();
-    let (status, all) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, None);
+    // While the game goes on, everything in view needs every seat's secret; one seat's, or none,
+    // is refused. Once it is over, its replay is anyone's.
+    let every: String = tokens.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join(",");
+    let going_on = reference.rules_and_state().1.result.is_none();
+    for (with, what) in [(None, "no secret"), (Some(tokens[0].1.as_str()), "one seat's secret")].into_iter().filter(|_| going_on) {
+        let (status, refused) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, with);
+        assert_eq!(status, 403, "{game}: everything in view with {what}: {refused}");
+        assert!(refused["error"].as_str().unwrap().contains("every seat's secret"), "{refused}");
+    }
+    let (status, all) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, Some(&every));
     assert_eq!(status, 200, "{all}");
     let (_, st) = reference.rules_and_state();
     assert_eq!(all[0]["passed"], json!(true), "{game}: played again from its start, the save is the same game: {}", all[0]["status"]);
     assert_eq!(all[0]["events"].as_array().unwrap().len(), st.log.len(), "{game}: every event, with everything in view");
     // Its causes are known with everything in view.
     let last = st.log.len() - 1;
-    let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as=all&id={file}&event={last}"), None, None);
+    let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as=all&id={file}&event={last}"), None, Some(&every));
     assert_eq!(status, 200, "{why}");
     assert!(why["text"].as_str().unwrap().starts_with(&format!("#{last} ")), "{why}");
     let mut checked = 0;
     for (seat, token) in tokens {
         let index = u8::try_from(*seat - 1).unwrap();
-        let (status, body) = s.call("GET", &format!("/api/replay?save={file}&as={seat}"), None, None);
+        // As a seat: with that seat's secret only (not another seat's, not none).
+        let other = &tokens[(usize::from(index) + 1) % tokens.len()].1;
+        for with in [None, Some(other.as_str())].into_iter().filter(|_| going_on) {
+            let (status, refused) = s.json("GET", &format!("/api/replay?save={file}&as={seat}"), None, with);
+            assert_eq!(status, 403, "{game}: the replay as P{seat} without its secret: {refused}");
+            let (status, _) = s.call("GET", &format!("/api/replay/picture?save={file}&as={seat}&id={file}&event=0"), None, with);
+            assert_eq!(status, 403, "{game}: the replay's picture as P{seat} without its secret");
+        }
+        let (status, body) = s.call("GET", &format!("/api/replay?save={file}&as={seat}"), None, Some(token));
         assert_eq!(status, 200, "{body}");
         let (hidden, allowed) = hidden_from(reference, index);
         checked += hidden.len();
@@ -135,14 +167,14 @@ fn saved_game_replays_keep_each_seats_secrets(s: &Server, game: &str, table: u64
         let mut pictures = std::collections::BTreeSet::new();
         for e in events.iter().step_by(events.len() / 12 + 1) {
             let n = e["index"].as_u64().unwrap();
-            let (status, svg) = s.call("GET", &format!("/api/replay/picture?save={file}&as={seat}&id={file}&event={n}"), None, None);
+            let (status, svg) = s.call("GET", &format!("/api/replay/picture?save={file}&as={seat}&id={file}&event={n}"), None, Some(token));
             assert_eq!(status, 200, "{svg}");
             assert_nothing_hidden(&svg, &hidden, &allowed, &format!("{game}: the replay's picture as P{seat} at event {n}"));
             pictures.insert(svg);
         }
         assert!(pictures.len() > 3, "{game}: the table changes along the replay ({} different pictures)", pictures.len());
         // A `why` chain reads every card: not as one seat.
-        let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as={seat}&id={file}&event=0"), None, None);
+        let (status, why) = s.json("GET", &format!("/api/replay/why?save={file}&as={seat}&id={file}&event=0"), None, Some(token));
         assert_eq!(status, 403, "{why}");
     }
     checked
@@ -322,9 +354,9 @@ fn a_game_under_house_rules_is_saved_with_them() {
     let file = saved["file"].as_str().unwrap();
     let header: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
     assert!(header["rules"][0].as_str().unwrap().ends_with("tests/house-rules/tic-tac-toe/house.arb"), "{}", header["rules"]);
-    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), None);
+    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), Some(&token));
     assert_eq!(status, 200, "{resumed}");
-    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=all"), None, None);
+    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=1"), None, Some(&token));
     assert_eq!(status, 200, "{replay}");
     assert_eq!(replay[0]["passed"], json!(true), "{}", replay[0]["status"]);
     let _ = std::fs::remove_dir_all(&dir);
@@ -362,28 +394,28 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
     let file = saved["file"].as_str().unwrap().to_string();
     assert!(dir.join(&file).is_file(), "{file} is in the saves folder");
     assert!(!saved.to_string().contains("\"state\""), "the save's contents are not sent: {saved}");
-    let (_, list) = s.json("GET", "/api/saves", None, None);
+    let (_, list) = s.json("GET", "/api/saves", None, Some(token));
     assert_eq!(list, json!([file]));
 
-    // Resumed: a new game number and a new secret, the same position, and it goes on.
-    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), None);
+    // Resumed: a new game number, the same position and the same secret, and it goes on.
+    let (status, resumed) = s.json("POST", "/api/tables/resume", Some(json!({ "file": file })), Some(token));
     assert_eq!(status, 200, "{resumed}");
     let (again, new_token) = (resumed["table"].as_u64().unwrap(), resumed["seats"][0]["token"].as_str().unwrap().to_string());
     assert_ne!(again, table);
-    assert_ne!(&new_token, token, "a resumed game has new secrets");
+    assert_eq!(&new_token, token, "a resumed game's seat is played with the secret it was saved with");
     let (_, view) = s.json("GET", &format!("/api/tables/{again}/seats/1"), None, Some(&new_token));
     assert_eq!(view["table"], after["table"], "the position as saved");
     assert_eq!(view["decision"], after["decision"]);
     let (status, _) = s.json("POST", &format!("/api/tables/{again}/seats/1/answer"), Some(json!({ "picks": [0] })), Some(&new_token));
     assert_eq!(status, 200);
     // Replayed from its start, as P1 sees it: P1's mark and the bot's, step by step.
-    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=1"), None, None);
+    let (status, replay) = s.json("GET", &format!("/api/replay?save={file}&as=1"), None, Some(token));
     assert_eq!(status, 200, "{replay}");
     assert!(replay[0]["status"].as_str().unwrap().starts_with("saved at decision"), "{replay}");
     let events = replay[0]["events"].as_array().unwrap();
     let marks: Vec<&str> = events.iter().map(|e| e["text"].as_str().unwrap()).filter(|t| t.contains(".mark: blank → ")).collect();
     assert_eq!(marks.len(), 2, "P1's mark and the bot's: {marks:?}");
-    let picture_at = |n: &Value| s.call("GET", &format!("/api/replay/picture?save={file}&as=1&id={file}&event={n}"), None, None).1;
+    let picture_at = |n: &Value| s.call("GET", &format!("/api/replay/picture?save={file}&as=1&id={file}&event={n}"), None, Some(token)).1;
     let (first, last) = (picture_at(&events[0]["index"]), picture_at(&events[events.len() - 1]["index"]));
     assert_eq!((marks_drawn(&first, "X"), marks_drawn(&last, "X")), (0, 1), "the table before and after P1's mark");
     // A save edited by hand is not the game its answers lead to: the replay says where they part.
@@ -392,7 +424,7 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
         let mut v: Value = serde_json::from_str(&text).unwrap();
         change(&mut v);
         std::fs::write(dir.join(name), serde_json::to_string(&v).unwrap()).unwrap();
-        let (status, r) = s.json("GET", &format!("/api/replay?save={name}&as=all"), None, None);
+        let (status, r) = s.json("GET", &format!("/api/replay?save={name}&as=1"), None, Some(token));
         assert_eq!(status, 200, "{r}");
         assert_eq!(r[0]["passed"], json!(false), "{name}: {}", r[0]["status"]);
         r[0]["failures"][0].as_str().unwrap().to_string()
@@ -432,7 +464,7 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
 
     // Names that are not a save in the folder are refused.
     for bad in ["../Cargo.toml", "/etc/passwd", "x/../../y.json", "nothing.json", ".hidden.json", "a.txt"] {
-        let (status, v) = s.json("POST", "/api/tables/resume", Some(json!({ "file": bad })), None);
+        let (status, v) = s.json("POST", "/api/tables/resume", Some(json!({ "file": bad })), Some(token));
         assert!(status == 403 || (bad == "nothing.json" && status == 404), "{bad}: {status} {v}");
         assert!(v["error"].is_string());
     }
@@ -471,7 +503,8 @@ fn a_full_server_lets_go_of_finished_games_then_the_longest_left() {
     let played = new_table(&s, "tic-tac-toe", &["human", "random"], 1);
     let left = new_table(&s, "tic-tac-toe", &["human", "random"], 2);
     // A game played to its end.
-    new_table(&s, "tic-tac-toe", &["random", "random"], 3);
+    let ended = new_table(&s, "tic-tac-toe", &["human", "random"], 3);
+    play_to_end(&s, &ended);
     let mut others = Vec::new();
     for seed in 0..61 {
         others.push(new_table(&s, "tic-tac-toe", &["human", "random"], 10 + seed));

@@ -20,7 +20,7 @@
 //! wins. A dozen random subsets would rarely hold the right few.
 
 use super::redeal::redeal;
-use super::{answer_with, bot_rng, candidates, hint_score, random_answer, result_value, stir};
+use super::{Stop, answer_with, bot_rng, candidates, hint_score, random_answer, result_value, stir};
 use crate::ir::value::Seat;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 use crate::runtime::{Engine, RtError, Status};
@@ -134,12 +134,26 @@ impl Mcts {
 
     /// `decide`, passing over the answers in `avoid` while there are others (see `answer_with`).
     pub fn choose(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer]) -> Result<Answer, RtError> {
+        self.choose_until(engine, st, d, avoid, &Stop::NEVER)
+    }
+
+    /// `choose`, stopping the search early when `stop` says so (after a playout at least): the
+    /// answer is then the best found so far.
+    pub fn choose_until(&self, engine: &Engine, st: &State, d: &Decision, avoid: &[Answer], stop: &Stop) -> Result<Answer, RtError> {
         let mut rng = bot_rng(self.seed, st, d.seat, 2);
-        answer_with(d, avoid, &mut rng, |answers, rng| self.search(engine, st, d, answers, rng))
+        answer_with(d, avoid, &mut rng, |answers, rng| self.search(engine, st, d, answers, rng, stop))
     }
 
     /// Search among `root_answers` (two or more) to `d`; the place of the best among them.
-    fn search(&self, engine: &Engine, st: &State, d: &Decision, root_answers: &[Answer], rng: &mut Rng) -> Result<usize, RtError> {
+    fn search(
+        &self,
+        engine: &Engine,
+        st: &State,
+        d: &Decision,
+        root_answers: &[Answer],
+        rng: &mut Rng,
+        stop: &Stop,
+    ) -> Result<usize, RtError> {
         let seat = d.seat;
         let mut root =
             Node { edges: (0..root_answers.len()).map(|i| Edge { key: i as u64, taken: 0, total: 0.0, available: 0 }).collect() };
@@ -147,7 +161,10 @@ impl Mcts {
         let mut tree: HashMap<u64, Node> = HashMap::new();
         let players = st.players.len();
         let hinted = !engine.game.hints.is_empty();
-        for _ in 0..self.playouts.max(1) {
+        for n in 0..self.playouts.max(1) {
+            if n > 0 && stop.now() {
+                break;
+            }
             let mut s = redeal(engine.game, st, seat, rng);
             // Each seat's hints where the playout starts: a playout is scored by how far they move.
             let start: Vec<i64> =
@@ -188,7 +205,7 @@ impl Mcts {
                 status = play(engine, &mut s, dd.seat, &a);
                 expanded = fresh;
             }
-            let values = self.rollout(engine, &mut s, status, &start, players, rng)?;
+            let values = self.rollout(engine, &mut s, status, &start, rng, stop)?;
             let value = |who: Seat| values.get(usize::from(who)).copied().unwrap_or(0.5);
             if let Some(e) = root.edges.get_mut(first) {
                 e.taken += 1;
@@ -215,13 +232,15 @@ impl Mcts {
         s: &mut State,
         mut status: Option<Status>,
         start: &[i64],
-        players: usize,
         rng: &mut Rng,
+        stop: &Stop,
     ) -> Result<Vec<f64>, RtError> {
+        let players = s.players.len();
         let hinted = !engine.game.hints.is_empty();
         let limit = if hinted { self.depth } else { ROLLOUT_CAP };
         let mut taken = 0;
-        while status == Some(Status::Decision) && taken < limit {
+        // A long playout stops with the search (it is scored where it got to).
+        while status == Some(Status::Decision) && taken < limit && !(taken % 64 == 63 && stop.now()) {
             let Some(d) = s.pending.as_ref() else { break };
             let (who, a) = (d.seat, random_answer(d, rng));
             status = play(engine, s, who, &a);

@@ -21,6 +21,26 @@ use crate::runtime::eval::new_env;
 use crate::runtime::state::{Answer, Count, Decision, Rng, State};
 use crate::runtime::{Engine, RtError};
 
+/// When a bot must stop thinking: at a deadline, or when a question asked as it goes says so (the
+/// table it thinks for was closed, its players left). A bot told to stop answers with the best it
+/// has found so far (the search bot after at least one playout); a bot that does not search
+/// answers at once anyway.
+#[derive(Clone, Copy)]
+pub struct Stop<'a> {
+    pub deadline: Option<std::time::Instant>,
+    pub cancelled: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl Stop<'_> {
+    /// Think as long as the bot's own bounds say (the command line's bots).
+    pub const NEVER: Stop<'static> = Stop { deadline: None, cancelled: None };
+
+    /// Whether to stop now.
+    pub fn now(&self) -> bool {
+        self.deadline.is_some_and(|d| std::time::Instant::now() >= d) || self.cancelled.is_some_and(|c| c())
+    }
+}
+
 pub trait Agent {
     fn decide(&mut self, game: &Game, st: &State, d: &Decision) -> Answer;
 }

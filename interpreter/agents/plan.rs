@@ -6,7 +6,7 @@
 
 use super::greedy::Greedy;
 use super::mcts::Mcts;
-use super::{Agent, RandomAgent};
+use super::{Agent, RandomAgent, Stop};
 use crate::ir::Game;
 use crate::ir::value::{Seat, Value};
 use crate::runtime::state::{Answer, Decision, State};
@@ -182,21 +182,54 @@ impl Bots {
     /// The bot's answer; an error where a rulebook's hint or side fails (the bot cannot judge the
     /// game, or cannot tell who plays).
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
+        let thinking = self.thinking(engine, st, d)?;
+        let a = thinking.answer(engine, st, d, &Stop::NEVER)?;
+        self.remember(&thinking, &a);
+        Ok(a)
+    }
+
+    /// What the bot of `d`'s seat needs to think about `d` on its own, away from these bots (a
+    /// web table's bots think on a pool of threads, the game unlocked meanwhile).
+    pub fn thinking(&self, engine: &Engine, st: &State, d: &Decision) -> Result<Thinking, RtError> {
         let kind = self.kind_for(engine, st, d.seat)?;
         if kind == BotKind::Random {
-            return Ok(RandomAgent { seed: self.seed }.decide(engine.game, st, d));
+            return Ok(Thinking { kind, seed: self.seed, seen: None, avoid: vec![] });
         }
         let seen = situation(engine, st, d);
-        let avoid = self.answered.get(&seen).map_or(&[][..], Vec::as_slice);
-        let a = match kind {
+        let avoid = self.answered.get(&seen).cloned().unwrap_or_default();
+        Ok(Thinking { kind, seed: self.seed, seen: Some(seen), avoid })
+    }
+
+    /// Remember what was answered at a situation (see `Bots`).
+    pub fn remember(&mut self, thinking: &Thinking, a: &Answer) {
+        if let Some(seen) = thinking.seen {
+            self.answered.entry(seen).or_default().push(a.clone());
+        }
+    }
+}
+
+/// A bot about to think about one decision: its kind, and the answers it gave before at the same
+/// situation (which it passes over while there are others).
+#[derive(Debug, Clone)]
+pub struct Thinking {
+    pub kind: BotKind,
+    seed: u64,
+    /// The situation, for a bot that remembers its answers (not the random bot).
+    seen: Option<u64>,
+    avoid: Vec<Answer>,
+}
+
+impl Thinking {
+    /// The answer, the search stopping early when `stop` says so.
+    pub fn answer(&self, engine: &Engine, st: &State, d: &Decision, stop: &Stop) -> Result<Answer, RtError> {
+        match self.kind {
+            BotKind::Random => Ok(RandomAgent { seed: self.seed }.decide(engine.game, st, d)),
             BotKind::Mcts { playouts, depth } => {
                 let depth = depth.or(engine.game.search_depth).unwrap_or(DEFAULT_DEPTH);
-                Mcts { seed: self.seed, playouts, depth }.choose(engine, st, d, avoid)
+                Mcts { seed: self.seed, playouts, depth }.choose_until(engine, st, d, &self.avoid, stop)
             }
-            _ => Greedy { seed: self.seed }.choose(engine, st, d, avoid),
-        }?;
-        self.answered.entry(seen).or_default().push(a.clone());
-        Ok(a)
+            BotKind::Greedy => Greedy { seed: self.seed }.choose(engine, st, d, &self.avoid),
+        }
     }
 }
 

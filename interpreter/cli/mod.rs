@@ -70,6 +70,14 @@ pub enum Command {
         /// Where the page's Save button saves games (and Resume finds them).
         #[arg(long, default_value = "saves")]
         saves: PathBuf,
+        /// The longest a bot thinks about one decision, in seconds (1 to 60; default 10): it
+        /// answers then with the best it has found.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=60))]
+        think: Option<u64>,
+        /// How long a table's bots go on thinking when none of its seats asks about it (its
+        /// players have left), in seconds (1 to 3600; default 20): they go on when one comes back.
+        #[arg(long = "bot-idle", value_parser = clap::value_parser!(u64).range(1..=3600))]
+        bot_idle: Option<u64>,
     },
     /// Rewrite rule, card, deck, variant and scenario files in the one canonical layout
     /// (indentation, spaces, blank lines; comments and line breaks kept); `--check` only reports,
@@ -308,9 +316,14 @@ pub fn main_with(cli: Cli) -> i32 {
         return 2;
     }
     match cli.command {
-        Command::Serve { port, host, saves } => {
+        Command::Serve { port, host, saves, think, bot_idle } => {
             let project = project.clone();
-            match crate::web::serve(project, &host, port, saves, |addr| outln!("the web table is at http://{addr}/ (Ctrl-C stops it)")) {
+            let mut limits = crate::web::BotLimits::default();
+            limits.think = think.map_or(limits.think, std::time::Duration::from_secs);
+            limits.idle = bot_idle.map_or(limits.idle, std::time::Duration::from_secs);
+            match crate::web::serve(project, &host, port, saves, limits, |addr| {
+                outln!("the web table is at http://{addr}/ (Ctrl-C stops it)")
+            }) {
                 Ok(()) => 0,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod eval;
 pub mod exec;
 pub mod geometry;
+pub mod invariants;
 pub mod items;
 pub mod labels;
 pub mod modifiers;

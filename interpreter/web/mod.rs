@@ -7,9 +7,11 @@
 //! | `POST /api/tables` `{game, variants, seats, seed?}` | a new game (a random seed unless given): its number and each human seat's secret |
 //! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
 //! | `POST /api/tables/N/seats/S/answer` `{picks}` | S's answer taken, and the table as S sees it now |
+//! | `DELETE /api/tables/N/seats/S` | S leaves; once every human seat has, the game is closed and its bots stop |
 //! | `POST /api/tables/N/seats/S/save` | the game saved on this machine (never sent): the file's name |
-//! | `GET /api/saves` | the saved games in the saves folder |
-//! | `POST /api/tables/resume` `{file}` | a saved game going on: as `POST /api/tables` |
+//! | `GET /api/saves` | the saved games of the seats whose secrets are given |
+//! | `POST /api/tables/resume` `{file}` | a saved game going on, its seats played with the secrets they were saved with |
+//! | `GET /api/status` | the games kept, and the bots thinking and waiting to think |
 //! | `GET /api/scenarios` | the project's scenario files |
 //! | `GET /api/replay?file=F` | each scenario of file F replayed: its events, rules, citations |
 //! | `GET /api/replay?save=NAME&as=S` | a saved game replayed from its start, as seat S sees it (`as=all`: everything) |
@@ -17,19 +19,29 @@
 //! | `GET /api/replay/picture?file=F&id=ID&event=N` | the table (SVG) once event N's step was done |
 //!
 //! A seat's view is sent only to a request carrying that seat's secret (`Authorization: Bearer
-//! SECRET`), and is worked out from what that seat may see (`runtime::view`). Every refusal is a
-//! JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat (or another host name), 404
-//! no such thing, 413 too large, 415 not JSON, 422 an illegal answer (the game goes on).
+//! SECRET`, or several secrets, `Bearer S1,S2`, for a browser playing several seats), and is
+//! worked out from what that seat may see (`runtime::view`). A save keeps each seat's secret (as
+//! a digest): it is listed, resumed and replayed as a seat only with that seat's secret, and
+//! replayed with everything in view only with every seat's, until the game is over (`saving.rs`).
+//! Every refusal is a JSON `{"error": ...}` with a status: 400 malformed, 403 not your seat (or
+//! another host name), 404 no such thing, 413 too large, 415 not JSON, 422 an illegal answer (the
+//! game goes on) or a bot larger than a web table runs.
+//!
+//! The searching bots think on threads of their own (`bots.rs`), at most `--think` seconds a
+//! decision, and stop when their table is closed or no seat has asked about it for `--bot-idle`.
 
+mod bots;
 mod replay;
+mod replaying;
 mod saved;
+mod saving;
 mod table;
 
 use crate::check::project::Project;
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,7 +50,7 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-pub use table::{SeatKind, Table};
+pub use table::{SeatKind, SeatRefusal, Table};
 
 /// The page, embedded: no build step on the user's machine.
 const PAGE: &str = include_str!("page.html");
@@ -46,15 +58,11 @@ const PAGE: &str = include_str!("page.html");
 /// The largest request body taken (an answer, a new game).
 pub const BODY_LIMIT: usize = 64 * 1024;
 
-/// How many saves the saves folder may hold before a server writes no more (a server on the
-/// network could otherwise be made to fill a disk).
-const SAVES_KEPT: usize = 1000;
-
 /// How many games one server keeps at once.
 const TABLES_KEPT: usize = 64;
 
-/// Replays run, by file and when it was written.
-type ReplaysKept = Mutex<HashMap<(std::path::PathBuf, Option<std::time::SystemTime>), Arc<replay::Replayed>>>;
+/// How many secrets one request may carry.
+const SECRETS_SENT: usize = 64;
 
 /// A game kept at the server, and when it was last asked about.
 struct Kept {
@@ -64,6 +72,21 @@ struct Kept {
 
 /// Checked rules, by game and variants.
 type RulesCache = Mutex<HashMap<(String, Vec<String>), Arc<crate::check::Built>>>;
+
+/// How the server's bots are bounded (`arbiter serve --think`, `--bot-idle`).
+#[derive(Debug, Clone, Copy)]
+pub struct BotLimits {
+    /// How long a bot thinks about one decision at most.
+    pub think: std::time::Duration,
+    /// How long a table's bots go on with no seat asking about it.
+    pub idle: std::time::Duration,
+}
+
+impl Default for BotLimits {
+    fn default() -> Self {
+        BotLimits { think: crate::budgets::WEB_THINK, idle: crate::budgets::WEB_IDLE }
+    }
+}
 
 struct App {
     project: Project,
@@ -84,7 +107,11 @@ struct App {
     hosts: Option<Vec<String>>,
     /// Scenario files and saved games replayed, by path and when it was written (kept for their
     /// pictures and `why` chains).
-    replays: ReplaysKept,
+    replays: replaying::ReplaysKept,
+    /// Saves' headers, by path and when each was written.
+    summaries: saving::SummariesKept,
+    /// The searching bots' threads.
+    bots: bots::Pool,
 }
 
 impl App {
@@ -129,13 +156,14 @@ fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
 
-/// Serve on 127.0.0.1:`port` (0: any free port) until the process ends; `ready` is told the
+/// Serve on `host`:`port` (0: any free port) until the process ends; `ready` is told the
 /// address once it listens.
 pub fn serve(
     project: Project,
     host: &str,
     port: u16,
     saves: std::path::PathBuf,
+    limits: BotLimits,
     ready: impl FnOnce(std::net::SocketAddr),
 ) -> Result<(), String> {
     if saves.exists() && !saves.is_dir() {
@@ -163,6 +191,8 @@ pub fn serve(
             rules: Mutex::new(HashMap::new()),
             games: std::sync::OnceLock::new(),
             replays: Mutex::new(HashMap::new()),
+            summaries: Mutex::new(HashMap::new()),
+            bots: bots::Pool::new(bots::Pool::default_threads(), limits.think, limits.idle),
             saves,
             hosts,
         });
@@ -177,16 +207,17 @@ fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/api/games", get(games))
+        .route("/api/status", get(status))
         .route("/api/tables", post(new_table))
-        .route("/api/tables/{table}/seats/{seat}", get(seat_view))
+        .route("/api/tables/{table}/seats/{seat}", get(seat_view).delete(leave))
         .route("/api/tables/{table}/seats/{seat}/answer", post(answer))
-        .route("/api/tables/{table}/seats/{seat}/save", post(save_table))
-        .route("/api/tables/resume", post(resume_table))
-        .route("/api/saves", get(saves_list))
-        .route("/api/scenarios", get(scenarios))
-        .route("/api/replay", get(replay_file))
-        .route("/api/replay/why", get(replay_why))
-        .route("/api/replay/picture", get(replay_picture))
+        .route("/api/tables/{table}/seats/{seat}/save", post(saving::save_table))
+        .route("/api/tables/resume", post(saving::resume_table))
+        .route("/api/saves", get(saving::saves_list))
+        .route("/api/scenarios", get(replaying::scenarios))
+        .route("/api/replay", get(replaying::replay_file))
+        .route("/api/replay/why", get(replaying::replay_why))
+        .route("/api/replay/picture", get(replaying::replay_picture))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page".into()) })
         .method_not_allowed_fallback(|method: axum::http::Method| async move {
             ApiError(
@@ -239,6 +270,13 @@ async fn games(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<GameInfo
     Ok(axum::Json(blocking(move || Ok(app2.game_list().clone())).await?))
 }
 
+/// The games kept and the bots at work.
+async fn status(State(app): State<Arc<App>>) -> axum::Json<serde_json::Value> {
+    let tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner).len();
+    let bots = app.bots.status();
+    axum::Json(json!({ "tables": tables, "bot_threads": bots.bot_threads, "bots_thinking": bots.thinking, "bots_waiting": bots.waiting }))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewTable {
@@ -270,123 +308,54 @@ async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     if !app.project.games().contains(&req.game) {
         return Err(ApiError(StatusCode::NOT_FOUND, format!("no game `{}` here", req.game)));
     }
-    let seats: Vec<SeatKind> = req.seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<_, _>>().map_err(bad)?;
+    let seats: Vec<SeatKind> = req.seats.iter().map(|s| SeatKind::parse(s)).collect::<Result<_, _>>().map_err(|e| match e {
+        SeatRefusal::Unknown(m) => bad(m),
+        SeatRefusal::TooLarge(m) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, m),
+    })?;
+    if !seats.contains(&SeatKind::Human) {
+        return Err(ApiError(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "a table needs a human seat: a game of bots alone is `arbiter play GAME --bots ...` or `arbiter sim`".into(),
+        ));
+    }
     let app2 = app.clone();
-    let table = blocking(move || {
+    let (table, told) = blocking(move || {
         let rules = app2.rules(&req.game, &req.variants).map_err(bad)?;
         let own = app2.project.rules_for(&req.game);
         Table::with_rules(rules, &req.variants, &own, seats, req.seed.unwrap_or_else(rand::random)).map_err(bad)
     })
     .await?;
-    Ok(axum::Json(seat_table(&app, table)))
+    Ok(axum::Json(seat_table(&app, table, told)))
 }
 
-/// A new game at the server: its number and each human seat's secret, for the browser that
-/// started it.
-fn seat_table(app: &App, table: Table) -> serde_json::Value {
-    let seats: Vec<serde_json::Value> = table.human_tokens().iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
+/// A new game at the server: its number and the secrets `told` (0-based seat), for the browser
+/// that started it. Its bots start thinking, if one must move.
+fn seat_table(app: &App, table: Table, told: Vec<(u8, String)>) -> serde_json::Value {
+    let seats: Vec<serde_json::Value> = told.iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
     let id = app.next.fetch_add(1, Ordering::Relaxed);
-    let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
-    // A full server makes room: a game that is over goes first, else the one left longest.
-    if tables.len() >= TABLES_KEPT {
-        let over = |k: &Kept| k.table.try_lock().is_ok_and(|t| t.over());
-        let gone = tables.iter().filter(|(_, k)| over(k)).map(|(id, _)| *id).min();
-        let gone = gone.or_else(|| tables.iter().min_by_key(|(_, k)| k.asked).map(|(id, _)| *id));
-        if let Some(id) = gone {
-            tables.remove(&id);
+    table.activity().touch();
+    let table = Arc::new(Mutex::new(table));
+    {
+        let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        // A full server makes room: a game that is over goes first, else the one left longest.
+        if tables.len() >= TABLES_KEPT {
+            let over = |k: &Kept| k.table.try_lock().is_ok_and(|t| t.over());
+            let gone = tables.iter().filter(|(_, k)| over(k)).map(|(id, _)| *id).min();
+            let gone = gone.or_else(|| tables.iter().min_by_key(|(_, k)| k.asked).map(|(id, _)| *id));
+            if let Some(k) = gone.and_then(|id| tables.remove(&id)) {
+                close(&k.table);
+            }
         }
+        let asked = app.asked.fetch_add(1, Ordering::Relaxed);
+        tables.insert(id, Kept { table: table.clone(), asked });
     }
-    let asked = app.asked.fetch_add(1, Ordering::Relaxed);
-    tables.insert(id, Kept { table: Arc::new(Mutex::new(table)), asked });
+    app.bots.wake(&table);
     json!({ "table": id, "seats": seats })
 }
 
-/// A save file's name as the page gives it: a plain `.json` name in the saves folder.
-fn save_path(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
-    let plain =
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) && !name.starts_with('.');
-    if !plain || !name.ends_with(".json") {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            format!("`{name}` is not the name of a save in the saves folder (a plain name ending in `.json`, as Save names them)"),
-        ));
-    }
-    Ok(app.saves.join(name))
-}
-
-async fn save_table(State(app): State<Arc<App>>, path: SeatPath, headers: HeaderMap) -> ApiResult<axum::Json<serde_json::Value>> {
-    let (id, seat) = seat_path(path)?;
-    blocking(move || {
-        let (table, _) = seat_of(&app, id, seat, &headers)?;
-        let t = table.lock().unwrap_or_else(PoisonError::into_inner);
-        std::fs::create_dir_all(&app.saves)
-            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("cannot make `{}`: {e}", app.saves.display())))?;
-        if save_names(&app.saves).len() >= SAVES_KEPT {
-            return Err(ApiError(
-                StatusCode::INSUFFICIENT_STORAGE,
-                format!("the saves folder holds {SAVES_KEPT} saves, as many as this server writes: delete some"),
-            ));
-        }
-        let (_, st) = t.rules_and_state();
-        let base = format!("{}-{id}-{}", t.game(), st.decisions);
-        let name = (0..100)
-            .map(|k| if k == 0 { format!("{base}.json") } else { format!("{base}-{k}.json") })
-            .find(|n| !app.saves.join(n).exists())
-            .ok_or_else(|| ApiError(StatusCode::CONFLICT, "too many saves of this moment".into()))?;
-        let path = app.saves.join(&name);
-        t.save(&path).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
-        Ok(axum::Json(json!({ "file": name, "resume": format!("arbiter resume {}", path.display()) })))
-    })
-    .await
-}
-
-/// Saves hold every hidden card: they are listed, resumed and replayed only by a server on this machine,
-/// whose user could open them anyway, never over the network.
-fn saves_here(app: &App) -> ApiResult<()> {
-    match app.hosts {
-        Some(_) => Ok(()),
-        None => Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "a server on the network does not list, resume or replay saves (a save holds every hidden card): go on with `arbiter resume FILE` on its machine".into(),
-        )),
-    }
-}
-
-async fn saves_list(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
-    saves_here(&app)?;
-    Ok(axum::Json(save_names(&app.saves)))
-}
-
-/// The saves in a folder, by name.
-fn save_names(folder: &std::path::Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
-    names
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ResumeReq {
-    file: String,
-}
-
-async fn resume_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> ApiResult<axum::Json<serde_json::Value>> {
-    saves_here(&app)?;
-    let req: ResumeReq = parse_body(body)?;
-    let path = existing_save(&app, &req.file)?;
-    let app2 = app.clone();
-    let table = blocking(move || {
-        let (built, header, state) = crate::save::load(&app2.project, &path, None, &[]).map_err(|e| bad(e.to_string()))?;
-        Table::resumed(Arc::new(built), header, state).map_err(bad)
-    })
-    .await?;
-    Ok(axum::Json(seat_table(&app, table)))
+/// A table let go of: its bots stop thinking.
+fn close(table: &Arc<Mutex<Table>>) {
+    table.lock().unwrap_or_else(PoisonError::into_inner).activity().close();
 }
 
 /// A table's number and a seat's, from the path.
@@ -398,7 +367,19 @@ fn seat_path(path: SeatPath) -> ApiResult<(u64, u8)> {
         .map_err(|e| ApiError(StatusCode::NOT_FOUND, format!("no such game or seat ({}): both are numbered from 1", e.body_text())))
 }
 
-/// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret.
+/// The secrets a request carries: `Authorization: Bearer S1[,S2,...]`.
+fn secrets_of(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Bearer"))
+        .map(|(_, tokens)| tokens.split(',').map(str::trim).filter(|t| !t.is_empty()).take(SECRETS_SENT).map(String::from).collect())
+        .unwrap_or_default()
+}
+
+/// The table `id`, and seat `seat` (1-based) of it, if the request holds that seat's secret. The
+/// table is marked as asked about (its players are there), and its bot woken if it was waiting.
 fn seat_of(app: &App, id: u64, seat: u8, headers: &HeaderMap) -> ApiResult<(Arc<Mutex<Table>>, u8)> {
     let table = app.tables.lock().unwrap_or_else(PoisonError::into_inner).get_mut(&id).map(|k| {
         k.asked = app.asked.fetch_add(1, Ordering::Relaxed);
@@ -412,33 +393,46 @@ fn seat_of(app: &App, id: u64, seat: u8, headers: &HeaderMap) -> ApiResult<(Arc<
             ),
         )
     })?;
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Bearer"))
-        .map(|(_, token)| token.trim())
-        .ok_or_else(|| ApiError(StatusCode::FORBIDDEN, "a seat's view needs its secret (`Authorization: Bearer SECRET`)".into()))?;
+    let tokens = secrets_of(headers);
+    if tokens.is_empty() {
+        return Err(ApiError(StatusCode::FORBIDDEN, "a seat's view needs its secret (`Authorization: Bearer SECRET`)".into()));
+    }
     let index = seat.checked_sub(1).ok_or_else(|| ApiError(StatusCode::NOT_FOUND, "seats are numbered from 1".into()))?;
     {
         let t = table.lock().unwrap_or_else(PoisonError::into_inner);
         if usize::from(index) >= t.seats() {
             return Err(ApiError(StatusCode::NOT_FOUND, format!("game {id} has no seat {seat}: its seats are 1 to {}", t.seats())));
         }
-        if !t.holds(index, token) {
+        if !tokens.iter().any(|token| t.holds(index, token)) {
             return Err(ApiError(StatusCode::FORBIDDEN, format!("that is not seat {seat}'s secret: a seat sees only its own view")));
         }
+        t.activity().touch();
     }
+    app.bots.wake(&table);
     Ok((table, index))
 }
 
 async fn seat_view(State(app): State<Arc<App>>, path: SeatPath, headers: HeaderMap) -> ApiResult<axum::Json<table::SeatView>> {
-    // The table's lock may be held while bots think: it is waited for off the server's threads.
+    // The table's lock may be held while a quick bot moves: it is waited for off the server's threads.
     let (id, seat) = seat_path(path)?;
     blocking(move || {
         let (table, index) = seat_of(&app, id, seat, &headers)?;
         let view = table.lock().unwrap_or_else(PoisonError::into_inner).view(index);
         Ok(axum::Json(view))
+    })
+    .await
+}
+
+/// A seat leaves its table; once every human seat has left, the table is closed and its bots stop.
+async fn leave(State(app): State<Arc<App>>, path: SeatPath, headers: HeaderMap) -> ApiResult<axum::Json<serde_json::Value>> {
+    let (id, seat) = seat_path(path)?;
+    blocking(move || {
+        let (table, index) = seat_of(&app, id, seat, &headers)?;
+        let closed = table.lock().unwrap_or_else(PoisonError::into_inner).leave(index);
+        if closed {
+            app.tables.lock().unwrap_or_else(PoisonError::into_inner).remove(&id);
+        }
+        Ok(axum::Json(json!({ "left": seat, "closed": closed })))
     })
     .await
 }
@@ -460,147 +454,23 @@ async fn answer(
     let (id, seat) = seat_path(path)?;
     blocking(move || {
         let (table, index) = seat_of(&app, id, seat, &headers)?;
-        let mut t = table.lock().unwrap_or_else(PoisonError::into_inner);
-        match t.answer(index, req.picks) {
-            Ok(()) => Ok(axum::Json(t.view(index))),
-            Err(table::Refusal::Refused(e)) => Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("refused: {e}"))),
-            Err(table::Refusal::Stopped(e)) => {
-                Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the game stopped on a rule error: {e}")))
+        let view = {
+            let mut t = table.lock().unwrap_or_else(PoisonError::into_inner);
+            match t.answer(index, req.picks) {
+                Ok(()) => t.view(index),
+                Err(table::Refusal::Refused(e)) => return Err(ApiError(StatusCode::UNPROCESSABLE_ENTITY, format!("refused: {e}"))),
+                Err(table::Refusal::Stopped(e)) => {
+                    return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the game stopped on a rule error: {e}")));
+                }
             }
-        }
+        };
+        app.bots.wake(&table);
+        Ok(axum::Json(view))
     })
     .await
 }
 
-/// Run game work (loading rules, bots thinking) off the server's threads.
+/// Run game work (loading rules, a quick bot's moves) off the server's threads.
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> ApiResult<T> + Send + 'static) -> ApiResult<T> {
     tokio::task::spawn_blocking(f).await.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the work failed: {e}")))?
-}
-
-async fn scenarios(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<String>>> {
-    let app2 = app.clone();
-    Ok(axum::Json(blocking(move || Ok(replay::scenario_files(&app2.project))).await?))
-}
-
-/// A replay refused, with its status.
-fn refused(r: replay::Refused) -> ApiError {
-    match r {
-        replay::Refused::Outside(e) => ApiError(StatusCode::FORBIDDEN, e),
-        replay::Refused::Missing(e) => ApiError(StatusCode::NOT_FOUND, e),
-        replay::Refused::Failed(e) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, e),
-    }
-}
-
-/// A save in the saves folder, by the name the page gives.
-fn existing_save(app: &App, name: &str) -> ApiResult<std::path::PathBuf> {
-    let path = save_path(app, name)?;
-    if !path.is_file() {
-        return Err(ApiError(StatusCode::NOT_FOUND, format!("no save `{name}` in the saves folder")));
-    }
-    Ok(path)
-}
-
-/// What a replay request asks for: the replay, the rest of its query, and whose view.
-struct Asked {
-    replay: Arc<replay::Replayed>,
-    query: HashMap<String, String>,
-    viewer: Option<u8>,
-}
-
-/// A replay request's query, or a clean refusal of a malformed one.
-type ReplayQuery = Result<Query<HashMap<String, String>>, QueryRejection>;
-
-/// What a replay request names, run (once): a scenario file (`file=tests/...`) or a saved game
-/// (`save=NAME`, on a server on this machine only), and whose view (`as=N` or `as=all`, for a
-/// saved game: `None` is everything).
-fn replayed(app: &App, query: ReplayQuery) -> ApiResult<Asked> {
-    let Query(query) = query.map_err(|e| bad(format!("the query cannot be read: {}", e.body_text())))?;
-    let (path, save) = match (query.get("file"), query.get("save")) {
-        (Some(rel), None) => (replay::resolve(&app.project, rel).map_err(refused)?, None),
-        (None, Some(name)) => {
-            saves_here(app)?;
-            (existing_save(app, name)?, Some(name.clone()))
-        }
-        _ => return Err(bad("which file? (`?file=tests/...` for a scenario file, or `?save=NAME` for a saved game)")),
-    };
-    // A save may be written again (`arbiter play --save` does, at every decision).
-    let stamp = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-    let key = (path.clone(), stamp);
-    let kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner).get(&key).cloned();
-    let r = match kept {
-        Some(r) => r,
-        None => {
-            let run = match &save {
-                Some(name) => replay::Replayed::save(&app.project, &path, name),
-                None => replay::Replayed::run(&app.project, &path),
-            };
-            let r = Arc::new(run.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?);
-            let mut kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner);
-            if kept.len() >= TABLES_KEPT {
-                kept.clear();
-            }
-            kept.insert(key, r.clone());
-            r
-        }
-    };
-    let viewer = match (query.get("as").map(String::as_str), r.saved) {
-        (None, false) => None,
-        (Some(_), false) => return Err(bad("a scenario is a ruling, replayed with everything in view: leave out `as`")),
-        (None, true) => return Err(bad("whose view? (`&as=1` for P1's, `&as=all` for everything, hidden cards too)")),
-        (Some("all"), true) => None,
-        (Some(n), true) => {
-            let seat: u8 = n
-                .parse()
-                .ok()
-                .filter(|s| (1..=r.players()).contains(&usize::from(*s)))
-                .ok_or_else(|| bad(format!("`as={n}` is not a seat of this game: 1 to {}, or `all`", r.players())))?;
-            Some(seat - 1)
-        }
-    };
-    Ok(Asked { replay: r, query, viewer })
-}
-
-/// The replay, run and event a replay request names, and whose view.
-fn replayed_event(app: &App, query: ReplayQuery) -> ApiResult<(Arc<replay::Replayed>, String, usize, Option<u8>)> {
-    let Asked { replay: r, query, viewer } = replayed(app, query)?;
-    let id = query.get("id").ok_or_else(|| bad("which scenario? (`&id=...`)"))?.clone();
-    let event: usize = query.get("event").and_then(|e| e.parse().ok()).ok_or_else(|| bad("which event? (`&event=N`, a number)"))?;
-    Ok((r, id, event, viewer))
-}
-
-async fn replay_file(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<axum::Json<Vec<replay::Replay>>> {
-    Ok(axum::Json(
-        blocking(move || {
-            let asked = replayed(&app, query)?;
-            Ok(asked.replay.replays(asked.viewer))
-        })
-        .await?,
-    ))
-}
-
-async fn replay_why(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<axum::Json<serde_json::Value>> {
-    blocking(move || {
-        let (r, id, event, viewer) = replayed_event(&app, query)?;
-        if let (Some(seat), true) = (viewer, r.saved) {
-            return Err(ApiError(
-                StatusCode::FORBIDDEN,
-                format!(
-                    "a `why` chain reads the rules' conditions with every card in view, so it is not shown as P{}'s: replay with `as=all`",
-                    seat + 1
-                ),
-            ));
-        }
-        let (why, text) = r.why(&id, event).map_err(refused)?;
-        Ok(axum::Json(json!({ "why": why, "text": text })))
-    })
-    .await
-}
-
-async fn replay_picture(State(app): State<Arc<App>>, query: ReplayQuery) -> ApiResult<Response> {
-    blocking(move || {
-        let (r, id, event, viewer) = replayed_event(&app, query)?;
-        let svg = r.picture_at(&id, event, viewer).map_err(refused)?;
-        Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
-    })
-    .await
 }

@@ -207,11 +207,6 @@ impl Replayed {
             .collect()
     }
 
-    /// How many seats the game has.
-    pub fn players(&self) -> usize {
-        self.runs.first().map_or(0, |r| r.state.players.len())
-    }
-
     fn find(&self, id: &str) -> Result<&Run, Refused> {
         self.runs.iter().find(|r| r.id == id).ok_or_else(|| Refused::Missing(format!("no scenario `{id}` in this file")))
     }

@@ -1,31 +1,105 @@
-//! A game at the web table: its rules, its state, who plays each seat, and the secret each human
-//! seat is played with. Everything a seat is sent is worked out here, from what that seat may see.
+//! A game at the web table: its rules, its state, who plays each seat, and the digest of the
+//! secret each human seat is played with. Everything a seat is sent is worked out here, from what
+//! that seat may see.
+//!
+//! The quick bots move here, in the request that let them (for `budgets::WEB_INLINE` at most);
+//! the searching bots on the bots' own threads (`bots.rs`), which take a copy of the state
+//! (`prepare_bot`) and give their answer back (`take_bot_answer`).
 
-use crate::agents::plan::{BotPlan, Bots};
+use crate::agents::Stop;
+use crate::agents::plan::{BotKind, BotPlan, Bots, Thinking};
+use crate::budgets::{WEB_DEPTH, WEB_INLINE, WEB_PLAYOUTS};
 use crate::check::Built;
 use crate::check::project::Project;
-use crate::runtime::state::{Answer, Count, Mode, State};
+use crate::runtime::state::{Answer, Count, Decision, Mode, State};
 use crate::runtime::view::{self, TableView};
-use crate::runtime::{AnswerError, Engine, Setup, Status};
+use crate::runtime::{AnswerError, Engine, RtError, Setup, Status};
+use crate::save::{SeatSecret, secret_digest};
 use serde::Serialize;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Who plays a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SeatKind {
     Human,
-    /// A bot, as `--bots` names it: `random`, `greedy`, `mcts`.
+    /// A bot, as `--bots` names it: `random`, `greedy`, `mcts`, `mcts:PLAYOUTS[:DEPTH]`.
     Bot(String),
 }
 
+/// Why a seat's kind is refused: not a kind of player at all (400), or a bot larger than a web
+/// table runs (422).
+#[derive(Debug)]
+pub enum SeatRefusal {
+    Unknown(String),
+    TooLarge(String),
+}
+
 impl SeatKind {
-    pub fn parse(s: &str) -> Result<SeatKind, String> {
-        match s {
-            "human" => Ok(SeatKind::Human),
-            "random" | "greedy" => Ok(SeatKind::Bot(s.to_string())),
-            s if s == "mcts" || s.starts_with("mcts:") => Ok(SeatKind::Bot(s.to_string())),
-            other => Err(format!("`{other}` is not a kind of player: human, random, greedy or mcts")),
+    pub fn parse(s: &str) -> Result<SeatKind, SeatRefusal> {
+        if s == "human" {
+            return Ok(SeatKind::Human);
         }
+        let kind: BotKind = s.parse().map_err(|_| {
+            SeatRefusal::Unknown(format!("`{s}` is not a kind of player: human, random, greedy, mcts or mcts:PLAYOUTS[:DEPTH]"))
+        })?;
+        if let BotKind::Mcts { playouts, depth } = kind
+            && (playouts > WEB_PLAYOUTS || depth.is_some_and(|d| d > WEB_DEPTH))
+        {
+            return Err(SeatRefusal::TooLarge(format!(
+                "`{s}` is a larger search than a web table runs: at most {WEB_PLAYOUTS} playouts and a depth of {WEB_DEPTH} (`mcts:{WEB_PLAYOUTS}:{WEB_DEPTH}`)"
+            )));
+        }
+        Ok(SeatKind::Bot(s.to_string()))
+    }
+}
+
+/// When a table was last asked about, and whether it was closed: what its bots, thinking on
+/// their own threads, look at to stop.
+#[derive(Debug)]
+pub struct Activity {
+    born: Instant,
+    /// Milliseconds from `born` to the last request about the table.
+    asked: AtomicU64,
+    closed: AtomicBool,
+    /// Its bot waits on the bots' threads, or thinks there.
+    queued: AtomicBool,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity { born: Instant::now(), asked: AtomicU64::new(0), closed: AtomicBool::new(false), queued: AtomicBool::new(false) }
+    }
+
+    /// A seat asked about the table now.
+    pub fn touch(&self) {
+        let ms = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.asked.store(ms, Ordering::Relaxed);
+    }
+
+    /// How long since a seat last asked.
+    pub fn idle_for(&self) -> std::time::Duration {
+        let asked = std::time::Duration::from_millis(self.asked.load(Ordering::Relaxed));
+        self.born.elapsed().saturating_sub(asked)
+    }
+
+    /// The table is gone: its bot stops thinking.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+    }
+
+    pub fn closed(&self) -> bool {
+        self.closed.load(Ordering::Relaxed)
+    }
+
+    /// Mark the table's bot as waiting for the bots' threads; false if it already was.
+    pub fn queue(&self) -> bool {
+        !self.queued.swap(true, Ordering::AcqRel)
+    }
+
+    pub fn unqueue(&self) {
+        self.queued.store(false, Ordering::Release);
     }
 }
 
@@ -35,12 +109,15 @@ pub struct Table {
     state: State,
     bots: Bots,
     seats: Vec<SeatKind>,
-    /// The secret each human seat is played with (none for a bot's seat).
-    tokens: Vec<Option<String>>,
+    /// The digest of the secret each human seat is played with (none for a bot's seat).
+    secrets: Vec<Option<String>>,
     /// A rule error that stopped the game.
     stopped: Option<String>,
+    /// The human seats that have left the table.
+    left: Vec<bool>,
     /// What a save of this game says it is (game, variants, players, seed, who plays each seat).
     header: crate::save::Header,
+    activity: Arc<Activity>,
 }
 
 /// What a seat is sent: the table as it sees it, the events it saw, and its decision.
@@ -60,6 +137,8 @@ pub struct SeatView {
     pub decision: Option<DecisionView>,
     /// The seat that must decide now, when it is another one (1-based).
     pub waiting_for: Option<u8>,
+    /// Whether that seat is a bot thinking (ask again in a moment).
+    pub thinking: bool,
     /// How the game ended.
     pub result: Option<String>,
     /// A rule error that stopped the game.
@@ -97,22 +176,48 @@ pub enum Refusal {
     Stopped(String),
 }
 
+/// A searching bot's decision, copied out of its table to think about on a bot thread.
+pub struct Prepared {
+    built: Arc<Built>,
+    state: State,
+    decision: Decision,
+    thinking: Thinking,
+}
+
+impl Prepared {
+    /// The bot's answer, thinking until its own bound, `deadline`, or `stopped` says so.
+    pub fn think(&self, deadline: Instant, stopped: &(dyn Fn() -> bool + Sync)) -> Result<Answer, RtError> {
+        let stop = Stop { deadline: Some(deadline), cancelled: Some(stopped) };
+        self.thinking.answer(&Engine::new(&self.built.game), &self.state, &self.decision, &stop)
+    }
+}
+
 impl Table {
-    /// A new game of `game` for these seats, played on by the bots until a human must decide.
+    /// A new game of `game` for these seats, played on by the bots until a human must decide
+    /// (searching bots included: for tests and tools that want the game settled at once). The
+    /// table, and each human seat's secret (0-based seat).
     pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
         let own = project.rules_for(game);
-        Table::with_rules(rules(project, game, variants)?, variants, &own, seats, seed)
+        let (mut table, _) = Table::with_rules(rules(project, game, variants)?, variants, &own, seats, seed)?;
+        while table.bot_must_think() {
+            let Some(p) = table.prepare_bot() else { break };
+            let answer = p.think(Instant::now() + crate::budgets::WEB_THINK, &|| false);
+            table.take_bot_answer(p, answer);
+        }
+        Ok(table)
     }
 
     /// A new game with rules already loaded, with the user's own rule files `own` among them
-    /// (`--rules`: a save names them, to be loaded again).
+    /// (`--rules`: a save names them, to be loaded again). The quick bots play on until a human
+    /// or a searching bot must decide. The table, and each human seat's secret (0-based seat),
+    /// told here only: the table keeps their digests.
     pub fn with_rules(
         built: Arc<Built>,
         variants: &[String],
         own: &[std::path::PathBuf],
         seats: Vec<SeatKind>,
         seed: u64,
-    ) -> Result<Table, String> {
+    ) -> Result<(Table, Vec<(u8, String)>), String> {
         let g = &built.game;
         let players = seats.len();
         if players < g.min_players as usize || players > g.max_players as usize {
@@ -134,16 +239,22 @@ impl Table {
         let mut header = crate::save::Header::new(g, variants, &[], players, seed, &humans);
         header.bots = specs;
         header.rules = own.iter().map(|p| p.display().to_string()).collect();
-        Ok(Table::seated(built, header, state, plan, seats))
+        let tokens: Vec<Option<String>> = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
+        let secrets = tokens.iter().map(|t| t.as_deref().map(secret_digest)).collect();
+        let told = tokens.into_iter().enumerate().filter_map(|(i, t)| Some((u8::try_from(i).ok()?, t?))).collect();
+        Ok((Table::seated(built, header, state, plan, seats, secrets), told))
     }
 
-    /// A saved game going on: its seats are played as they were (its human seats here).
+    /// A saved game going on: its seats are played as they were (its human seats here, each with
+    /// the secret it was saved with).
     pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, String> {
         let g = &built.game;
         let plan = BotPlan::parse(&header.bots, g, header.players)?;
+        let mut secrets = Vec::new();
         let seats = (0..header.players)
             .map(|i| {
                 let seat = u8::try_from(i + 1).unwrap_or(0);
+                secrets.push(header.secrets.iter().find(|s| s.seat == seat).map(|s| s.sha256.clone()));
                 if header.humans.contains(&seat) {
                     SeatKind::Human
                 } else {
@@ -152,20 +263,37 @@ impl Table {
                 }
             })
             .collect();
-        Ok(Table::seated(built, header, state, plan, seats))
+        Ok(Table::seated(built, header, state, plan, seats, secrets))
     }
 
-    fn seated(built: Arc<Built>, header: crate::save::Header, state: State, plan: BotPlan, seats: Vec<SeatKind>) -> Table {
-        let tokens = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
-        let mut table = Table { built, state, bots: Bots::new(plan, header.seed), seats, tokens, stopped: None, header };
+    fn seated(
+        built: Arc<Built>,
+        mut header: crate::save::Header,
+        state: State,
+        plan: BotPlan,
+        seats: Vec<SeatKind>,
+        secrets: Vec<Option<String>>,
+    ) -> Table {
+        header.secrets = secrets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some(SeatSecret { seat: u8::try_from(i + 1).ok()?, sha256: s.clone()? }))
+            .collect();
+        let bots = Bots::new(plan, header.seed);
+        let activity = Arc::new(Activity::new());
+        let left = vec![false; seats.len()];
+        let mut table = Table { built, state, bots, seats, secrets, stopped: None, left, header, activity };
         table.play_on();
         table
     }
 
-    /// Save the game to `path` (a new file): everything, hidden cards too, so it is written on
-    /// this machine and never sent to a seat.
-    pub fn save(&self, path: &std::path::Path) -> Result<(), String> {
-        let mut saver = crate::save::Saver::new(self.header.clone(), &self.built.game, None, None).map_err(|e| e.to_string())?;
+    /// Save the game to `path` (a new file) as `seat` (0-based) saves it: everything, hidden cards
+    /// too, so it is written on this machine and never sent to a seat; with each human seat's
+    /// secret as a digest, so that only its holder may go on with it or replay it as that seat.
+    pub fn save(&self, path: &std::path::Path, seat: u8) -> Result<(), String> {
+        let mut header = self.header.clone();
+        header.saved_by = Some(seat + 1);
+        let mut saver = crate::save::Saver::new(header, &self.built.game, None, None).map_err(|e| e.to_string())?;
         saver.save_to(&self.state, Some(path)).map(|_| ()).map_err(|e| e.to_string())
     }
 
@@ -179,9 +307,22 @@ impl Table {
         (&self.built.game, &self.state)
     }
 
-    /// Each human seat (0-based) and its secret.
-    pub fn human_tokens(&self) -> Vec<(u8, String)> {
-        self.tokens.iter().enumerate().filter_map(|(i, t)| Some((u8::try_from(i).ok()?, t.clone()?))).collect()
+    /// When the table was last asked about, and whether it is closed.
+    pub fn activity(&self) -> &Arc<Activity> {
+        &self.activity
+    }
+
+    /// `seat` (0-based) leaves the table: once every human seat has, the table is closed (its
+    /// bots stop thinking). Whether it is.
+    pub fn leave(&mut self, seat: u8) -> bool {
+        if let Some(l) = self.left.get_mut(usize::from(seat)) {
+            *l = true;
+        }
+        let all = self.seats.iter().zip(&self.left).all(|(k, l)| *k != SeatKind::Human || *l);
+        if all {
+            self.activity.close();
+        }
+        all
     }
 
     /// Whether the game is over (ended, or stopped by a rule error).
@@ -196,42 +337,93 @@ impl Table {
 
     /// Whether `token` is the secret of `seat`.
     pub fn holds(&self, seat: u8, token: &str) -> bool {
-        self.tokens.get(seat as usize).and_then(|t| t.as_deref()).is_some_and(|t| constant_time_eq(t.as_bytes(), token.as_bytes()))
+        let digest = secret_digest(token);
+        self.secrets.get(seat as usize).and_then(|t| t.as_deref()).is_some_and(|t| constant_time_eq(t.as_bytes(), digest.as_bytes()))
     }
 
-    /// Advance the game: the bots answer, until a human must decide, the game ends, or a rule
-    /// error stops it.
+    /// The bot to move now, if it is a bot's decision and the game goes on.
+    fn bot_to_move(&self) -> Option<&Decision> {
+        let d = self.state.pending.as_ref().filter(|_| self.stopped.is_none() && self.state.result.is_none())?;
+        (self.seats.get(d.seat as usize) != Some(&SeatKind::Human)).then_some(d)
+    }
+
+    /// Whether a bot must move now that the request cannot wait for: a searching bot, or a quick
+    /// one left over once `play_on`'s moment was up.
+    pub fn bot_must_think(&self) -> bool {
+        self.bot_to_move().is_some()
+    }
+
+    /// Advance the game: the quick bots answer, until a human or a searching bot must decide, the
+    /// game ends, a rule error stops it, or `WEB_INLINE` has passed.
     fn play_on(&mut self) {
-        let game = &self.built.game;
-        let engine = Engine::new(game);
+        let until = Instant::now() + WEB_INLINE;
+        let built = self.built.clone();
+        let engine = Engine::new(&built.game);
         while self.stopped.is_none() {
             match engine.advance(&mut self.state) {
                 Err(e) => self.stopped = Some(self.rule_error(&e)),
                 Ok(Status::Ended | Status::Idle) => return,
                 Ok(Status::Decision) => {
-                    let Some(d) = self.state.pending.clone() else { return };
-                    if self.seats.get(d.seat as usize) == Some(&SeatKind::Human) {
+                    let Some(d) = self.bot_to_move().cloned() else { return };
+                    let thinking = match self.bots.thinking(&engine, &self.state, &d) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            self.stopped = Some(self.rule_error(&e));
+                            return;
+                        }
+                    };
+                    if matches!(thinking.kind, BotKind::Mcts { .. }) || Instant::now() >= until {
                         return;
                     }
-                    let taken = self
-                        .bots
-                        .decide(&engine, &self.state, &d)
-                        .map_err(AnswerError::Rule)
-                        .and_then(|a| engine.answer(&mut self.state, d.seat, &a));
-                    if let Err(e) = taken {
-                        self.stopped = Some(match e {
-                            AnswerError::Rule(e) => self.rule_error(&e),
-                            AnswerError::Refused(_) => "a bot's answer was refused".to_string(),
-                        });
-                    }
+                    let answer = thinking.answer(&engine, &self.state, &d, &Stop::NEVER);
+                    self.take(&engine, &thinking, answer);
                 }
             }
         }
     }
 
+    /// Take a bot's answer (or the rule error it met) into the game.
+    fn take(&mut self, engine: &Engine, thinking: &Thinking, answer: Result<Answer, RtError>) {
+        let Some(seat) = self.state.pending.as_ref().map(|d| d.seat) else { return };
+        let taken = answer.map_err(AnswerError::Rule).and_then(|a| {
+            self.bots.remember(thinking, &a);
+            engine.answer(&mut self.state, seat, &a)
+        });
+        if let Err(e) = taken {
+            self.stopped = Some(match e {
+                AnswerError::Rule(e) => self.rule_error(&e),
+                AnswerError::Refused(_) => "a bot's answer was refused".to_string(),
+            });
+        }
+    }
+
+    /// The bot's decision to think about on a bot thread, if a bot must move.
+    pub fn prepare_bot(&mut self) -> Option<Prepared> {
+        let d = self.bot_to_move()?.clone();
+        let engine = Engine::new(&self.built.game);
+        match self.bots.thinking(&engine, &self.state, &d) {
+            Ok(thinking) => Some(Prepared { built: self.built.clone(), state: self.state.clone(), decision: d, thinking }),
+            Err(e) => {
+                self.stopped = Some(self.rule_error(&e));
+                None
+            }
+        }
+    }
+
+    /// A bot's answer, thought about on a bot thread: taken if the game is where it was, and the
+    /// quick bots play on.
+    pub fn take_bot_answer(&mut self, p: Prepared, answer: Result<Answer, RtError>) {
+        if self.state.decisions != p.state.decisions || self.bot_to_move().is_none() {
+            return;
+        }
+        let engine = Engine::new(&p.built.game);
+        self.take(&engine, &p.thinking, answer);
+        self.play_on();
+    }
+
     /// A rule error as the seats are told it: where it happened, not its message, which names
     /// values with everything in view (a hidden card); the message goes to the server's console.
-    fn rule_error(&self, e: &crate::runtime::RtError) -> String {
+    fn rule_error(&self, e: &RtError) -> String {
         let at = self.built.game.location(e.span);
         eprintln!("arbiter serve: a rule error stopped game {} at {at}: {}", self.header.game, e.message);
         format!("a rule error at {at} (its message is on the server's console)")
@@ -314,6 +506,7 @@ impl Table {
             events,
             decision,
             waiting_for: pending.filter(|d| d.seat != seat).map(|d| d.seat + 1),
+            thinking: self.bot_to_move().is_some(),
             result: st.result.as_ref().map(|r| crate::runtime::view::result_line(r, st.turns)),
             stopped: self.stopped.clone(),
         }

@@ -40,12 +40,24 @@ impl Server {
         Server { child, url, agent }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Status and body of a request (`token` as the seat's secret).
     pub fn call(&self, method: &str, path: &str, body: Option<&str>, token: Option<&str>) -> (u16, String) {
         let url = format!("{}{path}", self.url);
         let mut resp = match (method, body) {
             ("GET", _) => {
                 let mut r = self.agent.get(&url);
+                if let Some(t) = token {
+                    r = r.header("Authorization", &format!("Bearer {t}"));
+                }
+                r.call().unwrap()
+            }
+            ("DELETE", _) => {
+                let mut r = self.agent.delete(&url);
                 if let Some(t) = token {
                     r = r.header("Authorization", &format!("Bearer {t}"));
                 }
