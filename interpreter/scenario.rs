@@ -4,12 +4,11 @@
 
 use crate::check::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
 use crate::ir::value::Value;
-use crate::ir::{Expr, ExprKind, Game};
+use crate::ir::{Expr, Game};
 use crate::runtime::eval::{Evaluator, new_env};
 use crate::runtime::state::Tracing;
 use crate::runtime::state::{Answer, Mode, ScriptedRandom, State};
 use crate::runtime::{Engine, RtError, Setup, Status, view};
-use crate::syntax::ast::BinOp;
 use crate::syntax::span::Span;
 
 /// Why a scenario failed, and where.
@@ -21,6 +20,9 @@ pub struct Failure {
     pub help: Option<String>,
     pub span: Span,
 }
+
+mod expect;
+use expect::expect;
 
 pub struct Outcome {
     pub id: String,
@@ -89,10 +91,24 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     let mut stopped = false;
     let keep = snapshots;
     let mut snapshots = Vec::new();
+    // Where the last step that runs the rules began: the decisions settled at once since then
+    // are the ones an `expect options` may check.
+    let mut since = Since::default();
     for step in &sc.steps {
-        let span = step.span;
+        let span = trimmed(game, step.span);
         if keep && snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
             snapshots.push((st.log.len(), st.clone()));
+        }
+        if let (Step::Exec(_) | Step::Run(_) | Step::Answer { .. }, Some(r)) = (&step.step, &st.result) {
+            let what = if matches!(step.step, Step::Answer { .. }) { "answered" } else { "run" };
+            let mut f = fail(format!("the game is over: nothing more can be {what}"), span);
+            f.actual = Some(view::result_text(r));
+            f.help = Some("end the scenario before this line, or check the result with `expect winner ..`".into());
+            failures.push(f);
+            break;
+        }
+        if matches!(step.step, Step::Exec(_) | Step::Run(_) | Step::Answer { .. }) {
+            since = Since { log: st.log.len(), settled: engine.script().map_or(0, |s| s.settled.borrow().len()) };
         }
         if let (Step::Exec(_) | Step::Run(_), Some(d)) = (&step.step, &st.pending) {
             let mut f = fail(format!("P{} is still deciding — {}", d.seat + 1, d.prompt), span);
@@ -118,15 +134,41 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
             Step::Random(r) => script_random(&engine, &st, r),
-            Step::Expect(e) => expect(&engine, &st, e, span),
+            Step::Expect(ExpectIr::Refused { who, value, fragment }) => refused(&engine, &mut st, who, value, fragment.as_deref(), span),
+            Step::Expect(e) => expect(&engine, &st, e, since, span),
             Step::Stop => {
                 stopped = true;
                 Ok(())
             }
         };
-        if let Err(f) = r {
+        if let Err(mut f) = r {
+            // A random result the step needed, scripted further down: name the line to move.
+            if f.message.contains("unscripted random result")
+                && let Some(later) = sc.steps.iter().skip_while(|s| !std::ptr::eq(*s, step)).find(|s| matches!(s.step, Step::Random(_)))
+                && let Some(file) = game.file(later.span.file)
+            {
+                let (line, _) = file.line_col(later.span.start as usize);
+                let (here, _) = file.line_col(span.start as usize);
+                let (text, step_text) = (file.slice(later.span).to_string(), file.slice(span).to_string());
+                f.help = Some(format!(
+                    "`{text}` ({}:{line}) is scripted after the step that needed it: move it above `{step_text}` (line {here})",
+                    file.name
+                ));
+            }
+            // An expectation that fails while a decision waits says whose it is and what it asks.
+            if let (Step::Expect(_), Some(d)) = (&step.step, &st.pending)
+                && !(f.message.contains(d.prompt.as_ref()) || f.actual.as_ref().is_some_and(|a| a.contains(d.prompt.as_ref())))
+            {
+                let waiting = format!("meanwhile P{} is deciding: {} (options: {})", d.seat + 1, d.prompt, d.labels().join(" | "));
+                f.help = Some(match f.help.take() {
+                    Some(h) => format!("{h}\n{waiting}"),
+                    None => waiting,
+                });
+            }
             failures.push(f);
-            if !matches!(step.step, Step::Expect(_)) {
+            // A failed expectation lets the scenario go on (to report the next ones too), unless
+            // it was a refusal that was taken: the state is no longer the scenario's.
+            if !matches!(&step.step, Step::Expect(e) if !matches!(e, ExpectIr::Refused { .. })) {
                 break;
             }
         }
@@ -150,6 +192,22 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing, snapshots }
 }
 
+/// A statement's span without the blank space after it (so that a failure underlines the line).
+fn trimmed(game: &Game, span: Span) -> Span {
+    let Some(file) = game.file(span.file) else { return span };
+    let text = file.slice(span);
+    let end = span.start as usize + text.trim_end().len();
+    Span::new(span.file, span.start as usize, end)
+}
+
+/// Where the last step that ran the rules began: the log's length and the number of decisions
+/// settled at once then.
+#[derive(Debug, Clone, Copy, Default)]
+struct Since {
+    log: usize,
+    settled: usize,
+}
+
 fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
     match engine.advance(st) {
         Ok(Status::Decision | Status::Ended | Status::Idle) => Ok(()),
@@ -163,11 +221,24 @@ fn eval0(engine: &Engine, st: &State, e: &Expr) -> Result<Value, Failure> {
 }
 
 fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span) -> Result<(), Failure> {
+    let (seat, idx) = chosen(engine, st, who, value, span)??;
+    match engine.answer(st, seat, &Answer(idx)) {
+        Ok(()) => {}
+        Err(crate::runtime::AnswerError::Refused(m)) => return Err(fail(format!("the answer was refused: {m}"), span)),
+        Err(crate::runtime::AnswerError::Rule(e)) => return Err(rt_fail(e)),
+    }
+    advance(engine, st)
+}
+
+/// The seat answering and the options its answer names; `Ok(Err(..))` when the answer names
+/// something that is not an option (a refusal `expect refused` accepts); `Err` when the answer
+/// can't be made at all (nobody is deciding, or someone else is).
+fn chosen(engine: &Engine, st: &State, who: &Expr, value: &Expr, span: Span) -> Result<Result<(u8, Vec<usize>), Failure>, Failure> {
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         other => return Err(fail(format!("`answer` needs a player, found {}", other.type_name()), who.span)),
     };
-    let Some(d) = st.pending.clone() else {
+    let Some(d) = st.pending.as_ref() else {
         return Err(fail(format!("P{} was to answer, but nobody is deciding", seat + 1), span));
     };
     if d.seat != seat {
@@ -192,16 +263,41 @@ fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span)
         Err(f)
     };
     let idx = match &wanted {
-        Value::List(items) => items.iter().map(find).collect::<Result<Vec<_>, _>>()?,
-        v => vec![find(v)?],
+        Value::List(items) => items.iter().map(find).collect::<Result<Vec<_>, _>>(),
+        v => find(v).map(|i| vec![i]),
     };
-    drop(ev);
-    match engine.answer(st, seat, &Answer(idx)) {
-        Ok(()) => {}
-        Err(crate::runtime::AnswerError::Refused(m)) => return Err(fail(format!("the answer was refused: {m}"), span)),
-        Err(crate::runtime::AnswerError::Rule(e)) => return Err(rt_fail(e)),
+    Ok(idx.map(|i| (seat, i)))
+}
+
+/// `expect refused answer P X`: the answer is not taken — it names no option, or the engine
+/// refuses it — with a message containing `fragment`; the decision stays pending, nothing changes.
+fn refused(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, fragment: Option<&str>, span: Span) -> Result<(), Failure> {
+    let message = match chosen(engine, st, who, value, span)? {
+        Err(f) => f.message,
+        Ok((seat, idx)) => {
+            let before = st.log.len();
+            match engine.answer(st, seat, &Answer(idx)) {
+                Err(crate::runtime::AnswerError::Refused(m)) => m,
+                Err(crate::runtime::AnswerError::Rule(e)) => return Err(rt_fail(e)),
+                Ok(()) => {
+                    let taken = st.log.get(before).map(|e| view::event_text(engine.game, st, e, None));
+                    let mut f = fail("the answer was to be refused, but it was taken", span);
+                    f.actual = taken;
+                    // The scenario can't go on from a decision it meant not to make.
+                    return Err(f);
+                }
+            }
+        }
+    };
+    match fragment {
+        Some(part) if !message.contains(part) => {
+            let mut f = fail("the answer was refused, with another message", span);
+            f.expected = Some(part.to_string());
+            f.actual = Some(message);
+            Err(f)
+        }
+        _ => Ok(()),
     }
-    advance(engine, st)
 }
 
 fn script_random(engine: &Engine, st: &State, r: &RandomIr) -> Result<(), Failure> {
@@ -225,181 +321,6 @@ fn scripted_value(game: &Game, st: &State, r: &RandomIr) -> Result<ScriptedRando
         RandomIr::Pick(e) => ScriptedRandom::Pick(ev.eval(e, &mut env).map_err(rt_fail)?),
     };
     Ok(item)
-}
-
-fn expect(engine: &Engine, st: &State, e: &ExpectIr, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
-    match e {
-        ExpectIr::True { cond, text, message } => {
-            let v = eval0(engine, st, cond)?;
-            if v == Value::Bool(true) {
-                return Ok(());
-            }
-            let mut f = fail(
-                match message {
-                    Some(m) => {
-                        let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                        let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
-                        format!("expectation failed: {t}")
-                    }
-                    None => "expectation failed".to_string(),
-                },
-                span,
-            );
-            f.expected = Some(text.clone());
-            f.actual = Some(explain_false(engine, st, cond, text));
-            Err(f)
-        }
-        ExpectIr::Options { who, labels } => {
-            let seat = match eval0(engine, st, who)? {
-                Value::Player(p) => p,
-                _ => return Err(fail("`expect options` needs a player", who.span)),
-            };
-            let want: Vec<String> = match eval0(engine, st, labels)? {
-                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-                other => vec![ev.label(&other)],
-            };
-            let Some(d) = &st.pending else {
-                let mut f = fail(format!("expected P{} to be choosing, but nobody is", seat + 1), span);
-                f.expected = Some(want.join(" | "));
-                return Err(f);
-            };
-            let have = d.labels();
-            let mut a = want.clone();
-            let mut b = have.clone();
-            a.sort();
-            b.sort();
-            if d.seat != seat || a != b {
-                let mut f = fail(format!("the options offered differ (P{} is choosing: {})", d.seat + 1, d.prompt), span);
-                f.expected = Some(format!("P{}: {}", seat + 1, want.join(" | ")));
-                f.actual = Some(format!("P{}: {}", d.seat + 1, have.join(" | ")));
-                return Err(f);
-            }
-            Ok(())
-        }
-        ExpectIr::Decision { who, prompt } => {
-            let seat = match eval0(engine, st, who)? {
-                Value::Player(p) => p,
-                _ => return Err(fail("`expect decision` needs a player", who.span)),
-            };
-            match &st.pending {
-                Some(d) if d.seat == seat && prompt.as_ref().is_none_or(|p| d.prompt.contains(p.as_str())) => Ok(()),
-                Some(d) => {
-                    let mut f = fail("a different decision is pending", span);
-                    f.expected = Some(format!("P{}: {}", seat + 1, prompt.clone().unwrap_or_default()));
-                    f.actual = Some(format!("P{}: {}", d.seat + 1, d.prompt));
-                    Err(f)
-                }
-                None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
-            }
-        }
-        ExpectIr::Sees { who, what, sees } => {
-            let seat = match eval0(engine, st, who)? {
-                Value::Player(p) => p,
-                _ => return Err(fail("`expect .. sees` needs a player", who.span)),
-            };
-            let objs: Vec<crate::ir::value::ObjId> = match eval0(engine, st, what)? {
-                Value::Obj(o) => vec![o],
-                Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
-                Value::Zone(z) => st.zone_objects(engine.game, z),
-                _ => return Err(fail("expected an object or a list of objects", what.span)),
-            };
-            // What the seat's projection knows: the same knowledge every view, log and save of the
-            // seat is projected through.
-            let wrong: Vec<String> = objs
-                .iter()
-                .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != *sees))
-                .map(|o| ev.label(&Value::Obj(*o)))
-                .collect();
-            if wrong.is_empty() {
-                Ok(())
-            } else {
-                let mut f = fail(
-                    if *sees {
-                        format!("P{} was to see {}, but its view does not show it", seat + 1, wrong.join(", "))
-                    } else {
-                        format!("P{} was not to see {}, but its view shows it", seat + 1, wrong.join(", "))
-                    },
-                    span,
-                );
-                f.expected = Some(format!("P{} {} it", seat + 1, if *sees { "sees" } else { "cannot see" }));
-                Err(f)
-            }
-        }
-        ExpectIr::Finished => {
-            if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
-                Ok(())
-            } else {
-                let mut f = fail("expected the run to have finished", span);
-                f.actual = st.pending.as_ref().map(|d| format!("P{} is still deciding: {}", d.seat + 1, d.prompt));
-                Err(f)
-            }
-        }
-        ExpectIr::Log(x) => {
-            // One text: some event contains it. A list: events containing each, in that order.
-            let wants: Vec<String> = match eval0(engine, st, x)? {
-                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-                v => vec![ev.label(&v)],
-            };
-            let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
-            let mut at = 0;
-            for (i, w) in wants.iter().enumerate() {
-                match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {
-                    Some(k) => at += k + 1,
-                    None => {
-                        let mut f = fail(
-                            if i == 0 {
-                                "no event in the log matches".to_string()
-                            } else {
-                                format!("no event matches item {} after the ones before it", i + 1)
-                            },
-                            span,
-                        );
-                        f.expected = Some(wants.join(" … then … "));
-                        f.actual = texts.iter().find(|t| t.contains(w.as_str())).map(|t| format!("`{t}` appears, but earlier"));
-                        return Err(f);
-                    }
-                }
-            }
-            Ok(())
-        }
-        ExpectIr::Deck { deck, valid, fragment } => {
-            let Some(d) = engine.game.decks.get(*deck) else { return Err(fail("no such deck", span)) };
-            let problems = crate::runtime::decks::validate(engine.game, d);
-            let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
-            match (valid, problems.is_empty()) {
-                (true, true) => Ok(()),
-                (false, false) if fragment.as_ref().is_none_or(|f| messages.iter().any(|m| m.contains(f.as_str()))) => Ok(()),
-                (true, false) => {
-                    let mut f = fail(format!("deck `{}` was expected to be valid", d.name), span);
-                    f.actual = Some(messages.join("; "));
-                    Err(f)
-                }
-                _ => {
-                    let mut f = fail(format!("deck `{}` was expected to break a deckbuilding rule", d.name), span);
-                    f.expected = fragment.clone();
-                    f.actual = Some(if messages.is_empty() { "no rule broken".to_string() } else { messages.join("; ") });
-                    Err(f)
-                }
-            }
-        }
-    }
-}
-
-/// For a failed comparison, show what each side was.
-fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String {
-    let ev = Evaluator::new(engine.game, st);
-    if let ExprKind::Binary(op, l, r) = &cond.kind
-        && matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has)
-    {
-        let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
-        let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
-        let file = engine.game.file(cond.span.file);
-        let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
-        let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
-        return format!("`{ltext}` is {lv}; `{rtext}` is {rv}");
-    }
-    format!("`{text}` is false")
 }
 
 /// One scenario of a file, run against its game (shared by the file's scenarios that ask for the

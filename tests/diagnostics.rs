@@ -81,3 +81,28 @@ fn a_function_used_before_its_definition_is_not_taken_for_a_number() {
     assert!(!out.contains("expected a number"), "{out}");
     assert!(out.trim().is_empty(), "no problems: {out}");
 }
+
+/// A trigger on an event that no rule or card raises can never fire, and `check` says so: a
+/// designer who wrote it would otherwise get no sign (issue 29). The same trigger on an event the
+/// rules raise gets no warning.
+#[test]
+fn a_trigger_on_an_event_nothing_raises_is_warned() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-unheard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let card = |event: &str| {
+        format!(
+            "for bsg-ccg\n\nevent fixture.never_raised(c: card)\n\n\
+             card \"Deaf Pilot\" sample \"a fixture\" {{\n  type ship\n  power 1\n  \
+             when {event}(u, w) if u == self {{\n    call gain_influence(you, 1)\n  }}\n}}\n"
+        )
+    };
+    let path = dir.join("unheard.arb");
+    std::fs::write(&path, card("fixture.never_raised").replace("(u, w)", "(u)")).unwrap();
+    let unheard = report(&path);
+    std::fs::write(&path, card("challenge_lost")).unwrap();
+    let heard = report(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(unheard.contains("this trigger can never fire: no rule or card raises `fixture.never_raised`"), "{unheard}");
+    assert!(unheard.contains("unheard.arb:8"), "the warning is at the trigger: {unheard}");
+    assert!(heard.trim().is_empty(), "a trigger on a raised event is not warned: {heard}");
+}

@@ -129,3 +129,36 @@ fn scenario_files_checked_against_a_shared_game_load_the_same() {
     }
     assert!(shared > 100, "only {shared} scenario files were checked against a shared game");
 }
+
+/// The rulings of issue 29 (rules fixed to the letter, and cards that had to cheat) each have a
+/// mutation sibling `ID-mutated`, under a `// Mutation:` comment, as the documented examples do.
+#[test]
+fn the_letter_of_the_rules_rulings_have_mutation_siblings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/rulings");
+    let files = [
+        "bsg-ccg/immediate-win.arb",
+        "bsg-ccg/face-down.arb",
+        "bsg-ccg/once-per-turn.arb",
+        "bsg-ccg/leaving-play.arb",
+        "bsg-ccg/forbidden-steps.arb",
+        "starcraft/orders-and-routes.arb",
+    ];
+    let mut rulings = 0;
+    for f in files {
+        let text = std::fs::read_to_string(root.join(f)).unwrap_or_else(|_| panic!("{f} is missing"));
+        let lines: Vec<&str> = text.lines().collect();
+        let ids: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("scenario ")?.split_whitespace().next()).collect();
+        for id in ids.iter().filter(|id| !id.ends_with("-mutated")) {
+            rulings += 1;
+            let header = format!("scenario {id}-mutated ");
+            let marked = lines.iter().enumerate().any(|(k, l)| {
+                l.starts_with(&header) && {
+                    let above = lines[..k].iter().rev().take_while(|l| l.starts_with("//"));
+                    above.last().is_some_and(|first| first.starts_with("// Mutation:"))
+                }
+            });
+            assert!(marked, "{f}: ruling {id} has no `// Mutation:` sibling `{id}-mutated`");
+        }
+    }
+    assert!(rulings >= 9, "only {rulings} rulings");
+}

@@ -11,7 +11,7 @@ use crate::syntax::ast::{self, Item, PropValue};
 use crate::syntax::span::Span;
 use std::sync::Arc;
 
-fn info(name: &ast::Name, cite: &Option<ast::Spanned<String>>) -> RuleInfo {
+pub(super) fn info(name: &ast::Name, cite: &Option<ast::Spanned<String>>) -> RuleInfo {
     RuleInfo { name: name.node.clone(), cite: cite.as_ref().map(|c| c.node.clone()), span: name.span }
 }
 
@@ -47,7 +47,7 @@ impl Checker {
         }
     }
 
-    fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
+    pub(super) fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
         let (x, t) = self.lower_expr(e, sc, cx);
         self.expect_ty(&t, &Ty::Bool, e.span);
         x
@@ -193,10 +193,14 @@ impl Checker {
                 Item::Permit(h) | Item::Forbid(h) => {
                     self.want_cite(role, &h.name, &h.cite);
                     let forbid = matches!(pl.item.node, Item::Forbid(_));
-                    if let Some((cid, hook)) = self.lower_hook(h, &Ctx::default())
-                        && let Some(c) = std::sync::Arc::make_mut(&mut self.game.checks).get_mut(cid as usize)
-                    {
-                        if forbid { c.forbids.push(hook) } else { c.permits.push(hook) }
+                    match self.lower_hook(h, forbid, &Ctx::default()) {
+                        Some(hook @ HookDef { target: Hooked::Proc(_), .. }) => self.game.proc_forbids.push(hook),
+                        Some(hook @ HookDef { target: Hooked::Check(cid), .. }) => {
+                            if let Some(c) = std::sync::Arc::make_mut(&mut self.game.checks).get_mut(cid as usize) {
+                                if forbid { c.forbids.push(hook) } else { c.permits.push(hook) }
+                            }
+                        }
+                        None => {}
                     }
                 }
                 Item::Trigger(t) => {
@@ -238,7 +242,7 @@ impl Checker {
                     self.want_cite(role, &a.name, &a.cite);
                     let mut sc = Scope::new();
                     let body = self.lower_block(&a.body, &mut sc, &cx);
-                    self.game.always.push(AlwaysDef { info: info(&a.name, &a.cite), body, slots: sc.max });
+                    self.game.always.push(AlwaysDef { info: info(&a.name, &a.cite), body, slots: sc.max, immediately: a.immediately });
                 }
                 _ => {}
             }
@@ -280,36 +284,6 @@ impl Checker {
             let ty = params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any);
             sc.declare(&p.name.node, ty);
         }
-    }
-
-    fn lower_hook(&mut self, h: &ast::HookItem, cx: &Ctx) -> Option<(CheckId, HookDef)> {
-        let mut sc = Scope::new();
-        let (cid, _, when) = self.lower_hook_in(h, &mut sc, cx)?;
-        Some((cid, HookDef { info: info(&h.name, &h.cite), check: cid, when, slots: sc.max }))
-    }
-
-    /// A permit's or forbid's check, its parameters declared in `sc` (their slots), and its
-    /// condition: evaluated in `sc`, so that a lasting one can read the names of the code that made it.
-    pub(super) fn lower_hook_in(&mut self, h: &ast::HookItem, sc: &mut Scope, cx: &Ctx) -> Option<(CheckId, Vec<Slot>, Expr)> {
-        let Some(&cid) = self.check_by_name.get(&h.name.node) else {
-            let mut help = did_you_mean(&h.name.node, self.check_by_name.keys().map(String::as_str));
-            if help.is_none() && self.func_by_name.contains_key(&h.name.node) {
-                help = Some(format!("`{}` is a `func`; declare it with `check` so that permits and forbids can adjust it", h.name.node));
-            }
-            self.error(Diag::error(h.name.span, format!("unknown check `{}`", h.name.node)).label("not a `check`").maybe_help(help));
-            return None;
-        };
-        let params = self.check_params.get(cid as usize).cloned().unwrap_or_default();
-        if params.len() != h.params.len() {
-            self.error(Diag::error(h.name.span, format!("`{}` has {} parameters, not {}", h.name.node, params.len(), h.params.len())));
-        }
-        let mut slots = Vec::new();
-        for (i, p) in h.params.iter().enumerate() {
-            slots.push(sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any)));
-        }
-        let pure = Ctx { pure: true, ..cx.clone() };
-        let when = self.lower_cond(&h.when, sc, &pure);
-        Some((cid, slots, when))
     }
 
     fn lower_modifier_body(&mut self, m: &ast::ModifierBody, info: RuleInfo, active_while: Option<&ast::Expr>, cx: &Ctx) -> ModifierDef {
@@ -383,35 +357,6 @@ impl Checker {
         self.error(Diag::error(n.span, format!("no kind has a field `{}`", n.node)).label("unknown field").maybe_help(help));
     }
 
-    fn lower_replace_body(&mut self, r: &ast::ReplaceBody, info: RuleInfo, cx: &Ctx) -> Option<ReplaceDef> {
-        let Some(&pid) = self.proc_by_name.get(&r.target.node) else {
-            let help = did_you_mean(&r.target.node, self.proc_by_name.keys().map(String::as_str));
-            self.error(
-                Diag::error(r.target.span, format!("unknown procedure `{}`", r.target.node))
-                    .label("only a procedure call can be replaced")
-                    .maybe_help(help),
-            );
-            return None;
-        };
-        let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
-        if params.len() != r.params.len() {
-            self.error(Diag::error(r.target.span, format!("`{}` has {} parameters, not {}", r.target.node, params.len(), r.params.len())));
-        }
-        let mut sc = Scope::new();
-        for (i, p) in r.params.iter().enumerate() {
-            sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any));
-        }
-        let pure = Ctx { pure: true, ..cx.clone() };
-        let when = r.when.as_ref().map(|w| self.lower_cond(w, &mut sc, &pure));
-        let optional = r.optional.as_ref().map(|(who, prompt)| {
-            let (x, t) = self.lower_expr(who, &mut sc, &pure);
-            self.expect_ty(&t, &Ty::Player, who.span);
-            (x, prompt.node.clone())
-        });
-        let body = self.lower_block(&r.body, &mut sc, cx);
-        Some(ReplaceDef { info, target: pid, when, optional, body, slots: sc.max })
-    }
-
     // -----------------------------------------------------------------------------------------
     // Object definitions
 
@@ -464,21 +409,6 @@ impl Checker {
                 sample: o.sample.as_ref().map(|s| s.node.clone()),
                 span: o.name.span,
             });
-        }
-    }
-
-    /// Words in free-form fields that no enum declares: probably typos.
-    pub fn warn_loose_words(&mut self) {
-        let words = std::mem::take(&mut self.loose_words);
-        for (sym, span) in words {
-            if self.member_of.contains_key(&sym) {
-                continue;
-            }
-            let w = self.game.sym(sym).to_string();
-            let cands: Vec<String> = self.member_of.keys().map(|s| self.game.sym(*s).to_string()).collect();
-            let help = did_you_mean(&w, cands.iter().map(String::as_str))
-                .or_else(|| Some("no enum declares this name, so no rule can recognise it".to_string()));
-            self.error(Diag::warning(span, format!("`{w}` is not a name any enum declares")).label("unknown name").maybe_help(help));
         }
     }
 
@@ -692,14 +622,14 @@ impl Checker {
             }
             let mut permits = Vec::new();
             for h in &o.permits {
-                if let Some((_, mut hook)) = self.lower_hook(h, &cx) {
+                if let Some(mut hook) = self.lower_hook(h, false, &cx) {
                     hook.info.name = format!("{}: permit {}", o.name.node, h.name.node);
                     permits.push(hook);
                 }
             }
             let mut forbids = Vec::new();
             for h in &o.forbids {
-                if let Some((_, mut hook)) = self.lower_hook(h, &cx) {
+                if let Some(mut hook) = self.lower_hook(h, true, &cx) {
                     hook.info.name = format!("{}: forbid {}", o.name.node, h.name.node);
                     forbids.push(hook);
                 }

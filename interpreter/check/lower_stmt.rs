@@ -331,15 +331,38 @@ impl Checker {
             ast::StmtKind::Expire(d) => StmtKind::Expire(self.duration(d)?),
             ast::StmtKind::Lasting { forbid, hook, until } => {
                 sc.push();
-                let lowered = self.lower_hook_in(hook, sc, cx);
+                let lowered = self.lower_hook_in(hook, *forbid, sc, cx);
                 sc.pop();
-                let (check, params, when) = lowered?;
+                let (target, params, when) = lowered?;
                 let until = match until {
                     Some(u) => Some(self.duration(u)?),
                     None => self.game.default_duration,
                 };
                 let i = self.game.lasting.len() as u32;
-                self.game.lasting.push(LastingDef { check, forbid: *forbid, params, when, until, span });
+                self.game.lasting.push(LastingDef { target, replace: None, forbid: *forbid, params, when, until, span });
+                StmtKind::Lasting(i)
+            }
+            ast::StmtKind::LastingReplace { body, until } => {
+                // Lowered in the scope of the code that makes it, so that it reads its names.
+                sc.push();
+                let lowered = self.lower_lasting_replace(body, sc, cx);
+                sc.pop();
+                let (pid, params, when, replace) = lowered?;
+                let until = match until {
+                    Some(u) => Some(self.duration(u)?),
+                    None => self.game.default_duration,
+                };
+                let i = self.game.lasting.len() as u32;
+                let when = when.unwrap_or(Expr { kind: ExprKind::Lit(crate::ir::value::Value::Bool(true)), span: body.target.span });
+                self.game.lasting.push(LastingDef {
+                    target: Hooked::Proc(pid),
+                    replace: Some(replace),
+                    forbid: false,
+                    params,
+                    when,
+                    until,
+                    span,
+                });
                 StmtKind::Lasting(i)
             }
             ast::StmtKind::Signal(c) => {

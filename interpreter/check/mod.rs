@@ -3,6 +3,7 @@
 
 pub mod decks;
 pub mod fold;
+mod hooks;
 pub mod inline;
 pub mod items;
 pub mod lower_expr;
@@ -13,6 +14,7 @@ pub mod scenario;
 pub mod scope;
 pub mod steps;
 pub mod variants;
+mod warnings;
 
 use crate::diag::{Diag, did_you_mean};
 use crate::ir::value::Value;
@@ -108,6 +110,7 @@ impl Checker {
             steps: vec![],
             replaces: Default::default(),
             always: vec![],
+            proc_forbids: vec![],
             defs: Default::default(),
             def_index: Default::default(),
             blocks: vec![],
@@ -631,7 +634,10 @@ impl Checker {
                 set_flag(&mut hooks.events, t.event);
             }
             for h in d.permits.iter().chain(&d.forbids) {
-                set_flag(&mut hooks.checks, h.check);
+                match h.target {
+                    Hooked::Check(c) => set_flag(&mut hooks.checks, c),
+                    Hooked::Proc(p) => set_flag(&mut hooks.procs, p),
+                }
             }
             for r in &d.replaces {
                 set_flag(&mut hooks.procs, r.target);
@@ -763,6 +769,7 @@ pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[Strin
     c.warn_loose_words();
     c.lower_items(&rule_items);
     c.lower_objects(&rule_items);
+    c.warn_unheard_triggers();
     c.lower_deckbuilding(&rule_items);
     c.lower_decks(&rule_items);
     // Finished here too, so that a scenario file checked against these rules (`add_scenarios`

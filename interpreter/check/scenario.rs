@@ -46,6 +46,15 @@ pub enum Step {
     Stop,
 }
 
+/// The limit an `expect options` states, as a choice states it.
+#[derive(Debug, Clone)]
+pub enum CountIr {
+    UpTo(Expr),
+    Exactly(Expr),
+    One,
+    Order,
+}
+
 #[derive(Debug, Clone)]
 pub enum RandomIr {
     Roll(Expr),
@@ -56,13 +65,51 @@ pub enum RandomIr {
 
 #[derive(Debug, Clone)]
 pub enum ExpectIr {
-    Options { who: Expr, labels: Expr },
+    Options {
+        who: Expr,
+        labels: Expr,
+        count: Option<CountIr>,
+        message: Option<StrEx>,
+    },
     Finished,
-    Decision { who: Expr, prompt: Option<String> },
+    /// The game has no result.
+    NotFinished,
+    /// The game is over: these seats won (`None`: a draw, nobody won).
+    Winner(Option<Expr>),
+    /// This answer is refused, with a message containing `fragment`.
+    Refused {
+        who: Expr,
+        value: Expr,
+        fragment: Option<String>,
+    },
+    /// An event of this kind has (or has not) happened.
+    Event {
+        event: EventId,
+        name: String,
+        happened: bool,
+    },
+    /// No event's text contains this.
+    NoLog(Expr),
+    Decision {
+        who: Expr,
+        prompt: Option<String>,
+    },
     Log(Expr),
-    Deck { deck: usize, valid: bool, fragment: Option<String> },
-    True { cond: Expr, text: String, message: Option<StrEx> },
-    Sees { who: Expr, what: Expr, sees: bool },
+    Deck {
+        deck: usize,
+        valid: bool,
+        fragment: Option<String>,
+    },
+    True {
+        cond: Expr,
+        text: String,
+        message: Option<StrEx>,
+    },
+    Sees {
+        who: Expr,
+        what: Expr,
+        sees: bool,
+    },
 }
 
 /// The header of a scenario: which game, which variants, how many players.
@@ -198,13 +245,53 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     RandomScript::Pick(e) => RandomIr::Pick(c.lower_expr(e, &mut sc, &pure).0),
                 })),
                 StmtKind::Expect(e) => Some(Step::Expect(match e {
-                    Expect::Options { who, labels } => {
+                    Expect::Options { who, labels, count, message } => {
                         let (w, wt) = c.lower_expr(who, &mut sc, &pure);
                         c.expect_ty(&wt, &Ty::Player, who.span);
                         let (l, _) = c.lower_list(labels, &mut sc, &pure);
-                        ExpectIr::Options { who: w, labels: l }
+                        let mut number = |c: &mut Checker, n: &ast::Expr| {
+                            let (x, t) = c.lower_expr(n, &mut sc, &pure);
+                            c.expect_ty(&t, &Ty::Int, n.span);
+                            x
+                        };
+                        let count = count.as_ref().map(|k| match k {
+                            ast::OptionsCount::UpTo(n) => CountIr::UpTo(number(c, n)),
+                            ast::OptionsCount::Exactly(n) => CountIr::Exactly(number(c, n)),
+                            ast::OptionsCount::One => CountIr::One,
+                            ast::OptionsCount::Order => CountIr::Order,
+                        });
+                        let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
+                        ExpectIr::Options { who: w, labels: l, count, message }
                     }
                     Expect::Finished => ExpectIr::Finished,
+                    Expect::NotFinished => ExpectIr::NotFinished,
+                    Expect::Winner(w) => ExpectIr::Winner(w.as_ref().map(|w| {
+                        let (x, t) = c.lower_expr(w, &mut sc, &pure);
+                        if !(t.fits(&Ty::Player) || t.fits(&Ty::List(Box::new(Ty::Player)))) {
+                            let msg = format!("expected a player or a list of players, found {}", c.ty_name(&t));
+                            c.error(Diag::error(w.span, msg).help("write `expect winner P1`, `expect winner [P1, P2]`, or `expect draw`"));
+                        }
+                        x
+                    })),
+                    Expect::Refused { who, value, fragment } => {
+                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
+                        c.expect_ty(&wt, &Ty::Player, who.span);
+                        let (v, _) = c.lower_expr(value, &mut sc, &pure);
+                        ExpectIr::Refused { who: w, value: v, fragment: fragment.as_ref().map(|f| f.node.clone()) }
+                    }
+                    Expect::Event { name, happened } => match c.event_by_name.get(&name.node) {
+                        Some(&event) => ExpectIr::Event { event, name: name.node.clone(), happened: *happened },
+                        None => {
+                            let help = crate::diag::did_you_mean(&name.node, c.event_by_name.keys().map(String::as_str));
+                            c.error(
+                                Diag::error(name.span, format!("unknown event `{}`", name.node))
+                                    .label("not declared")
+                                    .maybe_help(help.or_else(|| Some("an `expect event` names an `event` the rules declare and `signal`; for any other happening, use `expect log \"text\"` or `expect no log \"text\"`".into()))),
+                            );
+                            continue;
+                        }
+                    },
+                    Expect::NoLog(e) => ExpectIr::NoLog(c.lower_expr(e, &mut sc, &pure).0),
                     Expect::Decision { who, prompt } => {
                         let (w, wt) = c.lower_expr(who, &mut sc, &pure);
                         c.expect_ty(&wt, &Ty::Player, who.span);

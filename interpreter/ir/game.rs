@@ -111,12 +111,23 @@ fn first_cited_line(cite: &str) -> Option<(char, u32)> {
 /// check it answers, its parameters' slots in the env of the code that made it, and its condition.
 #[derive(Debug, Clone)]
 pub struct LastingDef {
-    pub check: CheckId,
+    /// For a lasting replacement, the procedure it replaces (`Hooked::Proc`).
+    pub target: Hooked,
+    /// A lasting replacement's body and who is asked whether to apply it (`replace { .. } until ..`).
+    pub replace: Option<LastingReplaceDef>,
     pub forbid: bool,
     pub params: Vec<Slot>,
     pub when: Expr,
     pub until: Option<usize>,
     pub span: Span,
+}
+
+/// What a lasting replacement does instead: its body (lowered in the scope of the code that made
+/// it), and who is asked whether to, with what prompt.
+#[derive(Debug, Clone)]
+pub struct LastingReplaceDef {
+    pub body: BlockId,
+    pub optional: Option<(Expr, String)>,
 }
 
 /// A named step of a procedure, for explanations: where it is, its name and its citation.
@@ -162,6 +173,8 @@ pub struct Game {
     pub modifiers: std::sync::Arc<Vec<ModifierDef>>,
     pub replaces: std::sync::Arc<Vec<ReplaceDef>>,
     pub always: Vec<AlwaysDef>,
+    /// The rulebook's `forbid`s of procedures (`Hooked::Proc`).
+    pub proc_forbids: Vec<HookDef>,
     pub defs: std::sync::Arc<Vec<ObjDef>>,
     pub def_index: std::sync::Arc<IndexMap<String, DefId>>,
     /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
@@ -473,9 +486,17 @@ pub struct CheckDef {
 #[derive(Debug, Clone)]
 pub struct HookDef {
     pub info: RuleInfo,
-    pub check: CheckId,
+    pub target: Hooked,
     pub when: Expr,
     pub slots: u16,
+}
+
+/// What a `permit` or `forbid` adjusts: a `check` (permitted or forbidden), or a procedure
+/// (forbidden only: a call of it that the forbid's condition holds for does nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hooked {
+    Check(CheckId),
+    Proc(ProcId),
 }
 
 #[derive(Debug, Clone)]
@@ -527,6 +548,9 @@ pub struct AlwaysDef {
     pub info: RuleInfo,
     pub body: BlockId,
     pub slots: u16,
+    /// `always NAME immediately`: not held by a card effect; it runs between the statements of
+    /// the effect's body as well (see `Engine::advance`).
+    pub immediately: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -20,7 +20,7 @@ impl<'a> Evaluator<'a> {
                 return Ok(false);
             }
         }
-        if self.lasting_holds(cid, true, args)? {
+        if self.lasting_holds(Hooked::Check(cid), true, args)? {
             return Ok(false);
         }
         let hooks = self.object_hooks(cid)?;
@@ -37,7 +37,7 @@ impl<'a> Evaluator<'a> {
                 return Ok(true);
             }
         }
-        if self.lasting_holds(cid, false, args)? {
+        if self.lasting_holds(Hooked::Check(cid), false, args)? {
             return Ok(true);
         }
         for (src, h, forbid) in &hooks {
@@ -50,22 +50,13 @@ impl<'a> Evaluator<'a> {
 
     /// Whether a lasting forbid (or permit) an effect made answers this check for these arguments:
     /// its condition read with the names of the code that made it, the arguments in its parameters.
-    fn lasting_holds(&self, cid: CheckId, forbid: bool, args: &[Value]) -> R<bool> {
+    fn lasting_holds(&self, target: Hooked, forbid: bool, args: &[Value]) -> R<bool> {
         for l in &self.state.lasting {
             let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
-            if d.check != cid || d.forbid != forbid {
+            if d.target != target || d.forbid != forbid || d.replace.is_some() {
                 continue;
             }
-            let mut slots = l.slots.clone();
-            for (s, v) in d.params.iter().zip(args) {
-                let i = *s as usize;
-                if slots.len() <= i {
-                    slots.resize(i + 1, Value::None);
-                }
-                if let Some(x) = slots.get_mut(i) {
-                    *x = v.clone();
-                }
-            }
+            let slots = super::exec::lasting_slots(l, &d.params, args);
             let mut env = Env { slots, you: l.you, self_obj: l.self_obj, rec: super::state::NO_CALL };
             if self.truth(&d.when, &mut env)? {
                 return Ok(true);
@@ -78,11 +69,36 @@ impl<'a> Evaluator<'a> {
     fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
         let mut out = Vec::new();
         let any = self.game.objects_hook.check(cid);
-        for (id, def) in self.active_passives(any, |d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.check == cid))? {
-            out.extend(def.forbids.iter().filter(|h| h.check == cid).map(|h| (id, h, true)));
-            out.extend(def.permits.iter().filter(|h| h.check == cid).map(|h| (id, h, false)));
+        let t = Hooked::Check(cid);
+        for (id, def) in self.active_passives(any, |d| d.permits.iter().chain(d.forbids.iter()).any(|h| h.target == t))? {
+            out.extend(def.forbids.iter().filter(|h| h.target == t).map(|h| (id, h, true)));
+            out.extend(def.permits.iter().filter(|h| h.target == t).map(|h| (id, h, false)));
         }
         Ok(out)
+    }
+
+    /// Is a call of this procedure with these arguments forbidden — by the rulebook, by an effect
+    /// for a while, or by an object whose abilities are in effect? Each forbid's condition is read
+    /// with the procedure's arguments in its parameters.
+    pub fn proc_forbidden(&self, pid: ProcId, args: &[Value]) -> R<bool> {
+        let t = Hooked::Proc(pid);
+        for h in self.game.proc_forbids.iter().filter(|h| h.target == t) {
+            if self.holds_in(&h.when, h.slots, args, None, None)? {
+                return Ok(true);
+            }
+        }
+        if !self.state.lasting.is_empty() && self.lasting_holds(t, true, args)? {
+            return Ok(true);
+        }
+        let any = self.game.objects_hook.proc(pid);
+        for (id, def) in self.active_passives(any, |d| d.forbids.iter().any(|h| h.target == t))? {
+            for h in def.forbids.iter().filter(|h| h.target == t) {
+                if self.holds_in(&h.when, h.slots, args, self.controller(id), Some(id))? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     pub fn controller(&self, o: ObjId) -> Option<Seat> {

@@ -43,6 +43,11 @@ impl Engine<'_> {
             _ => None,
         };
         if let Some(v) = forced {
+            if let Some(script) = self.script() {
+                let offered = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
+                let at = st.log.len();
+                script.settled.borrow_mut().push(super::engine::Settled { at, seat, prompt: prompt.clone(), options: offered, count });
+            }
             // What was taken: "nothing", no option (an empty list), or every option, which the
             // others read without their numbers.
             let every = match &v {
@@ -65,6 +70,7 @@ impl Engine<'_> {
         let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
         self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
         st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause, plain });
+        st.left_play.clear();
         Ok(())
     }
 

@@ -57,6 +57,20 @@ pub struct Script {
     /// Random results are drawn from the state's generator, as in a game, not from `randoms`
     /// (`Engine::traced`: a saved game played again with its causes recorded).
     pub unscripted: bool,
+    /// Decisions settled at once, with nothing to choose (one option, or none): what they offered,
+    /// so that a scenario's `expect options` can check them.
+    pub settled: std::cell::RefCell<Vec<Settled>>,
+}
+
+/// A decision taken at once for its one possible answer (see `Script::settled`).
+#[derive(Debug, Clone)]
+pub struct Settled {
+    /// The length of the log when it was taken.
+    pub at: usize,
+    pub seat: Seat,
+    pub prompt: Arc<str>,
+    pub options: Vec<Arc<str>>,
+    pub count: Count,
 }
 
 /// Why an answer was not taken.
@@ -174,6 +188,8 @@ impl<'g> Engine<'g> {
             decisions: 0,
             version: 0,
             derived_globals: 0,
+            left_play: vec![],
+            checked_now: None,
         };
         Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();
@@ -277,6 +293,24 @@ impl<'g> Engine<'g> {
             let want_check = st.dirty && !st.checking && !self.game.always.is_empty();
             let held =
                 (want_check || !st.triggers.is_empty()) && st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { holds: true, .. }));
+            // An `always .. immediately` is not held: it runs between the statements of the
+            // effect's body (once for each new state), not only when the effect is over.
+            if want_check
+                && held
+                && self.game.always.iter().any(|a| a.immediately)
+                && st.checked_now != Some(st.version)
+                && between_effect_statements(st)
+            {
+                st.checked_now = Some(st.version);
+                st.checking = true;
+                st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });
+                for (i, a) in self.game.always.iter().enumerate().rev() {
+                    if a.immediately {
+                        self.push_routine(st, Routine::Always(i as u32), a.body, a.slots, vec![], None, None, None);
+                    }
+                }
+                continue;
+            }
             if want_check && !held {
                 st.dirty = false;
                 st.checking = true;
@@ -415,7 +449,12 @@ impl<'g> Engine<'g> {
     ) {
         let holds = matches!(
             routine,
-            Routine::Ability(..) | Routine::ObjTrigger(..) | Routine::Trigger(_) | Routine::ObjReplace(..) | Routine::Replace(_)
+            Routine::Ability(..)
+                | Routine::ObjTrigger(..)
+                | Routine::Trigger(_)
+                | Routine::ObjReplace(..)
+                | Routine::Replace(_)
+                | Routine::LastingReplace(_)
         );
         let mut e = new_env(slots, args, you, self_obj);
         if let Some(script) = &self.script {
@@ -594,6 +633,7 @@ impl<'g> Engine<'g> {
             Routine::Trigger(i) => self.game.triggers.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
             Routine::Always(i) => self.game.always.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
             Routine::Replace(i) => self.game.replaces.get(i as usize).map(|d| d.info.span).unwrap_or_default(),
+            Routine::LastingReplace(i) => self.game.lasting.get(i as usize).map(|d| d.span).unwrap_or_default(),
             Routine::ObjTrigger(o, i) => st
                 .obj(o)
                 .and_then(|ob| self.game.def(ob.def))
@@ -660,10 +700,64 @@ impl<'g> Engine<'g> {
                     });
                 }
             }
+            // Last-known information: an object the event names that has just left play (since
+            // the last decision) is seen as it was in play, so that its own triggers hear it —
+            // `when challenge_lost(u, w) if u == self` on the card that lost and was defeated.
+            let mut named: Vec<ObjId> = Vec::new();
+            for a in &args {
+                if let Value::Obj(id) = a
+                    && !named.contains(id)
+                {
+                    named.push(*id);
+                }
+            }
+            for id in named {
+                let Some(&(_, controller)) = st.left_play.iter().rev().find(|(o, _)| *o == id) else { continue };
+                if ev.is_active(id)? {
+                    continue;
+                }
+                let Some(def) = st.obj(id).and_then(|o| self.game.def(o.def)) else { continue };
+                let since = st.obj(id).map_or(0, |o| o.since);
+                for (ti, t) in def.triggers.iter().enumerate() {
+                    if t.event != event {
+                        continue;
+                    }
+                    let mut env = new_env(t.slots, args.clone(), Some(controller), Some(id));
+                    if let Some(w) = &t.when
+                        && !ev.truth(w, &mut env)?
+                    {
+                        continue;
+                    }
+                    queued.push(PendingTrigger {
+                        routine: Routine::ObjTrigger(id, ti as u16),
+                        args: args.clone(),
+                        controller: Some(controller),
+                        ts: since,
+                    });
+                }
+            }
         }
         st.triggers.extend(queued);
         Ok(())
     }
+}
+
+/// Is the effect being resolved between two statements of its body? The top frame is a block of
+/// the body (or of an `if` in it) with nothing but blocks down to the effect: not inside a loop,
+/// whose iterations happen together, nor inside a procedure the effect called, which is one
+/// statement of the effect.
+fn between_effect_statements(st: &State) -> bool {
+    if !matches!(st.frames.last().map(|f| &f.kind), Some(FrameKind::Block { .. })) {
+        return false;
+    }
+    for f in st.frames.iter().rev() {
+        match f.kind {
+            FrameKind::Block { .. } => {}
+            FrameKind::Call { holds: true, .. } | FrameKind::Ability { .. } => return true,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Identifies the compiled game a state belongs to.

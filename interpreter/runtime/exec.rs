@@ -189,12 +189,29 @@ impl Engine<'_> {
             StmtKind::Lasting(i) => {
                 let def = self.game.lasting.get(*i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
                 let en = self.env_of(st, env);
-                let made = super::state::Lasting { def: *i, slots: en.slots.clone(), you: en.you, self_obj: en.self_obj, until: def.until };
+                let made = super::state::Lasting {
+                    def: *i,
+                    slots: en.slots.clone(),
+                    you: en.you,
+                    self_obj: en.self_obj,
+                    until: def.until,
+                    made: st.tick(),
+                };
                 Self::put_env(st, env, en);
                 st.touch();
                 st.lasting.push(made);
-                let check = self.game.checks.get(def.check as usize).map(|c| c.func.info.name.clone()).unwrap_or_default();
-                let how = if def.forbid { "forbids" } else { "permits" };
+                let check = match def.target {
+                    Hooked::Check(c) => self.game.checks.get(c as usize).map(|c| c.func.info.name.clone()),
+                    Hooked::Proc(p) => self.game.proc_def(p).map(|p| p.info.name.clone()),
+                }
+                .unwrap_or_default();
+                let how = if def.replace.is_some() {
+                    "replaces"
+                } else if def.forbid {
+                    "forbids"
+                } else {
+                    "permits"
+                };
                 let until =
                     def.until.and_then(|d| self.game.durations.get(d)).map(|d| format!(" until the end of the {d}")).unwrap_or_default();
                 self.log(st, EventKind::Log { text: format!("{how} `{check}`{until}").into() }, ALL, span);
@@ -538,6 +555,11 @@ impl Engine<'_> {
         {
             return Ok(());
         }
+        // A forbidden call does nothing, as one whose `requires` fails.
+        let may_be_forbidden = !self.game.proc_forbids.is_empty() || !st.lasting.is_empty() || self.game.objects_hook.proc(pid);
+        if may_be_forbidden && self.ev(st).proc_forbidden(pid, &args)? {
+            return Ok(());
+        }
         if let Some((cand, optional)) = self.find_replacement(st, pid, &args, declined)? {
             match optional {
                 None => return self.push_replacement(st, pid, cand, args, ret, span),
@@ -587,6 +609,24 @@ impl Engine<'_> {
                 return Ok(Some((rr, opt)));
             }
         }
+        // Lasting replacements effects made, in the order they were made.
+        for l in &st.lasting {
+            let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
+            let Some(lr) = &d.replace else { continue };
+            let rr = ReplRef::Lasting(l.made);
+            if d.target != Hooked::Proc(pid) || declined.contains(&rr) || running(Routine::LastingReplace(l.def)) {
+                continue;
+            }
+            let mut env = Env { slots: lasting_slots(l, &d.params, args), you: l.you, self_obj: l.self_obj, rec: super::state::NO_CALL };
+            if !ev.truth(&d.when, &mut env)? {
+                continue;
+            }
+            let opt = match &lr.optional {
+                Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
+                None => None,
+            };
+            return Ok(Some((rr, opt)));
+        }
         for (id, def) in ev.active_passives(self.game.objects_hook.proc(pid), |d| d.replaces.iter().any(|r| r.target == pid))? {
             let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
@@ -615,6 +655,18 @@ impl Engine<'_> {
                     .and_then(|d| d.replaces.get(i as usize))
                     .ok_or_else(|| err(span, "no such replacement"))?;
                 (Routine::ObjReplace(o, i), d.body, d.slots, st.obj(o).map(|x| x.controller), Some(o))
+            }
+            ReplRef::Lasting(made) => {
+                let l = st.lasting.iter().find(|l| l.made == made).ok_or_else(|| err(span, "no such lasting replacement"))?;
+                let d = self.game.lasting.get(l.def as usize).ok_or_else(|| err(span, "no such lasting replacement"))?;
+                let body = d.replace.as_ref().map(|r| r.body).ok_or_else(|| err(span, "no such lasting replacement"))?;
+                // Its env is the one it was made in, with the call's arguments in its parameters.
+                let slots = lasting_slots(l, &d.params, &args);
+                let n = u16::try_from(slots.len()).unwrap_or(u16::MAX);
+                let (you, self_obj, def) = (l.you, l.self_obj, l.def);
+                self.log(st, EventKind::Replaced { original: pid, by: Routine::LastingReplace(def) }, ALL, span);
+                self.push_routine(st, Routine::LastingReplace(def), body, n, slots, you, self_obj, ret);
+                return Ok(());
             }
         };
         self.log(st, EventKind::Replaced { original: pid, by: routine }, ALL, span);
@@ -655,6 +707,21 @@ impl Engine<'_> {
         self.log(st, EventKind::PlayerOut { seat: p, reason }, ALL, span);
         self.emit(st, self.game.builtin_events.player_left, vec![Value::Player(p)])
     }
+}
+
+/// A lasting effect's env: the slots of the code that made it, with `args` in its parameters.
+pub(super) fn lasting_slots(l: &super::state::Lasting, params: &[Slot], args: &[Value]) -> Vec<Value> {
+    let mut slots = l.slots.clone();
+    for (s, v) in params.iter().zip(args) {
+        let i = *s as usize;
+        if slots.len() <= i {
+            slots.resize(i + 1, Value::None);
+        }
+        if let Some(x) = slots.get_mut(i) {
+            *x = v.clone();
+        }
+    }
+    slots
 }
 
 /// What an assignment changes, for its event's name (see `Engine::set_name`).

@@ -1,7 +1,9 @@
 //! Object fields are computed on read: the printed value (or the kind's default when the object
 //! is blank), then every applicable modifier in a defined order — layer, then timestamp.
-//! Modifiers come from the rulebook, from objects whose abilities are in effect, and from
-//! effects with a duration (temporary modifiers in the state).
+//! Modifiers come from the rulebook (`Game::modifiers_by_field`), from objects whose abilities are
+//! in effect (`ObjDef::modifiers`), and from effects with a duration (`State::temp_mods`). Blanking
+//! comes first: a field a blank object loses reads the kind's default with the rulebook's
+//! modifiers only; objects' and temporary changes pass it by (`through_modifiers`).
 
 use super::eval::{Evaluator, R, err};
 use super::state::Place;
@@ -197,14 +199,16 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A field's value: the printed value (or the default, when blank) and every modifier that
-    /// applies, by layer and then timestamp.
+    /// applies, by layer and then timestamp. A field a blank object loses has the kind's default
+    /// and only the rulebook's modifiers (which say what a blank object is, like `c.type =
+    /// asset`): changes from objects' abilities and from effects with a duration pass it by, and
+    /// apply again once the object is no longer blank (a +2 until end of phase on a card turned
+    /// face down counts again if it is turned face up within the phase).
     fn through_modifiers(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
         let (printed, default) = self.printed(o, f, span)?;
         let blank = self.blank_except(o)?;
-        let mut value = match &blank {
-            Some(keep) if !keep.contains(&f) => default,
-            _ => printed,
-        };
+        let lost = matches!(&blank, Some(keep) if !keep.contains(&f));
+        let mut value = if lost { default } else { printed };
         let mut applied: Vec<Applied> = Vec::new();
         // The rulebook's modifiers, in the order written.
         if let Some(list) = self.game.modifiers_by_field.get(&f) {
@@ -214,6 +218,13 @@ impl<'a> Evaluator<'a> {
                     self.collect(m, o, None, order as u64, &mut applied)?;
                 }
             }
+        }
+        if lost {
+            applied.sort_by_key(|a| (a.layer, a.ts));
+            for a in applied {
+                value = apply(value, a.op, a.value, span)?;
+            }
+            return Ok(value);
         }
         // Static modifiers of objects whose abilities are in effect, by when they arrived.
         let touches = |d: &ObjDef| d.modifiers.iter().any(|m| m.effects.iter().any(|e| e.field == f));

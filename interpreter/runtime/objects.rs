@@ -123,15 +123,31 @@ impl Engine<'_> {
         let before = st.obj(o).map(|x| x.known).unwrap_or(0);
         let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let from_zone = st.zone_of(o);
+        let seen = self.last_known(st, o, def, Place::Zone(z))?;
         let from = self.detach(st, o)?;
         self.place_in_zone(st, o, z, bottom, face, span)?;
         if self.left_play(def, from, Place::Zone(z)) {
             self.forget(st, o);
         }
+        st.left_play.extend(seen);
         let after = st.obj(o).map(|x| x.known).unwrap_or(0);
         self.log(st, EventKind::Moved { obj: o, def, from, to: Place::Zone(z) }, before | after, span);
         let from_v = from_zone.map(Value::Zone).unwrap_or_default();
         self.emit(st, self.game.builtin_events.moved, vec![Value::Obj(o), from_v, Value::Zone(z)])
+    }
+
+    /// Last-known information: an object with triggers whose abilities are in effect and that is
+    /// leaving play is remembered as it was, with its controller, until the next decision — an
+    /// event raised meanwhile that names it reaches its own triggers (`Engine::emit`).
+    fn last_known(&self, st: &State, o: ObjId, def: DefId, to: Place) -> Result<Option<(ObjId, crate::ir::value::Seat)>, RtError> {
+        if self.game.def(def).is_none_or(|d| d.triggers.is_empty()) {
+            return Ok(None);
+        }
+        let Some(ob) = st.obj(o) else { return Ok(None) };
+        if !self.left_play(def, ob.place, to) || !self.ev(st).is_active(o)? {
+            return Ok(None);
+        }
+        Ok(Some((o, ob.controller)))
     }
 
     /// Did an object leave the zones where its kind is active ("leave play")?
@@ -159,10 +175,12 @@ impl Engine<'_> {
         }
         let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let tdef = st.obj(target).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{target}")))?;
+        let seen = self.last_known(st, o, def, Place::Under(target))?;
         let from = self.detach(st, o)?;
         if self.left_play(def, from, Place::Under(target)) {
             self.forget(st, o);
         }
+        st.left_play.extend(seen);
         let since = st.tick();
         if let Some(t) = st.obj_mut(target) {
             t.under.push(o);

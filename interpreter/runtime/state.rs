@@ -40,6 +40,11 @@ pub struct State {
     /// Each zone instance's objects, shared with clones until changed (`zone_mut`).
     pub zones: Vec<Arc<Vec<ObjId>>>,
     pub temp_mods: Vec<TempMod>,
+    /// Objects that left play since the last decision while their abilities were in effect, with
+    /// their controllers then: an event that names one reaches its triggers as it was in play
+    /// (last-known information, `Engine::emit`). Empty at every decision, so never saved.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_play: Vec<(ObjId, Seat)>,
     /// Prohibitions and permissions made by effects, until their duration expires.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lasting: Vec<Lasting>,
@@ -67,6 +72,10 @@ pub struct State {
     /// read through modifiers may be remembered under (`eval::Memo`). Not part of the saved game.
     #[serde(skip)]
     pub derived_globals: u64,
+    /// The version (`version`) the `always .. immediately` checks last ran at inside a card
+    /// effect, so that they run once for each new state. Not part of the saved game.
+    #[serde(skip)]
+    pub checked_now: Option<u64>,
 }
 
 /// The record `arbiter explain --why` walks back: causes beyond the log, kept while a scenario
@@ -168,6 +177,9 @@ pub struct Lasting {
     pub you: Option<Seat>,
     pub self_obj: Option<ObjId>,
     pub until: Option<usize>,
+    /// When it was made (`State::tick`): a lasting replacement's identity (`ReplRef::Lasting`).
+    #[serde(default)]
+    pub made: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -191,6 +203,8 @@ pub enum Routine {
     Always(u32),
     Replace(u32),
     ObjReplace(ObjId, u16),
+    /// A lasting replacement an effect made, by its `LastingDef`.
+    LastingReplace(u32),
     Ability(ObjId, u16),
 }
 
@@ -265,6 +279,8 @@ pub enum Dest {
 pub enum ReplRef {
     Rule(u32),
     Obj(ObjId, u16),
+    /// A lasting replacement, by when it was made (`Lasting::made`).
+    Lasting(u64),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

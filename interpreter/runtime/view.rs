@@ -39,6 +39,11 @@ pub fn routine_name(game: &Game, st: &State, r: Routine) -> String {
         Routine::Trigger(i) => game.triggers.get(i as usize).map(|d| d.info.name.clone()).unwrap_or_default(),
         Routine::Always(i) => game.always.get(i as usize).map(|d| d.info.name.clone()).unwrap_or_default(),
         Routine::Replace(i) => game.replaces.get(i as usize).map(|d| d.info.name.clone()).unwrap_or_default(),
+        Routine::LastingReplace(i) => game
+            .lasting
+            .get(i as usize)
+            .and_then(|d| game.durations.get(d.until?).map(|u| format!("an effect lasting until the end of the {u}")))
+            .unwrap_or_else(|| "a lasting effect".to_string()),
         Routine::ObjTrigger(o, i) => def_of(o).and_then(|d| d.triggers.get(i as usize)).map(|t| t.info.name.clone()).unwrap_or_default(),
         Routine::ObjReplace(o, i) => def_of(o).and_then(|d| d.replaces.get(i as usize)).map(|t| t.info.name.clone()).unwrap_or_default(),
         Routine::Ability(o, i) => def_of(o).and_then(|d| d.abilities.get(i as usize)).map(|t| t.info.name.clone()).unwrap_or_default(),
@@ -51,6 +56,7 @@ pub fn routine_cite(game: &Game, r: Routine) -> Option<String> {
         Routine::Trigger(i) => game.triggers.get(i as usize).and_then(|d| d.info.cite.clone()),
         Routine::Always(i) => game.always.get(i as usize).and_then(|d| d.info.cite.clone()),
         Routine::Replace(i) => game.replaces.get(i as usize).and_then(|d| d.info.cite.clone()),
+        Routine::LastingReplace(_) => None,
         _ => None,
     }
 }

@@ -338,6 +338,8 @@ pub struct ReplaceBody {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AlwaysItem {
     pub name: Name,
+    /// `immediately`: checked between the statements of a card effect too.
+    pub immediately: bool,
     pub cite: Option<Spanned<String>>,
     pub body: Block,
 }
@@ -505,6 +507,11 @@ pub enum StmtKind {
     Lasting {
         forbid: bool,
         hook: HookItem,
+        until: Option<Name>,
+    },
+    /// `replace { instead of p(..) .. do { .. } } until turn`: made by an effect, it lasts.
+    LastingReplace {
+        body: ReplaceBody,
         until: Option<Name>,
     },
     /// `signal ev(x)`

@@ -86,11 +86,31 @@ pub struct ScenarioItem {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
+    /// `expect options P ["a", "b"] [up to N | exactly N | one | order] [else "message"]`
     Options {
         who: Expr,
         labels: Expr,
+        count: Option<OptionsCount>,
+        message: Option<Spanned<StrLit>>,
     },
     Finished,
+    /// `expect not finished`: the game has no result.
+    NotFinished,
+    /// `expect winner P` / `expect winner [P1, P2]`; `expect draw` is `Winner(None)`.
+    Winner(Option<Expr>),
+    /// `expect refused answer P X ["part of the message"]`
+    Refused {
+        who: Expr,
+        value: Expr,
+        fragment: Option<Spanned<String>>,
+    },
+    /// `expect event NAME` (`happened`), `expect no event NAME`
+    Event {
+        name: Name,
+        happened: bool,
+    },
+    /// `expect no log "text"`
+    NoLog(Expr),
     Decision {
         who: Expr,
         prompt: Option<Spanned<String>>,
@@ -111,4 +131,13 @@ pub enum Expect {
         what: Expr,
         sees: bool,
     },
+}
+
+/// The limit an `expect options` states: `up to N`, `exactly N`, `one`, `order`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionsCount {
+    UpTo(Expr),
+    Exactly(Expr),
+    One,
+    Order,
 }

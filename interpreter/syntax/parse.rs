@@ -579,15 +579,17 @@ impl Cx {
         let name = self.name(self.next(&mut it, span, "always")?);
         let mut cite = None;
         let mut body = None;
+        let mut immediately = false;
         for x in it {
             match x.as_rule() {
+                Rule::kw_immediately => immediately = true,
                 Rule::cite => cite = Some(self.cite(x)?),
                 Rule::block => body = Some(self.lower_block(x)?),
                 _ => return Err(internal(span, "always")),
             }
         }
         let body = body.ok_or_else(|| internal(span, "always"))?;
-        Ok(Item::Always(AlwaysItem { name, cite, body }))
+        Ok(Item::Always(AlwaysItem { name, immediately, cite, body }))
     }
 
     pub(super) fn lower_object(&self, p: P) -> Res<Item> {

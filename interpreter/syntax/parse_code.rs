@@ -206,6 +206,13 @@ impl Cx {
                 let until = it.next().map(|u| self.name(u));
                 StmtKind::Lasting { forbid, hook: HookItem { name, params, when, cite: None }, until }
             }
+            Rule::lasting_replace => {
+                let parts: Vec<_> = it.filter(|p| p.as_rule() != Rule::kw_replace).collect();
+                let [body, rest @ ..] = parts.as_slice() else { return Err(internal(span, "replace")) };
+                let body = self.lower_replace_body(body.clone())?;
+                let until = rest.first().map(|u| self.name(u.clone()));
+                StmtKind::LastingReplace { body, until }
+            }
             Rule::expire_stmt => StmtKind::Expire(self.name(self.next(&mut it, span, "expire")?)),
             Rule::signal_stmt => StmtKind::Signal(self.lower_call(self.next(&mut it, span, "signal")?)?),
             Rule::log_stmt => StmtKind::Log(self.spanned_strlit(self.next(&mut it, span, "log")?)?),
@@ -253,9 +260,50 @@ impl Cx {
                         let mut x = e.into_inner();
                         let who = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
                         let labels = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
-                        Expect::Options { who, labels }
+                        let mut count = None;
+                        let mut message = None;
+                        for rest in x {
+                            match rest.as_rule() {
+                                Rule::options_count => {
+                                    let c = self.next(&mut rest.into_inner(), espan, "expect options")?;
+                                    let n = c.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
+                                    count = Some(match (c.as_rule(), n) {
+                                        (Rule::options_up_to, Some(n)) => OptionsCount::UpTo(self.lower_expr(n)?),
+                                        (Rule::options_exactly, Some(n)) => OptionsCount::Exactly(self.lower_expr(n)?),
+                                        (Rule::options_one, _) => OptionsCount::One,
+                                        (Rule::options_order, _) => OptionsCount::Order,
+                                        _ => return Err(internal(espan, "expect options")),
+                                    });
+                                }
+                                _ => message = Some(self.spanned_strlit(rest)?),
+                            }
+                        }
+                        Expect::Options { who, labels, count, message }
                     }
                     Rule::expect_finished => Expect::Finished,
+                    Rule::expect_not_finished => Expect::NotFinished,
+                    Rule::expect_draw => Expect::Winner(None),
+                    Rule::expect_winner => {
+                        let w = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect winner"))?;
+                        Expect::Winner(Some(self.lower_expr(w)?))
+                    }
+                    Rule::expect_refused => {
+                        let parts: Vec<_> = e.into_inner().filter(|p| !matches!(p.as_rule(), Rule::kw_refused | Rule::kw_answer)).collect();
+                        let [who, value, rest @ ..] = parts.as_slice() else { return Err(internal(espan, "expect refused")) };
+                        let who = self.lower_expr(who.clone())?;
+                        let value = self.lower_expr(value.clone())?;
+                        let fragment = rest.first().map(|s| self.string(s.clone())).transpose()?;
+                        Expect::Refused { who, value, fragment }
+                    }
+                    Rule::expect_event | Rule::expect_no_event => {
+                        let happened = e.as_rule() == Rule::expect_event;
+                        let n = e.into_inner().find(|p| p.as_rule() == Rule::item_name).ok_or_else(|| internal(espan, "expect event"))?;
+                        Expect::Event { name: self.name(n), happened }
+                    }
+                    Rule::expect_no_log => {
+                        let x = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect no log"))?;
+                        Expect::NoLog(self.lower_expr(x)?)
+                    }
                     Rule::expect_decision => {
                         let mut x = e.into_inner();
                         let who = self.lower_expr(self.next(&mut x, espan, "expect decision")?)?;
@@ -482,11 +530,18 @@ impl Cx {
             }
             Rule::quant_expr => {
                 let mut it = p.into_inner();
-                let any = self.next(&mut it, span, "any")?.as_str() == "any";
+                let word = self.next(&mut it, span, "any")?.as_str().to_string();
                 let var = self.name(self.next(&mut it, span, "any")?);
                 let list = self.lower_expr(self.next(&mut it, span, "any")?)?;
                 let cond = self.lower_expr(self.next(&mut it, span, "any")?)?;
-                ExprKind::Quant { any, var, list: Box::new(list), cond: Box::new(cond) }
+                if word == "all" {
+                    // `all x in l where c` is `no x in l where not c`.
+                    let cspan = cond.span;
+                    let not = Spanned::new(ExprKind::Unary { op: UnOp::Not, expr: Box::new(cond) }, cspan);
+                    ExprKind::Quant { any: false, var, list: Box::new(list), cond: Box::new(not) }
+                } else {
+                    ExprKind::Quant { any: word == "any", var, list: Box::new(list), cond: Box::new(cond) }
+                }
             }
             Rule::lambda => {
                 let parts: Vec<P> = p.into_inner().collect();

@@ -41,7 +41,7 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             words.sort_unstable();
             words.dedup();
             if words.contains(&"an expression") {
-                words.retain(|w| !matches!(*w, "a name" | "a number" | "a text in quotes" | "`any` or `no`"));
+                words.retain(|w| !matches!(*w, "a name" | "a number" | "a text in quotes" | "`any`, `no` or `all`"));
             }
             if words.contains(&"the closing `\"`") {
                 let at = Span::new(file, start, start);
@@ -53,6 +53,27 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
             // A scenario statement inside a block reads as the start of an assignment: say what it is.
             let scenario_word = ["run", "answer", "random", "expect", "stop"].into_iter().find(|w| *w == before || *w == found);
+            // A scenario's header line (`variant x`) after its first statement reads as an assignment.
+            let header_word = ["game", "players", "variant", "uses", "deck", "cite", "note"].into_iter().find(|w| *w == before);
+            if let Some(w) = header_word
+                && positives.contains(&Rule::assign_op)
+                && in_scenario(text, start)
+            {
+                let word_end = text.get(..start).unwrap_or("").trim_end().len();
+                let at = Span::new(file, word_end.saturating_sub(before.len()), word_end);
+                return Diag::error(at, format!("`{w}` belongs in the scenario's header"))
+                    .label("after a statement")
+                    .help(format!("write `{w} ..` with `game` and `players`, before the scenario's first statement"));
+            }
+            // `{` inside a text starts a value to fill in: `"Square {0, 0}"` reads `0, 0` as one.
+            if let Some(open) = open_brace_in_text(text, start) {
+                return Diag::error(
+                    Span::new(file, open, tok_end.max(open + 1)),
+                    "a `{` in a text starts a value to fill in, and this one is not a value",
+                )
+                .label("read as `{value}`")
+                .help("write `{{` and `}}` for braces in a text, like \"Square {{0, 0}}\"");
+            }
             let message = match scenario_word {
                 Some(w) if positives.contains(&Rule::assign_op) || found == w => format!("`{w}` cannot be used here"),
                 _ if found.is_empty() => format!("expected {expected}"),
@@ -64,6 +85,44 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
         }
         ErrorVariant::CustomError { message } => Diag::error(span, message),
     }
+}
+
+/// Is the error at `at` inside a scenario (the nearest item keyword before it is `scenario`)?
+fn in_scenario(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or("");
+    let items = ["\nscenario ", "\nproc ", "\nfunc ", "\ntrigger ", "\ncard ", "\nvariant ", "\ngame "];
+    let last = items.iter().filter_map(|k| before.rfind(k).map(|i| (i, *k))).max_by_key(|(i, _)| *i);
+    last.is_some_and(|(_, k)| k == "\nscenario ") || (before.starts_with("scenario ") && last.is_none())
+}
+
+/// If the error at `at` is inside a text's `{..}` on the same line (an unclosed `"` and an
+/// unclosed `{` before it), where that `{` is.
+fn open_brace_in_text(text: &str, at: usize) -> Option<usize> {
+    let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(line_start..at)?;
+    let mut in_text = false;
+    let mut open = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' if in_text => {
+                chars.next();
+            }
+            '"' if open.is_none() => {
+                in_text = !in_text;
+            }
+            '{' if in_text && open.is_none() => {
+                if chars.peek().is_some_and(|(_, n)| *n == '{') {
+                    chars.next();
+                } else {
+                    open = Some(line_start + i);
+                }
+            }
+            '}' if open.is_some() => open = None,
+            _ => {}
+        }
+    }
+    open
 }
 
 fn join_or(words: &[&str]) -> String {
@@ -147,7 +206,7 @@ fn readable(rule: Rule) -> &'static str {
         Rule::kw_for => "`for`",
         Rule::kw_uses => "`uses`",
         Rule::kw_sees | Rule::kw_cannot_see => "`sees` or `cannot see`",
-        Rule::kw_forbid | Rule::kw_permit | Rule::lasting_stmt => "a statement",
+        Rule::kw_forbid | Rule::kw_permit | Rule::lasting_stmt | Rule::lasting_replace | Rule::kw_replace => "a statement",
         Rule::kw_part => "`part of variant`",
         Rule::term => "a value",
         Rule::owned_by => "`owned by`",
@@ -290,9 +349,34 @@ fn readable(rule: Rule) -> &'static str {
         Rule::put_where => "`under` or `over`",
         Rule::roll_expr | Rule::pick_expr => "an expression",
         Rule::random_roll | Rule::random_keep | Rule::random_order | Rule::random_pick => "`roll`, `keep`, `order` or `pick`",
-        Rule::expect_options | Rule::expect_finished | Rule::expect_decision | Rule::expect_log | Rule::expect_expr => "an expectation",
+        Rule::expect_options
+        | Rule::expect_finished
+        | Rule::expect_not_finished
+        | Rule::expect_winner
+        | Rule::expect_draw
+        | Rule::expect_refused
+        | Rule::expect_event
+        | Rule::expect_no_event
+        | Rule::expect_no_log
+        | Rule::expect_decision
+        | Rule::expect_log
+        | Rule::expect_expr => "an expectation",
+        Rule::kw_immediately => "`immediately`",
+        Rule::options_count | Rule::options_up_to | Rule::options_exactly | Rule::options_one | Rule::options_order | Rule::kw_up => {
+            "`up to`, `exactly`, `one` or `order`"
+        }
+        Rule::kw_exactly => "`exactly`",
+        Rule::kw_one => "`one`",
+        Rule::kw_order => "`order`",
+        Rule::kw_to => "`to`",
+        Rule::kw_not | Rule::kw_finished => "`finished`",
+        Rule::kw_winner => "`winner`",
+        Rule::kw_draw => "`draw`",
+        Rule::kw_refused | Rule::kw_answer => "`refused answer`",
+        Rule::kw_no | Rule::kw_event | Rule::kw_log => "`event` or `log`",
+        Rule::kw_and_or => "an operator",
         Rule::comp_filter => "a list",
-        Rule::quantifier => "`any` or `no`",
+        Rule::quantifier => "`any`, `no` or `all`",
         Rule::slot_many => "`many`",
         Rule::open_mark => "`open`",
         _ => "something else",
