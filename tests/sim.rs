@@ -293,3 +293,52 @@ fn a_failing_side_is_reported() {
     assert_eq!(*n, 4);
     assert!(e.contains("telling the sides stopped") && e.contains("side `broken`") && e.contains("coin.arb:"), "{e}");
 }
+
+/// Every game's endings are shown filled in (issue 30): a constant as its value (`reached 20
+/// influence`), a number that varies as the range it took (`12–19 conquest points`); no `{..}`
+/// of a statement's template is left in the report, for any of the six games.
+#[test]
+fn every_games_endings_are_filled_in() {
+    let arbiter = env!("CARGO_BIN_EXE_arbiter");
+    for (game, games) in [
+        ("tic-tac-toe", "60"),
+        ("connect-four", "30"),
+        ("bsg-ccg", "40"),
+        ("starship-battles", "20"),
+        ("starcraft", "16"),
+        ("bsg-board", "6"),
+    ] {
+        let out = std::process::Command::new(arbiter).args(["sim", game, "--games", games, "--jobs", "2"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{game}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("how games ended:") && text.contains("In short:"), "{game}: {text}");
+        assert!(!text.contains('{'), "{game}: a template is left in the report:\n{text}");
+    }
+}
+
+/// The report's sentences (issue 30): a rigged coin is called a first-player advantage, with its
+/// interval, and a fair one no significant advantage; a varying number in an ending is shown as
+/// the range it took.
+#[test]
+fn the_report_answers_in_sentences() {
+    let run = |text: &str| Run {
+        game: "coin".into(),
+        players: 2,
+        seed: 1,
+        games: 2000,
+        bots: "random bots".into(),
+        decks: vec![],
+        shard: None,
+        rule_sets: vec![play(text, 2000, 2)],
+    };
+    let rigged = sim::report::text(&run(&coin(4, 3)));
+    assert!(
+        rigged.contains("P1 wins 7") && rigged.contains("against an even share of 50.0%: a first-player advantage, significant at 5%."),
+        "{rigged}"
+    );
+    assert!(rigged.contains("a second-player disadvantage, significant at 5%."), "{rigged}");
+    assert!(rigged.contains("heads: 1–3 of 4") && rigged.contains("tails: 4 of 4"), "endings filled in: {rigged}");
+    let fair = sim::report::text(&run(&coin(2, 1)));
+    assert!(fair.contains("against an even share of 50.0%: no significant advantage."), "{fair}");
+    assert!(!rigged.contains('{') && !fair.contains('{'), "{rigged}\n{fair}");
+}

@@ -35,6 +35,10 @@ pub struct Tally {
     /// same way count together whatever their scores; a text shown in its place stays
     /// (`side B wins: time ran out`), since it tells how.
     pub outcomes: BTreeMap<String, u64>,
+    /// For each ending with numbers put back as written (`{n}`), the least and the greatest value
+    /// each of them took, in order: the report fills them in (`12–19 conquest points`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub outcome_numbers: BTreeMap<String, Vec<(i64, i64)>>,
     /// Game length: how many games took each number of turns, and of decisions.
     pub turns: BTreeMap<u64, u64>,
     pub decisions: BTreeMap<u64, u64>,
@@ -63,7 +67,8 @@ impl Tally {
     fn add(&mut self, g: &Played) {
         self.games += 1;
         match &g.end {
-            End::Result { winners, outcome, sides } => {
+            End::Result { winners, outcome, numbers, sides } => {
+                widen(self.outcome_numbers.entry(outcome.clone()).or_default(), numbers.iter().map(|n| (*n, *n)));
                 for side in sides {
                     *self.side_wins.entry(side.clone()).or_default() += 1;
                 }
@@ -109,6 +114,9 @@ impl Tally {
             for (k, v) in o {
                 *m.entry(k.clone()).or_default() += v;
             }
+        }
+        for (k, ranges) in &other.outcome_numbers {
+            widen(self.outcome_numbers.entry(k.clone()).or_default(), ranges.iter().copied());
         }
         for (k, c) in &other.cards {
             let m = self.cards.entry(k.clone()).or_default();
@@ -167,6 +175,8 @@ enum End {
     Result {
         winners: Vec<u8>,
         outcome: String,
+        /// The numbers the ending put back as `{..}`, in order.
+        numbers: Vec<i64>,
         sides: Vec<String>,
     },
     Error(String),
@@ -317,16 +327,19 @@ fn outcome(engine: &Engine, st: &State) -> End {
                 .iter()
                 .map(|p| match p {
                     StrPiece::Text(t) => Piece::Text(t.clone()),
+                    // A constant is the same in every game: it is shown as it ran.
+                    StrPiece::Expr(x) if matches!(x.kind, crate::ir::ExprKind::Const(_) | crate::ir::ExprKind::Lit(_)) => Piece::Fixed,
                     StrPiece::Expr(x) => {
                         let source = game.file(x.span.file).map_or("..", |f| f.slice(x.span));
                         Piece::Hole(format!("{{{source}}}"))
                     }
                 })
                 .collect();
-            kind_of(&template, &result.reason)
+            kind_and_numbers(&template, &result.reason)
         }
-        None => result.reason.clone(),
+        None => (result.reason.clone(), vec![]),
     };
+    let (outcome, numbers) = outcome;
     // The sides that won: those with a winner among their seats as the game ended.
     let mut sides = Vec::new();
     for s in &game.sides {
@@ -341,14 +354,26 @@ fn outcome(engine: &Engine, st: &State) -> End {
             }
         }
     }
-    End::Result { winners: result.winners.clone(), outcome, sides }
+    End::Result { winners: result.winners.clone(), outcome, numbers, sides }
 }
 
-/// A piece of a reason as its statement writes it: text, or a `{..}` filled in when it runs.
+/// Each range made wide enough to hold the one at its place in `more`.
+pub(super) fn widen(ranges: &mut Vec<(i64, i64)>, more: impl Iterator<Item = (i64, i64)>) {
+    for (i, (lo, hi)) in more.enumerate() {
+        match ranges.get_mut(i) {
+            Some(r) => *r = (r.0.min(lo), r.1.max(hi)),
+            None => ranges.push((lo, hi)),
+        }
+    }
+}
+
+/// A piece of a reason as its statement writes it: text, a `{..}` filled in when it runs, or a
+/// `{..}` that is the same in every game (a constant), filled in as it ran.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece {
     Text(String),
     Hole(String),
+    Fixed,
 }
 
 /// The reason a game ended, told by its kind: the statement's `template` with each hole filled
@@ -356,14 +381,22 @@ pub enum Piece {
 /// `{n}` (a text passed on from elsewhere: `"{kind}"`); numbers written in the statement itself
 /// stay (see `Tally::outcomes`). The template as written when the reason does not follow it.
 pub fn kind_of(template: &[Piece], reason: &str) -> String {
+    kind_and_numbers(template, reason).0
+}
+
+/// `kind_of`, with the numbers put back as `{..}`, in order (see `Tally::outcome_numbers`).
+pub fn kind_and_numbers(template: &[Piece], reason: &str) -> (String, Vec<i64>) {
     let written = || {
-        template
+        let text = template
             .iter()
             .map(|p| match p {
                 Piece::Text(t) | Piece::Hole(t) => t.as_str(),
+                Piece::Fixed => "{..}",
             })
-            .collect::<String>()
+            .collect::<String>();
+        (text, vec![])
     };
+    let mut numbers = Vec::new();
     let mut out = String::new();
     let mut rest = reason;
     let mut pieces = template.iter().peekable();
@@ -374,7 +407,7 @@ pub fn kind_of(template: &[Piece], reason: &str) -> String {
                 out.push_str(t);
                 rest = r;
             }
-            Piece::Hole(h) => {
+            Piece::Hole(_) | Piece::Fixed => {
                 // The hole takes everything up to the next text (or to the end).
                 let end = match pieces.peek() {
                     Some(Piece::Text(next)) if !next.is_empty() => match rest.find(next.as_str()) {
@@ -385,16 +418,24 @@ pub fn kind_of(template: &[Piece], reason: &str) -> String {
                 };
                 let (filled, r) = rest.split_at(end);
                 let number = !filled.is_empty() && filled.trim_start_matches('-').chars().all(|c| c.is_ascii_digit());
-                out.push_str(&if number { h.clone() } else { numbers_hidden(filled) });
+                match p {
+                    Piece::Fixed => out.push_str(filled),
+                    Piece::Hole(h) if number => {
+                        numbers.push(filled.parse().unwrap_or(0));
+                        out.push_str(h);
+                    }
+                    _ => out.push_str(&numbers_hidden(filled, &mut numbers)),
+                }
                 rest = r;
             }
         }
     }
-    if rest.is_empty() { out } else { written() }
+    if rest.is_empty() { (out, numbers) } else { written() }
 }
 
-/// A text with each number in it (a run of digits standing alone) written `{n}`.
-fn numbers_hidden(text: &str) -> String {
+/// A text with each number in it (a run of digits standing alone) written `{n}`, each number
+/// pushed on `numbers`.
+fn numbers_hidden(text: &str, numbers: &mut Vec<i64>) -> String {
     let mut out = String::new();
     let mut chars = text.chars().peekable();
     let mut prev: Option<char> = None;
@@ -408,6 +449,7 @@ fn numbers_hidden(text: &str) -> String {
             if chars.peek().is_some_and(|n| n.is_alphanumeric()) {
                 out.push_str(&run);
             } else {
+                numbers.push(run.parse().unwrap_or(0));
                 out.push_str("{n}");
             }
             prev = run.chars().last();

@@ -26,6 +26,107 @@ fn length(label: &str, s: Option<Summary>) -> String {
     }
 }
 
+/// An ending as the report shows it: each number put back as `{..}` filled in with the value it
+/// took, or the range of values it took (`end-game victory: 12–19 conquest points`).
+pub fn ending(kind: &str, ranges: &[(i64, i64)]) -> String {
+    let mut out = String::new();
+    let mut rest = kind;
+    let mut values = ranges.iter();
+    while let Some(i) = rest.find('{') {
+        let Some(j) = rest.get(i..).and_then(|r| r.find('}')).map(|j| i + j) else { break };
+        out.push_str(rest.get(..i).unwrap_or(""));
+        out.push_str(&match values.next() {
+            Some((lo, hi)) if lo == hi => lo.to_string(),
+            Some((lo, hi)) => format!("{lo}–{hi}"),
+            None => "some".to_string(),
+        });
+        rest = rest.get(j + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+fn ending_of(t: &Tally, kind: &str) -> String {
+    ending(kind, t.outcome_numbers.get(kind).map_or(&[], Vec::as_slice))
+}
+
+/// "first", "second", ... for a seat's place in the turn order.
+fn ordinal(seat: usize) -> String {
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
+        .get(seat)
+        .map_or_else(|| format!("P{}", seat + 1), |w| (*w).to_string())
+}
+
+/// The answer in sentences a designer can paste: for each seat, its win rate with its interval
+/// against an even share (the seats' mean), and whether the difference is significant; for each
+/// side, its rate.
+pub fn sentences(t: &Tally) -> Vec<String> {
+    let n = t.finished();
+    let seats = t.seat_wins.len();
+    let mut out = Vec::new();
+    if n == 0 || seats == 0 {
+        return out;
+    }
+    let share = t.seat_wins.iter().sum::<u64>() as f64 / (seats as f64 * n as f64);
+    for (s, w) in t.seat_wins.iter().enumerate() {
+        let p = wilson(*w, n);
+        let verdict = if seats < 2 {
+            String::new()
+        } else if p.low > share {
+            format!(": a {}-player advantage, significant at 5%", ordinal(s))
+        } else if p.high < share {
+            format!(": a {}-player disadvantage, significant at 5%", ordinal(s))
+        } else {
+            ": no significant advantage".to_string()
+        };
+        let against = if seats < 2 { String::new() } else { format!(" against an even share of {}", pct(share)) };
+        out.push(format!("P{} wins {}{against}{verdict}.", s + 1, interval(&p)));
+    }
+    for (side, w) in &t.side_wins {
+        out.push(format!("Side {side} wins {}.", interval(&wilson(*w, n))));
+    }
+    if t.draws > 0 {
+        out.push(format!("{} of games end with no winner.", interval(&wilson(t.draws, n))));
+    }
+    out
+}
+
+/// A compared rule set in sentences: each seat's and side's rate under it against the base, with
+/// the difference and whether it is significant.
+pub fn compared_sentences(base: &Tally, other: &Tally) -> Vec<String> {
+    let (na, nb) = (base.finished(), other.finished());
+    let mut out = Vec::new();
+    let mut say = |who: String, a: u64, b: u64| {
+        let (pa, pb) = (wilson(a, na), wilson(b, nb));
+        let d = difference(pa, pb);
+        let verdict = if d.significant() { "significant at 5%" } else { "not significant at 5%" };
+        out.push(format!(
+            "{}, {who} wins {} instead of {}: {:+.1} points [{:+.1}, {:+.1}], {verdict}.",
+            capitalised(&name(other)),
+            interval(&pb),
+            interval(&pa),
+            d.d * 100.0,
+            d.low * 100.0,
+            d.high * 100.0
+        ));
+    };
+    for s in 0..base.seat_wins.len().max(other.seat_wins.len()) {
+        say(format!("P{}", s + 1), base.seat_wins.get(s).copied().unwrap_or(0), other.seat_wins.get(s).copied().unwrap_or(0));
+    }
+    let mut sides: Vec<&String> = base.side_wins.keys().chain(other.side_wins.keys()).collect();
+    sides.sort();
+    sides.dedup();
+    for k in sides {
+        say(format!("side {k}"), base.side_wins.get(k).copied().unwrap_or(0), other.side_wins.get(k).copied().unwrap_or(0));
+    }
+    out
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+}
+
 /// The report as text.
 pub fn text(run: &Run) -> String {
     let mut out = String::new();
@@ -56,13 +157,28 @@ pub fn text(run: &Run) -> String {
         }
         let _ = writeln!(out, "  how games ended:");
         for (o, k) in &t.outcomes {
-            let _ = writeln!(out, "    {:>6}  {}  {o}", k, interval(&wilson(*k, n)));
+            let _ = writeln!(out, "    {:>6}  {}  {}", k, interval(&wilson(*k, n)), ending_of(t, o));
         }
         out.push_str(&length("turns", summary(&t.turns)));
         out.push_str(&length("decisions", summary(&t.decisions)));
         out.push_str(&cards(t));
         for (e, k) in &t.errors {
             let _ = writeln!(out, "  stopped by a rule error in {k} game{}: {e}", if *k == 1 { "" } else { "s" });
+        }
+    }
+    // In short: sentences a designer can paste.
+    let mut short = Vec::new();
+    if let Some((base, rest)) = run.rule_sets.split_first() {
+        let lead = if rest.is_empty() { String::new() } else { format!("{}: ", capitalised(&name(base))) };
+        short.extend(sentences(base).into_iter().map(|s| format!("{lead}{s}")));
+        for t in rest {
+            short.extend(compared_sentences(base, t));
+        }
+    }
+    if !short.is_empty() {
+        let _ = writeln!(out, "\nIn short:");
+        for s in short {
+            let _ = writeln!(out, "  {s}");
         }
     }
     if let Some((base, rest)) = run.rule_sets.split_first() {
@@ -155,7 +271,11 @@ pub fn differences(base: &Tally, other: &Tally) -> Vec<Row> {
     kinds.sort();
     kinds.dedup();
     for k in kinds {
-        pairs.push((format!("\"{k}\""), base.outcomes.get(k).copied().unwrap_or(0), other.outcomes.get(k).copied().unwrap_or(0)));
+        // The ending's numbers over both rule sets.
+        let mut ranges = base.outcome_numbers.get(k).cloned().unwrap_or_default();
+        super::widen(&mut ranges, other.outcome_numbers.get(k).into_iter().flatten().copied());
+        let shown = ending(k, &ranges);
+        pairs.push((format!("\"{shown}\""), base.outcomes.get(k).copied().unwrap_or(0), other.outcomes.get(k).copied().unwrap_or(0)));
     }
     pairs
         .into_iter()
@@ -186,7 +306,7 @@ pub fn csv(run: &Run) -> String {
         }
         row("draws", "", t.draws);
         for (o, k) in &t.outcomes {
-            row("outcome", o, *k);
+            row("outcome", &ending_of(t, o), *k);
         }
         for (k, c) in &t.cards {
             let _ = writeln!(out, "{set},card_played,{},{},{},,,", quote(k), c.played_won, c.played);
