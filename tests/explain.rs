@@ -88,3 +88,22 @@ fn why_is_available_as_json() {
     assert_eq!(chain[0]["rule"], "unit.destroy");
     assert!(chain[0]["cite"].as_str().is_some_and(|c| c.starts_with('L')));
 }
+
+/// The README tour's ruling (issue 30): `--why "loses 1 influence"` picks the event where
+/// influence fell — not the ability's words, which say the same — and the chain names the ability
+/// and the condition that decided it, with the values that made it hold: P3 (9) had more influence
+/// than P1 (8); P2 (8), equal, was spared.
+#[test]
+fn why_in_words_picks_the_change_and_names_the_deciding_condition() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["explain", "tests/tour/my-ruling.arb", "--why", "loses 1 influence"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let first = text.lines().nth(1).unwrap_or("");
+    assert!(first.ends_with("P3.influence: 9 → 8"), "the event is the influence change: {text}");
+    assert!(text.contains("which was called by Raptor Recon Team: Commit:"), "the ability is a link of the chain: {text}");
+    assert!(text.contains("where `p.influence > you.influence` held: `p.influence` is 9; `you.influence` is 8"), "{text}");
+}

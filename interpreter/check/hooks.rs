@@ -58,7 +58,8 @@ impl Checker {
         Some((target, slots, when))
     }
 
-    pub(super) fn lower_replace_body(&mut self, r: &ast::ReplaceBody, info: RuleInfo, cx: &Ctx) -> Option<ReplaceDef> {
+    /// The procedure a replacement names, with its parameters (checked against the replacement's).
+    fn replaced_proc(&mut self, r: &ast::ReplaceBody) -> Option<(ProcId, Vec<(String, Ty)>)> {
         let Some(&pid) = self.proc_by_name.get(&r.target.node) else {
             let help = did_you_mean(&r.target.node, self.proc_by_name.keys().map(String::as_str));
             self.error(
@@ -72,6 +73,11 @@ impl Checker {
         if params.len() != r.params.len() {
             self.error(Diag::error(r.target.span, format!("`{}` has {} parameters, not {}", r.target.node, params.len(), r.params.len())));
         }
+        Some((pid, params))
+    }
+
+    pub(super) fn lower_replace_body(&mut self, r: &ast::ReplaceBody, info: RuleInfo, cx: &Ctx) -> Option<ReplaceDef> {
+        let (pid, params) = self.replaced_proc(r)?;
         let mut sc = Scope::new();
         for (i, p) in r.params.iter().enumerate() {
             sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any));
@@ -95,19 +101,7 @@ impl Checker {
         sc: &mut Scope,
         cx: &Ctx,
     ) -> Option<(ProcId, Vec<Slot>, Option<Expr>, LastingReplaceDef)> {
-        let Some(&pid) = self.proc_by_name.get(&r.target.node) else {
-            let help = did_you_mean(&r.target.node, self.proc_by_name.keys().map(String::as_str));
-            self.error(
-                Diag::error(r.target.span, format!("unknown procedure `{}`", r.target.node))
-                    .label("only a procedure call can be replaced")
-                    .maybe_help(help),
-            );
-            return None;
-        };
-        let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
-        if params.len() != r.params.len() {
-            self.error(Diag::error(r.target.span, format!("`{}` has {} parameters, not {}", r.target.node, params.len(), r.params.len())));
-        }
+        let (pid, params) = self.replaced_proc(r)?;
         let slots: Vec<Slot> = r
             .params
             .iter()

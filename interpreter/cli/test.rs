@@ -2,6 +2,7 @@
 
 use super::check::expand;
 use crate::check::project::Project;
+use crate::ir::value::Value;
 use crate::runtime::view;
 use crate::scenario::{Bases, failure_text, run_file_shared, run_file_with};
 use rayon::prelude::*;
@@ -61,12 +62,58 @@ pub struct ExplainOptions {
     pub json: bool,
 }
 
-/// The event `--why` names: a number, or the last event whose text contains the words.
+/// The event `--why` names: a number; or a change told in words, `loses 1 influence` (`gains`,
+/// `lost`, ...): the last assignment to a field of that name that changed it by that much; or else
+/// the last event whose text contains the words, a change of the state (a field set, an object
+/// moved, created, turned or put) before a text that only tells of one (a log line, an ability's
+/// or a decision's words).
 fn find_event(game: &crate::ir::Game, st: &crate::runtime::state::State, what: &str) -> Option<usize> {
+    use crate::runtime::state::EventKind;
     if let Ok(n) = what.trim().trim_start_matches('#').parse::<usize>() {
         return (n < st.log.len()).then_some(n);
     }
-    st.log.iter().enumerate().rev().find(|(_, e)| view::event_text(game, st, e, None).contains(what)).map(|(i, _)| i)
+    if let Some((delta, field)) = change_in_words(what) {
+        let found = st.log.iter().enumerate().rev().find(|(_, e)| match &e.kind {
+            EventKind::Set { what, old: Value::Int(a), new: Value::Int(b) } => {
+                what.rsplit('.').next() == Some(field.as_str()) && b.checked_sub(*a) == Some(delta)
+            }
+            _ => false,
+        });
+        if let Some((i, _)) = found {
+            return Some(i);
+        }
+    }
+    let changes_state = |k: &EventKind| {
+        matches!(
+            k,
+            EventKind::Set { .. }
+                | EventKind::Moved { .. }
+                | EventKind::Created { .. }
+                | EventKind::Turned { .. }
+                | EventKind::Put { .. }
+                | EventKind::Modified { .. }
+                | EventKind::Revealed { .. }
+                | EventKind::PlayerOut { .. }
+                | EventKind::GameOver { .. }
+        )
+    };
+    let matching = || st.log.iter().enumerate().rev().filter(|(_, e)| view::event_text(game, st, e, None).contains(what));
+    matching().find(|(_, e)| changes_state(&e.kind)).or_else(|| matching().next()).map(|(i, _)| i)
+}
+
+/// `loses 1 influence` → (-1, "influence"); `gains 2 power` → (2, "power").
+fn change_in_words(what: &str) -> Option<(i64, String)> {
+    let words: Vec<&str> = what.split_whitespace().collect();
+    words.windows(3).find_map(|w| {
+        let [verb, n, field] = w else { return None };
+        let n: i64 = n.parse().ok()?;
+        let sign = match *verb {
+            "gain" | "gains" | "gained" | "gets" | "raises" => 1,
+            "lose" | "loses" | "lost" | "pays" | "spends" => -1,
+            _ => return None,
+        };
+        Some((sign * n, field.trim_end_matches(['.', ',']).to_string()))
+    })
 }
 
 #[derive(serde::Serialize)]

@@ -457,6 +457,16 @@ impl<'g> Engine<'g> {
                 | Routine::LastingReplace(_)
         );
         let mut e = new_env(slots, args, you, self_obj);
+        self.record_call(st, routine, &mut e);
+        st.envs.push(e);
+        let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
+        st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
+        st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
+    }
+
+    /// When causes are recorded (`Engine::scripted`): the routine being entered, its arguments,
+    /// where it was called from and its caller, for `explain --why`; `e` is numbered with it.
+    pub(super) fn record_call(&self, st: &State, routine: Routine, e: &mut super::state::Env) {
         if let Some(script) = &self.script {
             let site = self.cause(st, self.current_span(st));
             let parent = self.current_call(st);
@@ -466,10 +476,6 @@ impl<'g> Engine<'g> {
             e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
             t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
         }
-        st.envs.push(e);
-        let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
-        st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
-        st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
     }
 
     pub fn push_proc(&self, st: &mut State, p: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>) -> Result<(), RtError> {
@@ -682,23 +688,7 @@ impl<'g> Engine<'g> {
             }
             for (id, def) in ev.active_passives(self.game.objects_hook.event(event), |d| d.triggers.iter().any(|t| t.event == event))? {
                 let Some(o) = st.obj(id) else { continue };
-                for (ti, t) in def.triggers.iter().enumerate() {
-                    if t.event != event {
-                        continue;
-                    }
-                    let mut env = new_env(t.slots, args.clone(), Some(o.controller), Some(id));
-                    if let Some(w) = &t.when
-                        && !ev.truth(w, &mut env)?
-                    {
-                        continue;
-                    }
-                    queued.push(PendingTrigger {
-                        routine: Routine::ObjTrigger(id, ti as u16),
-                        args: args.clone(),
-                        controller: Some(o.controller),
-                        ts: o.since,
-                    });
-                }
+                queued.extend(object_triggers(&ev, def, id, event, &args, o.controller, o.since)?);
             }
             // Last-known information: an object the event names that has just left play (since
             // the last decision) is seen as it was in play, so that its own triggers hear it —
@@ -718,28 +708,38 @@ impl<'g> Engine<'g> {
                 }
                 let Some(def) = st.obj(id).and_then(|o| self.game.def(o.def)) else { continue };
                 let since = st.obj(id).map_or(0, |o| o.since);
-                for (ti, t) in def.triggers.iter().enumerate() {
-                    if t.event != event {
-                        continue;
-                    }
-                    let mut env = new_env(t.slots, args.clone(), Some(controller), Some(id));
-                    if let Some(w) = &t.when
-                        && !ev.truth(w, &mut env)?
-                    {
-                        continue;
-                    }
-                    queued.push(PendingTrigger {
-                        routine: Routine::ObjTrigger(id, ti as u16),
-                        args: args.clone(),
-                        controller: Some(controller),
-                        ts: since,
-                    });
-                }
+                queued.extend(object_triggers(&ev, def, id, event, &args, controller, since)?);
             }
         }
         st.triggers.extend(queued);
         Ok(())
     }
+}
+
+/// An object's triggers on `event` whose conditions hold, queued with its controller `you`.
+fn object_triggers(
+    ev: &Evaluator,
+    def: &ObjDef,
+    id: ObjId,
+    event: EventId,
+    args: &[Value],
+    you: Seat,
+    since: u64,
+) -> Result<Vec<PendingTrigger>, RtError> {
+    let mut out = Vec::new();
+    for (ti, t) in def.triggers.iter().enumerate() {
+        if t.event != event {
+            continue;
+        }
+        let mut env = new_env(t.slots, args.to_vec(), Some(you), Some(id));
+        if let Some(w) = &t.when
+            && !ev.truth(w, &mut env)?
+        {
+            continue;
+        }
+        out.push(PendingTrigger { routine: Routine::ObjTrigger(id, ti as u16), args: args.to_vec(), controller: Some(you), ts: since });
+    }
+    Ok(out)
 }
 
 /// Is the effect being resolved between two statements of its body? The top frame is a block of

@@ -318,7 +318,10 @@ impl Engine<'_> {
         let Some(a) = def.abilities.get(i as usize) else { return Err(err(span, "no such ability")) };
         let you = by.or_else(|| st.obj(o).map(|x| x.controller));
         let slots = a.slots;
-        st.envs.push(new_env(slots, vec![], you, Some(o)));
+        // An ability is a link of `explain --why`'s chain, with the conditions its body decides.
+        let mut e = new_env(slots, vec![], you, Some(o));
+        self.record_call(st, Routine::Ability(o, i), &mut e);
+        st.envs.push(e);
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
         st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Ability(o, i), ret: None, holds: true }, env });
         st.frames.push(Frame { kind: FrameKind::Ability { obj: o, idx: i, stage: 0 }, env });
