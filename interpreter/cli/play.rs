@@ -300,7 +300,11 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
             out!("{}", events_since(game, &st, printed, None));
             printed = st.log.len();
         } else if let Some(seat) = view_seat.map(|v| v.saturating_sub(1)).or(human.seats.first().copied()) {
-            out!("{}", events_since(game, &st, printed, Some(seat)));
+            // A human's own decision is asked once, by its menu: not also by its log line.
+            let asked_here = st.pending.as_ref().is_some_and(|d| human.seats.contains(&d.seat))
+                && st.log.last().is_some_and(|e| matches!(e.kind, crate::runtime::state::EventKind::Asked { .. }));
+            let upto = if asked_here { st.log.len().saturating_sub(1) } else { st.log.len() };
+            out!("{}", events_between(game, &st, printed, upto, Some(seat)));
             printed = st.log.len();
         }
         if let Some(dir) = svg
@@ -384,7 +388,12 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
 pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
-    let events = st.log.iter_from(from);
+    events_between(game, st, from, st.log.len(), viewer)
+}
+
+/// The events from `from` up to (not including) `to`, as `events_since` shows them.
+pub fn events_between(game: &Game, st: &State, from: usize, to: usize, viewer: Option<u8>) -> String {
+    let events = st.log.iter_from(from).take(to.saturating_sub(from));
     if viewer.is_none() {
         return view::trace_of(game, st, events, None, true);
     }
