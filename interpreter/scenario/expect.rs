@@ -316,10 +316,14 @@ fn expect_options(
                 f
             }
         };
-        f.help = Some(
-            "a decision with one possible answer is taken at once; `expect options` checks it on the line after the step that asked it"
-                .into(),
-        );
+        f.help = Some(if settled.is_empty() {
+            "nobody is deciding now: the decision was answered, or the run went on past it; a decision with one possible \
+             answer is taken at once, and `expect options` checks it on the line after the step that asked it"
+                .into()
+        } else {
+            "the decisions taken at once since the last step are the ones shown; check the one you mean on the line after the step that asked it"
+                .into()
+        });
         return Err(f);
     };
     let have = d.labels();
