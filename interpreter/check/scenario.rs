@@ -46,15 +46,6 @@ pub enum Step {
     Stop,
 }
 
-/// The limit an `expect options` states, as a choice states it.
-#[derive(Debug, Clone)]
-pub enum CountIr {
-    UpTo(Expr),
-    Exactly(Expr),
-    One,
-    Order,
-}
-
 #[derive(Debug, Clone)]
 pub enum RandomIr {
     Roll(Expr),
@@ -68,7 +59,7 @@ pub enum ExpectIr {
     Options {
         who: Expr,
         labels: Expr,
-        count: Option<CountIr>,
+        count: Option<ChooseCountIr>,
         message: Option<StrEx>,
     },
     Finished,
@@ -255,10 +246,10 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                             x
                         };
                         let count = count.as_ref().map(|k| match k {
-                            ast::OptionsCount::UpTo(n) => CountIr::UpTo(number(c, n)),
-                            ast::OptionsCount::Exactly(n) => CountIr::Exactly(number(c, n)),
-                            ast::OptionsCount::One => CountIr::One,
-                            ast::OptionsCount::Order => CountIr::Order,
+                            ast::ChooseCount::UpTo(n) => ChooseCountIr::UpTo(number(c, n)),
+                            ast::ChooseCount::Exactly(n) => ChooseCountIr::Exactly(number(c, n)),
+                            ast::ChooseCount::One => ChooseCountIr::One,
+                            ast::ChooseCount::Order => ChooseCountIr::Order,
                         });
                         let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
                         ExpectIr::Options { who: w, labels: l, count, message }

@@ -694,7 +694,7 @@ impl<'g> Engine<'g> {
             // the last decision) is seen as it was in play, so that its own triggers hear it —
             // `when challenge_lost(u, w) if u == self` on the card that lost and was defeated.
             let mut named: Vec<ObjId> = Vec::new();
-            for a in &args {
+            for a in args.iter().filter(|_| !st.left_play.is_empty()) {
                 if let Value::Obj(id) = a
                     && !named.contains(id)
                 {

@@ -2,9 +2,9 @@
 //! does not hold.
 
 use super::{Failure, Since, eval0, fail};
-use crate::check::scenario::{CountIr, ExpectIr};
+use crate::check::scenario::ExpectIr;
 use crate::ir::value::Value;
-use crate::ir::{Expr, ExprKind};
+use crate::ir::{ChooseCountIr, Expr, ExprKind};
 use crate::runtime::eval::{Evaluator, new_env};
 use crate::runtime::state::{Count, State};
 use crate::runtime::{Engine, view};
@@ -245,7 +245,7 @@ fn expect_options(
     st: &State,
     who: &Expr,
     labels: &Expr,
-    count: Option<&CountIr>,
+    count: Option<&ChooseCountIr>,
     since: Since,
     span: Span,
 ) -> Result<(), Failure> {
@@ -261,14 +261,14 @@ fn expect_options(
     let want_count = match count {
         None => None,
         Some(c) => Some(match c {
-            CountIr::One => Count::One,
-            CountIr::Order => Count::Order,
-            CountIr::UpTo(n) | CountIr::Exactly(n) => {
+            ChooseCountIr::One => Count::One,
+            ChooseCountIr::Order => Count::Order,
+            ChooseCountIr::UpTo(n) | ChooseCountIr::Exactly(n) => {
                 let k = match eval0(engine, st, n)? {
                     Value::Int(k) => u32::try_from(k).map_err(|_| fail(format!("{k} is not a number of options"), n.span))?,
                     other => return Err(fail(format!("expected a number, found {}", other.type_name()), n.span)),
                 };
-                if matches!(c, CountIr::UpTo(_)) { Count::UpTo(k) } else { Count::Exactly(k) }
+                if matches!(c, ChooseCountIr::UpTo(_)) { Count::UpTo(k) } else { Count::Exactly(k) }
             }
         }),
     };

@@ -1,7 +1,7 @@
 //! The syntax tree of the items that describe a game's overlays and tests: decks, variants (with
 //! their step changes) and scenarios, with their expectations. Re-exported by `ast`.
 
-use super::ast::{Block, Expr, Item, Name, Prop, Stmt, StrLit};
+use super::ast::{Block, ChooseCount, Expr, Item, Name, Prop, Stmt, StrLit};
 use super::span::Spanned;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -90,7 +90,7 @@ pub enum Expect {
     Options {
         who: Expr,
         labels: Expr,
-        count: Option<OptionsCount>,
+        count: Option<ChooseCount>,
         message: Option<Spanned<StrLit>>,
     },
     Finished,
@@ -131,13 +131,4 @@ pub enum Expect {
         what: Expr,
         sees: bool,
     },
-}
-
-/// The limit an `expect options` states: `up to N`, `exactly N`, `one`, `order`.
-#[derive(Debug, Clone, PartialEq)]
-pub enum OptionsCount {
-    UpTo(Expr),
-    Exactly(Expr),
-    One,
-    Order,
 }

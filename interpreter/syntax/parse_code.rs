@@ -268,10 +268,10 @@ impl Cx {
                                     let c = self.next(&mut rest.into_inner(), espan, "expect options")?;
                                     let n = c.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
                                     count = Some(match (c.as_rule(), n) {
-                                        (Rule::options_up_to, Some(n)) => OptionsCount::UpTo(self.lower_expr(n)?),
-                                        (Rule::options_exactly, Some(n)) => OptionsCount::Exactly(self.lower_expr(n)?),
-                                        (Rule::options_one, _) => OptionsCount::One,
-                                        (Rule::options_order, _) => OptionsCount::Order,
+                                        (Rule::options_up_to, Some(n)) => ChooseCount::UpTo(self.lower_expr(n)?),
+                                        (Rule::options_exactly, Some(n)) => ChooseCount::Exactly(self.lower_expr(n)?),
+                                        (Rule::options_one, _) => ChooseCount::One,
+                                        (Rule::options_order, _) => ChooseCount::Order,
                                         _ => return Err(internal(espan, "expect options")),
                                     });
                                 }
