@@ -439,7 +439,6 @@ fn a_hidden_cards_rule_is_not_named_as_a_cause() {
 /// as the engine plays them, and at the end the table as it sees it.
 #[test]
 fn play_view_prints_only_the_seats_projection() {
-    use arbiter::cli::play::events_since;
     use arbiter::runtime::view;
     let (seed, players, seat) = (6u64, 2usize, 1u8);
     let b = common::load("bsg-ccg", &[]);
@@ -453,7 +452,7 @@ fn play_view_prints_only_the_seats_projection() {
     let mut printed = 0;
     loop {
         let status = engine.advance(&mut st).unwrap();
-        expected.push_str(&events_since(game, &st, printed, Some(seat)));
+        expected.push_str(&arbiter::runtime::talk::table_talk(game, &st, st.log.iter_from(printed), seat, &[]));
         printed = st.log.len();
         if status != Status::Decision {
             break;
@@ -462,7 +461,7 @@ fn play_view_prints_only_the_seats_projection() {
         let a = bot.decide(game, &st, &d);
         engine.answer(&mut st, d.seat, &a).unwrap();
     }
-    expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, view::view(game, &st, Some(seat))));
+    expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, arbiter::cli::play::table_picture(game, &st, seat)));
     expected.push_str(&format!("{}\n", arbiter::runtime::view::result_line(st.result.as_ref().unwrap(), st.turns)));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -475,7 +474,7 @@ fn play_view_prints_only_the_seats_projection() {
     assert!(header.contains("2 players, seed 6"), "{header}");
     assert_eq!(rest, expected);
     // And it is a projection: P1's hand is hidden from P2, and some event withheld a card.
-    assert!(rest.contains("a card moved from P1.deck to P1.hand"), "{rest}");
+    assert!(rest.contains("a card moved from P1's deck to P1's hand"), "{rest}");
     let projected = view::trace_of(game, &st, &st.log, Some(seat), false);
     let mine: std::collections::HashSet<&str> = projected.lines().map(str::trim).collect();
     let full = view::trace_of(game, &st, &st.log, None, false);
@@ -515,7 +514,10 @@ fn play_human_shows_only_the_seats_projection() {
     let text = String::from_utf8(out.stdout).unwrap();
     let st = arbiter::save::read(&save).and_then(|s| s.state(game, "the save")).unwrap_or_else(|e| panic!("{e:?}"));
     std::fs::remove_file(&save).unwrap();
-    let lines = |s: &str| -> std::collections::HashSet<String> { s.lines().map(|l| l.trim().to_string()).collect() };
+    // Lines as the table tells them (`P1's hand`), and as the rulebook's own log lines read.
+    let lines = |s: &str| -> std::collections::HashSet<String> {
+        s.lines().flat_map(|l| [l.trim().to_string(), arbiter::runtime::talk::in_words(l.trim())]).collect()
+    };
     let mine = lines(&view::trace_of(game, &st, &st.log, Some(1), false));
     let only_full: std::collections::HashSet<String> =
         lines(&view::trace_of(game, &st, &st.log, None, false)).difference(&mine).cloned().collect();

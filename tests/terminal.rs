@@ -1,12 +1,152 @@
-//! Terminal play as a person meets it (issue 30): what `arbiter play --human` prints.
+//! Terminal play as a person meets it (issue 30): what `arbiter play --human 1` prints. For every
+//! game, 20 decisions answered at the prompt as a person would: the output speaks the table's
+//! language (no engine-level event), each question is asked once, and `state` draws the game's
+//! own text picture.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+mod common;
 
-/// Play tic-tac-toe as P1, answering `1` at each decision, and return what the terminal showed.
-fn play_tic_tac_toe(answers: usize) -> String {
+use std::io::{Read as _, Write as _};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What the terminal showed over a game played by answering each menu with its first legal
+/// answer(s), `state` typed after `state_after` decisions, and `quit` after `decisions`.
+struct Session {
+    text: String,
+    /// The picture `state` printed: the output between the `state` command and the next prompt.
+    picture: String,
+    answered: usize,
+}
+
+fn play(game: &str, seed: u64, decisions: usize, state_after: usize) -> Session {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["play", game, "--human", "1", "--seed", &seed.to_string()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut text = String::new();
+    let mut picture = String::new();
+    let mut answered = 0;
+    let mut state_from: Option<usize> = None;
+    let mut state_asked = false;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while let Ok(chunk) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        if !text.ends_with("> ") {
+            continue;
+        }
+        if let Some(from) = state_from.take() {
+            let upto = text.rfind("your choice").unwrap();
+            picture = text[from..upto].to_string();
+        }
+        let prompt_line = text.lines().last().unwrap().to_string();
+        let input = if answered == decisions {
+            "quit".to_string()
+        } else if answered == state_after && !state_asked {
+            state_asked = true;
+            state_from = Some(text.len());
+            "state".to_string()
+        } else {
+            answered += 1;
+            answer_for(&text, &prompt_line)
+        };
+        writeln!(stdin, "{input}").unwrap();
+        if input == "quit" {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    while let Ok(chunk) = rx.recv_timeout(Duration::from_secs(5)) {
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    Session { text, picture, answered }
+}
+
+/// The first legal answer to the menu above the prompt: its first option, the first N for
+/// `(choose N)`, every option in order for `(put all in order)`.
+fn answer_for(text: &str, prompt: &str) -> String {
+    let menu_start = text.rfind("\nP1 — ").unwrap();
+    let options = text[menu_start..]
+        .lines()
+        .filter(|l| l.starts_with("  ") && l.trim_start().split('.').next().is_some_and(|n| n.parse::<usize>().is_ok()))
+        .count();
+    let n = if let Some(k) = prompt.split("(choose ").nth(1) {
+        k.trim_start_matches("up to ").split(')').next().unwrap().parse::<usize>().unwrap().max(1)
+    } else if prompt.contains("(put all in order)") {
+        options
+    } else {
+        1
+    };
+    (1..=n.min(options.max(1))).map(|i| i.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// The six games, each with a line its text picture always draws for seat 1.
+const GAMES: [(&str, &str); 6] = [
+    ("tic-tac-toe", "---+---+---"),
+    ("connect-four", " 1 2 3 4 5 6 7"),
+    ("bsg-ccg", "P1 (you) — influence"),
+    ("bsg-board", "(you)"),
+    ("starcraft", "(you)"),
+    ("starship-battles", "(you)"),
+];
+
+#[test]
+fn every_game_speaks_the_tables_language_asks_once_and_draws_its_table() {
+    for (game, drawn) in GAMES {
+        let b = common::load(game, &[] as &[String]);
+        // Tic-tac-toe and Connect Four end before P1 has made 20 decisions: played to their end.
+        let want = 20;
+        let s = play(game, 4, want, 2);
+        let ended = s.text.contains("\nresult after ");
+        assert!(s.answered >= want || ended, "{game}: {} decisions answered of {want}:\n{}", s.answered, s.text);
+        // No engine-level event: no object created, no event raised for triggers, no effect
+        // ending, no trigger or replacement named, no field change the rulebook does not announce.
+        for e in &b.game.events {
+            assert!(!s.text.contains(&format!("{}(", e.name)), "{game}: the event `{}` was printed:\n{}", e.name, s.text);
+        }
+        for engine_words in [" created in ", "triggered: ", "instead of ", " ended\n", "a hidden value changed"] {
+            assert!(!s.text.contains(engine_words), "{game}: `{engine_words}` printed:\n{}", s.text);
+        }
+        let quiet = b.game.player_fields.iter().chain(&b.game.global_fields).filter(|f| !f.announced);
+        for f in quiet {
+            let words = f.name.replace('_', " ");
+            let told = s.text.lines().any(|l| l.starts_with(&format!("{words}: ")) || l.contains(&format!("'s {words}: ")));
+            assert!(!told, "{game}: a change of `{}`, which the rulebook does not announce, was printed:\n{}", f.name, s.text);
+        }
+        // Each of P1's decisions asked once: by its menu, not also told back as a choice.
+        let asked: Vec<&str> = s.text.lines().filter_map(|l| l.strip_prefix("P1 — ")).collect();
+        assert!(asked.len() >= 3, "{game}: {asked:?}");
+        let told_back = s.text.lines().find(|l| l.contains("P1 chose ") && !l.contains("(the only choice)"));
+        assert!(told_back.is_none(), "{game}: a decision of P1's was told back after its menu: {told_back:?}\n{}", s.text);
+        let refused = s.text.lines().find(|l| l.contains("refused"));
+        assert!(refused.is_none(), "{game}: a first legal answer was refused: {refused:?}\n{}", s.text);
+        // `state` draws the game's own picture, not a dump of fields.
+        assert!(s.picture.contains(drawn), "{game}: `state` did not draw the table (`{drawn}`):\n{}", s.picture);
+        assert!(!s.picture.contains(" false") && !s.picture.contains(" true"), "{game}: raw fields in the picture:\n{}", s.picture);
+    }
+}
+
+/// A refused answer does not print the menu again; `options` does.
+#[test]
+fn a_refusal_prompts_again_without_repeating_the_question() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["play", "tic-tac-toe", "--human", "1", "--seed", "3"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -15,20 +155,18 @@ fn play_tic_tac_toe(answers: usize) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let input = "1\n".repeat(answers) + "quit\n";
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.stdin.take().unwrap().write_all(b"42\nhello\noptions\nquit\n").unwrap();
     let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("refused:").count(), 2, "{text}");
+    // Asked once, and once more when asked for with `options`.
+    assert_eq!(text.matches("P1 — Mark an empty square").count(), 2, "{text}");
 }
 
-/// Each of the human's decisions is asked once, by its menu: the question is not printed a second
-/// time as a log line ("P1 to choose: ...") before it.
+/// Alike options say what their number is in the menu: `(copy 2 of 2)`, not a bare `(2)`.
 #[test]
-fn each_decision_of_the_human_is_asked_once() {
-    let text = play_tic_tac_toe(5);
-    let menus = text.matches("P1 — Mark an empty square").count();
-    assert!(menus >= 2, "P1 was asked at least twice: {text}");
-    assert!(!text.contains("P1 to choose:"), "a decision of P1's was printed twice:\n{text}");
-    // The other seat's choices are still told, as what happened.
-    assert!(text.contains("P2 chose"), "{text}");
+fn alike_options_say_which_copy_they_are() {
+    let s = play("bsg-ccg", 4, 3, 99);
+    assert!(s.text.contains("Viper Mark II (copy 2 of 2)"), "{}", s.text);
+    assert!(!s.text.contains("Viper Mark II (2)"), "{}", s.text);
 }

@@ -122,6 +122,7 @@ impl Checker {
             turn: None,
             trigger_order: None,
             picture: None,
+            text_picture: None,
             played_in: vec![],
             hints: vec![],
             sides: vec![],
@@ -247,6 +248,7 @@ impl Checker {
             "trigger_order",
             "deck_sections",
             "picture",
+            "text_picture",
             "played_in",
             "search_depth",
         ];
@@ -294,7 +296,7 @@ impl Checker {
                             .help("from 0 (the hints score the state where the tree ends) to 10000 decisions"),
                     ),
                 },
-                "setup" | "turn" | "default_duration" | "trigger_order" | "picture" | "played_in" => {}
+                "setup" | "turn" | "default_duration" | "trigger_order" | "picture" | "text_picture" | "played_in" => {}
                 other => {
                     let help = did_you_mean(other, keys).or_else(|| Some(format!("a game header has: {}", keys.join(", "))));
                     self.error(
@@ -342,8 +344,9 @@ impl Checker {
                         self.error(Diag::error(v.span, format!("unknown procedure `{word}`")).label("not declared").maybe_help(help));
                     }
                 },
-                "trigger_order" | "picture" => match self.func_by_name.get(&word) {
+                "trigger_order" | "picture" | "text_picture" => match self.func_by_name.get(&word) {
                     Some(&f) if p.key.node == "picture" => self.game.picture = Some(f),
+                    Some(&f) if p.key.node == "text_picture" => self.game.text_picture = Some(f),
                     Some(&f) => self.game.trigger_order = Some(f),
                     None => {
                         let help = did_you_mean(&word, self.func_by_name.keys().map(String::as_str));
@@ -474,7 +477,7 @@ impl Checker {
                     let optional = matches!(f.ty.kind, TypeKind::Named { optional: true, .. });
                     let required = f.default.is_none() && !optional;
                     index.insert(sym, fields.len());
-                    fields.push(FieldDef { name: sym, ty, default, required, span: f.name.span });
+                    fields.push(FieldDef { name: sym, ty, default, required, announced: f.announced, span: f.name.span });
                 }
                 let mut active = Vec::new();
                 for z in &k.active_in {
@@ -506,7 +509,7 @@ impl Checker {
                             continue;
                         }
                         let ty = self.resolve_type(&d.ty);
-                        let v = VarDef { name: d.name.node.clone(), ty, default: None };
+                        let v = VarDef { name: d.name.node.clone(), ty, default: None, announced: d.announced };
                         if is_player { self.game.player_fields.push(v) } else { self.game.global_fields.push(v) }
                     }
                 }

@@ -2,7 +2,7 @@
 //! can ask for the state or the log, and can save the game.
 
 use crate::runtime::state::{Answer, Count, Decision, State};
-use crate::runtime::{AnswerError, Engine, RtError, view};
+use crate::runtime::{AnswerError, Engine, RtError, talk, view};
 use crate::save::Saver;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -13,7 +13,7 @@ pub struct Human {
 
 const HELP: &str = "answer with an option's number (several numbers separated by spaces where more than one is asked;\n\
   `none` where you may choose nothing)\n\
-  state   show what you can see\n  log     the last events you saw\n  save    save the game to its save file (`--save FILE`); `save F` saves it to file F\n          (continue with `arbiter resume F`)\n  quit    leave the game";
+  options show the question and its options again\n  state   show the table as you see it\n  fields  every zone and field you can see\n  log     the last things that happened\n  save    save the game to its save file (`--save FILE`); `save F` saves it to file F\n          (continue with `arbiter resume F`)\n  quit    leave the game";
 
 impl Human {
     pub fn new(seats: Vec<u8>) -> Self {
@@ -24,17 +24,22 @@ impl Human {
     /// the rules fail taking the answer in: the error. `save` saves through `saver`.
     pub fn ask(&mut self, engine: &Engine, st: &mut State, d: &Decision, saver: &mut Saver) -> Result<bool, RtError> {
         let stdin = std::io::stdin();
-        loop {
+        let how = match d.count {
+            Count::One => String::new(),
+            Count::Exactly(k) => format!(" (choose {k})"),
+            Count::UpTo(k) => format!(" (choose up to {k})"),
+            Count::Order => " (put all in order)".to_string(),
+        };
+        let labels = d.menu_labels();
+        // The question and its options once; after a refusal or a command, only the prompt.
+        let menu = || {
             outln!("\nP{} — {}", d.seat + 1, d.prompt);
-            let how = match d.count {
-                Count::One => String::new(),
-                Count::Exactly(k) => format!(" (choose {k})"),
-                Count::UpTo(k) => format!(" (choose up to {k})"),
-                Count::Order => " (put all in order)".to_string(),
-            };
-            for (i, l) in d.labels().iter().enumerate() {
+            for (i, l) in labels.iter().enumerate() {
                 outln!("  {}. {l}", i + 1);
             }
+        };
+        menu();
+        loop {
             out!("your choice{how}> ");
             let _ = std::io::stdout().flush();
             let mut line = String::new();
@@ -51,9 +56,11 @@ impl Human {
                     Err(AnswerError::Rule(e)) => return Err(e),
                 },
                 ["help" | "?"] => outln!("{HELP}"),
-                ["state" | "s"] => out!("{}", view::view(engine.game, st, Some(d.seat))),
+                ["options" | "o"] => menu(),
+                ["state" | "s"] => out!("{}", super::play::table_picture(engine.game, st, d.seat)),
+                ["fields" | "f"] => out!("{}", view::view(engine.game, st, Some(d.seat))),
                 ["log" | "l"] => {
-                    let text = view::trace(engine.game, st, Some(d.seat), false);
+                    let text = talk::table_talk(engine.game, st, st.log.iter_from(0), d.seat, &self.seats);
                     let lines: Vec<&str> = text.lines().collect();
                     for l in lines.iter().skip(lines.len().saturating_sub(25)) {
                         outln!("{l}");

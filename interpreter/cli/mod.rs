@@ -114,14 +114,15 @@ pub enum Command {
         /// A seat (1, 2, ...) played at the terminal (repeatable).
         #[arg(long = "human")]
         humans: Vec<u8>,
-        /// Bots play every seat and only what this seat (1, 2, ...) sees is printed: its events and,
-        /// at the end, the table as it sees it.
-        #[arg(long, conflicts_with_all = ["humans", "log"])]
+        /// Bots play every seat and only what this seat (1, 2, ...) sees is printed: what happens
+        /// (every event with `--log`) and, at the end, the table as it sees it.
+        #[arg(long, conflicts_with = "humans")]
         view: Option<u8>,
         /// `SEAT=FILE`: the deck for a seat, from a file holding a `deck` (and any new cards).
         #[arg(long = "deck")]
         decks: Vec<String>,
-        /// Print every event with its cause as the game goes.
+        /// Print every event with its cause as the game goes (as the seat at the terminal may see
+        /// it), not only what is told at the table.
         #[arg(long)]
         log: bool,
         /// Save the game to this (new) file at every decision; continue it with `arbiter resume FILE`.

@@ -9,7 +9,7 @@ use crate::runtime::decks;
 use crate::runtime::decks::choose_decks_by;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::view::result_line;
-use crate::runtime::{AnswerError, Engine, Setup, Status, view};
+use crate::runtime::{AnswerError, Engine, Setup, Status, talk, view};
 use crate::save::{self, Header, Saver};
 use crate::syntax::span::FileId;
 use std::path::{Path, PathBuf};
@@ -296,17 +296,14 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
                 return 2;
             }
         };
+        // With `--log`, every event with its cause, as the seat at the terminal may see it (all
+        // of them when no one sits there); without it, the table talk (see runtime/talk.rs).
         if log {
-            out!("{}", events_since(game, &st, printed, None));
-            printed = st.log.len();
-        } else if let Some(seat) = view_seat.map(|v| v.saturating_sub(1)).or(human.seats.first().copied()) {
-            // A human's own decision is asked once, by its menu: not also by its log line.
-            let asked_here = st.pending.as_ref().is_some_and(|d| human.seats.contains(&d.seat))
-                && st.log.last().is_some_and(|e| matches!(e.kind, crate::runtime::state::EventKind::Asked { .. }));
-            let upto = if asked_here { st.log.len().saturating_sub(1) } else { st.log.len() };
-            out!("{}", events_between(game, &st, printed, upto, Some(seat)));
-            printed = st.log.len();
+            out!("{}", events_since(game, &st, printed, pictured_for));
+        } else if let Some(seat) = pictured_for {
+            out!("{}", talk::table_talk(game, &st, st.log.iter_from(printed), seat, &human.seats));
         }
+        printed = st.log.len();
         if let Some(dir) = svg
             && pictured_turn != Some(st.turns)
             && st.turns > 0
@@ -377,13 +374,23 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
         return 2;
     }
     if let Some(seat) = view_seat {
-        out!("the table as P{seat} sees it:\n{}", view::view(game, &st, Some(seat.saturating_sub(1))));
+        out!("the table as P{seat} sees it:\n{}", table_picture(game, &st, seat.saturating_sub(1)));
     }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
     }
     0
+}
+
+/// The table as `seat` sees it, in text: the game's own text picture (`text_picture` in its
+/// header), or else every zone and field the seat may see.
+pub fn table_picture(game: &Game, st: &State, seat: u8) -> String {
+    match crate::runtime::picture::text(game, st, Some(seat)) {
+        Some(Ok(text)) => text,
+        Some(Err(e)) => format!("(the game's text picture failed: {e})\n{}", view::view(game, st, Some(seat))),
+        None => view::view(game, st, Some(seat)),
+    }
 }
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).

@@ -74,7 +74,7 @@ fn find_event(game: &crate::ir::Game, st: &crate::runtime::state::State, what: &
     }
     if let Some((delta, field)) = change_in_words(what) {
         let found = st.log.iter().enumerate().rev().find(|(_, e)| match &e.kind {
-            EventKind::Set { what, old: Value::Int(a), new: Value::Int(b) } => {
+            EventKind::Set { what, old: Value::Int(a), new: Value::Int(b), .. } => {
                 what.rsplit('.').next() == Some(field.as_str()) && b.checked_sub(*a) == Some(delta)
             }
             _ => false,

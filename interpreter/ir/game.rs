@@ -190,6 +190,8 @@ pub struct Game {
     pub trigger_order: Option<FuncId>,
     /// A function giving the drawings of the table for `arbiter render` (see runtime/picture.rs).
     pub picture: Option<FuncId>,
+    /// A function giving the table as lines of text, for the terminal (`state` in `arbiter play`).
+    pub text_picture: Option<FuncId>,
     /// `played_in ZONE, ...`: where a card is played, for `arbiter sim`'s per-card statistics
     /// (empty: the zones where its kind is active).
     pub played_in: Vec<ZoneId>,
@@ -379,6 +381,8 @@ pub struct FieldDef {
     pub default: Value,
     /// Every definition of the kind must give it (no default, not optional).
     pub required: bool,
+    /// `announced`: a change to it is told at the table (`arbiter play`); see `view::table_talk`.
+    pub announced: bool,
     pub span: Span,
 }
 
@@ -422,6 +426,8 @@ pub struct VarDef {
     pub name: String,
     pub ty: Ty,
     pub default: Option<Expr>,
+    /// `announced`: a change to it is told at the table (`arbiter play`).
+    pub announced: bool,
 }
 
 #[derive(Debug, Clone)]

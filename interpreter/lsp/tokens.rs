@@ -17,6 +17,7 @@ pub const KEYWORDS: &[&str] = &[
     "all",
     "always",
     "and",
+    "announced",
     "answer",
     "any",
     "before",

@@ -285,6 +285,43 @@ impl Evaluator<'_> {
                 self.charge(s.len(), span)?;
                 Value::text(s)
             }
+            Builtin::Join => {
+                let items = list(0)?;
+                let Value::Text(sep) = arg(1) else { return Err(self.type_err(arg_span(1), "a text", &arg(1))) };
+                let mut s = String::new();
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(&sep);
+                    }
+                    self.push_label(&mut s, v, span)?;
+                    self.charge(s.len(), span)?;
+                }
+                Value::text(s)
+            }
+            Builtin::Pad | Builtin::PadLeft => {
+                let mut s = String::new();
+                self.push_label(&mut s, &arg(0), span)?;
+                let width = usize::try_from(int(1)?.clamp(0, 1000)).unwrap_or(0);
+                let len = s.chars().count();
+                if len > width {
+                    s = s.chars().take(width.saturating_sub(1)).collect();
+                    if width > 0 {
+                        s.push('…');
+                    }
+                } else if b == Builtin::Pad {
+                    s.extend(std::iter::repeat_n(' ', width - len));
+                } else {
+                    s = " ".repeat(width - len) + &s;
+                }
+                self.charge(s.len(), span)?;
+                Value::text(s)
+            }
+            Builtin::Repeat => {
+                let Value::Text(t) = arg(0) else { return Err(self.type_err(arg_span(0), "a text", &arg(0))) };
+                let n = usize::try_from(int(1)?).unwrap_or(0);
+                self.charge(t.len().saturating_mul(n), span)?;
+                Value::text(t.repeat(n))
+            }
             Builtin::Decklist => {
                 let p = player(0)?;
                 let section = match arg(1) {

@@ -460,7 +460,8 @@ impl Engine<'_> {
                     let what = self.set_name(SetName::Global(*i), || {
                         self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default()
                     });
-                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                    let announced = self.game.global_fields.get(*i as usize).is_some_and(|f| f.announced);
+                    self.log(st, EventKind::Set { what, old, new, announced }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -482,7 +483,8 @@ impl Engine<'_> {
                         let name = self.game.player_fields.get(*i as usize).map(|f| f.name.as_str()).unwrap_or_default();
                         format!("P{}.{name}", p + 1)
                     });
-                    self.log(st, EventKind::Set { what, old, new }, ALL, span);
+                    let announced = self.game.player_fields.get(*i as usize).is_some_and(|f| f.announced);
+                    self.log(st, EventKind::Set { what, old, new, announced }, ALL, span);
                     st.dirty = true;
                 }
             }
@@ -505,7 +507,13 @@ impl Engine<'_> {
                         None => format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f)).into(),
                     };
                     let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-                    self.log(st, EventKind::Set { what, old, new }, known, span);
+                    let announced = st
+                        .obj(o)
+                        .and_then(|x| self.game.def(x.def))
+                        .and_then(|d| self.game.kinds.get(d.kind as usize))
+                        .and_then(|k| k.field_index.get(f).and_then(|i| k.fields.get(*i)))
+                        .is_some_and(|fd| fd.announced);
+                    self.log(st, EventKind::Set { what, old, new, announced }, known, span);
                     st.dirty = true;
                 }
             }

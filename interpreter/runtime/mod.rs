@@ -20,6 +20,7 @@ pub mod picture;
 pub mod profile;
 pub mod random;
 pub mod state;
+pub mod talk;
 pub mod view;
 pub mod why;
 

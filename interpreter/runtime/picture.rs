@@ -60,6 +60,38 @@ pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec
         .collect())
 }
 
+/// The table as lines of text, as `viewer` may see it (`None`: everything): what the game's
+/// `text_picture` function returns, a text or a list of texts (one per line). Like `picture`, the
+/// function takes no parameter or one, the player it is drawn for. `None` when the game has no
+/// text picture.
+pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<String, String>> {
+    let f = game.text_picture?;
+    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
+        Some(0) => vec![],
+        Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
+        _ => return Some(Err("a text picture function takes no parameter, or one: the player it is drawn for".into())),
+    };
+    let env = new_env(0, vec![], None, None);
+    let v = match Evaluator::new(game, st).call_func(f, args, &env, Span::default()) {
+        Ok(v) => v,
+        Err(e) => return Some(Err(e.into_data().message)),
+    };
+    let mut out = String::new();
+    let mut push = |v: &Value| {
+        let line = match v {
+            Value::Text(t) => t.to_string(),
+            other => Evaluator::new(game, st).label(other),
+        };
+        out.push_str(line.trim_end());
+        out.push('\n');
+    };
+    match &v {
+        Value::List(lines) => lines.iter().for_each(&mut push),
+        other => push(other),
+    }
+    Some(Ok(out))
+}
+
 /// The table as an SVG document, as `viewer` may see it (`None`: everything).
 pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, String> {
     let items = drawings(game, st, viewer)?;

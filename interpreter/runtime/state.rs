@@ -309,6 +309,23 @@ impl Decision {
         }
         v
     }
+
+    /// The labels as a menu shows them to a person: alike options say what their numbers are,
+    /// `Viper Mark II (copy 2 of 2)` where the rules' labels read `Viper Mark II (2)`.
+    pub fn menu_labels(&self) -> Vec<String> {
+        let mut v = self.labels();
+        if let Some(plain) = &self.plain {
+            for (i, label) in v.iter_mut().enumerate().take(plain.len()) {
+                let Some(p) = plain.get(i) else { continue };
+                let alike = plain.iter().filter(|x| *x == p).count();
+                if alike > 1 {
+                    let nth = plain.iter().take(i + 1).filter(|x| *x == p).count();
+                    *label = format!("{p} (copy {nth} of {alike})");
+                }
+            }
+        }
+        v
+    }
 }
 
 /// An answer: option indices (0-based, in the order offered; the "none" option is last).
@@ -424,7 +441,14 @@ pub enum EventKind {
     Moved { obj: ObjId, def: DefId, from: Place, to: Place },
     Turned { obj: ObjId, def: DefId, up: bool },
     Put { obj: ObjId, def: DefId, target: ObjId, target_def: DefId, under: bool, target_known: u64 },
-    Set { what: Arc<str>, old: Value, new: Value },
+    /// A field changed. `announced`: the field is one whose changes are told at the table.
+    Set {
+        what: Arc<str>,
+        old: Value,
+        new: Value,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        announced: bool,
+    },
     Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOp, value: Value, until: Option<usize> },
     Expired { duration: usize, count: usize },
     Shuffled { zone: ZoneRef },

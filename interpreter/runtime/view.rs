@@ -256,7 +256,7 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
             let target = p.obj(*target, *target_def, sees(*target_known, viewer));
             format!("{n} put {} {target}", if *under { "under" } else { "over" })
         }
-        EventKind::Set { what, old, new } => {
+        EventKind::Set { what, old, new, .. } => {
             if shown {
                 let old = p.value(old);
                 format!("{what}: {old} → {}", p.value(new))

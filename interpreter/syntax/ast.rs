@@ -177,6 +177,8 @@ pub struct FieldDecl {
     pub name: Name,
     pub ty: TypeExpr,
     pub default: Option<Expr>,
+    /// `announced`: a change to it is told at the table.
+    pub announced: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -200,6 +202,8 @@ pub struct VarDecl {
     pub name: Name,
     pub ty: TypeExpr,
     pub default: Option<Expr>,
+    /// `announced`: a change to it is told at the table.
+    pub announced: bool,
     pub cite: Option<Spanned<String>>,
 }
 

@@ -259,8 +259,15 @@ impl Cx {
                     let mut f = x.into_inner();
                     let name = self.name(self.next(&mut f, xspan, "field")?);
                     let ty = self.lower_type(self.next(&mut f, xspan, "field")?)?;
-                    let default = f.next().map(|e| self.lower_expr(e)).transpose()?;
-                    k.fields.push(FieldDecl { name, ty, default });
+                    let mut default = None;
+                    let mut announced = false;
+                    for y in f {
+                        match y.as_rule() {
+                            Rule::announced => announced = true,
+                            _ => default = Some(self.lower_expr(y)?),
+                        }
+                    }
+                    k.fields.push(FieldDecl { name, ty, default, announced });
                 }
                 Rule::slot_decl => {
                     let mut f = x.into_inner();
@@ -312,13 +319,15 @@ impl Cx {
             let ty = self.lower_type(self.next(&mut it, xspan, "field")?)?;
             let mut default = None;
             let mut cite = None;
+            let mut announced = false;
             for y in it {
                 match y.as_rule() {
                     Rule::cite => cite = Some(self.cite(y)?),
+                    Rule::announced => announced = true,
                     _ => default = Some(self.lower_expr(y)?),
                 }
             }
-            out.push(VarDecl { name, ty, default, cite });
+            out.push(VarDecl { name, ty, default, announced, cite });
         }
         Ok(out)
     }

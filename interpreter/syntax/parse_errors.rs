@@ -74,6 +74,12 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                 .label("read as `{value}`")
                 .help("write `{{` and `}}` for braces in a text, like \"Square {{0, 0}}\"");
             }
+            // The marker `announced` after a field's citation, or outside a field.
+            if found.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next() == Some("announced") {
+                return Diag::error(span, "`announced` marks a field, after its default and before its `cite`")
+                    .label("here")
+                    .help("write it like `influence: int = 0 announced cite \"L39-44\"`");
+            }
             let message = match scenario_word {
                 Some(w) if positives.contains(&Rule::assign_op) || found == w => format!("`{w}` cannot be used here"),
                 _ if found.is_empty() => format!("expected {expected}"),

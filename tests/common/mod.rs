@@ -77,3 +77,17 @@ pub fn played_out(engine: &Engine) -> State {
     assert!(matches!(engine.advance(&mut st), Ok(Status::Ended)), "the probe ends without a decision");
     st
 }
+
+/// The names of definitions the full table shows that `seat` may not know now and never saw
+/// (neither in its view nor in any event it was shown), and the names it may see, longest first.
+pub fn hidden_names(game: &arbiter::ir::Game, st: &State, seat: u8) -> (Vec<String>, Vec<String>) {
+    use arbiter::runtime::view;
+    let everything = view::view(game, st, None);
+    let known = format!("{}\n{}", view::view(game, st, Some(seat)), view::trace(game, st, Some(seat), true));
+    let mut names: Vec<String> = game.defs.iter().map(|d| d.name.clone()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    names.dedup();
+    let allowed: Vec<String> = names.iter().filter(|n| known.contains(n.as_str())).cloned().collect();
+    let hidden = names.into_iter().filter(|n| everything.contains(n.as_str()) && !allowed.contains(n)).collect();
+    (hidden, allowed)
+}

@@ -1,6 +1,5 @@
 //! `arbiter serve` started for a test, and requests to it.
 
-use arbiter::runtime::view;
 use arbiter::web::Table;
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -92,14 +91,7 @@ impl Drop for Server {
 /// the seat must never be sent.
 pub fn hidden_from(t: &Table, seat: u8) -> (Vec<String>, Vec<String>) {
     let (game, st) = t.rules_and_state();
-    let everything = view::view(game, st, None);
-    let known = format!("{}\n{}", view::view(game, st, Some(seat)), view::trace(game, st, Some(seat), true));
-    let mut names: Vec<String> = game.defs.iter().map(|d| d.name.clone()).collect();
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    names.dedup();
-    let allowed: Vec<String> = names.iter().filter(|n| known.contains(n.as_str())).cloned().collect();
-    let hidden = names.into_iter().filter(|n| everything.contains(n.as_str()) && !allowed.contains(n)).collect();
-    (hidden, allowed)
+    super::hidden_names(game, st, seat)
 }
 
 /// `body` with every allowed name blanked (longest first), then no hidden name may be left.
