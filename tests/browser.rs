@@ -115,9 +115,8 @@ fn tic_tac_toe_is_played_in_the_browser_against_a_bot() {
             // The page has taken the answer in when the log has grown or the game is over.
             tokio::time::sleep(Duration::from_millis(150)).await;
         }
-        c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();
-        std::fs::write(screenshot_path("web-tic-tac-toe.png"), shot).unwrap();
+        std::fs::write(screenshot_path("web-tic-tac-toe-won.png"), shot).unwrap();
         let log = c.find(Locator::Css("#events")).await.unwrap().text().await.unwrap();
         assert!(log.contains("P2"), "the bot's moves are in the log: {log}");
         c.close().await.unwrap();
@@ -146,11 +145,13 @@ fn the_page_waits_for_a_thinking_bot_and_goes_on_by_itself() {
     });
 }
 
-/// Where a screenshot goes: beside the tests for the README when `ARBITER_UPDATE_SCREENSHOTS` is
-/// set, else in the build's scratch folder.
+/// Where a screenshot goes: docs/screenshots/, for the README, when `ARBITER_UPDATE_SCREENSHOTS` is
+/// set, else the build's scratch folder.
 fn screenshot_path(name: &str) -> std::path::PathBuf {
     if std::env::var_os("ARBITER_UPDATE_SCREENSHOTS").is_some() {
-        root().join("tests/browser/screenshots").join(name)
+        let dir = root().join("docs/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
     } else {
         std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
     }
@@ -181,11 +182,6 @@ fn a_card_game_seat_finds_no_hidden_card_of_the_other_seat_in_the_page_or_what_i
             assert_nothing_hidden(&dom, &hidden, &allowed, &format!("the page at step {step}"));
             assert_nothing_hidden(&sent, &hidden, &allowed, &format!("the responses at step {step}"));
             assert!(dom.contains("<svg"), "the table is drawn");
-            if step == 0 {
-                c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
-                let shot = c.screenshot().await.unwrap();
-                std::fs::write(screenshot_path("web-bsg-ccg.png"), shot).unwrap();
-            }
             // Answer the first option, the same beside the server.
             let Ok(first) = c.find(Locator::Css("#decision .option")).await else { break };
             first.click().await.unwrap();
@@ -227,6 +223,19 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
     run(async {
         let c = driver.browser().await;
         c.goto(&format!("{}/", server.url)).await.unwrap();
+        // The lists follow the game chosen above: no other game's file is offered.
+        pick(&c, "#game", "tic-tac-toe").await;
+        wait_for(&c, "#replay-file option[value='file:tests/rulings/tic-tac-toe/rules.arb']").await;
+        let offered: Vec<String> = c
+            .execute("return [...document.querySelectorAll('#replay-file option')].map(o => o.value)", vec![])
+            .await
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        assert!(offered.iter().all(|f| f.contains("/tic-tac-toe/")), "only tic-tac-toe's files: {offered:?}");
         pick(&c, "#replay-file", "file:tests/rulings/tic-tac-toe/rules.arb").await;
         c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
         pick(&c, "#replay-id", "ttt-diagonal").await;
@@ -268,6 +277,7 @@ fn a_scenario_is_replayed_in_the_browser_with_an_events_citation_and_why() {
         assert!(clicked.0.starts_with("#0 ") && clicked.1.starts_with("#0 "), "event #0 and its causes: {clicked:?}");
         assert_eq!(c.find(Locator::Css("#replay-events .row.current")).await.unwrap().text().await.unwrap(), first.text().await.unwrap());
         // A Starship Battles example: its table drawn at the step shown.
+        pick(&c, "#game", "starship-battles").await;
         pick(&c, "#replay-file", "file:tests/examples/starship-battles/SB-10.arb").await;
         c.find(Locator::Css("#replay-open")).await.unwrap().click().await.unwrap();
         // The new file is open once its scenarios are listed (the last file's picture is still up).
@@ -291,7 +301,7 @@ fn the_other_games_tables_are_drawn_in_the_browser() {
     let driver = Driver::start();
     run(async {
         let c = driver.browser().await;
-        for (game, shot) in [("bsg-board", "web-bsg-board.png"), ("starcraft", "web-starcraft.png")] {
+        for game in ["bsg-board", "starcraft"] {
             start_against_random(&c, &server, game, 2).await;
             wait_for(&c, "#picture svg").await;
             // A few decisions in, so that the picture shows a game under way.
@@ -302,8 +312,6 @@ fn the_other_games_tables_are_drawn_in_the_browser() {
             wait_for(&c, "#picture svg").await;
             let page = c.source().await.unwrap();
             assert!(page.contains("<svg") && page.contains("(you)"), "{game}: the table drawn for P1");
-            c.execute("document.getElementById('play').scrollIntoView()", vec![]).await.unwrap();
-            std::fs::write(screenshot_path(shot), c.screenshot().await.unwrap()).unwrap();
         }
         c.close().await.unwrap();
     });
@@ -361,6 +369,8 @@ fn a_game_is_saved_and_resumed_from_the_page() {
         // The download link holds the picture as the page was sent it.
         let href = c.find(Locator::Css("#export")).await.unwrap().attr("href").await.unwrap().unwrap_or_default();
         assert!(href.starts_with("blob:"), "{href}");
+        // The start form, folded while a game is on, offers the save to resume.
+        c.find(Locator::Css("#start-panel > summary")).await.unwrap().click().await.unwrap();
         pick(&c, "#saved", &name).await;
         c.find(Locator::Css("#resume")).await.unwrap().click().await.unwrap();
         wait_for(&c, "#decision .option").await;
@@ -369,4 +379,138 @@ fn a_game_is_saved_and_resumed_from_the_page() {
         c.close().await.unwrap();
     });
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the page measures of itself: whether it scrolls, where the decision and the table sit,
+/// and the smallest label of the table in CSS pixels.
+const MEASURE: &str = r#"
+const box = (id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const svg = document.querySelector('#picture svg');
+const vb = svg.viewBox.baseVal;
+const scale = svg.getBoundingClientRect().width / vb.width;
+let smallest = 1e9, label = '';
+for (const t of svg.querySelectorAll('text')) {
+  const size = parseFloat(getComputedStyle(t).fontSize) * scale;
+  if (t.textContent.trim() && size < smallest) { smallest = size; label = t.textContent; }
+}
+return { w: innerWidth, h: innerHeight, scrolls: document.documentElement.scrollHeight > innerHeight + 1 || scrollY > 0,
+  play: box('play'), decision: box('decision'), picture: box('picture'), smallest, label, path: location.pathname + location.search };
+"#;
+
+/// Every game, opened by a link (`/play/GAME?players=N&seat=1`), at 1400×900 and on a laptop's
+/// 1024×768: the decision and the table are both in view without scrolling the page, and no label
+/// of the table is drawn under 11 CSS pixels. The table's own link (`/table/ID?seat=1`) opens the
+/// seat again in this browser, and in a browser without its secret shows nothing of it.
+#[test]
+fn every_game_reads_beside_its_decision_at_two_screen_sizes() {
+    let server = Server::start();
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        let games = [("tic-tac-toe", 2), ("connect-four", 2), ("bsg-ccg", 2), ("bsg-board", 3), ("starcraft", 2), ("starship-battles", 2)];
+        for (w, h) in [(1400u32, 900u32), (1024, 768)] {
+            c.set_window_size(w, h).await.unwrap();
+            for (game, players) in games {
+                c.goto(&format!("{}/play/{game}?players={players}&seat=1", server.url)).await.unwrap();
+                wait_for(&c, "#decision .prompt").await;
+                // A few decisions in, so that the table is under way.
+                for _ in 0..3 {
+                    let Ok(b) = c.find(Locator::Css("#decision button")).await else { break };
+                    b.click().await.unwrap();
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                wait_for(&c, "#picture svg").await;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let m = c.execute(MEASURE, vec![]).await.unwrap();
+                let what = format!("{game} at {w}×{h}: {m}");
+                let num = |v: &serde_json::Value| v.as_f64().unwrap();
+                let (vw, vh) = (num(&m["w"]), num(&m["h"]));
+                assert!(!m["scrolls"].as_bool().unwrap(), "the page scrolls: {what}");
+                for (part, min_w, min_h) in [("play", 250.0, 60.0), ("picture", 300.0, 200.0)] {
+                    let r: Vec<f64> = m[part].as_array().unwrap().iter().map(num).collect();
+                    assert!(r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= vw + 0.5 && r[3] <= vh + 0.5, "`#{part}` is not wholly in view: {what}");
+                    assert!(r[2] - r[0] >= min_w && r[3] - r[1] >= min_h, "`#{part}` is too small to use: {what}");
+                }
+                let (play, picture) = (m["play"].as_array().unwrap(), m["picture"].as_array().unwrap());
+                assert!(num(&play[0]) >= num(&picture[2]), "the decision sits beside the table, not above it: {what}");
+                assert!(num(&m["smallest"]) >= 11.0, "a label of the table under 11 CSS px (`{}`): {what}", m["label"]);
+                // The address now names the table and the seat.
+                let path = m["path"].as_str().unwrap().to_string();
+                assert!(path.starts_with("/table/") && path.ends_with("?seat=1"), "{what}");
+                if w == 1400 {
+                    std::fs::write(screenshot_path(&format!("web-{game}.png")), c.screenshot().await.unwrap()).unwrap();
+                }
+                if game == "bsg-ccg" {
+                    // The table's link opens the seat again here.
+                    c.goto(&format!("{}{path}", server.url)).await.unwrap();
+                    wait_for(&c, "#picture svg").await;
+                    let prompt = wait_for(&c, "#decision").await.text().await.unwrap();
+                    assert!(!prompt.is_empty(), "the seat's decision, again: {what}");
+                    // Without the seat's secret (another browser), it opens nothing.
+                    c.execute("localStorage.clear()", vec![]).await.unwrap();
+                    c.goto(&format!("{}{path}", server.url)).await.unwrap();
+                    let refused = wait_for(&c, "#setup-error").await;
+                    for _ in 0..50 {
+                        if !refused.text().await.unwrap().is_empty() {
+                            break;
+                        }
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    assert!(refused.text().await.unwrap().contains("did not sit at seat 1"), "{what}");
+                    assert!(c.find(Locator::Css("#picture svg")).await.is_err(), "nothing of the table is shown: {what}");
+                }
+            }
+        }
+        c.close().await.unwrap();
+    });
+}
+
+/// The start form groups a game's variants by where they come from and folds each group; a
+/// group's heading counts those switched on. The board game has expansions, official options and
+/// other readings.
+#[test]
+fn the_start_form_folds_the_variants_by_where_they_come_from() {
+    let server = Server::start();
+    let driver = Driver::start();
+    run(async {
+        let c = driver.browser().await;
+        c.set_window_size(1024, 768).await.unwrap();
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        pick(&c, "#game", "bsg-board").await;
+        wait_for(&c, ".variant-group[data-group='expansion']").await;
+        let groups = c
+            .execute(
+                "return [...document.querySelectorAll('.variant-group')].map(g => [g.dataset.group, g.open, g.querySelectorAll('.variant').length])",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let groups = groups.as_array().unwrap();
+        let names: Vec<&str> = groups.iter().map(|g| g[0].as_str().unwrap()).collect();
+        assert_eq!(names, ["expansion", "option", "reading", "house"], "{groups:?}");
+        assert!(groups.iter().all(|g| g[1] == false), "every group folded: {groups:?}");
+        assert!(groups.iter().all(|g| g[2].as_u64().unwrap() >= 1), "{groups:?}");
+        // Folded, the form fits a laptop's screen with the Start button in view.
+        let start_bottom = c.execute("return document.getElementById('start').getBoundingClientRect().bottom", vec![]).await.unwrap();
+        assert!(start_bottom.as_f64().unwrap() < 768.0, "the Start button is below the fold: {start_bottom}");
+        // Opened, a variant switched on is counted in its group's heading.
+        c.find(Locator::Css(".variant-group[data-group='expansion'] > summary")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Css(".variant[value='cag']")).await.unwrap().click().await.unwrap();
+        let heading = c.find(Locator::Css(".variant-group[data-group='expansion'] > summary")).await.unwrap().text().await.unwrap();
+        assert!(heading.starts_with("Expansions") && heading.ends_with(", 1 on)"), "{heading}");
+        // The other game's form has none of the board game's variants.
+        pick(&c, "#game", "tic-tac-toe").await;
+        assert!(c.find(Locator::Css(".variant-group")).await.is_err(), "tic-tac-toe has no variants of its own");
+        c.close().await.unwrap();
+    });
+    // A player's own file's variants are house rules.
+    let server = Server::start_with(&["--rules", "tests/house-rules/tic-tac-toe/house.arb"]);
+    run(async {
+        let c = driver.browser().await;
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        pick(&c, "#game", "tic-tac-toe").await;
+        wait_for(&c, ".variant-group[data-group='house'] .variant[value='diagonals-only']").await;
+        assert_eq!(c.find_all(Locator::Css(".variant-group")).await.unwrap().len(), 1, "only house rules");
+        c.close().await.unwrap();
+    });
 }

@@ -179,10 +179,18 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             })
             .collect();
         changes.extend(v.ops.iter().filter_map(|op| describe(c, &known, &base, op)));
+        // Without a word for where it comes from: an option in a rulebook's folder, a house rule
+        // in a player's own file.
+        let group = v.group.clone().unwrap_or_else(|| {
+            let file = c.game.files.iter().find(|f| f.id == span.file).map(|f| f.name.replace('\\', "/"));
+            let in_rulebook = file.is_none_or(|n| n.starts_with("rulebooks/") || n.contains("/rulebooks/"));
+            if in_rulebook { "option" } else { "house" }.to_string()
+        });
         std::sync::Arc::make_mut(&mut c.game.variants).push(VariantInfo {
             name: v.name.node.clone(),
             title: v.title.node.clone(),
             extends: v.extends.iter().map(|n| n.node.clone()).collect(),
+            group,
             cite: v.cite.as_ref().map(|x| x.node.clone()),
             changes,
             span: *span,

@@ -642,6 +642,9 @@ pub struct VariantInfo {
     pub title: String,
     /// The variants it builds on (switched on before it).
     pub extends: Vec<String>,
+    /// Where it comes from: `expansion`, `option`, `reading` or `house` as written; without a
+    /// word, `option` in a rulebook's folder and `house` in a player's own file.
+    pub group: String,
     pub cite: Option<String>,
     pub changes: Vec<VariantChange>,
     pub span: Span,

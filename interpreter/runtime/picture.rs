@@ -244,8 +244,9 @@ fn legend(keys: &[Key], w: f64, top: f64) -> (String, f64) {
     if keys.is_empty() {
         return (String::new(), 0.0);
     }
-    let k = (w / 300.0).max(1.0);
-    // Text 3.5 mm high is about 1.9 mm a letter; a swatch is 4 mm, then 2 mm, then the text.
+    let k = (w / 210.0).max(1.0);
+    // Its letters at least a 60th of the table's width, so that it reads as the table does. Text
+    // 3.5 mm high is about 1.9 mm a letter; a swatch is 4 mm, then 2 mm, then the text.
     let (font, swatch, row, margin) = (3.5 * k, 4.0 * k, 7.0 * k, 10.0);
     let mut out = format!(
         "<g class=\"legend\"><text x=\"{}\" y=\"{}\" style=\"fill:#aab;font-size:{}px\">legend</text>\n",

@@ -20,26 +20,7 @@ use crate::ir::value::Seat;
 pub fn table_talk<'a>(game: &Game, st: &State, events: impl IntoIterator<Item = &'a Event>, viewer: Seat, asked_here: &[Seat]) -> String {
     let mut lines: Vec<(String, usize)> = Vec::new();
     for e in events {
-        let told = match &e.kind {
-            EventKind::Created { .. }
-            | EventKind::Signal { .. }
-            | EventKind::Expired { .. }
-            | EventKind::Triggered { .. }
-            | EventKind::Replaced { .. }
-            | EventKind::Asked { .. } => false,
-            EventKind::Set { announced, .. } => *announced,
-            EventKind::Answered { seat, forced, .. } => *forced || !asked_here.contains(seat),
-            _ => true,
-        };
-        if !told {
-            continue;
-        }
-        let Some(p) = project_event(game, st, e, Some(viewer)) else { continue };
-        if matches!(e.kind, EventKind::Set { .. }) && !p.details {
-            continue;
-        }
-        // The rulebook's own lines are its words already.
-        let line = if matches!(e.kind, EventKind::Log { .. }) { p.text } else { in_words(&p.text) };
+        let Some(line) = told(game, st, e, viewer, asked_here) else { continue };
         match lines.last_mut() {
             Some((last, n)) if *last == line => *n += 1,
             _ => lines.push((line, 1)),
@@ -54,6 +35,31 @@ pub fn table_talk<'a>(game: &Game, st: &State, events: impl IntoIterator<Item = 
         }
     }
     out
+}
+
+/// One event as the table tells it to `viewer`, or `None` when the table does not tell it (see
+/// the module's doc).
+pub fn told(game: &Game, st: &State, e: &Event, viewer: Seat, asked_here: &[Seat]) -> Option<String> {
+    let told = match &e.kind {
+        EventKind::Created { .. }
+        | EventKind::Signal { .. }
+        | EventKind::Expired { .. }
+        | EventKind::Triggered { .. }
+        | EventKind::Replaced { .. }
+        | EventKind::Asked { .. } => false,
+        EventKind::Set { announced, .. } => *announced,
+        EventKind::Answered { seat, forced, .. } => *forced || !asked_here.contains(seat),
+        _ => true,
+    };
+    if !told {
+        return None;
+    }
+    let p = project_event(game, st, e, Some(viewer))?;
+    if matches!(e.kind, EventKind::Set { .. }) && !p.details {
+        return None;
+    }
+    // The rulebook's own lines are its words already.
+    Some(if matches!(e.kind, EventKind::Log { .. }) { p.text } else { in_words(&p.text) })
 }
 
 /// A log line in words: `P1.hand` as `P1's hand`, `skill_card` as `skill card`, `a.b: x → y` as

@@ -30,6 +30,8 @@ pub struct VariantItem {
     pub title: Spanned<String>,
     /// `extends a, b`: the variants switched on before this one.
     pub extends: Vec<Name>,
+    /// `expansion`, `option`, `reading` or `house`, when written.
+    pub group: Option<String>,
     pub cite: Option<Spanned<String>>,
     pub ops: Vec<Spanned<VariantOp>>,
 }

@@ -43,6 +43,19 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             if words.contains(&"an expression") {
                 words.retain(|w| !matches!(*w, "a name" | "a number" | "a text in quotes" | "`any`, `no` or `all`"));
             }
+            // A variant's group word written after its `cite` or `extends`.
+            // (The error may be placed at the citation's closing quote, just before the word.)
+            let after = text.get(start..).unwrap_or("");
+            let skipped = after.len() - after.trim_start_matches(['"', ' ']).len();
+            let word: String = after[skipped..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if matches!(word.as_str(), "expansion" | "option" | "reading" | "house")
+                && text.get(..start).and_then(|b| b.lines().last()).is_some_and(|l| l.trim_start().starts_with("variant "))
+            {
+                let at = Span::new(file, start + skipped, start + skipped + word.len());
+                return Diag::error(at, format!("`{word}` says where the variant comes from: it goes right after the title"))
+                    .label("here")
+                    .help(format!("write it like `variant cag \"The CAG title\" {word} cite \"R38\" {{`"));
+            }
             if words.contains(&"the closing `\"`") {
                 let at = Span::new(file, start, start);
                 return Diag::error(at, "this text is not closed")

@@ -80,12 +80,14 @@ impl Cx {
         let title = self.string(self.next(&mut it, span, "variant")?)?;
         let mut cite = None;
         let mut extends = Vec::new();
+        let mut group = None;
         let mut ops = Vec::new();
         for x in it {
             let xspan = self.span(&x);
             match x.as_rule() {
                 Rule::cite => cite = Some(self.cite(x)?),
                 Rule::extends_clause => extends.extend(x.into_inner().map(|n| self.name(n))),
+                Rule::variant_group => group = Some(x.as_str().to_string()),
                 Rule::variant_set => {
                     let mut r = x.into_inner();
                     r.next(); // `set`
@@ -114,7 +116,7 @@ impl Cx {
                 _ => return Err(internal(xspan, "variant")),
             }
         }
-        Ok(Item::Variant(VariantItem { name, title, extends, cite, ops }))
+        Ok(Item::Variant(VariantItem { name, title, extends, group, cite, ops }))
     }
 
     /// `replace step s in p { .. }`, `insert step s before t in p { .. }`, `remove step s in p`.

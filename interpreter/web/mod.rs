@@ -3,6 +3,7 @@
 //!
 //! | request | answer |
 //! |---|---|
+//! | `GET /`, `GET /play/GAME?players=N&seat=K`, `GET /table/N?seat=K` | the page; the links open a new game of GAME with seat K played here, or table N's seat K in the browser holding its secret |
 //! | `GET /api/games` | each game: name, title, players, variants |
 //! | `POST /api/tables` `{game, variants, seats, seed?}` | a new game (a random seed unless given): its number and each human seat's secret |
 //! | `GET /api/tables/N/seats/S` | the table as seat S sees it (with S's secret) |
@@ -132,7 +133,11 @@ impl App {
             for name in self.project.games() {
                 if let Ok(b) = self.rules(&name, &[]) {
                     let g = &b.game;
-                    let variants = g.variants.iter().map(|v| VariantInfo { name: v.name.clone(), title: v.title.clone() }).collect();
+                    let variants = g
+                        .variants
+                        .iter()
+                        .map(|v| VariantInfo { name: v.name.clone(), title: v.title.clone(), group: v.group.clone() })
+                        .collect();
                     out.push(GameInfo { name, title: g.title.clone(), min_players: g.min_players, max_players: g.max_players, variants });
                 }
             }
@@ -206,6 +211,10 @@ pub fn serve(
 fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
+        // Links that open a game (`/play/GAME?players=N&seat=K`) or a table's seat
+        // (`/table/ID?seat=K`): the page, which reads its address.
+        .route("/play/{game}", get(|| async { Html(PAGE) }))
+        .route("/table/{table}", get(|| async { Html(PAGE) }))
         .route("/api/games", get(games))
         .route("/api/status", get(status))
         .route("/api/tables", post(new_table))
@@ -263,6 +272,8 @@ struct GameInfo {
 struct VariantInfo {
     name: String,
     title: String,
+    /// `expansion`, `option`, `reading` or `house`: the start form's group.
+    group: String,
 }
 
 async fn games(State(app): State<Arc<App>>) -> ApiResult<axum::Json<Vec<GameInfo>>> {

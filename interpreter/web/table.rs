@@ -13,7 +13,7 @@ use crate::check::Built;
 use crate::check::project::Project;
 use crate::runtime::state::{Answer, Count, Decision, Mode, State};
 use crate::runtime::view::{self, TableView};
-use crate::runtime::{AnswerError, Engine, RtError, Setup, Status};
+use crate::runtime::{AnswerError, Engine, RtError, Setup, Status, talk};
 use crate::save::{SeatSecret, secret_digest};
 use serde::Serialize;
 use std::sync::Arc;
@@ -152,6 +152,10 @@ pub struct EventView {
     pub depth: u16,
     pub text: String,
     pub cause: String,
+    /// The event as the table tells it (runtime/talk.rs), when it does: what the page shows unless
+    /// every event is asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub told: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -473,12 +477,19 @@ impl Table {
             .skip(from)
             .filter_map(|(n, e)| {
                 let p = view::project_event(game, st, e, Some(seat))?;
-                Some(EventView { index: n, depth: p.depth, text: p.text, cause: view::cause_text_for(game, st, &e.cause, Some(seat)) })
+                let told = talk::told(game, st, e, seat, &[seat]);
+                Some(EventView {
+                    index: n,
+                    depth: p.depth,
+                    text: p.text,
+                    cause: view::cause_text_for(game, st, &e.cause, Some(seat)),
+                    told,
+                })
             })
             .collect();
         let pending = st.pending.as_ref().filter(|_| self.stopped.is_none() && st.result.is_none());
         let decision = pending.filter(|d| d.seat == seat).map(|d| {
-            let options = d.labels();
+            let options = d.menu_labels();
             let n = options.len();
             let (min, max, order) = match d.count {
                 Count::One => (1, 1, false),
