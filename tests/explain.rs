@@ -107,3 +107,21 @@ fn why_in_words_picks_the_change_and_names_the_deciding_condition() {
     assert!(text.contains("which was called by Raptor Recon Team: Commit:"), "the ability is a link of the chain: {text}");
     assert!(text.contains("where `p.influence > you.influence` held: `p.influence` is 9; `you.influence` is 8"), "{text}");
 }
+
+/// `--why` on a scenario that fails still says it failed, and exits 1; words no event holds get a
+/// clear refusal with what `--why` takes.
+#[test]
+fn why_says_a_failed_scenario_failed_and_what_it_takes_when_nothing_matches() {
+    let run = |args: &[&str]| {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, out, _) = run(&["explain", "tests/bad/59-expect-fails-while-deciding.arb", "--why", "0"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("scenario failed") && out.contains("#0 "), "{out}");
+    let (code, _, err) = run(&["explain", "tests/examples/bsg-ccg/CCG-10.arb", "--id", "CCG-10", "--why", "no such words anywhere"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no event of CCG-10 is `no such words anywhere` or tells of it"), "{err}");
+    assert!(err.contains("help: give an event's number (#0 to #"), "{err}");
+}

@@ -135,6 +135,10 @@ struct JsonExplanation {
     failures: Vec<String>,
 }
 
+/// What `--why` takes, said when nothing matches.
+const WHY_HELP: &str = "give an event's number (#0 to #{last}, as `arbiter explain FILE` numbers them), words of a change \
+     (`loses 2 influence`, `gains 1 power`) or words of an event's text (`moved to P1.discard`)";
+
 pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[String]) -> i32 {
     match run_file_with(project, path, variants) {
         Err(e) => {
@@ -160,7 +164,8 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                         None if o.id.is_none() => continue,
                         None => {
                             let last = st.log.len().saturating_sub(1);
-                            eprintln!("error: no event `{w}` in {} (events are numbered #0 to #{last})", fo.outcome.id);
+                            eprintln!("error: no event of {} is `{w}` or tells of it", fo.outcome.id);
+                            eprintln!("  help: {}", WHY_HELP.replace("{last}", &last.to_string()));
                             return 2;
                         }
                     },
@@ -196,6 +201,14 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 outln!("{} {}", fo.outcome.id, fo.outcome.title);
                 if let Some(w) = &why {
                     out!("{}", crate::runtime::why::why_text(w));
+                    // The chain is of the scenario as it ran; whether it passed is still said.
+                    if !fo.outcome.passed() {
+                        code = 1;
+                        for fl in &fo.outcome.failures {
+                            out!("{}", failure_text(&fo.game, fl));
+                        }
+                        outln!("scenario failed");
+                    }
                     continue;
                 }
                 out!("{}", view::trace_numbered(game, st, o.at));
@@ -211,7 +224,8 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 }
             }
             if let (Some(w), 0) = (&o.why, explained) {
-                eprintln!("error: no event `{w}` in any scenario of {}", path.display());
+                eprintln!("error: no event of any scenario of {} is `{w}` or tells of it", path.display());
+                eprintln!("  help: {}", WHY_HELP.replace(" (#0 to #{last})", ""));
                 return 2;
             }
             if o.json {

@@ -78,15 +78,26 @@ pub fn cite_ranges(cite: &str) -> Option<Vec<(char, u32, u32)>> {
 }
 
 impl Game {
-    /// The innermost section holding the first line a citation names, as `source — Title` (just
-    /// the title where the game cites several texts: its sections' titles name their text).
+    /// The innermost section holding the first range a citation names (or else its first line), as
+    /// `source — Title` (just the title where the game cites several texts: its sections' titles
+    /// name their text).
     pub fn section_of(&self, cite: &str) -> Option<String> {
-        let (letter, first) = first_cited_line(cite)?;
+        let (letter, first, last) = first_cited_range(cite)?;
+        let smallest = |s: &&Section| s.ranges.iter().map(|(_, a, b)| b - a).min().unwrap_or(u32::MAX);
+        // The smallest section holding the whole first range cited: `L382-402` spans steps 3 to 5
+        // of a procedure, so it is the procedure's, not its step 3's. Failing that, the smallest
+        // holding its first line.
         let best = self
             .sections
             .iter()
-            .filter(|s| s.ranges.iter().any(|(l, a, b)| *l == letter && *a <= first && first <= *b))
-            .min_by_key(|s| s.ranges.iter().map(|(_, a, b)| b - a).min().unwrap_or(u32::MAX))?;
+            .filter(|s| s.ranges.iter().any(|(l, a, b)| *l == letter && *a <= first && last <= *b))
+            .min_by_key(smallest)
+            .or_else(|| {
+                self.sections
+                    .iter()
+                    .filter(|s| s.ranges.iter().any(|(l, a, b)| *l == letter && *a <= first && first <= *b))
+                    .min_by_key(smallest)
+            })?;
         Some(if self.source.is_empty() || self.source.contains(',') {
             best.title.clone()
         } else {
@@ -95,13 +106,22 @@ impl Game {
     }
 }
 
-/// The first line a citation names (`L365-392, ...` → ('L', 365)), however loosely written.
-fn first_cited_line(cite: &str) -> Option<(char, u32)> {
+/// The first range a citation names (`L365-392, ...` → ('L', 365, 392); `L40` → ('L', 40, 40)),
+/// however loosely written.
+fn first_cited_range(cite: &str) -> Option<(char, u32, u32)> {
     let chars: Vec<char> = cite.chars().collect();
     for (i, c) in chars.iter().enumerate() {
         if c.is_ascii_uppercase() && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
             let digits: String = chars.iter().skip(i + 1).take_while(|d| d.is_ascii_digit()).collect();
-            return digits.parse().ok().map(|n| (*c, n));
+            let first: u32 = digits.parse().ok()?;
+            let after = i + 1 + digits.len();
+            let last = if chars.get(after) == Some(&'-') {
+                let more: String = chars.iter().skip(after + 1).take_while(|d| d.is_ascii_digit()).collect();
+                more.parse().ok().filter(|l| *l >= first).unwrap_or(first)
+            } else {
+                first
+            };
+            return Some((*c, first, last));
         }
     }
     None

@@ -31,9 +31,20 @@ fn span_source(game: &Game, span: Span) -> String {
     s
 }
 
+/// A value as a chain of causes shows it: as a choice names it, but an empty list or text said in
+/// words (a label would read as nothing at all).
+fn value_text(ev: &Evaluator, v: &crate::ir::value::Value) -> String {
+    use crate::ir::value::Value;
+    match v {
+        Value::List(l) if l.is_empty() => "an empty list".to_string(),
+        Value::Text(t) if t.is_empty() => "an empty text".to_string(),
+        other => ev.label(other),
+    }
+}
+
 fn describe_into(ev: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mut Vec<String>, depth: usize) {
     let shown = |ev: &Evaluator, env: &mut super::state::Env, x: &Expr| match ev.eval(x, env) {
-        Ok(v) => ev.label(&v),
+        Ok(v) => value_text(ev, &v),
         Err(err) => format!("an error ({})", err.message),
     };
     match &e.kind {
@@ -116,7 +127,7 @@ pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
             .enumerate()
             .map(|(i, v)| {
                 let name = params.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
-                format!("{name} = {}", Evaluator::new(game, st).label(v))
+                format!("{name} = {}", value_text(&Evaluator::new(game, st), v))
             })
             .collect();
         let span = super::Engine::new(game).routine_span(rec.routine, st);
