@@ -230,6 +230,14 @@ fn play_checked(b: &Built, table: &SecrecyTable, seed: u64, players: usize, what
                 if !bad.is_empty() {
                     return Err(format!("{what}: P{} sees objects {bad:?} in event {}: {}", seat + 1, done + i, p.text));
                 }
+                // A secret answer is told without its question: which question was asked can tell
+                // which branch of the rules the chooser took.
+                if let EventKind::Answered { prompt, .. } = &e.kind
+                    && !p.details
+                    && p.text.contains(&**prompt)
+                {
+                    return Err(format!("{what}: P{} reads the question of another seat's secret choice: {}", seat + 1, p.text));
+                }
                 tally.events += 1;
                 tally.hidden_refs += p.objects.iter().filter(|s| matches!(s, Seen::Hidden { .. })).count();
                 // The bot's answer: if its labels are shown, each object they name is checked
@@ -363,6 +371,8 @@ fn starship_plans_settings_and_damage_stay_secret() {
     run("starship-battles", &[], &[2, 4], 2);
     run("starship-battles", &["complete-rules", "fuel"], &[2], 1);
     run("starship-battles", &["pilots", "talents-and-flaws"], &[2], 1);
+    // A blank card beside a single one bluffs an overboost: which questions were asked is secret.
+    run("starship-battles", &["blank-cards"], &[2], 1);
 }
 
 /// The check can fail: a projection naming an object its seat does not know is a leak, found by

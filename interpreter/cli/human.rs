@@ -60,7 +60,8 @@ impl Human {
                 ["state" | "s"] => out!("{}", super::play::table_picture(engine.game, st, d.seat)),
                 ["fields" | "f"] => out!("{}", view::view(engine.game, st, Some(d.seat))),
                 ["log" | "l"] => {
-                    let text = talk::table_talk(engine.game, st, st.log.iter_from(0), d.seat, &self.seats);
+                    // The history, your own choices in it too.
+                    let text = talk::table_talk(engine.game, st, st.log.iter_from(0), d.seat, &[]);
                     let lines: Vec<&str> = text.lines().collect();
                     for l in lines.iter().skip(lines.len().saturating_sub(25)) {
                         outln!("{l}");
@@ -75,6 +76,9 @@ impl Human {
                             let answer = Answer(n.iter().map(|x| x - 1).collect());
                             match engine.answer(st, d.seat, &answer) {
                                 Ok(()) => return Ok(true),
+                                Err(AnswerError::Refused(e)) if !matches!(d.count, Count::One) && answer.0.len() <= 1 => {
+                                    outln!("refused: {e} (give the numbers on one line, separated by spaces, like `1 2 3`)")
+                                }
                                 Err(AnswerError::Refused(e)) => outln!("refused: {e}"),
                                 Err(AnswerError::Rule(e)) => return Err(e),
                             }

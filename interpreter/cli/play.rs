@@ -373,8 +373,9 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
         eprintln!("error: {e}");
         return 2;
     }
-    if let Some(seat) = view_seat {
-        out!("the table as P{seat} sees it:\n{}", table_picture(game, &st, seat.saturating_sub(1)));
+    // The table at the end, as the seat viewed (or the first human seat) sees it.
+    if let Some(seat) = pictured_for {
+        out!("the table as P{} sees it:\n{}", seat + 1, table_picture(game, &st, seat));
     }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),

@@ -48,6 +48,9 @@ pub fn told(game: &Game, st: &State, e: &Event, viewer: Seat, asked_here: &[Seat
         | EventKind::Replaced { .. }
         | EventKind::Asked { .. } => false,
         EventKind::Set { announced, .. } => *announced,
+        // A decision with nothing to choose is not told at all; one with one possible answer, taken
+        // without asking, is.
+        EventKind::Answered { labels, forced: true, .. } if labels.is_empty() => false,
         EventKind::Answered { seat, forced, .. } => *forced || !asked_here.contains(seat),
         _ => true,
     };

@@ -281,7 +281,10 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
             format!("{count} effect{} lasting until end of {n} ended", if *count == 1 { "" } else { "s" })
         }
         EventKind::Shuffled { zone } => format!("{} shuffled", zone_name(game, *zone)),
-        EventKind::Rolled { sides, result } => format!("rolled {result} on a {sides}-sided die"),
+        EventKind::Rolled { sides, result } => {
+            let an = matches!(sides, 8 | 11 | 18) || (80..90).contains(sides) || (800..900).contains(sides);
+            format!("rolled {result} on {} {sides}-sided die", if an { "an" } else { "a" })
+        }
         EventKind::Picked { value } if shown => format!("picked {} at random", p.value(value)),
         EventKind::Picked { .. } => "picked one at random".to_string(),
         EventKind::Asked { seat, prompt, options } => {
@@ -307,9 +310,13 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
                     }
                 }
             }
-            let what = if !shown {
-                "(secret)".to_string()
-            } else if labels.is_empty() {
+            // A secret choice is told to the others without its question: which question was asked
+            // can tell which branch of the rules the chooser took (an overboost planned, or a
+            // single card and a bluff), and that is the chooser's secret too.
+            if !shown {
+                return ProjectedEvent { depth: e.depth, details: shown, objects: p.seen, text: format!("P{} chose in secret", seat + 1) };
+            }
+            let what = if labels.is_empty() {
                 if *forced && chooser { "nothing (no legal choice)" } else { "nothing" }.to_string()
             } else {
                 labels.join(", ")
