@@ -471,7 +471,7 @@ fn play_view_prints_only_the_seats_projection() {
         let a = bot.decide(game, &st, &d);
         engine.answer(&mut st, d.seat, &a).unwrap();
     }
-    expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, arbiter::cli::play::table_picture(game, &st, seat)));
+    expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, arbiter::runtime::picture::table_text(game, &st, seat)));
     expected.push_str(&format!("{}\n", arbiter::runtime::view::result_line(st.result.as_ref().unwrap(), st.turns)));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))

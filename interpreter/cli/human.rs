@@ -57,7 +57,7 @@ impl Human {
                 },
                 ["help" | "?"] => outln!("{HELP}"),
                 ["options" | "o"] => menu(),
-                ["state" | "s"] => out!("{}", super::play::table_picture(engine.game, st, d.seat)),
+                ["state" | "s"] => out!("{}", crate::runtime::picture::table_text(engine.game, st, d.seat)),
                 ["fields" | "f"] => out!("{}", view::view(engine.game, st, Some(d.seat))),
                 ["log" | "l"] => {
                     // The history, your own choices in it too.

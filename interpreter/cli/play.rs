@@ -375,23 +375,13 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
     }
     // The table at the end, as the seat viewed (or the first human seat) sees it.
     if let Some(seat) = pictured_for {
-        out!("the table as P{} sees it:\n{}", seat + 1, table_picture(game, &st, seat));
+        out!("the table as P{} sees it:\n{}", seat + 1, crate::runtime::picture::table_text(game, &st, seat));
     }
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
     }
     0
-}
-
-/// The table as `seat` sees it, in text: the game's own text picture (`text_picture` in its
-/// header), or else every zone and field the seat may see.
-pub fn table_picture(game: &Game, st: &State, seat: u8) -> String {
-    match crate::runtime::picture::text(game, st, Some(seat)) {
-        Some(Ok(text)) => text,
-        Some(Err(e)) => format!("(the game's text picture failed: {e})\n{}", view::view(game, st, Some(seat))),
-        None => view::view(game, st, Some(seat)),
-    }
 }
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).

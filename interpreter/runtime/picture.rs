@@ -92,6 +92,16 @@ pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<Stri
     Some(Ok(out))
 }
 
+/// The table as `seat` sees it, in text: the game's own text picture (`text_picture` in its
+/// header), or else every zone and field the seat may see.
+pub fn table_text(game: &Game, st: &State, seat: Seat) -> String {
+    match text(game, st, Some(seat)) {
+        Some(Ok(text)) => text,
+        Some(Err(e)) => format!("(the game's text picture failed: {e})\n{}", super::view::view(game, st, Some(seat))),
+        None => super::view::view(game, st, Some(seat)),
+    }
+}
+
 /// The table as an SVG document, as `viewer` may see it (`None`: everything).
 pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, String> {
     let items = drawings(game, st, viewer)?;
