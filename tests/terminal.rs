@@ -21,15 +21,20 @@ struct Session {
     answered: usize,
 }
 
-fn play(game: &str, seed: u64, decisions: usize, state_after: usize) -> Session {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+/// `arbiter play GAME --human 1 --seed SEED`, its input and output piped.
+fn spawn_play(game: &str, seed: u64) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["play", game, "--human", "1", "--seed", &seed.to_string()])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+fn play(game: &str, seed: u64, decisions: usize, state_after: usize) -> Session {
+    let mut child = spawn_play(game, seed);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
@@ -147,14 +152,7 @@ fn every_game_speaks_the_tables_language_asks_once_and_draws_its_table() {
 /// A refused answer does not print the menu again; `options` does.
 #[test]
 fn a_refusal_prompts_again_without_repeating_the_question() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["play", "tic-tac-toe", "--human", "1", "--seed", "3"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_play("tic-tac-toe", 3);
     child.stdin.take().unwrap().write_all(b"42\nhello\noptions\nquit\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -386,12 +386,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).
 pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) -> String {
-    events_between(game, st, from, st.log.len(), viewer)
-}
-
-/// The events from `from` up to (not including) `to`, as `events_since` shows them.
-pub fn events_between(game: &Game, st: &State, from: usize, to: usize, viewer: Option<u8>) -> String {
-    let events = st.log.iter_from(from).take(to.saturating_sub(from));
+    let events = st.log.iter_from(from);
     if viewer.is_none() {
         return view::trace_of(game, st, events, None, true);
     }

@@ -135,6 +135,14 @@ struct JsonExplanation {
     failures: Vec<String>,
 }
 
+/// A failed scenario's failures, then `scenario failed`.
+fn report_failures(fo: &crate::scenario::FileOutcome) {
+    for fl in &fo.outcome.failures {
+        out!("{}", failure_text(&fo.game, fl));
+    }
+    outln!("scenario failed");
+}
+
 /// What `--why` takes, said when nothing matches.
 const WHY_HELP: &str = "give an event's number (#0 to #{last}, as `arbiter explain FILE` numbers them), words of a change \
      (`loses 2 influence`, `gains 1 power`) or words of an event's text (`moved to P1.discard`)";
@@ -204,23 +212,16 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                     // The chain is of the scenario as it ran; whether it passed is still said.
                     if !fo.outcome.passed() {
                         code = 1;
-                        for fl in &fo.outcome.failures {
-                            out!("{}", failure_text(&fo.game, fl));
-                        }
-                        outln!("scenario failed");
+                        report_failures(fo);
                     }
                     continue;
                 }
                 out!("{}", view::trace_numbered(game, st, o.at));
-                let o = fo;
-                if o.outcome.passed() {
+                if fo.outcome.passed() {
                     outln!("scenario passed");
                 } else {
                     code = 1;
-                    for fl in &o.outcome.failures {
-                        out!("{}", failure_text(&o.game, fl));
-                    }
-                    outln!("scenario failed");
+                    report_failures(fo);
                 }
             }
             if let (Some(w), 0) = (&o.why, explained) {

@@ -299,9 +299,11 @@ impl Evaluator<'_> {
                 Value::text(s)
             }
             Builtin::Pad | Builtin::PadLeft => {
+                // The width is charged before any space is made for it.
+                let width = usize::try_from(int(1)?).unwrap_or(0);
+                self.charge(width, span)?;
                 let mut s = String::new();
                 self.push_label(&mut s, &arg(0), span)?;
-                let width = usize::try_from(int(1)?.clamp(0, 1000)).unwrap_or(0);
                 let len = s.chars().count();
                 if len > width {
                     s = s.chars().take(width.saturating_sub(1)).collect();

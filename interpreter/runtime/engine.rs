@@ -33,9 +33,9 @@ pub struct Engine<'g> {
     pool: super::eval::Pool,
     /// Where the evaluation steps go, when profiling (`arbiter bench --profile`).
     profile: Option<std::cell::RefCell<super::profile::Profile>>,
-    /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`),
-    /// made once per global, player field and definition's field.
-    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<super::exec::SetName, Arc<str>>>,
+    /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`), and
+    /// whether its field is `announced`, made once per global, player field and definition's field.
+    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<super::exec::SetName, (Arc<str>, bool)>>,
     /// Whether evaluations may use what earlier ones worked out about the same version of the
     /// state (`eval::Memo`); off only to check that it changes nothing (tests/memo.rs).
     remember: bool,

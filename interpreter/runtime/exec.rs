@@ -457,10 +457,9 @@ impl Engine<'_> {
                     *g = new.clone();
                 }
                 if old != new {
-                    let what = self.set_name(SetName::Global(*i), || {
-                        self.game.global_fields.get(*i as usize).map(|f| f.name.clone()).unwrap_or_default()
+                    let (what, announced) = self.set_name(SetName::Global(*i), || {
+                        self.game.global_fields.get(*i as usize).map(|f| (f.name.clone(), f.announced)).unwrap_or_default()
                     });
-                    let announced = self.game.global_fields.get(*i as usize).is_some_and(|f| f.announced);
                     self.log(st, EventKind::Set { what, old, new, announced }, ALL, span);
                     st.dirty = true;
                 }
@@ -479,11 +478,10 @@ impl Engine<'_> {
                     *f = new.clone();
                 }
                 if old != new {
-                    let what = self.set_name(SetName::Player(p, *i), || {
-                        let name = self.game.player_fields.get(*i as usize).map(|f| f.name.as_str()).unwrap_or_default();
-                        format!("P{}.{name}", p + 1)
+                    let (what, announced) = self.set_name(SetName::Player(p, *i), || {
+                        let field = self.game.player_fields.get(*i as usize);
+                        (format!("P{}.{}", p + 1, field.map(|f| f.name.as_str()).unwrap_or_default()), field.is_some_and(|f| f.announced))
                     });
-                    let announced = self.game.player_fields.get(*i as usize).is_some_and(|f| f.announced);
                     self.log(st, EventKind::Set { what, old, new, announced }, ALL, span);
                     st.dirty = true;
                 }
@@ -500,19 +498,16 @@ impl Engine<'_> {
                     ob.fields.push((*f, new.clone()));
                 }
                 if old != new {
-                    let what = match st.obj(o).map(|x| x.def) {
-                        Some(def) => {
-                            self.set_name(SetName::Field(def, *f), || format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f)))
-                        }
-                        None => format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f)).into(),
+                    let name = || format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
+                    let (what, announced) = match st.obj(o).map(|x| x.def) {
+                        Some(def) => self.set_name(SetName::Field(def, *f), || {
+                            let kind = self.game.def(def).and_then(|d| self.game.kinds.get(d.kind as usize));
+                            let announced = kind.and_then(|k| k.field(*f).and_then(|i| k.fields.get(i))).is_some_and(|fd| fd.announced);
+                            (name(), announced)
+                        }),
+                        None => (name().into(), false),
                     };
                     let known = st.obj(o).map(|x| x.known).unwrap_or(0);
-                    let announced = st
-                        .obj(o)
-                        .and_then(|x| self.game.def(x.def))
-                        .and_then(|d| self.game.kinds.get(d.kind as usize))
-                        .and_then(|k| k.field_index.get(f).and_then(|i| k.fields.get(*i)))
-                        .is_some_and(|fd| fd.announced);
                     self.log(st, EventKind::Set { what, old, new, announced }, known, span);
                     st.dirty = true;
                 }
@@ -745,12 +740,14 @@ pub enum SetName {
 }
 
 impl Engine<'_> {
-    /// The name an assignment's event shows for `key`, made by `make` the first time.
-    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> String) -> std::sync::Arc<str> {
+    /// The name an assignment's event shows for `key`, and whether its field is `announced`,
+    /// made by `make` the first time.
+    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> (String, bool)) -> (std::sync::Arc<str>, bool) {
         if let Some(n) = self.set_names.borrow().get(&key) {
             return n.clone();
         }
-        let n: std::sync::Arc<str> = make().into();
+        let (name, announced) = make();
+        let n: (std::sync::Arc<str>, bool) = (name.into(), announced);
         self.set_names.borrow_mut().insert(key, n.clone());
         n
     }

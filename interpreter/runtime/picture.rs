@@ -43,13 +43,7 @@ pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec
     let Some(f) = game.picture else {
         return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
     };
-    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
-        Some(0) => vec![],
-        Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
-        _ => return Err("a picture function takes no parameter, or one: the player it is drawn for".into()),
-    };
-    let env = new_env(0, vec![], None, None);
-    let v = Evaluator::new(game, st).call_func(f, args, &env, Span::default()).map_err(|e| e.into_data().message)?;
+    let v = call_picture(game, st, f, viewer, "a picture function")?;
     let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
     Ok(items
         .iter()
@@ -60,21 +54,26 @@ pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec
         .collect())
 }
 
+/// Call a picture function (`what`, for its error): with no argument, or with the player it is
+/// drawn for (`none` for everything).
+fn call_picture(game: &Game, st: &State, f: crate::ir::FuncId, viewer: Option<Seat>, what: &str) -> Result<Value, String> {
+    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
+        Some(0) => vec![],
+        Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
+        _ => return Err(format!("{what} takes no parameter, or one: the player it is drawn for")),
+    };
+    let env = new_env(0, vec![], None, None);
+    Evaluator::new(game, st).call_func(f, args, &env, Span::default()).map_err(|e| e.into_data().message)
+}
+
 /// The table as lines of text, as `viewer` may see it (`None`: everything): what the game's
 /// `text_picture` function returns, a text or a list of texts (one per line). Like `picture`, the
 /// function takes no parameter or one, the player it is drawn for. `None` when the game has no
 /// text picture.
 pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<String, String>> {
-    let f = game.text_picture?;
-    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
-        Some(0) => vec![],
-        Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
-        _ => return Some(Err("a text picture function takes no parameter, or one: the player it is drawn for".into())),
-    };
-    let env = new_env(0, vec![], None, None);
-    let v = match Evaluator::new(game, st).call_func(f, args, &env, Span::default()) {
+    let v = match call_picture(game, st, game.text_picture?, viewer, "a text picture function") {
         Ok(v) => v,
-        Err(e) => return Some(Err(e.into_data().message)),
+        Err(e) => return Some(Err(e)),
     };
     let mut out = String::new();
     let mut push = |v: &Value| {

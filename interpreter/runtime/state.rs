@@ -311,7 +311,7 @@ impl Decision {
     }
 
     /// The labels as a menu shows them to a person: alike options say what their numbers are,
-    /// `Viper Mark II (copy 2 of 2)` where the rules' labels read `Viper Mark II (2)`.
+    /// `Knight (copy 2 of 2)` where the rules' labels read `Knight (2)`.
     pub fn menu_labels(&self) -> Vec<String> {
         let mut v = self.labels();
         if let Some(plain) = &self.plain {

@@ -3,11 +3,11 @@
 //! It is the log as one seat sees it (`view::project_event`), told as people at a table would
 //! tell it: what was chosen, moved, revealed, turned, shuffled and rolled, the rulebook's own
 //! `log` lines, and the changes of the fields the rulebook marks `announced` (a player's
-//! influence, the fuel track). The engine's own work is left to `--log`: objects created, events
+//! score, a track). The engine's own work is left to `--log`: objects created, events
 //! raised for triggers (`ready_phase_begins()`), effects ending, triggers and replacements firing,
 //! the other fields' changes (a flag, a position worked out step by step), and a decision being
-//! asked (the one asked here is asked by its menu). Names read as words: `P1's hand`, `skill
-//! card`, not `P1.hand`, `skill_card`. Runs of the same line are told once, with `×N`.
+//! asked (the one asked here is asked by its menu). Names read as words: `P1's hand`, `score
+//! track`, not `P1.hand`, `score_track`. Runs of the same line are told once, with `×N`.
 
 use super::state::{Event, EventKind, State};
 use super::view::project_event;
@@ -40,7 +40,15 @@ pub fn table_talk<'a>(game: &Game, st: &State, events: impl IntoIterator<Item = 
 /// One event as the table tells it to `viewer`, or `None` when the table does not tell it (see
 /// the module's doc).
 pub fn told(game: &Game, st: &State, e: &Event, viewer: Seat, asked_here: &[Seat]) -> Option<String> {
-    let told = match &e.kind {
+    if !tells(e, asked_here) {
+        return None;
+    }
+    told_as(e, &project_event(game, st, e, Some(viewer))?)
+}
+
+/// Whether the table tells an event of this kind at all, before it is projected for a seat.
+pub fn tells(e: &Event, asked_here: &[Seat]) -> bool {
+    match &e.kind {
         EventKind::Created { .. }
         | EventKind::Signal { .. }
         | EventKind::Expired { .. }
@@ -53,19 +61,20 @@ pub fn told(game: &Game, st: &State, e: &Event, viewer: Seat, asked_here: &[Seat
         EventKind::Answered { labels, forced: true, .. } if labels.is_empty() => false,
         EventKind::Answered { seat, forced, .. } => *forced || !asked_here.contains(seat),
         _ => true,
-    };
-    if !told {
-        return None;
     }
-    let p = project_event(game, st, e, Some(viewer))?;
-    if matches!(e.kind, EventKind::Set { .. }) && !p.details {
-        return None;
-    }
-    // The rulebook's own lines are its words already.
-    Some(if matches!(e.kind, EventKind::Log { .. }) { p.text } else { in_words(&p.text) })
 }
 
-/// A log line in words: `P1.hand` as `P1's hand`, `skill_card` as `skill card`, `a.b: x → y` as
+/// A told event's line, from its projection for the seat (`tells` said the table tells it): a
+/// changed value the seat may not see is not told; the rulebook's own lines are its words already.
+pub fn told_as(e: &Event, p: &super::view::ProjectedEvent) -> Option<String> {
+    match e.kind {
+        EventKind::Set { .. } if !p.details => None,
+        EventKind::Log { .. } => Some(p.text.clone()),
+        _ => Some(in_words(&p.text)),
+    }
+}
+
+/// A log line in words: `P1.hand` as `P1's hand`, `score_track` as `score track`, `a.b: x → y` as
 /// `a's b: x → y`.
 pub fn in_words(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
@@ -93,11 +102,11 @@ mod tests {
 
     #[test]
     fn names_read_as_words() {
-        assert_eq!(in_words("a skill_card moved from tactics_deck to P3.hand"), "a skill card moved from tactics deck to P3's hand");
-        assert_eq!(in_words("P1.influence: 12 → 11"), "P1's influence: 12 → 11");
-        assert_eq!(in_words("fleet_defense_level: 0 → 11"), "fleet defense level: 0 → 11");
+        assert_eq!(in_words("a bonus_card moved from draw_pile to P3.hand"), "a bonus card moved from draw pile to P3's hand");
+        assert_eq!(in_words("P1.score: 12 → 11"), "P1's score: 12 → 11");
+        assert_eq!(in_words("turn_limit: 0 → 11"), "turn limit: 0 → 11");
         // A full stop ends a sentence, and a name with a dot in it keeps it.
-        assert_eq!(in_words("P1 wins. Viper Mk. II moves"), "P1 wins. Viper Mk. II moves");
+        assert_eq!(in_words("P1 wins. Racer Mk. II moves"), "P1 wins. Racer Mk. II moves");
         assert_eq!(in_words("rolled 1.5"), "rolled 1.5");
     }
 }

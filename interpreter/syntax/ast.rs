@@ -349,20 +349,6 @@ pub struct AlwaysItem {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct DeckbuildingItem {
-    pub cite: Option<Spanned<String>>,
-    pub rules: Vec<DeckRule>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeckRule {
-    pub each: Option<(Name, Expr)>,
-    pub cond: Expr,
-    pub message: Spanned<StrLit>,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone, PartialEq)]
 pub struct ObjectItem {
     pub kind: Name,
     pub name: Spanned<String>,

@@ -1,8 +1,23 @@
-//! The syntax tree of the items that describe a game's overlays and tests: decks, variants (with
-//! their step changes) and scenarios, with their expectations. Re-exported by `ast`.
+//! The syntax tree of the items that describe a game's overlays and tests: decks and the
+//! deckbuilding rules, variants (with their step changes) and scenarios, with their expectations.
+//! Re-exported by `ast`.
 
 use super::ast::{Block, ChooseCount, Expr, Item, Name, Prop, Stmt, StrLit};
-use super::span::Spanned;
+use super::span::{Span, Spanned};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckbuildingItem {
+    pub cite: Option<Spanned<String>>,
+    pub rules: Vec<DeckRule>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeckRule {
+    pub each: Option<(Name, Expr)>,
+    pub cond: Expr,
+    pub message: Spanned<StrLit>,
+    pub span: Span,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeckItem {

@@ -477,7 +477,7 @@ impl Table {
             .skip(from)
             .filter_map(|(n, e)| {
                 let p = view::project_event(game, st, e, Some(seat))?;
-                let told = talk::told(game, st, e, seat, &[seat]);
+                let told = if talk::tells(e, &[seat]) { talk::told_as(e, &p) } else { None };
                 Some(EventView {
                     index: n,
                     depth: p.depth,
