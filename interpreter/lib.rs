@@ -4,22 +4,17 @@
 //! kinds, fields, variants, references; every error at once) → a compiled [`ir::Game`]
 //! → [`runtime::Engine`] runs a [`runtime::State`] → events → views, logs, traces.
 //!
-//! The house reads top-down: [`ir`] (the compiled game, its code, values and the builtins'
-//! signatures) and [`budgets`] are at the bottom and use nothing above them; [`syntax`] parses;
-//! [`check`] lowers the syntax into `ir`; [`runtime`] runs `ir`; [`scenario`], [`save`],
-//! [`agents`] and [`cli`] are built on those.
+//! Each layer is a crate of its own (see ARCHITECTURE.md at the repository's root), so that the
+//! compiler keeps the order: `arbiter-syntax` → `arbiter-ir` → `arbiter-check` and
+//! `arbiter-runtime` → `arbiter-tools` → this package, the `arbiter` binary and its commands
+//! ([`cli`]). The crates are re-exported here under their layer's name, so that a test or a tool
+//! built on Arbiter names them the way this package does (`arbiter::runtime::State`).
 
-pub mod agents;
-pub mod budgets;
-pub mod check;
 pub mod cli;
-pub mod diag;
-pub mod fuzz;
-pub mod ir;
-pub mod lsp;
-pub mod runtime;
-pub mod save;
-pub mod scenario;
-pub mod sim;
-pub mod syntax;
-pub mod web;
+
+pub use arbiter_check as check;
+pub use arbiter_ir as ir;
+pub use arbiter_runtime as runtime;
+pub use arbiter_syntax as syntax;
+pub use arbiter_syntax::{budgets, diag};
+pub use arbiter_tools::{agents, check_files, fuzz, lsp, save, scenario, sim, web};

@@ -4,9 +4,9 @@
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use super::{Checker, Placed};
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::*;
-use crate::syntax::ast::{DeckHead, Item};
+use arbiter_ir::*;
+use arbiter_syntax::ast::{DeckHead, Item};
+use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
     pub fn lower_deckbuilding(&mut self, items: &[Placed]) {

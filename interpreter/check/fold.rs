@@ -12,10 +12,10 @@
 //! A folded expression gives the same value and the same errors as before; it only takes no
 //! evaluation step, and a folded text or list no longer counts toward the memory budget.
 
-use crate::budgets::{NEST_BUDGET, SIZE_BUDGET};
-use crate::ir::value::Value;
-use crate::ir::*;
-use crate::syntax::ast::{BinOp, UnOp};
+use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
+use arbiter_ir::value::Value;
+use arbiter_ir::*;
+use arbiter_syntax::budgets::{NEST_BUDGET, SIZE_BUDGET};
 
 /// The value of an expression made only of literals (numbers, texts, names, lists, `-`), once
 /// lowered: `fold` has made each such part a literal, except the empty list and a list too long or
@@ -80,8 +80,8 @@ fn known(e: &Expr, consts: &[ConstDef]) -> Option<Value> {
             fits.then(|| Value::list(values))
         }
         ExprKind::Unary(op, x) => match (op, lit(x)?) {
-            (UnOp::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int),
-            (UnOp::Not, Value::Bool(b)) => Some(Value::Bool(!b)),
+            (UnaryOperator::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int),
+            (UnaryOperator::Not, Value::Bool(b)) => Some(Value::Bool(!b)),
             _ => None,
         },
         ExprKind::Binary(op, l, r) => binary(*op, lit(l)?, lit(r)?),
@@ -98,20 +98,20 @@ fn depth(v: &Value) -> u32 {
 }
 
 /// Two literals under an operator, where the running game would give a value (never an error).
-fn binary(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+fn binary(op: BinaryOperator, a: &Value, b: &Value) -> Option<Value> {
     use Value::{Bool, Int};
     Some(match (op, a, b) {
-        (BinOp::And, Bool(x), Bool(y)) => Bool(*x && *y),
-        (BinOp::Or, Bool(x), Bool(y)) => Bool(*x || *y),
+        (BinaryOperator::And, Bool(x), Bool(y)) => Bool(*x && *y),
+        (BinaryOperator::Or, Bool(x), Bool(y)) => Bool(*x || *y),
         // Equality of two values compares them whatever their kinds, as the running game does.
-        (BinOp::Eq, x, y) => Bool(x == y),
-        (BinOp::Ne, x, y) => Bool(x != y),
-        (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Int(x), Int(y)) => Bool(op.compare(*x, *y)),
-        (BinOp::Add, Int(x), Int(y)) => Int(x.checked_add(*y)?),
-        (BinOp::Sub, Int(x), Int(y)) => Int(x.checked_sub(*y)?),
-        (BinOp::Mul, Int(x), Int(y)) => Int(x.checked_mul(*y)?),
-        (BinOp::Div, Int(x), Int(y)) => Int(x.checked_div(*y)?),
-        (BinOp::Rem, Int(x), Int(y)) => Int(x.checked_rem(*y)?),
+        (BinaryOperator::Eq, x, y) => Bool(x == y),
+        (BinaryOperator::Ne, x, y) => Bool(x != y),
+        (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge, Int(x), Int(y)) => Bool(op.compare(*x, *y)),
+        (BinaryOperator::Add, Int(x), Int(y)) => Int(x.checked_add(*y)?),
+        (BinaryOperator::Sub, Int(x), Int(y)) => Int(x.checked_sub(*y)?),
+        (BinaryOperator::Mul, Int(x), Int(y)) => Int(x.checked_mul(*y)?),
+        (BinaryOperator::Div, Int(x), Int(y)) => Int(x.checked_div(*y)?),
+        (BinaryOperator::Rem, Int(x), Int(y)) => Int(x.checked_rem(*y)?),
         _ => return None,
     })
 }

@@ -5,9 +5,9 @@ use super::Checker;
 use super::items::info;
 use super::lower_expr::Ctx;
 use super::scope::Scope;
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::*;
-use crate::syntax::ast;
+use arbiter_ir::*;
+use arbiter_syntax::ast;
+use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
     pub(super) fn lower_hook(&mut self, h: &ast::HookItem, forbid: bool, cx: &Ctx) -> Option<HookDef> {

@@ -14,7 +14,7 @@
 //! never put in place of its parameter, even where the body reads it once: it would then be worked
 //! out one call deeper, after the body's first steps, which the depth and step budgets would see.)
 
-use crate::ir::*;
+use arbiter_ir::*;
 
 /// A call of `f` inlined: the slots for the arguments that are worked out (slot, argument) and
 /// the body reading its arguments; `temp` gives a fresh slot of the caller's env.

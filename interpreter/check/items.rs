@@ -4,11 +4,11 @@
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::value::Value;
-use crate::ir::*;
-use crate::syntax::ast::{self, Item, PropValue};
-use crate::syntax::span::Span;
+use arbiter_ir::value::Value;
+use arbiter_ir::*;
+use arbiter_syntax::ast::{self, Item, PropValue};
+use arbiter_syntax::diag::{Diag, did_you_mean};
+use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 pub(super) fn info(name: &ast::Name, cite: &Option<ast::Spanned<String>>) -> RuleInfo {
@@ -335,7 +335,7 @@ impl Checker {
                     }
                 }
             }
-            effects.push(FieldEffectDef { field: sym, op: e.op.node, value });
+            effects.push(FieldEffectDef { field: sym, op: super::operators::modify(e.op.node), value });
         }
         let zone_guard = when.as_ref().map(|w| zone_guard(w, var)).unwrap_or_default();
         ModifierDef {
@@ -695,10 +695,10 @@ impl Checker {
 /// condition is false whatever its other parts say, since `and` needs every part and expressions
 /// change nothing. (A part before the zone test that would fail with an error for such an object
 /// is not evaluated then: the answer is false, not the error.)
-fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::ir::value::ZoneRef> {
-    use crate::syntax::ast::BinOp;
+fn zone_guard(cond: &Expr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
+    use arbiter_ir::operators::BinaryOperator;
     match &cond.kind {
-        ExprKind::Binary(BinOp::And, l, r) => {
+        ExprKind::Binary(BinaryOperator::And, l, r) => {
             let left = zone_guard(l, var);
             if left.is_empty() { zone_guard(r, var) } else { left }
         }
@@ -707,19 +707,19 @@ fn zone_guard(cond: &Expr, var: Slot) -> Vec<crate::ir::value::ZoneRef> {
 }
 
 /// `o in ZONE`, or several joined by `or`: the zones, else `None`.
-fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<crate::ir::value::ZoneRef>> {
-    use crate::syntax::ast::BinOp;
+fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<arbiter_ir::value::ZoneRef>> {
+    use arbiter_ir::operators::BinaryOperator;
     match &cond.kind {
-        ExprKind::Binary(BinOp::Or, l, r) => {
+        ExprKind::Binary(BinaryOperator::Or, l, r) => {
             let mut zones = zones_of(l, var)?;
             zones.extend(zones_of(r, var)?);
             Some(zones)
         }
-        ExprKind::Binary(BinOp::In, l, r) => match (&l.kind, &r.kind) {
-            (ExprKind::Local(s), ExprKind::Lit(crate::ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
+        ExprKind::Binary(BinaryOperator::In, l, r) => match (&l.kind, &r.kind) {
+            (ExprKind::Local(s), ExprKind::Lit(arbiter_ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
             // `o.top in ZONE`: the pile `o` is in lies in the zone, which is where `zone_of`
             // places `o` too.
-            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(crate::ir::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
+            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(arbiter_ir::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
                 Some(vec![*z])
             }
             _ => None,

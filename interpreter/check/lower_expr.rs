@@ -3,12 +3,12 @@
 
 use super::Checker;
 use super::scope::Scope;
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::builtins::{self, Ret};
-use crate::ir::value::{Value, ZoneRef};
-use crate::ir::*;
-use crate::syntax::ast::{self, BinOp, StrPart, UnOp};
-use crate::syntax::span::Span;
+use arbiter_ir::builtins::{self, Ret};
+use arbiter_ir::value::{Value, ZoneRef};
+use arbiter_ir::*;
+use arbiter_syntax::ast::{self, BinOp, StrPart, UnOp};
+use arbiter_syntax::diag::{Diag, did_you_mean};
+use arbiter_syntax::span::Span;
 
 /// What the code being lowered may refer to.
 #[derive(Debug, Clone, Default)]
@@ -105,7 +105,7 @@ impl Checker {
                 let (x, t) = self.lower_expr(expr, sc, cx);
                 let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
                 self.expect_ty(&t, &want, expr.span);
-                (mk(ExprKind::Unary(*op, Box::new(x))), want)
+                (mk(ExprKind::Unary(super::operators::unary(*op), Box::new(x))), want)
             }
             ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(*op, lhs, rhs, span, sc, cx),
             ast::ExprKind::If { cond, then, otherwise } => {
@@ -450,7 +450,7 @@ impl Checker {
                 Ty::Int
             }
         };
-        (Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), span }, ty)
+        (Expr { kind: ExprKind::Binary(super::operators::binary(op), Box::new(a), Box::new(b)), span }, ty)
     }
 
     fn lower_args(&mut self, args: &[ast::Expr], params: &[(String, Ty)], name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> Vec<Expr> {

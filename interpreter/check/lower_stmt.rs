@@ -3,10 +3,10 @@
 use super::Checker;
 use super::lower_expr::Ctx;
 use super::scope::Scope;
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::value::Value;
-use crate::ir::*;
-use crate::syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
+use arbiter_ir::value::Value;
+use arbiter_ir::*;
+use arbiter_syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
+use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
@@ -226,7 +226,7 @@ impl Checker {
                 if op.node != ast::AssignOp::Set {
                     self.expect_ty(&vt, &Ty::Int, value.span);
                 }
-                StmtKind::Assign { place, op: op.node, value: v }
+                StmtKind::Assign { place, op: super::operators::assign(op.node), value: v }
             }
             ast::StmtKind::If { arms, otherwise } => {
                 let mut out = Vec::new();
@@ -326,7 +326,7 @@ impl Checker {
                 };
                 let (v, _) = self.lower_expr(value, sc, cx);
                 let until = until.as_ref().and_then(|u| self.duration(u));
-                StmtKind::Modify { target: t, field: fsym, op: op.node, value: v, until }
+                StmtKind::Modify { target: t, field: fsym, op: super::operators::modify(op.node), value: v, until }
             }
             ast::StmtKind::Expire(d) => StmtKind::Expire(self.duration(d)?),
             ast::StmtKind::Lasting { forbid, hook, until } => {
@@ -353,7 +353,7 @@ impl Checker {
                     None => self.game.default_duration,
                 };
                 let i = self.game.lasting.len() as u32;
-                let when = when.unwrap_or(Expr { kind: ExprKind::Lit(crate::ir::value::Value::Bool(true)), span: body.target.span });
+                let when = when.unwrap_or(Expr { kind: ExprKind::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
                 self.game.lasting.push(LastingDef {
                     target: Hooked::Proc(pid),
                     replace: Some(replace),

@@ -2,10 +2,10 @@
 //! any extra files (a designer's new cards, scenarios).
 
 use super::{Built, Checker, Input, Role, add_scenarios, compile, compile_rules};
-use crate::diag::Diag;
-use crate::syntax::ast::{File, Item};
-use crate::syntax::source_map::SourceMap;
-use crate::syntax::span::{SourceFile, Span};
+use arbiter_syntax::ast::{File, Item};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::source_map::SourceMap;
+use arbiter_syntax::span::{SourceFile, Span};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -108,7 +108,7 @@ impl Project {
             }
             cur = dir.parent().map(Path::to_path_buf);
         }
-        Project::at(env!("CARGO_MANIFEST_DIR"))
+        Project::at(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
     }
 
     /// The same project with the user's own files added (`--rules`). Each must exist and say
@@ -287,7 +287,7 @@ impl Project {
         let mut diags = Vec::new();
         if !self.root.join("rulebooks").join(game).is_dir() {
             let games = self.games();
-            let help = crate::diag::did_you_mean(game, games.iter().map(String::as_str))
+            let help = arbiter_syntax::diag::did_you_mean(game, games.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
             diags.push(Diag::error(Span::NONE, format!("no game `{game}` in rulebooks/")).help(help));
             return Err((files, diags));

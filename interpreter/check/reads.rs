@@ -11,12 +11,10 @@
 //! comprehension — makes the fact `Reads::Everything`: remembered for one version of the state only.
 //! The analysis is conservative: an expression it does not know reads everything.
 
-use crate::ir::code::{Expr, ExprKind, ObjProp};
-use crate::ir::{Derived, Game, Reads, Slot, Sym, SymMap};
-use crate::syntax::ast::BinOp;
-
-/// Function calls followed into before giving up (the fact then reads everything).
-const CALL_DEPTH: u32 = 8;
+use arbiter_ir::code::{Expr, ExprKind, ObjProp};
+use arbiter_ir::operators::BinaryOperator;
+use arbiter_ir::{Derived, Game, Reads, Slot, Sym, SymMap};
+use arbiter_syntax::budgets::READS_CALL_DEPTH;
 
 /// What one expression reads, as far as the analysis can tell.
 #[derive(Default)]
@@ -37,7 +35,7 @@ impl Found {
             ExprKind::Global(g) => self.globals.push(*g),
             ExprKind::Str(pieces) => {
                 for p in pieces.iter() {
-                    if let crate::ir::code::StrPiece::Expr(x) = p {
+                    if let arbiter_ir::code::StrPiece::Expr(x) = p {
                         self.walk(game, x, pile, depth);
                     }
                 }
@@ -46,9 +44,9 @@ impl Found {
             ExprKind::ObjField(x, f) | ExprKind::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
             ExprKind::DefField(x, _) | ExprKind::Unary(_, x) => self.walk(game, x, pile, depth),
             // `x in zone` reads where `x` is: only the object's own place (or its pile's) is known.
-            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => {
-                let (item, container) = if *op == BinOp::Has { (r, l) } else { (l, r) };
-                let placeless = matches!(&item.kind, ExprKind::Lit(v) if !matches!(v, crate::ir::value::Value::Obj(_)));
+            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
+                let (item, container) = if *op == BinaryOperator::Has { (r, l) } else { (l, r) };
+                let placeless = matches!(&item.kind, ExprKind::Lit(v) if !matches!(v, arbiter_ir::value::Value::Obj(_)));
                 if !(in_pile(item, pile) || placeless) {
                     self.everything = true;
                     return;
@@ -66,7 +64,7 @@ impl Found {
                 self.walk(game, o, pile, depth);
             }
             ExprKind::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth)),
-            ExprKind::Call(f, args) if depth < CALL_DEPTH => {
+            ExprKind::Call(f, args) if depth < READS_CALL_DEPTH => {
                 let Some(func) = game.funcs.get(*f as usize) else {
                     self.everything = true;
                     return;
@@ -76,7 +74,7 @@ impl Found {
                     args.iter().enumerate().filter(|(_, a)| in_pile(a, pile)).filter_map(|(i, _)| Slot::try_from(i).ok()).collect();
                 self.walk(game, &func.body, &inner, depth + 1);
             }
-            ExprKind::Inline { args, lets, body, .. } if depth < CALL_DEPTH => {
+            ExprKind::Inline { args, lets, body, .. } if depth < READS_CALL_DEPTH => {
                 args.iter().for_each(|a| self.walk(game, a, pile, depth));
                 let mut inner = pile.to_vec();
                 inner.extend(lets.iter().filter(|(_, i)| args.get(usize::from(*i)).is_some_and(|a| in_pile(a, pile))).map(|(s, _)| *s));

@@ -4,104 +4,11 @@
 use super::lower_expr::Ctx;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
-use crate::diag::Diag;
-use crate::ir::*;
-use crate::syntax::ast::{self, Expect, Item, PropValue, RandomScript, StmtKind};
-use crate::syntax::span::Span;
-
-#[derive(Debug, Clone)]
-pub struct ScenarioIr {
-    pub id: String,
-    /// Deck lists by seat (0-based), by index into `Game::decks`.
-    pub decks: Vec<(usize, usize)>,
-    pub title: String,
-    pub game: String,
-    pub players: usize,
-    pub variants: Vec<String>,
-    pub cite: Option<String>,
-    pub note: Option<String>,
-    pub steps: Vec<StepAt>,
-    pub slots: u16,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone)]
-pub struct StepAt {
-    pub step: Step,
-    pub span: Span,
-}
-
-#[derive(Debug, Clone)]
-pub enum Step {
-    /// Ordinary statements that build or change the state.
-    Exec(BlockId),
-    /// Start a procedure and run until it needs a decision or finishes.
-    Run(CallIr),
-    Answer {
-        who: Expr,
-        value: Expr,
-    },
-    Random(RandomIr),
-    Expect(ExpectIr),
-    Stop,
-}
-
-#[derive(Debug, Clone)]
-pub enum RandomIr {
-    Roll(Expr),
-    Keep,
-    Order(Expr),
-    Pick(Expr),
-}
-
-#[derive(Debug, Clone)]
-pub enum ExpectIr {
-    Options {
-        who: Expr,
-        labels: Expr,
-        count: Option<ChooseCountIr>,
-        message: Option<StrEx>,
-    },
-    Finished,
-    /// The game has no result.
-    NotFinished,
-    /// The game is over: these seats won (`None`: a draw, nobody won).
-    Winner(Option<Expr>),
-    /// This answer is refused, with a message containing `fragment`.
-    Refused {
-        who: Expr,
-        value: Expr,
-        fragment: Option<String>,
-    },
-    /// An event of this kind has (or has not) happened.
-    Event {
-        event: EventId,
-        name: String,
-        happened: bool,
-    },
-    /// No event's text contains this.
-    NoLog(Expr),
-    Decision {
-        who: Expr,
-        prompt: Option<String>,
-    },
-    Log(Expr),
-    Deck {
-        deck: usize,
-        valid: bool,
-        fragment: Option<String>,
-    },
-    True {
-        cond: Expr,
-        text: String,
-        message: Option<StrEx>,
-    },
-    Sees {
-        who: Expr,
-        what: Expr,
-        sees: bool,
-    },
-}
+use arbiter_ir::scenario::*;
+use arbiter_ir::*;
+use arbiter_syntax::ast::{self, Expect, Item, PropValue, RandomScript, StmtKind};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
 
 /// The header of a scenario: which game, which variants, how many players.
 pub struct Header {
@@ -273,7 +180,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     Expect::Event { name, happened } => match c.event_by_name.get(&name.node) {
                         Some(&event) => ExpectIr::Event { event, name: name.node.clone(), happened: *happened },
                         None => {
-                            let help = crate::diag::did_you_mean(&name.node, c.event_by_name.keys().map(String::as_str));
+                            let help = arbiter_syntax::diag::did_you_mean(&name.node, c.event_by_name.keys().map(String::as_str));
                             c.error(
                                 Diag::error(name.span, format!("unknown event `{}`", name.node))
                                     .label("not declared")
@@ -293,7 +200,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                         Some(deck) => ExpectIr::Deck { deck, valid: *valid, fragment: fragment.as_ref().map(|f| f.node.clone()) },
                         None => {
                             let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
-                            let help = crate::diag::did_you_mean(&name.node, names.iter().copied());
+                            let help = arbiter_syntax::diag::did_you_mean(&name.node, names.iter().copied());
                             c.error(
                                 Diag::error(name.span, format!("no deck named `{}`", name.node)).label("unknown deck").maybe_help(help),
                             );
@@ -348,7 +255,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                 Some(_) => c.error(Diag::error(*span, format!("seat {} is not in a {}-player game", seat + 1, h.players))),
                 None => {
                     let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
-                    let help = crate::diag::did_you_mean(name, names.iter().copied());
+                    let help = arbiter_syntax::diag::did_you_mean(name, names.iter().copied());
                     c.error(Diag::error(*span, format!("no deck named `{name}`")).label("unknown deck").maybe_help(help));
                 }
             }

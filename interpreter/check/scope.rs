@@ -1,6 +1,6 @@
 //! Local scopes while lowering a body: names to slots and static types.
 
-use crate::ir::{Slot, Ty};
+use arbiter_ir::{Slot, Ty};
 
 #[derive(Debug, Default)]
 pub struct Scope {
@@ -56,32 +56,5 @@ impl Scope {
         if let Some(m) = self.marks.pop() {
             self.vars.truncate(m);
         }
-    }
-}
-
-impl Ty {
-    /// Can a value of type `self` be used where `want` is expected?
-    pub fn fits(&self, want: &Ty) -> bool {
-        match (self, want) {
-            (Ty::Any, _) | (_, Ty::Any) | (Ty::Nothing, _) => true,
-            (Ty::Obj(a), Ty::Obj(b)) | (Ty::Def(a), Ty::Def(b)) => a.is_none() || b.is_none() || a == b,
-            (Ty::Sym(a), Ty::Sym(b)) => a.is_none() || b.is_none() || a == b,
-            (Ty::List(a), Ty::List(b)) => a.fits(b),
-            (Ty::Zone, Ty::List(inner)) => inner.fits(&Ty::Obj(None)),
-            (a, b) => a == b,
-        }
-    }
-
-    /// The element type of a list-like type.
-    pub fn elem(&self) -> Ty {
-        match self {
-            Ty::List(t) => (**t).clone(),
-            Ty::Zone => Ty::Obj(None),
-            _ => Ty::Any,
-        }
-    }
-
-    pub fn is_listlike(&self) -> bool {
-        matches!(self, Ty::List(_) | Ty::Zone | Ty::Any | Ty::Nothing)
     }
 }

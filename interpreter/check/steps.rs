@@ -1,8 +1,8 @@
 //! A procedure's named steps (`step draw { .. }`): finding them in its body, and the changes a
 //! variant makes to them (replace, remove, insert before or after).
 
-use crate::syntax::ast::{Block, ChooseForm, Name, Stmt, StmtKind};
-use crate::syntax::span::{Span, Spanned};
+use arbiter_syntax::ast::{Block, ChooseForm, Name, Stmt, StmtKind};
+use arbiter_syntax::span::{Span, Spanned};
 
 /// The blocks directly inside a statement.
 fn children(s: &StmtKind) -> Vec<&Block> {

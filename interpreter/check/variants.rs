@@ -5,10 +5,10 @@
 
 use super::steps::{self, Edit};
 use super::{Checker, Placed, Role};
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::{VariantChange, VariantInfo};
-use crate::syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
-use crate::syntax::span::{FileId, Span, Spanned};
+use arbiter_ir::{VariantChange, VariantInfo};
+use arbiter_syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
+use arbiter_syntax::diag::{Diag, did_you_mean};
+use arbiter_syntax::span::{FileId, Span, Spanned};
 use std::borrow::Cow;
 
 type Key = (&'static str, String);
@@ -29,7 +29,7 @@ struct Known<'a> {
     added: Vec<Key>,
     /// Every version of each procedure (the base's, and each variant's `replace` or `add`), and
     /// the steps variants insert: (procedure, step name).
-    proc_versions: Vec<(&'a str, &'a crate::syntax::ast::Block)>,
+    proc_versions: Vec<(&'a str, &'a arbiter_syntax::ast::Block)>,
     inserted: Vec<(String, String)>,
 }
 
@@ -59,7 +59,7 @@ impl Known<'_> {
     }
 }
 
-fn proc_body(item: &Item) -> Option<(&str, &crate::syntax::ast::Block)> {
+fn proc_body(item: &Item) -> Option<(&str, &arbiter_syntax::ast::Block)> {
     match item {
         Item::Proc(p) => Some((p.name.node.as_str(), &p.body)),
         _ => None,
@@ -69,7 +69,7 @@ fn proc_body(item: &Item) -> Option<(&str, &crate::syntax::ast::Block)> {
 /// The rule items with the selected variants (and those they extend) applied, in order.
 pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
     // Files that are `part of variant X`: their items are X's, not the base's.
-    let mut part_of: Vec<(FileId, crate::syntax::ast::Name)> = Vec::new();
+    let mut part_of: Vec<(FileId, arbiter_syntax::ast::Name)> = Vec::new();
     for p in placed {
         if let Item::PartOf(n) = &p.item.node {
             if let Some((_, first)) = part_of.iter().find(|(f, _)| *f == p.item.span.file) {
@@ -237,7 +237,7 @@ fn order<'a>(c: &mut Checker, variants: &[(&'a VariantItem, Span)], placed: &[Pl
         if let Item::Scenario(s) = &p.item.node {
             for prop in s.props.iter().filter(|x| x.key.node == "variant") {
                 for v in &prop.values {
-                    if let crate::syntax::ast::PropValue::Word(w) | crate::syntax::ast::PropValue::Str(w) = &v.node {
+                    if let arbiter_syntax::ast::PropValue::Word(w) | arbiter_syntax::ast::PropValue::Str(w) = &v.node {
                         asked_at.push((w.clone(), v.span));
                     }
                 }
@@ -437,7 +437,7 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
 fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: &'a VariantItem, op: &'a Spanned<VariantOp>, role: Role) {
     let position = |base: &[Placed], kind: &str, name: &str| base.iter().position(|p| is_item(&p.item.node, kind, name));
     // An item another variant adds, changed by one that does not extend it.
-    let not_added = |c: &mut Checker, kind: &str, name: &crate::syntax::ast::Name| {
+    let not_added = |c: &mut Checker, kind: &str, name: &arbiter_syntax::ast::Name| {
         if known.added.iter().any(|(k, n)| *k == kind && *n == name.node)
             && !known.existing.iter().any(|(k, n)| *k == kind && *n == name.node)
         {

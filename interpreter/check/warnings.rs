@@ -2,8 +2,8 @@
 //! declares, and triggers on events that nothing raises.
 
 use super::Checker;
-use crate::diag::{Diag, did_you_mean};
-use crate::ir::StmtKind;
+use arbiter_ir::StmtKind;
+use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
     /// Words in free-form fields that no enum declares: probably typos.

@@ -76,10 +76,10 @@ fn measure(st: &State, files: &FileNumbers) -> String {
 /// `arbiter bench --parse`: parse and check every file of the repository, as `arbiter check` does.
 fn parse_all(project: &Project) -> i32 {
     let t0 = Instant::now();
-    let checked = super::check::check_files(project, &[], None, &[]);
+    let checked = crate::check_files::check_files(project, &[], None, &[]);
     let secs = t0.elapsed().as_secs_f64();
     let lines: usize = std::iter::once(&"stdlib")
-        .chain(super::check::DEFAULT_DIRS.iter())
+        .chain(crate::check_files::DEFAULT_DIRS.iter())
         .flat_map(|d| Project::arb_files(&project.root.join(d)))
         .map(|p| std::fs::read_to_string(p).map(|t| t.lines().count()).unwrap_or(0))
         .sum();

@@ -1,7 +1,7 @@
 //! `arbiter test` runs scenario files; `arbiter explain` shows a scenario's trace with causes.
 
-use super::check::expand;
 use crate::check::project::Project;
+use crate::check_files::expand;
 use crate::ir::value::Value;
 use crate::runtime::view;
 use crate::scenario::{Bases, failure_text, run_file_shared, run_file_with};

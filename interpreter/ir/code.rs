@@ -3,8 +3,8 @@
 
 use super::game::*;
 use super::value::Value;
-use crate::syntax::ast::{BinOp, ModifyOp, UnOp};
-use crate::syntax::span::Span;
+use crate::operators::{BinaryOperator, ModifyOperator, UnaryOperator};
+use arbiter_syntax::span::Span;
 #[derive(Debug, Clone)]
 pub struct Expr {
     pub kind: ExprKind,
@@ -86,11 +86,11 @@ pub enum ExprKind {
     },
     Check(CheckId, Vec<Expr>),
     CanProc(ProcId, Vec<Expr>),
-    Builtin(crate::ir::builtins::Builtin, Vec<Expr>),
+    Builtin(crate::builtins::Builtin, Vec<Expr>),
     ProcRef(ProcId),
     Lambda(u32),
-    Unary(UnOp, Box<Expr>),
-    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnaryOperator, Box<Expr>),
+    Binary(BinaryOperator, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Quant {
         any: bool,
@@ -322,7 +322,7 @@ pub enum StmtKind {
     },
     Assign {
         place: PlaceIr,
-        op: crate::syntax::ast::AssignOp,
+        op: crate::operators::AssignOperator,
         value: Expr,
     },
     If {
@@ -367,7 +367,7 @@ pub enum StmtKind {
     Modify {
         target: Expr,
         field: Sym,
-        op: ModifyOp,
+        op: ModifyOperator,
         value: Expr,
         until: Option<usize>,
     },

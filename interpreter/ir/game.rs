@@ -3,8 +3,8 @@
 
 use super::code::*;
 use super::value::Value;
-use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::{FileId, SourceFile, Span};
+use crate::operators::ModifyOperator;
+use arbiter_syntax::span::{FileId, SourceFile, Span};
 use indexmap::IndexMap;
 
 pub type Sym = u32;
@@ -394,6 +394,33 @@ pub enum Ty {
     Pose,
 }
 
+impl Ty {
+    /// Can a value of type `self` be used where `want` is expected?
+    pub fn fits(&self, want: &Ty) -> bool {
+        match (self, want) {
+            (Ty::Any, _) | (_, Ty::Any) | (Ty::Nothing, _) => true,
+            (Ty::Obj(a), Ty::Obj(b)) | (Ty::Def(a), Ty::Def(b)) => a.is_none() || b.is_none() || a == b,
+            (Ty::Sym(a), Ty::Sym(b)) => a.is_none() || b.is_none() || a == b,
+            (Ty::List(a), Ty::List(b)) => a.fits(b),
+            (Ty::Zone, Ty::List(inner)) => inner.fits(&Ty::Obj(None)),
+            (a, b) => a == b,
+        }
+    }
+
+    /// The element type of a list-like type.
+    pub fn elem(&self) -> Ty {
+        match self {
+            Ty::List(t) => (**t).clone(),
+            Ty::Zone => Ty::Obj(None),
+            _ => Ty::Any,
+        }
+    }
+
+    pub fn is_listlike(&self) -> bool {
+        matches!(self, Ty::List(_) | Ty::Zone | Ty::Any | Ty::Nothing)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct FieldDef {
     pub name: Sym,
@@ -545,7 +572,7 @@ pub struct ModifierDef {
     /// The zones `when` requires the object to be directly in (one of them), when a part of it
     /// joined by `and` says so (`o in ZONE`, `o in Z1 or o in Z2`): the modifier is skipped at once
     /// for objects elsewhere (field reads ask every object). Empty: no such part.
-    pub zone_guard: Vec<crate::ir::value::ZoneRef>,
+    pub zone_guard: Vec<crate::value::ZoneRef>,
     pub layer: i64,
     pub blank_except: Option<Vec<Sym>>,
     pub effects: Vec<FieldEffectDef>,
@@ -555,7 +582,7 @@ pub struct ModifierDef {
 #[derive(Debug, Clone)]
 pub struct FieldEffectDef {
     pub field: Sym,
-    pub op: ModifyOp,
+    pub op: ModifyOperator,
     pub value: Expr,
 }
 

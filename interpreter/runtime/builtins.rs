@@ -1,12 +1,13 @@
 //! The built-in functions' implementations, in the order of their table (`ir/builtins.rs`, which
 //! gives the checker each one's name, arity and result).
 
-use super::eval::{Evaluator, R, SIZE_BUDGET, err, overflow};
+use super::eval::{Evaluator, R, err, overflow};
 use super::state::Env;
-use crate::ir::builtins::Builtin;
-use crate::ir::value::{Seat, Value};
-use crate::ir::*;
-use crate::syntax::span::Span;
+use arbiter_ir::builtins::Builtin;
+use arbiter_ir::value::{Seat, Value};
+use arbiter_ir::*;
+use arbiter_syntax::budgets::SIZE_BUDGET;
+use arbiter_syntax::span::Span;
 
 impl Evaluator<'_> {
     pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
@@ -241,7 +242,7 @@ impl Evaluator<'_> {
                 let pool = list(0)?;
                 let reqs = list(1)?;
                 let f = arg(2);
-                if pool.len().saturating_mul(reqs.len()) > crate::budgets::MATCH_BUDGET {
+                if pool.len().saturating_mul(reqs.len()) > arbiter_syntax::budgets::MATCH_BUDGET {
                     return Err(err(span, "size budget exceeded: matching more than a million item and requirement pairs"));
                 }
                 let mut ok = vec![vec![false; pool.len()]; reqs.len()];
@@ -261,7 +262,7 @@ impl Evaluator<'_> {
                 other => return Err(self.type_err(arg_span(0), "an amount", &other)),
             },
             Builtin::AmountOf => match (arg(0), arg(1)) {
-                (Value::Int(n), Value::Sym(k)) if n >= 0 => crate::ir::value::amount(vec![(n, k)]),
+                (Value::Int(n), Value::Sym(k)) if n >= 0 => arbiter_ir::value::amount(vec![(n, k)]),
                 (Value::Int(n), Value::Sym(_)) => {
                     return Err(err(arg_span(0), format!("an amount cannot be negative, like {n}")).with_help("write 0 or more"));
                 }

@@ -3,9 +3,9 @@
 
 use super::eval::*;
 use super::state::Env;
-use crate::ir::value::{ObjId, Seat, Value};
-use crate::ir::*;
-use crate::syntax::span::Span;
+use arbiter_ir::value::{ObjId, Seat, Value};
+use arbiter_ir::*;
+use arbiter_syntax::span::Span;
 
 impl<'a> Evaluator<'a> {
     /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.

@@ -217,8 +217,8 @@ impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for Chunked<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::state::{Cause, Event, EventKind, Log, Routine};
-    use crate::syntax::span::Span;
+    use crate::state::{Cause, Event, EventKind, Log, Routine};
+    use arbiter_syntax::span::Span;
 
     fn event(n: i64) -> Event {
         Event {

@@ -5,8 +5,8 @@ use super::RtError;
 use super::engine::{AnswerError, Engine};
 use super::eval::err;
 use super::state::*;
-use crate::ir::value::{Seat, Value};
-use crate::syntax::span::Span;
+use arbiter_ir::value::{Seat, Value};
+use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 impl Engine<'_> {

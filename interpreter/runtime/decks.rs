@@ -4,10 +4,10 @@
 use super::engine::{Engine, Setup};
 use super::eval::{Evaluator, new_env, set_slot};
 use super::state::Mode;
-use crate::diag::Diag;
-use crate::ir::value::Value;
-use crate::ir::*;
-use crate::syntax::span::FileId;
+use arbiter_ir::value::Value;
+use arbiter_ir::*;
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::FileId;
 use indexmap::IndexMap;
 
 /// A deck list's sections with each card repeated by its count.
@@ -44,7 +44,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
             let defs = sections.get(n).cloned().unwrap_or_default();
             set_slot(&mut env, i as Slot, Value::list(defs.into_iter().map(Value::Def).collect()));
         }
-        let fail = |diags: &mut Vec<Diag>, env: &mut crate::runtime::state::Env, at: Option<&Value>| {
+        let fail = |diags: &mut Vec<Diag>, env: &mut crate::state::Env, at: Option<&Value>| {
             let text = ev.interpolate(&r.message, env, r.span).unwrap_or_default();
             let line = match at {
                 Some(Value::Def(d)) => deck.entries.iter().find(|l| l.def == *d).map(|l| l.span),

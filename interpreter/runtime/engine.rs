@@ -6,13 +6,13 @@ use super::RtError;
 use super::chunked::Chunked;
 use super::eval::{Evaluator, err, new_env};
 use super::state::*;
-use crate::ir::value::{ObjId, Seat, Value};
-use crate::ir::*;
-use crate::syntax::span::Span;
+use arbiter_ir::value::{ObjId, Seat, Value};
+use arbiter_ir::*;
+use arbiter_syntax::span::Span;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
-pub use crate::budgets::{FRAME_BUDGET, OBJECT_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
+use arbiter_syntax::budgets::{FRAME_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {

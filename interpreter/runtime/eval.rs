@@ -3,16 +3,16 @@
 
 use super::RtError;
 use super::state::{Env, Place, State};
-use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
-use crate::ir::*;
-use crate::syntax::ast::UnOp;
-use crate::syntax::span::Span;
+use arbiter_ir::operators::UnaryOperator;
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
+use arbiter_ir::*;
+use arbiter_syntax::span::Span;
 use std::cell::Cell;
 use std::sync::Arc;
 
 pub use super::items::Items;
 
-pub use crate::budgets::{DEPTH_BUDGET, EVAL_BUDGET, MEMORY_BUDGET, NEST_BUDGET, SIZE_BUDGET, TEXT_BUDGET};
+use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
 
 pub type R<T> = Result<T, RtError>;
 
@@ -35,7 +35,7 @@ pub struct Evaluator<'a> {
 }
 
 /// Function and check calls remembered, by routine (see `Evaluator::calls`).
-pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
+pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
 
 /// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,7 +68,7 @@ const CALLS_KEPT: usize = 32;
 
 /// Field values by `object << 32 | field`, each with the stamp it was worked out under (see
 /// `Memo`).
-pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<crate::ir::SymHasher>>;
+pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
 
 /// What a remembered fact about an object may be used for: the numbers of what it read (see
 /// `Memo`). A fact is used again only under the same stamp.
@@ -154,7 +154,7 @@ impl Memo {
 }
 
 impl Drop for Evaluator<'_> {
-    /// Every step counts toward the work between two decisions (`engine::WORK_BUDGET`), added
+    /// Every step counts toward the work between two decisions (`arbiter_syntax::budgets::WORK_BUDGET`), added
     /// when the evaluation ends (the engine checks it between statements).
     fn drop(&mut self) {
         let mut s = self.scratch().borrow_mut();
@@ -205,9 +205,9 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
-    pub(super) fn stamp(&self, o: ObjId, reads: crate::ir::Reads) -> Stamp {
+    pub(super) fn stamp(&self, o: ObjId, reads: arbiter_ir::Reads) -> Stamp {
         match reads {
-            crate::ir::Reads::Local { globals } if self.kept => {
+            arbiter_ir::Reads::Local { globals } if self.kept => {
                 (self.state.obj(o).map_or(0, |x| x.version), if globals { self.state.derived_globals } else { 0 })
             }
             _ => (self.memo_key, 0),
@@ -431,10 +431,10 @@ impl<'a> Evaluator<'a> {
             ExprKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, v) {
-                    (UnOp::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
-                    (UnOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
-                    (UnOp::Neg, other) => Err(self.type_err(x.span, "a number", &other)),
-                    (UnOp::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
+                    (UnaryOperator::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
+                    (UnaryOperator::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+                    (UnaryOperator::Neg, other) => Err(self.type_err(x.span, "a number", &other)),
+                    (UnaryOperator::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
                 }
             }
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),

@@ -5,10 +5,10 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
-use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
-use crate::ir::*;
-use crate::syntax::ast::{AssignOp, ModifyOp};
-use crate::syntax::span::Span;
+use arbiter_ir::operators::{AssignOperator, ModifyOperator};
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
+use arbiter_ir::*;
+use arbiter_syntax::span::Span;
 
 type R = Result<(), RtError>;
 
@@ -431,13 +431,13 @@ impl Engine<'_> {
         }
     }
 
-    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOp, value: &Expr, env: u32, span: Span) -> R {
+    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOperator, value: &Expr, env: u32, span: Span) -> R {
         let v = self.eval_in(st, env, value)?;
         let combine = |old: &Value, v: Value| -> Result<Value, RtError> {
             match op {
-                AssignOp::Set => Ok(v),
-                AssignOp::Add => super::modifiers::apply(old.clone(), ModifyOp::Add, v, span),
-                AssignOp::Sub => super::modifiers::apply(old.clone(), ModifyOp::Sub, v, span),
+                AssignOperator::Set => Ok(v),
+                AssignOperator::Add => super::modifiers::apply(old.clone(), ModifyOperator::Add, v, span),
+                AssignOperator::Sub => super::modifiers::apply(old.clone(), ModifyOperator::Sub, v, span),
             }
         };
         match place {

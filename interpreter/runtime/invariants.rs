@@ -10,8 +10,8 @@
 //! - the players, globals and constants are as many as the game declares.
 
 use super::state::{Place, State};
-use crate::ir::Game;
-use crate::ir::value::{ObjId, Seat, Value};
+use arbiter_ir::Game;
+use arbiter_ir::value::{ObjId, Seat, Value};
 
 /// The first few things wrong with `st` as a state of `game`, in words; none for a sound state.
 pub fn problems(game: &Game, st: &State) -> Vec<String> {

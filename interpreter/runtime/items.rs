@@ -4,11 +4,11 @@
 use super::eval::{Evaluator, R};
 use super::operators::size_exceeded;
 use super::state::Env;
-use crate::budgets::SIZE_BUDGET;
-use crate::ir::value::{ObjId, Value};
-use crate::ir::*;
-use crate::syntax::ast::BinOp;
-use crate::syntax::span::Span;
+use arbiter_ir::operators::BinaryOperator;
+use arbiter_ir::value::{ObjId, Value};
+use arbiter_ir::*;
+use arbiter_syntax::budgets::SIZE_BUDGET;
+use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 /// The items walked: a part, and maybe a second part after it.
@@ -66,7 +66,7 @@ impl<'a> Evaluator<'a> {
     /// order, with the same step for the `+` and the same size and memory budgets, as the joined
     /// list.
     pub fn items_of(&self, e: &Expr, env: &mut Env) -> R<Items<'a>> {
-        if let ExprKind::Binary(BinOp::Add, l, r) = &e.kind {
+        if let ExprKind::Binary(BinaryOperator::Add, l, r) = &e.kind {
             return self.step(e, |ev| ev.joined(l, r, env, e.span));
         }
         let v = self.eval(e, env)?;
@@ -87,7 +87,7 @@ impl<'a> Evaluator<'a> {
             return Ok(Items { first, second: Some(second) });
         }
         // Anything else is what `+` makes of it, and must be a list.
-        let v = self.apply(BinOp::Add, a, b, l, r, span)?;
+        let v = self.apply(BinaryOperator::Add, a, b, l, r, span)?;
         Ok(Items { first: self.part(v, span)?, second: None })
     }
 

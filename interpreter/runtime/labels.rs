@@ -3,9 +3,10 @@
 
 use super::eval::*;
 use super::state::Env;
-use crate::ir::value::{ObjId, Seat, Value};
-use crate::ir::*;
-use crate::syntax::span::Span;
+use arbiter_ir::value::{ObjId, Seat, Value};
+use arbiter_ir::*;
+use arbiter_syntax::budgets::{EVAL_BUDGET, MEMORY_BUDGET, NEST_BUDGET, TEXT_BUDGET};
+use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 impl<'a> Evaluator<'a> {

@@ -7,16 +7,16 @@
 
 use super::eval::{Evaluator, R, err};
 use super::state::Place;
-use crate::ir::value::{ObjId, Value};
-use crate::ir::{ModifierDef, ObjDef, Sym};
-use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::Span;
+use arbiter_ir::operators::ModifyOperator;
+use arbiter_ir::value::{ObjId, Value};
+use arbiter_ir::{ModifierDef, ObjDef, Sym};
+use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 struct Applied {
     layer: i64,
     ts: u64,
-    op: ModifyOp,
+    op: ModifyOperator,
     value: Value,
 }
 
@@ -118,7 +118,8 @@ impl<'a> Evaluator<'a> {
         // An object under another is in its top's zone here, so it is never skipped wrongly.
         if !m.zone_guard.is_empty() {
             let at = self.state.zone_of(target);
-            let inside = |g: &crate::ir::value::ZoneRef| at.is_some_and(|z| z.zone == g.zone && g.owner.is_none_or(|o| Some(o) == z.owner));
+            let inside =
+                |g: &arbiter_ir::value::ZoneRef| at.is_some_and(|z| z.zone == g.zone && g.owner.is_none_or(|o| Some(o) == z.owner));
             if !m.zone_guard.iter().any(inside) {
                 return Ok(false);
             }
@@ -158,7 +159,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// An object, its definition and kind, and the field's index in the kind.
-    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a crate::ir::KindDef, usize)> {
+    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a arbiter_ir::KindDef, usize)> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
@@ -266,7 +267,7 @@ impl<'a> Evaluator<'a> {
 
 /// The printed value of the field `f` (at `idx` in its kind): the object's override, else the
 /// definition's value, else the kind's default.
-fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &crate::ir::KindDef, f: Sym, idx: usize) -> Value {
+fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, f: Sym, idx: usize) -> Value {
     if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
         return v.clone();
     }
@@ -277,51 +278,51 @@ fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &crate::ir::KindDef, f
 }
 
 /// Apply one modification to a value.
-pub fn apply(value: Value, op: ModifyOp, by: Value, span: Span) -> R<Value> {
+pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> R<Value> {
     Ok(match (op, value, by) {
-        (ModifyOp::Set, _, v) => v,
-        (ModifyOp::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| super::eval::overflow(span))?),
-        (ModifyOp::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| super::eval::overflow(span))?),
-        (ModifyOp::Add | ModifyOp::Sub, Value::None, Value::Int(b)) => {
-            Value::Int(if op == ModifyOp::Add { b } else { b.checked_neg().ok_or_else(|| super::eval::overflow(span))? })
+        (ModifyOperator::Set, _, v) => v,
+        (ModifyOperator::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| super::eval::overflow(span))?),
+        (ModifyOperator::Sub, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_sub(b).ok_or_else(|| super::eval::overflow(span))?),
+        (ModifyOperator::Add | ModifyOperator::Sub, Value::None, Value::Int(b)) => {
+            Value::Int(if op == ModifyOperator::Add { b } else { b.checked_neg().ok_or_else(|| super::eval::overflow(span))? })
         }
         // Amounts: kind by kind, never below nothing (`costs 1 less` of a free card is free).
-        (ModifyOp::Add | ModifyOp::Sub, a @ (Value::Amount(_) | Value::None), b @ (Value::Amount(_) | Value::None))
+        (ModifyOperator::Add | ModifyOperator::Sub, a @ (Value::Amount(_) | Value::None), b @ (Value::Amount(_) | Value::None))
             if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) =>
         {
             let parts = |v: &Value| if let Value::Amount(x) = v { x.as_ref().clone() } else { vec![] };
             let mut out = parts(&a);
             for (n, k) in parts(&b) {
-                let n = if op == ModifyOp::Add { n } else { -n };
+                let n = if op == ModifyOperator::Add { n } else { -n };
                 match out.iter_mut().find(|(_, j)| *j == k) {
                     Some((m, _)) => *m = m.checked_add(n).ok_or_else(|| super::eval::overflow(span))?.max(0),
                     None => out.push((n.max(0), k)),
                 }
             }
-            crate::ir::value::amount(out)
+            arbiter_ir::value::amount(out)
         }
         // A number added to an amount of one kind: `modify c.cost -= 1`.
-        (ModifyOp::Add | ModifyOp::Sub, Value::Amount(a), Value::Int(n)) => match a.as_slice() {
+        (ModifyOperator::Add | ModifyOperator::Sub, Value::Amount(a), Value::Int(n)) => match a.as_slice() {
             [(m, k)] => {
-                let d = if op == ModifyOp::Add { n } else { n.checked_neg().ok_or_else(|| super::eval::overflow(span))? };
-                crate::ir::value::amount(vec![(m.checked_add(d).ok_or_else(|| super::eval::overflow(span))?.max(0), *k)])
+                let d = if op == ModifyOperator::Add { n } else { n.checked_neg().ok_or_else(|| super::eval::overflow(span))? };
+                arbiter_ir::value::amount(vec![(m.checked_add(d).ok_or_else(|| super::eval::overflow(span))?.max(0), *k)])
             }
-            [] if op == ModifyOp::Sub => Value::Amount(a),
+            [] if op == ModifyOperator::Sub => Value::Amount(a),
             _ => {
                 return Err(err(span, "a number added to an amount of several kinds, or of none: which kind?")
                     .with_help("add an amount instead, like `amount(1, persuasion)`"));
             }
         },
-        (ModifyOp::Insert, Value::List(l), v) => {
+        (ModifyOperator::Insert, Value::List(l), v) => {
             let mut l = Arc::unwrap_or_clone(l);
             if !l.contains(&v) {
                 l.push(v);
             }
             Value::list(l)
         }
-        (ModifyOp::Insert, Value::None, v) => Value::list(vec![v]),
-        (ModifyOp::Remove, Value::List(l), v) => Value::list(l.iter().filter(|x| **x != v).cloned().collect()),
-        (ModifyOp::Remove, Value::None, _) => Value::list(vec![]),
+        (ModifyOperator::Insert, Value::None, v) => Value::list(vec![v]),
+        (ModifyOperator::Remove, Value::List(l), v) => Value::list(l.iter().filter(|x| **x != v).cloned().collect()),
+        (ModifyOperator::Remove, Value::None, _) => Value::list(vec![]),
         (op, v, b) => {
             return Err(err(span, format!("cannot apply `{op:?}` with {} to {}", b.type_name(), v.type_name())));
         }

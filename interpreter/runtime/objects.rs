@@ -5,9 +5,9 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
-use crate::ir::value::{ObjId, Value, ZoneRef};
-use crate::ir::*;
-use crate::syntax::span::Span;
+use arbiter_ir::value::{ObjId, Value, ZoneRef};
+use arbiter_ir::*;
+use arbiter_syntax::span::Span;
 
 type R = Result<(), RtError>;
 
@@ -31,9 +31,12 @@ impl Engine<'_> {
             },
             None => zone.owner.ok_or_else(|| err(span, "this zone belongs to no player: say who owns the new object with `owned by p`"))?,
         };
-        if st.objects.len() >= super::engine::OBJECT_BUDGET {
-            return Err(err(span, format!("object budget exceeded: a game may hold at most {} objects", super::engine::OBJECT_BUDGET))
-                .with_help("a loop or trigger probably creates objects without end; create them from a fixed list or count"));
+        if st.objects.len() >= arbiter_syntax::budgets::OBJECT_BUDGET {
+            return Err(err(
+                span,
+                format!("object budget exceeded: a game may hold at most {} objects", arbiter_syntax::budgets::OBJECT_BUDGET),
+            )
+            .with_help("a loop or trigger probably creates objects without end; create them from a fixed list or count"));
         }
         let id = ObjId::try_from(st.objects.len()).map_err(|_| err(span, "too many objects"))?;
         let since = st.tick();
@@ -139,7 +142,7 @@ impl Engine<'_> {
     /// Last-known information: an object with triggers whose abilities are in effect and that is
     /// leaving play is remembered as it was, with its controller, until the next decision — an
     /// event raised meanwhile that names it reaches its own triggers (`Engine::emit`).
-    fn last_known(&self, st: &State, o: ObjId, def: DefId, to: Place) -> Result<Option<(ObjId, crate::ir::value::Seat)>, RtError> {
+    fn last_known(&self, st: &State, o: ObjId, def: DefId, to: Place) -> Result<Option<(ObjId, arbiter_ir::value::Seat)>, RtError> {
         if self.game.def(def).is_none_or(|d| d.triggers.is_empty()) {
             return Ok(None);
         }

@@ -2,39 +2,42 @@
 //! `and`, `or`, `not`, comparison and membership test in it (the same steps, the same errors as evaluating it);
 //! `binary` evaluates the operators as values.
 
-use super::eval::{Evaluator, R, SIZE_BUDGET, err, overflow};
+use super::eval::{Evaluator, R, err, overflow};
 use super::state::Env;
-use crate::ir::value::Value;
-use crate::ir::*;
-use crate::syntax::ast::{BinOp, UnOp};
-use crate::syntax::span::Span;
+use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
+use arbiter_ir::value::Value;
+use arbiter_ir::*;
+use arbiter_syntax::budgets::SIZE_BUDGET;
+use arbiter_syntax::span::Span;
 
 impl Evaluator<'_> {
     /// Whether a condition holds. The operators of conditions are answered here directly, each as
     /// one step, as `eval` would count it; anything else is evaluated and must be true or false.
     pub fn truth(&self, e: &Expr, env: &mut Env) -> R<bool> {
         match &e.kind {
-            ExprKind::Binary(BinOp::And, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? && ev.truth(r, env)?)),
-            ExprKind::Binary(BinOp::Or, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? || ev.truth(r, env)?)),
-            ExprKind::Unary(UnOp::Not, x) => self.step(e, |ev| Ok(!ev.truth(x, env)?)),
-            ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ne), l, r) => {
-                self.step(e, |ev| ev.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinOp::Eq))))
+            ExprKind::Binary(BinaryOperator::And, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? && ev.truth(r, env)?)),
+            ExprKind::Binary(BinaryOperator::Or, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? || ev.truth(r, env)?)),
+            ExprKind::Unary(UnaryOperator::Not, x) => self.step(e, |ev| Ok(!ev.truth(x, env)?)),
+            ExprKind::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => {
+                self.step(e, |ev| ev.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinaryOperator::Eq))))
             }
-            ExprKind::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), l, r) => self.step(e, |ev| {
-                ev.with_operands(l, r, env, |a, b| match (a, b) {
-                    (Value::Int(x), Value::Int(y)) => Ok(op.compare(*x, *y)),
-                    _ => {
-                        let (x, y) = ev.numbers(a.clone(), b.clone(), l, r)?;
-                        Ok(op.compare(x, y))
-                    }
+            ExprKind::Binary(op @ (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge), l, r) => {
+                self.step(e, |ev| {
+                    ev.with_operands(l, r, env, |a, b| match (a, b) {
+                        (Value::Int(x), Value::Int(y)) => Ok(op.compare(*x, *y)),
+                        _ => {
+                            let (x, y) = ev.numbers(a.clone(), b.clone(), l, r)?;
+                            Ok(op.compare(x, y))
+                        }
+                    })
                 })
-            }),
-            ExprKind::Binary(op @ (BinOp::In | BinOp::NotIn | BinOp::Has), l, r) => self.step(e, |ev| {
+            }
+            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => self.step(e, |ev| {
                 let a = ev.eval(l, env)?;
                 let b = ev.eval(r, env)?;
                 Ok(match op {
-                    BinOp::In => ev.contains(&b, &a, r.span)?,
-                    BinOp::NotIn => !ev.contains(&b, &a, r.span)?,
+                    BinaryOperator::In => ev.contains(&b, &a, r.span)?,
+                    BinaryOperator::NotIn => !ev.contains(&b, &a, r.span)?,
                     _ => ev.contains(&a, &b, l.span)?,
                 })
             }),
@@ -45,22 +48,24 @@ impl Evaluator<'_> {
         }
     }
 
-    pub(super) fn binary(&self, op: BinOp, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
+    pub(super) fn binary(&self, op: BinaryOperator, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
         match op {
-            BinOp::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
-            BinOp::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
+            BinaryOperator::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
+            BinaryOperator::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
             _ => {}
         }
         // Numbers, and equality, without copying an operand read in place.
         let fast = self.with_operands(l, r, env, |a, b| {
             let int = |x: Option<i64>| x.map(Value::Int).ok_or_else(|| overflow(span));
             Ok(match (op, a, b) {
-                (BinOp::Eq, a, b) => Ok(Value::Bool(a == b)),
-                (BinOp::Ne, a, b) => Ok(Value::Bool(a != b)),
-                (BinOp::Add, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_add(*y))?),
-                (BinOp::Sub, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_sub(*y))?),
-                (BinOp::Mul, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_mul(*y))?),
-                (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Value::Int(x), Value::Int(y)) => Ok(Value::Bool(op.compare(*x, *y))),
+                (BinaryOperator::Eq, a, b) => Ok(Value::Bool(a == b)),
+                (BinaryOperator::Ne, a, b) => Ok(Value::Bool(a != b)),
+                (BinaryOperator::Add, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_add(*y))?),
+                (BinaryOperator::Sub, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_sub(*y))?),
+                (BinaryOperator::Mul, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_mul(*y))?),
+                (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge, Value::Int(x), Value::Int(y)) => {
+                    Ok(Value::Bool(op.compare(*x, *y)))
+                }
                 _ => Err((a.clone(), b.clone())),
             })
         })?;
@@ -71,15 +76,15 @@ impl Evaluator<'_> {
     }
 
     /// A (non-logical) operator applied to its operands' values.
-    pub(super) fn apply(&self, op: BinOp, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> R<Value> {
+    pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> R<Value> {
         let overflow = || overflow(span);
         Ok(match op {
-            BinOp::Eq => Value::Bool(a == b),
-            BinOp::Ne => Value::Bool(a != b),
-            BinOp::In => Value::Bool(self.contains(&b, &a, r.span)?),
-            BinOp::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
-            BinOp::Has => Value::Bool(self.contains(&a, &b, l.span)?),
-            BinOp::Add => match (a, b) {
+            BinaryOperator::Eq => Value::Bool(a == b),
+            BinaryOperator::Ne => Value::Bool(a != b),
+            BinaryOperator::In => Value::Bool(self.contains(&b, &a, r.span)?),
+            BinaryOperator::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
+            BinaryOperator::Has => Value::Bool(self.contains(&a, &b, l.span)?),
+            BinaryOperator::Add => match (a, b) {
                 (Value::Int(x), Value::Int(y)) => Value::Int(x.checked_add(y).ok_or_else(overflow)?),
                 (Value::Text(x), y) => {
                     let mut s = x.to_string();
@@ -88,7 +93,7 @@ impl Evaluator<'_> {
                     Value::text(s)
                 }
                 (a @ Value::Amount(_), b @ (Value::Amount(_) | Value::None)) | (a @ Value::None, b @ Value::Amount(_)) => {
-                    super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Add, b, span)?
+                    super::modifiers::apply(a, arbiter_ir::operators::ModifyOperator::Add, b, span)?
                 }
                 (x @ (Value::List(_) | Value::Zone(_)), y @ (Value::List(_) | Value::Zone(_) | Value::None)) => {
                     let mut v = self.as_list(x, l.span)?.as_ref().clone();
@@ -97,20 +102,20 @@ impl Evaluator<'_> {
                 }
                 (x, _) => return Err(self.type_err(l.span, "numbers, texts or lists", &x)),
             },
-            BinOp::Sub if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) => {
-                super::modifiers::apply(a, crate::syntax::ast::ModifyOp::Sub, b, span)?
+            BinaryOperator::Sub if matches!(a, Value::Amount(_)) || matches!(b, Value::Amount(_)) => {
+                super::modifiers::apply(a, arbiter_ir::operators::ModifyOperator::Sub, b, span)?
             }
             _ => {
                 let (x, y) = self.numbers(a, b, l, r)?;
                 match op {
-                    BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(op.compare(x, y)),
-                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
-                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
+                    BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge => Value::Bool(op.compare(x, y)),
+                    BinaryOperator::Sub => Value::Int(x.checked_sub(y).ok_or_else(overflow)?),
+                    BinaryOperator::Mul => Value::Int(x.checked_mul(y).ok_or_else(overflow)?),
                     // `checked_div` also refuses the smallest number divided by -1.
-                    BinOp::Div => {
+                    BinaryOperator::Div => {
                         Value::Int(x.checked_div(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
                     }
-                    BinOp::Rem => {
+                    BinaryOperator::Rem => {
                         Value::Int(x.checked_rem(y).ok_or_else(|| if y == 0 { err(r.span, "division by zero") } else { overflow() })?)
                     }
                     _ => return Err(err(span, "internal: operator")),

@@ -22,9 +22,9 @@
 use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
 use super::state::State;
-use crate::ir::Game;
-use crate::ir::value::{Seat, Value};
-use crate::syntax::span::Span;
+use arbiter_ir::Game;
+use arbiter_ir::value::{Seat, Value};
+use arbiter_syntax::span::Span;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -56,7 +56,7 @@ pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec
 
 /// Call a picture function (`what`, for its error): with no argument, or with the player it is
 /// drawn for (`none` for everything).
-fn call_picture(game: &Game, st: &State, f: crate::ir::FuncId, viewer: Option<Seat>, what: &str) -> Result<Value, String> {
+fn call_picture(game: &Game, st: &State, f: arbiter_ir::FuncId, viewer: Option<Seat>, what: &str) -> Result<Value, String> {
     let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
         Some(0) => vec![],
         Some(1) => vec![viewer.map_or(Value::None, Value::Player)],

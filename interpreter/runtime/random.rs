@@ -5,8 +5,8 @@ use super::RtError;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
-use crate::ir::value::{Value, ZoneRef};
-use crate::syntax::span::Span;
+use arbiter_ir::value::{Value, ZoneRef};
+use arbiter_syntax::span::Span;
 
 type R = Result<(), RtError>;
 
@@ -65,7 +65,7 @@ impl Engine<'_> {
     pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
-        let what = format!("a shuffle of {}", crate::ir::value::zone_name(self.game, z));
+        let what = format!("a shuffle of {}", arbiter_ir::value::zone_name(self.game, z));
         match self.next_scripted(&what, span)? {
             None => st.rng.shuffle(&mut items),
             Some(ScriptedRandom::Keep) => {}

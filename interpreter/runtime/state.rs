@@ -3,10 +3,10 @@
 //! decision being asked, the random generator and the event log.
 
 use super::chunked::Chunked;
-use crate::ir::value::{ObjId, Seat, Value, ZoneRef};
-use crate::ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
-use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::Span;
+use arbiter_ir::operators::ModifyOperator;
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
+use arbiter_ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
+use arbiter_syntax::span::Span;
 use indexmap::IndexMap;
 use rand::{Rng as _, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -186,7 +186,7 @@ pub struct Lasting {
 pub struct TempMod {
     pub obj: ObjId,
     pub field: Sym,
-    pub op: ModifyOp,
+    pub op: ModifyOperator,
     pub value: Value,
     pub until: Option<usize>,
     pub ts: u64,
@@ -449,7 +449,7 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         announced: bool,
     },
-    Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOp, value: Value, until: Option<usize> },
+    Modified { obj: ObjId, def: DefId, field: Sym, op: ModifyOperator, value: Value, until: Option<usize> },
     Expired { duration: usize, count: usize },
     Shuffled { zone: ZoneRef },
     Rolled { sides: i64, result: i64 },

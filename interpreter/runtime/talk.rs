@@ -11,8 +11,8 @@
 
 use super::state::{Event, EventKind, State};
 use super::view::project_event;
-use crate::ir::Game;
-use crate::ir::value::Seat;
+use arbiter_ir::Game;
+use arbiter_ir::value::Seat;
 
 /// The events as `viewer` hears them at the table. `asked_here`: the seats whose decisions are
 /// asked at this table by a menu; their own answers are not told back to them (a decision with

@@ -3,10 +3,10 @@
 
 use super::eval::Evaluator;
 use super::state::*;
-use crate::ir::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
-use crate::ir::{DefId, Game, KindId, Visibility};
-use crate::syntax::ast::ModifyOp;
-use crate::syntax::span::Span;
+use arbiter_ir::operators::ModifyOperator;
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
+use arbiter_ir::{DefId, Game, KindId, Visibility};
+use arbiter_syntax::span::Span;
 
 pub fn sees(visible: u64, viewer: Option<Seat>) -> bool {
     viewer.is_none_or(|s| visible & seat_bit(s) != 0)
@@ -267,11 +267,11 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
         EventKind::Modified { obj, def, field, .. } if !shown => format!("{}.{} changed", p.obj(*obj, *def, false), game.sym(*field)),
         EventKind::Modified { obj, def, field, op, value, until } => {
             let op = match op {
-                ModifyOp::Add => "+=",
-                ModifyOp::Sub => "-=",
-                ModifyOp::Set => "=",
-                ModifyOp::Insert => "add",
-                ModifyOp::Remove => "remove",
+                ModifyOperator::Add => "+=",
+                ModifyOperator::Sub => "-=",
+                ModifyOperator::Set => "=",
+                ModifyOperator::Insert => "add",
+                ModifyOperator::Remove => "remove",
             };
             let n = p.obj(*obj, *def, true);
             format!("{n}.{} {op} {}{}", game.sym(*field), p.value(value), dur(*until))

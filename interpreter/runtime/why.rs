@@ -5,9 +5,9 @@ use super::eval::Evaluator;
 use super::state::Tracing;
 use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
-use crate::ir::{Expr, ExprKind, Game};
-use crate::syntax::ast::{BinOp, UnOp};
-use crate::syntax::span::Span;
+use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
+use arbiter_ir::{Expr, ExprKind, Game};
+use arbiter_syntax::span::Span;
 use serde::Serialize;
 
 /// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
@@ -33,8 +33,8 @@ fn span_source(game: &Game, span: Span) -> String {
 
 /// A value as a chain of causes shows it: as a choice names it, but an empty list or text said in
 /// words (a label would read as nothing at all).
-fn value_text(ev: &Evaluator, v: &crate::ir::value::Value) -> String {
-    use crate::ir::value::Value;
+fn value_text(ev: &Evaluator, v: &arbiter_ir::value::Value) -> String {
+    use arbiter_ir::value::Value;
     match v {
         Value::List(l) if l.is_empty() => "an empty list".to_string(),
         Value::Text(t) if t.is_empty() => "an empty text".to_string(),
@@ -48,18 +48,26 @@ fn describe_into(ev: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mu
         Err(err) => format!("an error ({})", err.message),
     };
     match &e.kind {
-        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) if depth < 6 => {
+        ExprKind::Binary(op @ (BinaryOperator::And | BinaryOperator::Or), l, r) if depth < 6 => {
             describe_into(ev, env, l, out, depth + 1);
             let left = ev.truth(l, env).unwrap_or(false);
             // `and` stops at a false left side, `or` at a true one.
-            let evaluated_right = if *op == BinOp::And { left } else { !left };
+            let evaluated_right = if *op == BinaryOperator::And { left } else { !left };
             if evaluated_right {
                 describe_into(ev, env, r, out, depth + 1);
             }
         }
-        ExprKind::Unary(UnOp::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
+        ExprKind::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
         ExprKind::Binary(
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::In | BinOp::NotIn | BinOp::Has,
+            BinaryOperator::Eq
+            | BinaryOperator::Ne
+            | BinaryOperator::Lt
+            | BinaryOperator::Le
+            | BinaryOperator::Gt
+            | BinaryOperator::Ge
+            | BinaryOperator::In
+            | BinaryOperator::NotIn
+            | BinaryOperator::Has,
             l,
             r,
         ) => {
@@ -173,8 +181,8 @@ pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
 /// The names of a routine's parameters (the first slots of its env): a procedure's, or the event's
 /// a trigger answers.
 pub fn param_names(game: &Game, st: &State, r: Routine) -> Vec<String> {
-    let names = |ps: &[(String, crate::ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
-    let event_params = |ev: crate::ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
+    let names = |ps: &[(String, arbiter_ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
+    let event_params = |ev: arbiter_ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
     match r {
         Routine::Proc(p) => game.proc_def(p).map(|d| names(&d.params)).unwrap_or_default(),
         Routine::Trigger(i) => game.triggers.get(i as usize).map(|t| event_params(t.event)).unwrap_or_default(),

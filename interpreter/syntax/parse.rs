@@ -8,7 +8,7 @@ use pest::Parser;
 use pest::iterators::{Pair, Pairs};
 
 #[derive(pest_derive::Parser)]
-#[grammar = "grammar/arbiter.pest"]
+#[grammar = "../../grammar/arbiter.pest"]
 struct ArbiterParser;
 
 use super::parse_code::push_text;
@@ -17,7 +17,7 @@ use super::parse_errors::pest_error;
 type P<'a> = Pair<'a, Rule>;
 type Res<T> = Result<T, Diag>;
 
-pub use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
+use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
 
 /// Parse one file. `file` is the id the spans will carry (the source map gives it).
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 type P<'a> = Pair<'a, Rule>;
 
-pub use crate::budgets::EXPR_NESTING;
+use crate::budgets::EXPR_NESTING;
 
 fn too_deep(span: Span) -> Diag {
     Diag::error(span, format!("this expression nests more than {EXPR_NESTING} levels deep"))

@@ -1,0 +1,14 @@
+//! The bottom of the house: what the checker produces and the runtime runs. The compiled game
+//! (`game`), its code with every name resolved (`code`), the values rules compute (`value`) and
+//! the built-in functions' signatures (`builtins`). It uses neither `check` nor `runtime`; both
+//! use it.
+
+pub mod builtins;
+pub mod code;
+pub mod game;
+pub mod operators;
+pub mod scenario;
+pub mod value;
+
+pub use code::*;
+pub use game::*;

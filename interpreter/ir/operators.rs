@@ -1,0 +1,86 @@
+//! The operators of compiled code. They mirror the syntax tree's (`arbiter_syntax::ast::BinaryOperator`
+//! and its kin) one for one; the checker translates each as it lowers an expression, so that the
+//! runtime and everything that reads compiled code depend on the IR alone.
+
+/// `a op b`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOperator {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn,
+    Has,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOperator {
+    /// `<`, `<=`, `>` or `>=` on two whole numbers (any other operator is read as `>=`): for the
+    /// evaluator and for folding constants alike.
+    #[inline]
+    pub fn compare(self, x: i64, y: i64) -> bool {
+        match self {
+            BinaryOperator::Lt => x < y,
+            BinaryOperator::Le => x <= y,
+            BinaryOperator::Gt => x > y,
+            _ => x >= y,
+        }
+    }
+
+    /// The operator as the rules write it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOperator::Or => "or",
+            BinaryOperator::And => "and",
+            BinaryOperator::Eq => "==",
+            BinaryOperator::Ne => "!=",
+            BinaryOperator::Lt => "<",
+            BinaryOperator::Le => "<=",
+            BinaryOperator::Gt => ">",
+            BinaryOperator::Ge => ">=",
+            BinaryOperator::In => "in",
+            BinaryOperator::NotIn => "not in",
+            BinaryOperator::Has => "has",
+            BinaryOperator::Add => "+",
+            BinaryOperator::Sub => "-",
+            BinaryOperator::Mul => "*",
+            BinaryOperator::Div => "/",
+            BinaryOperator::Rem => "%",
+        }
+    }
+}
+
+/// `-x` and `not x`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOperator {
+    Neg,
+    Not,
+}
+
+/// `place = v`, `place += v`, `place -= v`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOperator {
+    Set,
+    Add,
+    Sub,
+}
+
+/// How a continuous effect changes a field (`modify x.f += 1 until ..`). Saved games hold it by
+/// its variant's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ModifyOperator {
+    Add,
+    Sub,
+    Set,
+    Insert,
+    Remove,
+}

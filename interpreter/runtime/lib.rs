@@ -1,0 +1,85 @@
+//! Running a compiled game: values, the state, expression evaluation, statement execution,
+//! modifiers, the engine's step loop, and per-seat views.
+
+pub mod builtins;
+pub mod checks;
+pub mod chunked;
+pub mod decisions;
+pub mod decks;
+pub mod engine;
+pub mod eval;
+pub mod exec;
+pub mod geometry;
+pub mod invariants;
+pub mod items;
+pub mod labels;
+pub mod modifiers;
+pub mod objects;
+pub mod operators;
+pub mod picture;
+pub mod profile;
+pub mod random;
+pub mod state;
+pub mod talk;
+pub mod view;
+pub mod why;
+
+pub use engine::{AnswerError, Engine, Setup, Status};
+pub use state::{Answer, State};
+
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
+
+/// A rule stopped while running: a message, where, and what to do about it. Boxed, so that
+/// evaluation's results (`Result<Value, RtError>`) stay as small as a value.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", .0.message)]
+pub struct RtError(Box<RtErrorData>);
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RtErrorData {
+    pub message: String,
+    pub span: Span,
+    pub help: Option<String>,
+    /// The rule item that was running (its name and citation), when the engine knows it.
+    pub rule: Option<String>,
+}
+
+impl std::ops::Deref for RtError {
+    type Target = RtErrorData;
+    fn deref(&self) -> &RtErrorData {
+        &self.0
+    }
+}
+
+impl RtError {
+    pub fn new(message: String, span: Span) -> Self {
+        RtError(Box::new(RtErrorData { message, span, help: None, rule: None }))
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.0.help = Some(help.into());
+        self
+    }
+
+    /// The parts, moved out.
+    pub fn into_data(self) -> RtErrorData {
+        *self.0
+    }
+
+    /// The same error, naming the rule that was running (if it names none yet).
+    pub fn in_rule(mut self, rule: impl FnOnce() -> Option<String>) -> Self {
+        if self.0.rule.is_none() {
+            self.0.rule = rule();
+        }
+        self
+    }
+
+    pub fn to_diag(&self) -> Diag {
+        let label = match &self.rule {
+            Some(r) => format!("while running {r}"),
+            None => "while running this".to_string(),
+        };
+        Diag::error(self.span, self.message.clone()).label(label).maybe_help(self.help.clone())
+    }
+}

@@ -1,0 +1,92 @@
+//! Every budget in one place: the limits that stop a runaway rule or an oversized file with a
+//! spanned error instead of a hang or a crash. Each is checked where the work happens (the
+//! parser, the evaluator, the engine), and each error names its budget and says how to mend the
+//! rule.
+
+// ---------------------------------------------------------------------------------------------
+// Reading files
+
+/// The largest source file accepted.
+pub const FILE_LIMIT: usize = 1 << 20;
+/// How deeply brackets may nest in a source file.
+pub const NESTING_LIMIT: usize = 96;
+/// How deeply one expression may nest (operators, `if`, quantifiers, lists, calls).
+pub const EXPR_NESTING: u32 = 64;
+
+// ---------------------------------------------------------------------------------------------
+// Evaluating one expression
+
+/// How deep function calls and field reads may nest before a rule is stopped.
+pub const DEPTH_BUDGET: u32 = 200;
+/// The longest list an expression may build.
+pub const SIZE_BUDGET: usize = 100_000;
+/// How many steps one evaluation may take before the rule is stopped.
+pub const EVAL_BUDGET: u64 = 5_000_000;
+/// How deeply lists may nest inside lists.
+pub const NEST_BUDGET: u32 = 100;
+/// The longest text a rule may build, in bytes.
+pub const TEXT_BUDGET: usize = 1 << 20;
+/// Item and requirement pairs one `distinct_match` may weigh.
+pub const MATCH_BUDGET: usize = 1_000_000;
+/// Bytes of texts and lists the rules may build between two decisions (a list item counts as
+/// the size of a value). Counted where they are built, so that it costs an addition.
+pub const MEMORY_BUDGET: u64 = 256 << 20;
+
+// ---------------------------------------------------------------------------------------------
+// Running the game
+
+/// Statements one advance may execute before the rule is stopped.
+pub const STEP_BUDGET: u64 = 2_000_000;
+/// Frames that may be open at once.
+pub const FRAME_BUDGET: usize = 400;
+/// Turns a game may last.
+pub const TURN_BUDGET: u32 = 2_000;
+/// Evaluation steps (expressions evaluated, list items walked by builtins) between two decisions.
+pub const WORK_BUDGET: u64 = 20_000_000;
+/// Objects a game may hold (every object ever created, wherever it is now).
+pub const OBJECT_BUDGET: usize = 20_000;
+
+// ---------------------------------------------------------------------------------------------
+// The web table's bots (`arbiter serve`)
+
+/// The most playouts a web table's search bot may be asked for (`mcts:PLAYOUTS`); a table asking
+/// for more is refused (422).
+pub const WEB_PLAYOUTS: u32 = 5_000;
+/// The deepest a web table's search bot may be asked to play out (`mcts:PLAYOUTS:DEPTH`).
+pub const WEB_DEPTH: u32 = 200;
+/// How long a web table's bot thinks about one decision at most, unless `--think` says less: it
+/// answers then with the best it has found.
+pub const WEB_THINK: std::time::Duration = std::time::Duration::from_secs(10);
+/// How long a web table's bots go on thinking when no seat asks about the table (its players
+/// have left), unless `--bot-idle` says otherwise; they think again when a seat comes back.
+pub const WEB_IDLE: std::time::Duration = std::time::Duration::from_secs(20);
+/// How long the quick bots (`random`, `greedy`) play on in the request that let them move before
+/// the rest of their moves goes to the bots' own threads.
+pub const WEB_INLINE: std::time::Duration = std::time::Duration::from_millis(250);
+/// The largest request body taken (an answer, a new game).
+pub const WEB_BODY_LIMIT: usize = 64 * 1024;
+/// How many games one server keeps at once.
+pub const WEB_TABLES_KEPT: usize = 64;
+/// How many secrets one request may carry.
+pub const WEB_SECRETS_SENT: usize = 64;
+/// How many saves the saves folder may hold before a server writes no more (a server on the
+/// network could otherwise be made to fill a disk).
+pub const WEB_SAVES_KEPT: usize = 1000;
+/// How many replays one server keeps.
+pub const WEB_REPLAYS_KEPT: usize = 64;
+/// How many of the newest events a seat is sent.
+pub const WEB_EVENTS_SENT: usize = 300;
+
+// ---------------------------------------------------------------------------------------------
+// The search bot (`mcts`)
+
+/// The deepest a playout goes down the tree before playing on at random.
+pub const SEARCH_TREE_DEPTH: usize = 64;
+/// A playout without hints plays on to the end, but no further than this many decisions.
+pub const PLAYOUT_DECISIONS: u32 = 5_000;
+
+// ---------------------------------------------------------------------------------------------
+// Checking
+
+/// Function calls followed into before giving up (the fact then reads everything).
+pub const READS_CALL_DEPTH: u32 = 8;

@@ -1,0 +1,217 @@
+//! Diagnostics: every phase reports all of its errors as `Diag`s with spans; they are rendered
+//! with miette, one report per error, the file as the source.
+
+use crate::span::{SourceFile, Span};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Warning,
+    Error,
+}
+
+/// One problem in a source file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diag {
+    pub level: Level,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub help: Option<String>,
+    /// Other places the problem involves (the first of two definitions), each with its label.
+    pub related: Vec<(Span, String)>,
+}
+
+impl Diag {
+    pub fn error(span: Span, message: impl Into<String>) -> Self {
+        Diag { level: Level::Error, message: message.into(), span, label: String::new(), help: None, related: Vec::new() }
+    }
+
+    pub fn warning(span: Span, message: impl Into<String>) -> Self {
+        Diag { level: Level::Warning, message: message.into(), span, label: String::new(), help: None, related: Vec::new() }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Another place the problem involves, shown beside the main one (in the same file) and
+    /// given to editors as related information.
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push((span, label.into()));
+        self
+    }
+
+    pub fn maybe_help(mut self, help: Option<String>) -> Self {
+        if help.is_some() {
+            self.help = help;
+        }
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.level == Level::Error
+    }
+}
+
+/// A `Diag` bound to its source text, ready for miette.
+struct Bound<'a> {
+    diag: &'a Diag,
+    src: NamedSource<String>,
+}
+
+impl fmt::Debug for Bound<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.diag.message)
+    }
+}
+
+impl fmt::Display for Bound<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.diag.message)
+    }
+}
+
+impl std::error::Error for Bound<'_> {}
+
+impl Diagnostic for Bound<'_> {
+    fn severity(&self) -> Option<Severity> {
+        Some(match self.diag.level {
+            Level::Warning => Severity::Warning,
+            Level::Error => Severity::Error,
+        })
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.diag.help.as_ref().map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.diag.span;
+        let len = (span.end.saturating_sub(span.start)) as usize;
+        let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
+        let main = LabeledSpan::new(label, span.start as usize, len);
+        // Related places in the same file are labelled too (miette shows one file per report).
+        let related = self
+            .diag
+            .related
+            .iter()
+            .filter(move |(r, _)| r.file == span.file)
+            .map(|(r, l)| LabeledSpan::new(Some(l.clone()), r.start as usize, (r.end.saturating_sub(r.start)) as usize));
+        Some(Box::new(std::iter::once(main).chain(related)))
+    }
+}
+
+/// Render diagnostics as text (no colour, fixed width, the same on every machine).
+pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+    let mut out = String::new();
+    for d in diags {
+        let Some(file) = SourceFile::find(files, d.span.file) else {
+            let mark = if d.is_error() { "×" } else { "⚠" };
+            out.push_str(&format!("  {mark} {}\n", d.message));
+            if let Some(h) = &d.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+            continue;
+        };
+        let (name, text) = (file.name.clone(), file.text.to_string());
+        let bound = Bound { diag: d, src: NamedSource::new(name, text) };
+        let _ = handler.render_report(&mut out, &bound);
+    }
+    out
+}
+
+/// `1 error`, `3 errors, 1 warning`
+pub fn summary(diags: &[Diag]) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let warnings = diags.len() - errors;
+    let plural = |n: usize, w: &str| if n == 1 { format!("{n} {w}") } else { format!("{n} {w}s") };
+    match (errors, warnings) {
+        (e, 0) => plural(e, "error"),
+        (0, w) => plural(w, "warning"),
+        (e, w) => format!("{}, {}", plural(e, "error"), plural(w, "warning")),
+    }
+}
+
+/// The closest candidate to `name`, if one is close enough to be a likely typo.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut best: Option<(usize, &str)> = None;
+    let lower = name.to_lowercase();
+    let len = name.chars().count();
+    let limit = if len <= 2 { 1 } else { (len / 3).max(2) };
+    for c in candidates {
+        if c == name {
+            continue;
+        }
+        let d = edit_distance(&lower, &c.to_lowercase());
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+/// The name a did-you-mean help suggests (`did_you_mean`'s own wording read back): what an editor
+/// offers as a quick fix in place of the diagnostic's span.
+pub fn suggested(help: &str) -> Option<&str> {
+    help.strip_prefix("did you mean `")?.strip_suffix("`?").filter(|s| !s.contains('`'))
+}
+
+/// Edits (insert, delete, substitute, swap two neighbours) turning `a` into `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    let at = |i: usize, j: usize| i * w + j;
+    for i in 0..=a.len() {
+        if let Some(x) = d.get_mut(at(i, 0)) {
+            *x = i;
+        }
+    }
+    for j in 0..=b.len() {
+        if let Some(x) = d.get_mut(at(0, j)) {
+            *x = j;
+        }
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let get = |i: usize, j: usize| d.get(at(i, j)).copied().unwrap_or(usize::MAX / 2);
+            let (ca, cb) = (a.get(i - 1), b.get(j - 1));
+            let cost = usize::from(ca != cb);
+            let mut v = (get(i - 1, j) + 1).min(get(i, j - 1) + 1).min(get(i - 1, j - 1) + cost);
+            if i > 1 && j > 1 && ca == b.get(j - 2) && a.get(i - 2) == cb {
+                v = v.min(get(i - 2, j - 2) + 1);
+            }
+            if let Some(x) = d.get_mut(at(i, j)) {
+                *x = v;
+            }
+        }
+    }
+    d.last().copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(did_you_mean("powr", ["power", "threat"]), Some("did you mean `power`?".into()));
+        assert_eq!(did_you_mean("xyz", ["power", "threat"]), None);
+        assert_eq!(did_you_mean("crad", ["card", "zone"]), Some("did you mean `card`?".into()));
+        assert_eq!(did_you_mean("cnt", ["count", "sum"]), Some("did you mean `count`?".into()));
+    }
+}

@@ -1,0 +1,375 @@
+//! What a scenario expects: each `expect` checked against the state, and what is shown when it
+//! does not hold.
+
+use super::{Failure, Since, eval0, fail};
+use arbiter_ir::operators::BinaryOperator;
+use arbiter_ir::scenario::ExpectIr;
+use arbiter_ir::value::Value;
+use arbiter_ir::{ChooseCountIr, Expr, ExprKind};
+use arbiter_runtime::eval::{Evaluator, new_env};
+use arbiter_runtime::state::{Count, State};
+use arbiter_runtime::{Engine, view};
+use arbiter_syntax::span::Span;
+
+pub(super) fn expect(engine: &Engine, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    match e {
+        ExpectIr::True { cond, text, message } => {
+            let v = eval0(engine, st, cond)?;
+            if v == Value::Bool(true) {
+                return Ok(());
+            }
+            let mut f = fail(
+                match message {
+                    Some(m) => {
+                        let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+                        let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
+                        format!("expectation failed: {t}")
+                    }
+                    None => "expectation failed".to_string(),
+                },
+                span,
+            );
+            f.expected = Some(text.clone());
+            f.actual = Some(explain_false(engine, st, cond, text));
+            Err(f)
+        }
+        ExpectIr::Options { who, labels, count, message } => {
+            let r = expect_options(engine, st, who, labels, count.as_ref(), since, span);
+            match (r, message) {
+                (Err(mut f), Some(m)) => {
+                    let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+                    let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
+                    f.message = format!("expectation failed: {t} ({})", f.message);
+                    Err(f)
+                }
+                (r, _) => r,
+            }
+        }
+        ExpectIr::NotFinished => match &st.result {
+            None => Ok(()),
+            Some(r) => {
+                let mut f = fail("expected the game to go on, but it is over", span);
+                f.actual = Some(view::result_text(r));
+                Err(f)
+            }
+        },
+        ExpectIr::Winner(who) => {
+            let want: Option<Vec<u8>> = match who {
+                None => None,
+                Some(w) => Some(match eval0(engine, st, w)? {
+                    Value::Player(p) => vec![p],
+                    Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
+                    other => return Err(fail(format!("`expect winner` needs players, found {}", other.type_name()), w.span)),
+                }),
+            };
+            let seats = |s: &[u8]| s.iter().map(|p| format!("P{}", p + 1)).collect::<Vec<_>>().join(", ");
+            let expected = match &want {
+                None => "a draw: nobody wins".to_string(),
+                Some(w) => format!("{} won", seats(w)),
+            };
+            let Some(r) = &st.result else {
+                let mut f = fail("expected the game to be over, but it goes on", span);
+                f.expected = Some(expected);
+                return Err(f);
+            };
+            let mut won = r.winners.clone();
+            won.sort_unstable();
+            let holds = match &want {
+                None => won.is_empty(),
+                Some(w) => {
+                    let mut w = w.clone();
+                    w.sort_unstable();
+                    w.dedup();
+                    w == won
+                }
+            };
+            if holds {
+                Ok(())
+            } else {
+                let mut f = fail("the game ended otherwise", span);
+                f.expected = Some(expected);
+                f.actual = Some(view::result_text(r));
+                Err(f)
+            }
+        }
+        ExpectIr::Refused { .. } => Ok(()),
+        ExpectIr::Event { event, name, happened } => {
+            let is = |k: &arbiter_runtime::state::EventKind| match k {
+                arbiter_runtime::state::EventKind::Signal { event: e, .. } => e == event,
+                arbiter_runtime::state::EventKind::Moved { .. } => *event == engine.game.builtin_events.moved,
+                arbiter_runtime::state::EventKind::PlayerOut { .. } => *event == engine.game.builtin_events.player_left,
+                _ => false,
+            };
+            let found = st.log.iter().find(|e| is(&e.kind));
+            match (found, happened) {
+                (Some(_), true) | (None, false) => Ok(()),
+                (None, true) => Err(fail(format!("no `{name}` event has happened"), span)),
+                (Some(e), false) => {
+                    let mut f = fail(format!("a `{name}` event happened"), span);
+                    f.actual = Some(view::event_text(engine.game, st, e, None));
+                    Err(f)
+                }
+            }
+        }
+        ExpectIr::NoLog(x) => {
+            let wants: Vec<String> = match eval0(engine, st, x)? {
+                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+                v => vec![ev.label(&v)],
+            };
+            let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
+            let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
+            if seen.is_empty() {
+                Ok(())
+            } else {
+                let mut f = fail("an event in the log matches", span);
+                f.expected = Some(format!("no event containing {}", wants.join(" or ")));
+                f.actual = Some(seen.join("; "));
+                Err(f)
+            }
+        }
+        ExpectIr::Decision { who, prompt } => {
+            let seat = match eval0(engine, st, who)? {
+                Value::Player(p) => p,
+                _ => return Err(fail("`expect decision` needs a player", who.span)),
+            };
+            match &st.pending {
+                Some(d) if d.seat == seat && prompt.as_ref().is_none_or(|p| d.prompt.contains(p.as_str())) => Ok(()),
+                Some(d) => {
+                    let mut f = fail("a different decision is pending", span);
+                    f.expected = Some(format!("P{}: {}", seat + 1, prompt.clone().unwrap_or_default()));
+                    f.actual = Some(format!("P{}: {}", d.seat + 1, d.prompt));
+                    Err(f)
+                }
+                None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
+            }
+        }
+        ExpectIr::Sees { who, what, sees } => {
+            let seat = match eval0(engine, st, who)? {
+                Value::Player(p) => p,
+                _ => return Err(fail("`expect .. sees` needs a player", who.span)),
+            };
+            let objs: Vec<arbiter_ir::value::ObjId> = match eval0(engine, st, what)? {
+                Value::Obj(o) => vec![o],
+                Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
+                Value::Zone(z) => st.zone_objects(engine.game, z),
+                _ => return Err(fail("expected an object or a list of objects", what.span)),
+            };
+            // What the seat's projection knows: the same knowledge every view, log and save of the
+            // seat is projected through.
+            let wrong: Vec<String> = objs
+                .iter()
+                .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != *sees))
+                .map(|o| ev.label(&Value::Obj(*o)))
+                .collect();
+            if wrong.is_empty() {
+                Ok(())
+            } else {
+                let mut f = fail(
+                    if *sees {
+                        format!("P{} was to see {}, but its view does not show it", seat + 1, wrong.join(", "))
+                    } else {
+                        format!("P{} was not to see {}, but its view shows it", seat + 1, wrong.join(", "))
+                    },
+                    span,
+                );
+                f.expected = Some(format!("P{} {} it", seat + 1, if *sees { "sees" } else { "cannot see" }));
+                Err(f)
+            }
+        }
+        ExpectIr::Finished => {
+            if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
+                Ok(())
+            } else {
+                let mut f = fail("expected the run to have finished", span);
+                f.actual = st.pending.as_ref().map(|d| format!("P{} is still deciding: {}", d.seat + 1, d.prompt));
+                Err(f)
+            }
+        }
+        ExpectIr::Log(x) => {
+            // One text: some event contains it. A list: events containing each, in that order.
+            let wants: Vec<String> = match eval0(engine, st, x)? {
+                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+                v => vec![ev.label(&v)],
+            };
+            let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
+            let mut at = 0;
+            for (i, w) in wants.iter().enumerate() {
+                match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {
+                    Some(k) => at += k + 1,
+                    None => {
+                        let mut f = fail(
+                            if i == 0 {
+                                "no event in the log matches".to_string()
+                            } else {
+                                format!("no event matches item {} after the ones before it", i + 1)
+                            },
+                            span,
+                        );
+                        f.expected = Some(wants.join(" … then … "));
+                        f.actual = texts.iter().find(|t| t.contains(w.as_str())).map(|t| format!("`{t}` appears, but earlier"));
+                        return Err(f);
+                    }
+                }
+            }
+            Ok(())
+        }
+        ExpectIr::Deck { deck, valid, fragment } => {
+            let Some(d) = engine.game.decks.get(*deck) else { return Err(fail("no such deck", span)) };
+            let problems = arbiter_runtime::decks::validate(engine.game, d);
+            let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+            match (valid, problems.is_empty()) {
+                (true, true) => Ok(()),
+                (false, false) if fragment.as_ref().is_none_or(|f| messages.iter().any(|m| m.contains(f.as_str()))) => Ok(()),
+                (true, false) => {
+                    let mut f = fail(format!("deck `{}` was expected to be valid", d.name), span);
+                    f.actual = Some(messages.join("; "));
+                    Err(f)
+                }
+                _ => {
+                    let mut f = fail(format!("deck `{}` was expected to break a deckbuilding rule", d.name), span);
+                    f.expected = fragment.clone();
+                    f.actual = Some(if messages.is_empty() { "no rule broken".to_string() } else { messages.join("; ") });
+                    Err(f)
+                }
+            }
+        }
+    }
+}
+
+/// `expect options`: the pending decision is the seat's, with exactly these options (and the
+/// limit stated, if any); with none pending, one the seat took at once since the last step (a
+/// single option, or none) that offered exactly these.
+fn expect_options(
+    engine: &Engine,
+    st: &State,
+    who: &Expr,
+    labels: &Expr,
+    count: Option<&ChooseCountIr>,
+    since: Since,
+    span: Span,
+) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    let seat = match eval0(engine, st, who)? {
+        Value::Player(p) => p,
+        _ => return Err(fail("`expect options` needs a player", who.span)),
+    };
+    let want: Vec<String> = match eval0(engine, st, labels)? {
+        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+        other => vec![ev.label(&other)],
+    };
+    let want_count = match count {
+        None => None,
+        Some(c) => Some(match c {
+            ChooseCountIr::One => Count::One,
+            ChooseCountIr::Order => Count::Order,
+            ChooseCountIr::UpTo(n) | ChooseCountIr::Exactly(n) => {
+                let k = match eval0(engine, st, n)? {
+                    Value::Int(k) => u32::try_from(k).map_err(|_| fail(format!("{k} is not a number of options"), n.span))?,
+                    other => return Err(fail(format!("expected a number, found {}", other.type_name()), n.span)),
+                };
+                if matches!(c, ChooseCountIr::UpTo(_)) { Count::UpTo(k) } else { Count::Exactly(k) }
+            }
+        }),
+    };
+    let same = |have: &[String]| {
+        let mut a = want.clone();
+        let mut b = have.to_vec();
+        a.sort();
+        b.sort();
+        a == b
+    };
+    let shown = |c: Count| match c {
+        Count::One => "one".to_string(),
+        Count::Exactly(k) => format!("exactly {k}"),
+        Count::UpTo(k) => format!("up to {k}"),
+        Count::Order => "order".to_string(),
+    };
+    let stated = |labels: &[String], c: Option<Count>| {
+        let limit = c.map(|c| format!(" ({})", shown(c))).unwrap_or_default();
+        format!("{}{limit}", labels.join(" | "))
+    };
+    let Some(d) = &st.pending else {
+        // A decision taken at once, since the last step.
+        let settled = engine.script().map(|s| s.settled.borrow().get(since.settled..).map(<[_]>::to_vec).unwrap_or_default());
+        let settled: Vec<_> = settled.unwrap_or_default().into_iter().filter(|x| x.at >= since.log && x.seat == seat).collect();
+        for x in &settled {
+            let have: Vec<String> = x.options.iter().map(|l| l.to_string()).collect();
+            if same(&have) && want_count.is_none_or(|c| c == x.count) {
+                return Ok(());
+            }
+        }
+        let mut f = match settled.last() {
+            None => {
+                let mut f = fail(
+                    format!("expected P{} to be choosing, but nobody is, and P{} decided nothing since the last step", seat + 1, seat + 1),
+                    span,
+                );
+                f.expected = Some(stated(&want, want_count));
+                f
+            }
+            Some(x) => {
+                let have: Vec<String> = x.options.iter().map(|l| l.to_string()).collect();
+                let mut f = fail(format!("the options offered differ (P{} decided at once: {})", seat + 1, x.prompt), span);
+                f.expected = Some(format!("P{}: {}", seat + 1, stated(&want, want_count)));
+                f.actual = Some(format!("P{}: {}", seat + 1, stated(&have, Some(x.count))));
+                f
+            }
+        };
+        f.help = Some(if settled.is_empty() {
+            "nobody is deciding now: the decision was answered, or the run went on past it; a decision with one possible \
+             answer is taken at once, and `expect options` checks it on the line after the step that asked it"
+                .into()
+        } else {
+            "the decisions taken at once since the last step are the ones shown; check the one you mean on the line after the step that asked it"
+                .into()
+        });
+        return Err(f);
+    };
+    let have = d.labels();
+    if d.seat != seat || !same(&have) || want_count.is_some_and(|c| c != d.count) {
+        let mut f = fail(format!("the options offered differ (P{} is choosing: {})", d.seat + 1, d.prompt), span);
+        f.expected = Some(format!("P{}: {}", seat + 1, stated(&want, want_count)));
+        f.actual = Some(format!("P{}: {}", d.seat + 1, stated(&have, want_count.map(|_| d.count))));
+        return Err(f);
+    }
+    Ok(())
+}
+
+/// For a failed comparison, show what each side was.
+fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String {
+    let ev = Evaluator::new(engine.game, st);
+    if let ExprKind::Binary(op, l, r) = &cond.kind
+        && matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::Ne
+                | BinaryOperator::Lt
+                | BinaryOperator::Le
+                | BinaryOperator::Gt
+                | BinaryOperator::Ge
+                | BinaryOperator::In
+                | BinaryOperator::NotIn
+                | BinaryOperator::Has
+        )
+    {
+        let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
+        let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
+        let file = engine.game.file(cond.span.file);
+        let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
+        let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
+        // `x in ZONE` that fails: say where `x` is.
+        let whereabouts = match (op, eval0(engine, st, l)) {
+            (BinaryOperator::In | BinaryOperator::NotIn, Ok(Value::Obj(o))) => Some(match st.obj(o).map(|x| x.place) {
+                Some(arbiter_runtime::state::Place::Under(h)) => format!("; `{ltext}` is under {}", ev.label(&Value::Obj(h))),
+                _ => match st.zone_of(o) {
+                    Some(z) => format!("; `{ltext}` is in {}", ev.label(&Value::Zone(z))),
+                    None => format!("; `{ltext}` is in no zone"),
+                },
+            }),
+            _ => None,
+        };
+        return format!("`{ltext}` is {lv}; `{rtext}` is {rv}{}", whereabouts.unwrap_or_default());
+    }
+    format!("`{text}` is false")
+}

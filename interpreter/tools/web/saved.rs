@@ -1,0 +1,152 @@
+//! A saved game played again from its start, for its replay: the same seed, deck lists and
+//! answers give the same game, so every step's table can be drawn and every event's causes
+//! recorded — which the save itself, holding only where the game stands now, cannot give.
+//!
+//! The answers are read from the save's own log (each `Answered` event names the options taken;
+//! a decision's labels are made unique, so they name one option each). Each replayed event is
+//! compared with the saved one: where they part (a save of other rules, or a rule whose result
+//! depends on something outside the game), the replay says so and keeps only what matched.
+
+use arbiter_ir::Game;
+use arbiter_runtime::state::{Answer, Decision, EventKind, Mode, State, Tracing};
+use arbiter_runtime::view;
+use arbiter_runtime::{Engine, Setup, Status};
+use std::sync::Arc;
+
+/// A saved game played again.
+pub struct Rerun {
+    /// The causes recorded, for `why` chains.
+    pub tracing: Tracing,
+    /// The state at each pause (a decision asked), with the length of the log then.
+    pub snapshots: Vec<(usize, State)>,
+    /// How many of the saved events the replay reproduced, in order.
+    pub matched: usize,
+    /// Where and why the replay parted from the save, when it did.
+    pub parted: Option<String>,
+}
+
+/// An answer the saved game was given: who answered, what was asked, the labels taken.
+struct Given {
+    seat: u8,
+    prompt: Arc<str>,
+    labels: Arc<[Arc<str>]>,
+}
+
+/// The answers the saved game was given, in order (not those the rules took for the only option).
+fn answers(saved: &State) -> Vec<Given> {
+    saved
+        .log
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Answered { seat, prompt, labels, forced: false, .. } => {
+                Some(Given { seat: *seat, prompt: prompt.clone(), labels: labels.clone() })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The option indices `labels` name in decision `d`.
+fn picks(d: &Decision, labels: &[Arc<str>]) -> Option<Answer> {
+    // (An answer of nothing to an up-to decision is logged with no labels: no picks.)
+    labels
+        .iter()
+        .map(|l| d.options.iter().position(|c| c.label == *l).or_else(|| (d.none.as_ref() == Some(l)).then_some(d.options.len())))
+        .collect::<Option<Vec<usize>>>()
+        .map(Answer)
+}
+
+/// Play `saved` (a game of `game`, `players` seats, seed `seed`) again from its start.
+pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
+    let engine = Engine::new(game).traced();
+    let setup = Setup { players, seed, decklists: (*saved.decklists).clone() };
+    let mut snapshots = Vec::new();
+    let mut st = match engine.new_state(Mode::Game, setup) {
+        Ok(st) => st,
+        Err(e) => {
+            let parted = Some(format!("the game does not start again: {}", e.message));
+            return Rerun { tracing: Tracing::default(), snapshots, matched: 0, parted };
+        }
+    };
+    // Why the replay could not take one of the save's answers, if it could not.
+    let mut refused = None;
+    let mut answers = answers(saved).into_iter();
+    loop {
+        match engine.advance(&mut st) {
+            // The saved game stopped the same way, or the comparison below says where they part.
+            Err(_) | Ok(Status::Ended | Status::Idle) => break,
+            Ok(Status::Decision) => {
+                if snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
+                    snapshots.push((st.log.len(), st.clone()));
+                }
+                let Some(d) = st.pending.clone() else { break };
+                // The save was made at this decision.
+                let Some(Given { seat, prompt, labels }) = answers.next() else { break };
+                let Some(answer) = picks(&d, &labels).filter(|_| seat == d.seat && prompt == d.prompt) else {
+                    refused = Some(format!(
+                        "the saved game's answer `{}` (P{}, {prompt}) is not an option of the replayed decision (P{}, {})",
+                        labels.join(", "),
+                        seat + 1,
+                        d.seat + 1,
+                        d.prompt
+                    ));
+                    break;
+                };
+                if let Err(e) = engine.answer(&mut st, d.seat, &answer) {
+                    refused = Some(format!("the saved game's answer `{}` was not taken again: {e}", labels.join(", ")));
+                    break;
+                }
+            }
+        }
+    }
+    let (matched, parted) = compare(game, saved, &st, refused);
+    snapshots.retain(|(n, _)| *n <= matched);
+    let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
+    Rerun { tracing, snapshots, matched, parted }
+}
+
+/// How far the replay `st` is the saved game: the number of events alike, and where and why they
+/// part, if they do — the first event that differs, a log that stops short or goes on, or, with
+/// every event alike, a state that is not where those events lead (a save edited by hand).
+fn compare(game: &Game, saved: &State, st: &State, refused: Option<String>) -> (usize, Option<String>) {
+    let text = |s: &State, i: usize| s.log.get(i).map(|e| view::event_text(game, s, e, None));
+    let same = |i: usize| match (saved.log.get(i), st.log.get(i)) {
+        (Some(a), Some(b)) => a.cause == b.cause && text(saved, i) == text(st, i),
+        _ => false,
+    };
+    let (n, m) = (saved.log.len(), st.log.len());
+    let matched = (0..n.max(m)).find(|i| !same(*i)).unwrap_or(n);
+    let why = refused.map(|r| format!(" ({r})")).unwrap_or_default();
+    let parted = if matched < n.min(m) {
+        let (ours, theirs) = (text(st, matched).unwrap_or_default(), text(saved, matched).unwrap_or_default());
+        Some(format!("played again, event {matched} is `{ours}`, but the save has `{theirs}`"))
+    } else if m < n {
+        Some(format!("played again, the game stops after {m} of the save's {n} events{why}"))
+    } else if m > n {
+        Some(format!("the save's events stop at {n}, but its answers lead on to {m}: the save was cut short"))
+    } else {
+        // Every event alike: the state must be the one they lead to.
+        let facts = |s: &State| match serde_json::to_value(s) {
+            Ok(serde_json::Value::Object(mut o)) => {
+                o.remove("log");
+                // Which recorded call an environment belongs to: recorded while replaying only.
+                if let Some(serde_json::Value::Array(envs)) = o.get_mut("envs") {
+                    for e in envs.iter_mut().filter_map(serde_json::Value::as_object_mut) {
+                        e.remove("rec");
+                    }
+                }
+                o
+            }
+            _ => serde_json::Map::new(),
+        };
+        let (ours, theirs) = (facts(st), facts(saved));
+        let differ: Vec<&String> = ours.keys().chain(theirs.keys()).filter(|k| ours.get(*k) != theirs.get(*k)).collect();
+        (!differ.is_empty()).then(|| {
+            let mut names: Vec<&str> = differ.iter().map(|k| k.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            format!("every event is the save's, but its state is not where they lead (it differs in: {})", names.join(", "))
+        })
+    };
+    (matched.min(n), parted)
+}
