@@ -4,17 +4,18 @@
 
 mod common;
 
-use arbiter::runtime::Engine;
+use arbiter::runtime::{Engine, Profiler};
 
 #[test]
 fn tic_tac_toe_checks_for_three_in_a_row_once_a_turn() {
     let b = common::load("tic-tac-toe", &[]);
-    let engine = Engine::new(&b.game).profiling();
+    let profiler = Profiler::default();
+    let engine = Engine::new(&b.game).with_tracer(&profiler);
     let mut turns = 0;
     for seed in 0..20 {
         turns += u64::from(common::play_on(&engine, seed, 2, &|_| false).turns);
     }
-    let p = engine.profile().expect("profiling");
+    let p = profiler.profile();
     let row = |name: &str| p.routines.get(name).copied().unwrap_or_else(|| panic!("no `{name}` in {:?}", p.routines.keys()));
     // Every turn marks a square, then asks `three_in_a_row` once (rules.txt L5; game.arb turn.play).
     let three = row("func three_in_a_row");
@@ -31,9 +32,10 @@ fn tic_tac_toe_checks_for_three_in_a_row_once_a_turn() {
 #[test]
 fn the_card_games_blanking_rules_are_counted_as_modifiers() {
     let b = common::load("bsg-ccg", &[]);
-    let engine = Engine::new(&b.game).profiling();
+    let profiler = Profiler::default();
+    let engine = Engine::new(&b.game).with_tracer(&profiler);
     common::play_on(&engine, 1, 2, &|_| false);
-    let p = engine.profile().expect("profiling");
+    let p = profiler.profile();
     // Reading a card's fields asks whether it is blank: the rulebook's blanking modifiers run.
     for m in ["modifier resource.supply", "modifier exhausted.loses_properties"] {
         assert!(

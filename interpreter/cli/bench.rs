@@ -186,7 +186,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             }
         }
     }
-    let engine = if o.profile { Engine::new(g).profiling() } else { Engine::new(g) };
+    let profiler = crate::runtime::Profiler::default();
+    let engine = if o.profile { Engine::new(g).with_tracer(&profiler) } else { Engine::new(g) };
     let (mut thinking, mut thoughts) = (std::time::Duration::ZERO, 0u64);
     let t1 = Instant::now();
     let mut decisions = 0u64;
@@ -304,8 +305,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     for (why, n) in &reasons {
         outln!("  {n:>5}  {why}");
     }
-    if let Some(p) = engine.profile() {
-        print_profile(&p, games);
+    if o.profile {
+        print_profile(&profiler.profile(), games);
     }
     0
 }

@@ -5,7 +5,9 @@
 use super::RtError;
 use super::chunked::Chunked;
 use super::eval::{Evaluator, err, new_env};
+use super::random::{RandomSource, SeededRandom};
 use super::state::*;
+use super::trace::{Forgetful, Tracer};
 use arbiter_ir::value::{ObjId, Seat, Value};
 use arbiter_ir::*;
 use arbiter_syntax::span::Span;
@@ -31,38 +33,18 @@ pub struct Engine<'g> {
     fingerprint: std::cell::OnceCell<Arc<str>>,
     /// Buffers evaluations reuse (function environments, argument lists), kept between them.
     pool: super::eval::Pool,
-    /// Where the evaluation steps go, when profiling (`arbiter bench --profile`).
-    profile: Option<std::cell::RefCell<super::profile::Profile>>,
     /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`), and
     /// whether its field is `announced`, made once per global, player field and definition's field.
     pub(super) set_names: std::cell::RefCell<std::collections::HashMap<super::exec::SetName, (Arc<str>, bool)>>,
-    /// Whether evaluations may use what earlier ones worked out about the same version of the
-    /// state (`eval::Memo`); off only to check that it changes nothing (tests/memo.rs).
-    remember: bool,
-    /// What a scenario gives the engine (`scripted`): the random results to use instead of the
-    /// state's generator, and the record of causes to keep. A game has none.
-    script: Option<Script>,
+    /// Who watches this engine run (`with_tracer`): none in a game, which then pays nothing for
+    /// scenarios' records, explanations or profiles.
+    tracer: Option<&'g dyn Tracer>,
+    /// Where random results come from (`with_random`): the state's seeded generator unless a
+    /// scenario scripts them.
+    random: &'g dyn RandomSource,
 }
 
-/// The random results a scenario scripts and the record of causes it keeps, given to the engine
-/// that runs it (`Engine::scripted`). They belong to the run, not to the game: the state holds
-/// neither, and an engine without them draws from the state's seeded generator and keeps no
-/// record.
-#[derive(Debug, Default)]
-pub struct Script {
-    /// Results still to be used, in order; a draw with none left is an error.
-    pub randoms: std::cell::RefCell<std::collections::VecDeque<ScriptedRandom>>,
-    /// What `arbiter explain --why` walks back.
-    pub tracing: std::cell::RefCell<Tracing>,
-    /// Random results are drawn from the state's generator, as in a game, not from `randoms`
-    /// (`Engine::traced`: a saved game played again with its causes recorded).
-    pub unscripted: bool,
-    /// Decisions settled at once, with nothing to choose (one option, or none): what they offered,
-    /// so that a scenario's `expect options` can check them.
-    pub settled: std::cell::RefCell<Vec<Settled>>,
-}
-
-/// A decision taken at once for its one possible answer (see `Script::settled`).
+/// A decision taken at once for its one possible answer (see `Tracer::decision_settled`).
 #[derive(Debug, Clone)]
 pub struct Settled {
     /// The length of the log when it was taken.
@@ -105,57 +87,48 @@ impl<'g> Engine<'g> {
             step_budget: STEP_BUDGET,
             fingerprint: std::cell::OnceCell::new(),
             pool: Default::default(),
-            profile: None,
             set_names: Default::default(),
-            remember: true,
-            script: None,
+            tracer: None,
+            random: &SeededRandom,
         }
     }
 
-    /// An engine for a scenario: random results come from `script.randoms` (pushed as the
-    /// scenario names them) and causes are recorded in `script.tracing`.
-    pub fn scripted(mut self) -> Self {
-        self.script = Some(Script::default());
+    /// An engine that tells `tracer` what it does (see `trace.rs`): a scenario's record of
+    /// causes, a profile, a forgetful engine.
+    pub fn with_tracer(mut self, tracer: &'g dyn Tracer) -> Self {
+        self.tracer = Some(tracer);
         self
     }
 
-    /// An engine for a game played again from its start (a saved game's replay): random results
-    /// come from the state's generator, as in play, and causes are recorded in `script.tracing`.
-    pub fn traced(mut self) -> Self {
-        self.script = Some(Script { unscripted: true, ..Script::default() });
+    /// An engine that draws its random results from `random` (a scenario's script).
+    pub fn with_random(mut self, random: &'g dyn RandomSource) -> Self {
+        self.random = random;
         self
-    }
-
-    /// The scenario's script, when this engine runs one.
-    pub fn script(&self) -> Option<&Script> {
-        self.script.as_ref()
     }
 
     /// An engine whose evaluations each start with an empty memo, as if nothing were remembered
     /// between them: play must be exactly the same (tests/memo.rs).
-    pub fn forgetful(mut self) -> Self {
-        self.remember = false;
-        self
+    pub fn forgetful(self) -> Self {
+        self.with_tracer(&Forgetful)
+    }
+
+    /// The tracer watching this engine, if any.
+    pub fn tracer(&self) -> Option<&'g dyn Tracer> {
+        self.tracer
+    }
+
+    pub(super) fn random(&self) -> &'g dyn RandomSource {
+        self.random
     }
 
     pub fn ev<'s>(&'s self, st: &'s State) -> Evaluator<'s>
     where
         'g: 's,
     {
-        let ev = Evaluator::pooled(self.game, st, &self.pool).profiled(self.profile.as_ref());
-        // While causes are recorded, each call is walked (a remembered one would not be).
-        if self.remember && self.script.is_none() { ev } else { ev.forgetful() }
-    }
-
-    /// An engine that counts where the evaluation steps go, by routine.
-    pub fn profiling(mut self) -> Self {
-        self.profile = Some(Default::default());
-        self
-    }
-
-    /// The profile so far (when profiling).
-    pub fn profile(&self) -> Option<super::profile::Profile> {
-        self.profile.as_ref().map(|p| p.borrow().clone())
+        let counting = self.tracer.filter(|t| t.counts_steps());
+        let ev = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
+        // A tracer that must see every call has each one walked (a remembered one would not be).
+        if self.tracer.is_some_and(|t| t.walks_every_call()) { ev.forgetful() } else { ev }
     }
 
     /// A fresh state: fields at their defaults, constants evaluated, zones empty.
@@ -426,11 +399,10 @@ impl<'g> Engine<'g> {
         super::state::NO_CALL
     }
 
-    /// While tracing, note which call the event just logged happened in.
+    /// Tell the tracer, if any, that an event was logged.
     pub(super) fn trace_event(&self, st: &State) {
-        if let Some(script) = &self.script {
-            let call = self.current_call(st);
-            script.tracing.borrow_mut().event_call.push(call);
+        if let Some(t) = self.tracer {
+            t.event_logged(self, st);
         }
     }
 
@@ -464,17 +436,11 @@ impl<'g> Engine<'g> {
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
     }
 
-    /// When causes are recorded (`Engine::scripted`): the routine being entered, its arguments,
-    /// where it was called from and its caller, for `explain --why`; `e` is numbered with it.
+    /// Tell the tracer, if any, that `routine` is entered with the environment `e`; `e` is
+    /// numbered with the call's record (for `explain --why`).
     pub(super) fn record_call(&self, st: &State, routine: Routine, e: &mut super::state::Env) {
-        if let Some(script) = &self.script {
-            let site = self.cause(st, self.current_span(st));
-            let parent = self.current_call(st);
-            let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
-            let args = e.slots.iter().take(super::why::param_names(self.game, st, routine).len()).cloned().collect();
-            let mut t = script.tracing.borrow_mut();
-            e.rec = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
-            t.calls.push(super::state::CallRec { routine, args, site, parent, first_event });
+        if let Some(t) = self.tracer {
+            e.rec = t.call_entered(self, st, routine, e);
         }
     }
 

@@ -30,8 +30,8 @@ pub struct Evaluator<'a> {
     /// Whether memos are kept between evaluations (`memo_kept`): then facts about one object that
     /// read little are remembered under that object's number (see `Memo`).
     kept: bool,
-    /// Where the steps go, by routine, when the engine profiles.
-    profile: Option<&'a std::cell::RefCell<super::profile::Profile>>,
+    /// The engine's tracer, when it counts where the steps go by routine (a profile).
+    counting: Option<&'a dyn super::trace::Tracer>,
 }
 
 /// Function and check calls remembered, by routine (see `Evaluator::calls`).
@@ -125,7 +125,7 @@ impl Scratch {
 /// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
 /// stamped with the version. Memos are kept between evaluations only in games whose version is
 /// known (not for a loaded game before its first change, not in scenarios, whose scripts change
-/// the state directly, and not by an engine that records causes (`Engine::scripted`), since
+/// the state directly, and not by an engine that records causes (a `Tracer` that walks every call, `trace::CauseRecorder`), since
 /// `explain` records each call it walks); otherwise each evaluation has a key of its own and stamps everything with it.
 #[derive(Default)]
 pub(super) struct Memo {
@@ -160,8 +160,8 @@ impl Drop for Evaluator<'_> {
         let mut s = self.scratch().borrow_mut();
         s.work = s.work.saturating_add(self.steps.get());
         drop(s);
-        if let Some(p) = self.profile {
-            p.borrow_mut().steps += self.steps.get();
+        if let Some(t) = self.counting {
+            t.steps(self.steps.get());
         }
     }
 }
@@ -194,7 +194,7 @@ impl<'a> Evaluator<'a> {
     fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
         let kept = memo_kept(state);
         let memo_key = if kept { state.version } else { super::state::new_version() };
-        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, kept, profile: None }
+        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, kept, counting: None }
     }
 
     /// This evaluation remembers only what it works out itself.
@@ -267,19 +267,19 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    /// Count where the steps go, by routine.
-    pub fn profiled(mut self, profile: Option<&'a std::cell::RefCell<super::profile::Profile>>) -> Self {
-        self.profile = profile;
+    /// Tell `counting` (a tracer that counts steps, or none) where the steps go, by routine.
+    pub fn profiled(mut self, counting: Option<&'a dyn super::trace::Tracer>) -> Self {
+        self.counting = counting;
         self
     }
 
-    /// Run `f` as the routine `what name`, counting its steps when profiling.
+    /// Run `f` as the routine `what name`, its steps counted when a tracer counts them.
     pub(super) fn as_routine<T>(&self, what: &str, name: &str, f: impl FnOnce() -> T) -> T {
-        let Some(p) = self.profile else { return f() };
-        p.borrow_mut().enter();
+        let Some(t) = self.counting else { return f() };
+        t.routine_entered();
         let s0 = self.steps.get();
         let r = f();
-        p.borrow_mut().leave(what, name, self.steps.get() - s0);
+        t.routine_left(what, name, self.steps.get() - s0);
         r
     }
 
@@ -394,7 +394,7 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Call(fid, args) => self.call(*fid, args, env, e.span),
             // The profiler counts steps by routine: there, an inlined call is made as written.
-            ExprKind::Inline { func, args, lets, body } => match self.profile {
+            ExprKind::Inline { func, args, lets, body } => match self.counting {
                 Some(_) => self.call(*func, args, env, e.span),
                 None => {
                     for (slot, i) in lets {

@@ -90,16 +90,8 @@ impl Engine<'_> {
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
                     let t = self.ev(st).truth(cond, &mut en)?;
-                    if let Some(script) = self.script() {
-                        let detail = super::why::describe(&self.ev(st), &mut en, cond);
-                        let rec = super::state::BranchRec {
-                            call: en.rec,
-                            span: cond.span,
-                            value: t,
-                            detail,
-                            at_event: u32::try_from(st.log.len()).unwrap_or(u32::MAX),
-                        };
-                        script.tracing.borrow_mut().branches.push(rec);
+                    if let Some(tracer) = self.tracer() {
+                        tracer.branch_decided(self, st, &mut en, cond, t);
                     }
                     Self::put_env(st, env, en);
                     if t {

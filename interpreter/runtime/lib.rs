@@ -21,11 +21,14 @@ pub mod profile;
 pub mod random;
 pub mod state;
 pub mod talk;
+pub mod trace;
 pub mod view;
 pub mod why;
 
 pub use engine::{AnswerError, Engine, Setup, Status};
+pub use random::{RandomSource, ScriptedResults, SeededRandom};
 pub use state::{Answer, State};
+pub use trace::{CauseRecorder, Forgetful, Profiler, Tracer};
 
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;

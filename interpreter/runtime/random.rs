@@ -1,89 +1,152 @@
-//! Randomness in play: die rolls, random picks and shuffles from the state's seeded generator, or,
-//! in a scenario, the results it scripted (`Engine::scripted`; an unscripted draw is an error).
+//! Randomness in play: die rolls, random picks and shuffles, from a [`RandomSource`]: the state's
+//! seeded generator in a game, or, in a scenario, the results it scripted (an unscripted draw is
+//! an error).
 
 use super::RtError;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
-use arbiter_ir::value::{Value, ZoneRef};
+use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_syntax::span::Span;
+use std::cell::RefCell;
+use std::collections::VecDeque;
 
 type R = Result<(), RtError>;
 
-impl Engine<'_> {
-    /// The scenario's next scripted result, or `None` in a game (draw from the state's generator).
-    fn next_scripted(&self, what: &str, span: Span) -> Result<Option<ScriptedRandom>, RtError> {
-        match self.script() {
-            None => Ok(None),
-            Some(script) if script.unscripted => Ok(None),
-            Some(script) => script.randoms.borrow_mut().pop_front().map(Some).ok_or_else(|| {
-                err(span, format!("unscripted random result: {what}"))
-                    .with_help("script it before the statement that causes it, with `random roll N`, `random keep`, `random order [..]` or `random pick x`")
-            }),
-        }
+/// Where the random results of play come from: the state's seeded generator in every game
+/// ([`SeededRandom`], the engine's default), the results a scenario scripts
+/// ([`ScriptedResults`]). Given to the engine with `Engine::with_random`.
+pub trait RandomSource {
+    /// A roll of a die of `sides` sides, from 1.
+    fn roll(&self, engine: &Engine, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError>;
+
+    /// One of `items` (not empty).
+    fn pick(&self, engine: &Engine, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError>;
+
+    /// The objects of the zone `zone`, `items`, in their new order.
+    fn shuffle(&self, engine: &Engine, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R;
+}
+
+/// Random results from the state's seeded generator: a game's, so that a seed plays the same
+/// game again and a saved game goes on as it would have.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SeededRandom;
+
+impl RandomSource for SeededRandom {
+    fn roll(&self, _engine: &Engine, st: &mut State, sides: i64, _span: Span) -> Result<i64, RtError> {
+        Ok(i64::try_from(st.rng.below(sides as u64)).unwrap_or(0) + 1)
     }
 
-    pub(super) fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
+    fn pick(&self, _engine: &Engine, st: &mut State, items: &[Value], _span: Span) -> Result<Value, RtError> {
+        let i = st.rng.below(items.len() as u64) as usize;
+        Ok(items.get(i).cloned().unwrap_or_default())
+    }
+
+    fn shuffle(&self, _engine: &Engine, st: &mut State, _zone: ZoneRef, items: &mut Vec<ObjId>, _span: Span) -> R {
+        st.rng.shuffle(items);
+        Ok(())
+    }
+}
+
+/// The random results a scenario scripts, used in order (`random roll 3`, `random keep`,
+/// `random order [..]`, `random pick x`): a draw with none left, or of another kind, is an
+/// error naming what the rules drew.
+#[derive(Debug, Default)]
+pub struct ScriptedResults {
+    queue: RefCell<VecDeque<ScriptedRandom>>,
+}
+
+impl ScriptedResults {
+    /// Script the next result after those already scripted.
+    pub fn push(&self, result: ScriptedRandom) {
+        self.queue.borrow_mut().push_back(result);
+    }
+
+    /// How many scripted results are still to be used.
+    pub fn left(&self) -> usize {
+        self.queue.borrow().len()
+    }
+
+    /// The next scripted result, for a draw `what` names.
+    fn next(&self, what: &str, span: Span) -> Result<ScriptedRandom, RtError> {
+        self.queue.borrow_mut().pop_front().ok_or_else(|| {
+            err(span, format!("unscripted random result: {what}"))
+                .with_help("script it before the statement that causes it, with `random roll N`, `random keep`, `random order [..]` or `random pick x`")
+        })
+    }
+}
+
+impl RandomSource for ScriptedResults {
+    fn roll(&self, _engine: &Engine, _st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
         let what = format!("a roll of a {sides}-sided die");
-        match self.next_scripted(&what, span)? {
-            None => Ok(i64::try_from(st.rng.below(sides as u64)).unwrap_or(0) + 1),
-            Some(ScriptedRandom::Roll(v)) if (1..=sides).contains(&v) => Ok(v),
-            Some(ScriptedRandom::Roll(v)) => Err(err(span, format!("the scenario scripted a roll of {v}, but the die has {sides} sides"))),
-            Some(other) => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+        match self.next(&what, span)? {
+            ScriptedRandom::Roll(v) if (1..=sides).contains(&v) => Ok(v),
+            ScriptedRandom::Roll(v) => Err(err(span, format!("the scenario scripted a roll of {v}, but the die has {sides} sides"))),
+            other => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
     }
 
-    pub(super) fn random_pick(&self, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
-        if items.is_empty() {
-            return Ok(Value::None);
-        }
+    fn pick(&self, engine: &Engine, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
         let what = format!("a random pick among {} items", items.len());
-        match self.next_scripted(&what, span)? {
-            None => {
-                let i = st.rng.below(items.len() as u64) as usize;
-                Ok(items.get(i).cloned().unwrap_or_default())
-            }
-            Some(ScriptedRandom::Pick(v)) => self.match_scripted(st, items, &v, span),
-            Some(other) => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+        match self.next(&what, span)? {
+            ScriptedRandom::Pick(v) => matching(engine, st, items, &v, span),
+            other => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
     }
 
-    /// A scripted value: the value itself, or the label of one of the items.
-    fn match_scripted(&self, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
-        if items.contains(v) {
-            return Ok(v.clone());
-        }
-        if let Value::Text(t) = v {
-            let ev = self.ev(st);
-            if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_str()) {
-                return Ok(found.clone());
-            }
-        }
-        Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", self.ev(st).label(v))))
-    }
-
-    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
-        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
-        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
-        let what = format!("a shuffle of {}", arbiter_ir::value::zone_name(self.game, z));
-        match self.next_scripted(&what, span)? {
-            None => st.rng.shuffle(&mut items),
-            Some(ScriptedRandom::Keep) => {}
-            Some(ScriptedRandom::Order(order)) => {
+    fn shuffle(&self, engine: &Engine, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R {
+        let what = format!("a shuffle of {}", arbiter_ir::value::zone_name(engine.game, zone));
+        match self.next(&what, span)? {
+            ScriptedRandom::Keep => {}
+            ScriptedRandom::Order(order) => {
                 let mut rest: Vec<Value> = items.iter().map(|o| Value::Obj(*o)).collect();
                 let mut out = Vec::new();
                 for v in order {
-                    let found = self.match_scripted(st, &rest, &v, span)?;
+                    let found = matching(engine, st, &rest, &v, span)?;
                     rest.retain(|x| *x != found);
                     if let Value::Obj(o) = found {
                         out.push(o);
                     }
                 }
                 out.extend(rest.into_iter().filter_map(|v| if let Value::Obj(o) = v { Some(o) } else { None }));
-                items = out;
+                *items = out;
             }
-            Some(other) => return Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
+            other => return Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
+        Ok(())
+    }
+}
+
+/// A scripted value among `items`: the value itself, or the label of one of them.
+fn matching(engine: &Engine, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
+    if items.contains(v) {
+        return Ok(v.clone());
+    }
+    if let Value::Text(t) = v {
+        let ev = engine.ev(st);
+        if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_str()) {
+            return Ok(found.clone());
+        }
+    }
+    Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", engine.ev(st).label(v))))
+}
+
+impl Engine<'_> {
+    pub(super) fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
+        self.random().roll(self, st, sides, span)
+    }
+
+    pub(super) fn random_pick(&self, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
+        if items.is_empty() {
+            return Ok(Value::None);
+        }
+        self.random().pick(self, st, items, span)
+    }
+
+    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
+        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
+        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
+        self.random().shuffle(self, st, z, &mut items, span)?;
         st.touch();
         if let Some(list) = st.zones.get_mut(slot) {
             *list = std::sync::Arc::new(items);

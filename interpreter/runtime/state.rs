@@ -79,7 +79,7 @@ pub struct State {
 }
 
 /// The record `arbiter explain --why` walks back: causes beyond the log, kept while a scenario
-/// runs (`Engine::scripted`) — which call each event happened in, who called what from where,
+/// runs (`trace::CauseRecorder`) — which call each event happened in, who called what from where,
 /// and the conditions that chose each branch.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct Tracing {

@@ -117,7 +117,7 @@ fn is_input(k: &EventKind) -> bool {
 }
 
 /// Walk back the causes of event `index` through the record kept while the state was played
-/// (`Engine::scripted`).
+/// (`trace::CauseRecorder`).
 pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
     let e = st.log.get(index)?;
     let mut chain = Vec::new();

@@ -6,12 +6,13 @@ use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
 use arbiter_ir::{ChooseCountIr, Expr, ExprKind};
+use arbiter_runtime::engine::Settled;
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::{Count, State};
-use arbiter_runtime::{Engine, view};
+use arbiter_runtime::{CauseRecorder, Engine, view};
 use arbiter_syntax::span::Span;
 
-pub(super) fn expect(engine: &Engine, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
+pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
     let ev = Evaluator::new(engine.game, st);
     match e {
         ExpectIr::True { cond, text, message } => {
@@ -35,7 +36,9 @@ pub(super) fn expect(engine: &Engine, st: &State, e: &ExpectIr, since: Since, sp
             Err(f)
         }
         ExpectIr::Options { who, labels, count, message } => {
-            let r = expect_options(engine, st, who, labels, count.as_ref(), since, span);
+            // The decisions taken at once since the last step.
+            let settled: Vec<Settled> = recorder.settled_since(since.settled).into_iter().filter(|x| x.at >= since.log).collect();
+            let r = expect_options(engine, st, who, labels, count.as_ref(), &settled, span);
             match (r, message) {
                 (Err(mut f), Some(m)) => {
                     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
@@ -246,7 +249,7 @@ fn expect_options(
     who: &Expr,
     labels: &Expr,
     count: Option<&ChooseCountIr>,
-    since: Since,
+    settled: &[Settled],
     span: Span,
 ) -> Result<(), Failure> {
     let ev = Evaluator::new(engine.game, st);
@@ -291,8 +294,7 @@ fn expect_options(
     };
     let Some(d) = &st.pending else {
         // A decision taken at once, since the last step.
-        let settled = engine.script().map(|s| s.settled.borrow().get(since.settled..).map(<[_]>::to_vec).unwrap_or_default());
-        let settled: Vec<_> = settled.unwrap_or_default().into_iter().filter(|x| x.at >= since.log && x.seat == seat).collect();
+        let settled: Vec<&Settled> = settled.iter().filter(|x| x.seat == seat).collect();
         for x in &settled {
             let have: Vec<String> = x.options.iter().map(|l| l.to_string()).collect();
             if same(&have) && want_count.is_none_or(|c| c == x.count) {

@@ -8,7 +8,7 @@ use arbiter_ir::{Expr, Game};
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::Tracing;
 use arbiter_runtime::state::{Answer, Mode, ScriptedRandom, State};
-use arbiter_runtime::{Engine, RtError, Setup, Status, view};
+use arbiter_runtime::{CauseRecorder, Engine, RtError, ScriptedResults, Setup, Status, view};
 use arbiter_syntax::span::Span;
 
 /// Why a scenario failed, and where.
@@ -62,7 +62,9 @@ fn rt_fail(e: RtError) -> Failure {
 /// Run one scenario; `snapshots` keeps the state after each step (`Outcome::snapshots`).
 pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     // Random results come from the script; the causes `explain --why` walks back are recorded.
-    let engine = Engine::new(game).scripted();
+    let recorder = CauseRecorder::default();
+    let results = ScriptedResults::default();
+    let engine = Engine::new(game).with_tracer(&recorder).with_random(&results);
     let mut failures = Vec::new();
     let mut decklists = vec![indexmap::IndexMap::new(); sc.players];
     for (seat, deck) in &sc.decks {
@@ -108,7 +110,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             break;
         }
         if matches!(step.step, Step::Exec(_) | Step::Run(_) | Step::Answer { .. }) {
-            since = Since { log: st.log.len(), settled: engine.script().map_or(0, |s| s.settled.borrow().len()) };
+            since = Since { log: st.log.len(), settled: recorder.settled_count() };
         }
         if let (Step::Exec(_) | Step::Run(_), Some(d)) = (&step.step, &st.pending) {
             let mut f = fail(format!("P{} is still deciding — {}", d.seat + 1, d.prompt), span);
@@ -135,9 +137,9 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             }
             Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
-            Step::Random(r) => script_random(&engine, &st, r),
+            Step::Random(r) => script_random(&results, game, &st, r),
             Step::Expect(ExpectIr::Refused { who, value, fragment }) => refused(&engine, &mut st, who, value, fragment.as_deref(), span),
-            Step::Expect(e) => expect(&engine, &st, e, since, span),
+            Step::Expect(e) => expect(&engine, &recorder, &st, e, since, span),
             Step::Stop => {
                 stopped = true;
                 Ok(())
@@ -185,12 +187,12 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             f.expected = Some("an `answer` for it, or `stop` to end the scenario here".into());
             failures.push(f);
         }
-        let unused = engine.script().map_or(0, |s| s.randoms.borrow().len());
+        let unused = results.left();
         if unused > 0 {
             failures.push(fail(format!("{unused} scripted random result(s) were never used"), sc.span));
         }
     }
-    let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
+    let tracing = recorder.take();
     Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing, snapshots }
 }
 
@@ -302,11 +304,8 @@ fn refused(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, fragment: 
     }
 }
 
-fn script_random(engine: &Engine, st: &State, r: &RandomIr) -> Result<(), Failure> {
-    let item = scripted_value(engine.game, st, r)?;
-    if let Some(script) = engine.script() {
-        script.randoms.borrow_mut().push_back(item);
-    }
+fn script_random(results: &ScriptedResults, game: &Game, st: &State, r: &RandomIr) -> Result<(), Failure> {
+    results.push(scripted_value(game, st, r)?);
     Ok(())
 }
 

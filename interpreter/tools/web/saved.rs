@@ -10,7 +10,7 @@
 use arbiter_ir::Game;
 use arbiter_runtime::state::{Answer, Decision, EventKind, Mode, State, Tracing};
 use arbiter_runtime::view;
-use arbiter_runtime::{Engine, Setup, Status};
+use arbiter_runtime::{CauseRecorder, Engine, Setup, Status};
 use std::sync::Arc;
 
 /// A saved game played again.
@@ -58,7 +58,9 @@ fn picks(d: &Decision, labels: &[Arc<str>]) -> Option<Answer> {
 
 /// Play `saved` (a game of `game`, `players` seats, seed `seed`) again from its start.
 pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
-    let engine = Engine::new(game).traced();
+    // Random results from the seed, as in play; the causes `explain --why` walks back recorded.
+    let recorder = CauseRecorder::default();
+    let engine = Engine::new(game).with_tracer(&recorder);
     let setup = Setup { players, seed, decklists: (*saved.decklists).clone() };
     let mut snapshots = Vec::new();
     let mut st = match engine.new_state(Mode::Game, setup) {
@@ -101,7 +103,7 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
     }
     let (matched, parted) = compare(game, saved, &st, refused);
     snapshots.retain(|(n, _)| *n <= matched);
-    let tracing = engine.script().map(|s| s.tracing.take()).unwrap_or_default();
+    let tracing = recorder.take();
     Rerun { tracing, snapshots, matched, parted }
 }
 
