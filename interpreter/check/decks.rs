@@ -1,7 +1,7 @@
 //! Deck lists and the rulebook's deckbuilding rules. A deck that breaks a rule gets a diagnostic
 //! at the line of the deck file that breaks it.
 
-use super::lower_expr::Ctx;
+use super::lower_expr::LowerContext;
 use super::scope::Scope;
 use super::{Checker, Placed};
 use arbiter_ir::*;
@@ -19,7 +19,7 @@ impl Checker {
                 for s in &sections {
                     sc.declare(s, Ty::List(Box::new(Ty::Def(None))));
                 }
-                let cx = Ctx { pure: true, ..Ctx::default() };
+                let cx = LowerContext { pure: true, ..LowerContext::default() };
                 let each = r.each.as_ref().map(|(n, l)| {
                     let (lx, lt) = self.lower_list(l, &mut sc, &cx);
                     let slot = sc.declare(&n.node, lt.elem());

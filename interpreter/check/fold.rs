@@ -29,12 +29,12 @@ pub fn literal_value(x: &Expr) -> Option<Value> {
 }
 
 /// A text with nothing to fill in, as one string.
-fn plain_text(pieces: &[StrPiece]) -> Option<String> {
+fn plain_text(pieces: &[TextPiece]) -> Option<String> {
     let mut t = String::new();
     for p in pieces {
         match p {
-            StrPiece::Text(s) => t.push_str(s),
-            StrPiece::Expr(_) => return None,
+            TextPiece::Text(s) => t.push_str(s),
+            TextPiece::Expr(_) => return None,
         }
     }
     Some(t)

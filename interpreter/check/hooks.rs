@@ -3,14 +3,14 @@
 
 use super::Checker;
 use super::items::info;
-use super::lower_expr::Ctx;
+use super::lower_expr::LowerContext;
 use super::scope::Scope;
 use arbiter_ir::*;
 use arbiter_syntax::ast;
 use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
-    pub(super) fn lower_hook(&mut self, h: &ast::HookItem, forbid: bool, cx: &Ctx) -> Option<HookDef> {
+    pub(super) fn lower_hook(&mut self, h: &ast::HookItem, forbid: bool, cx: &LowerContext) -> Option<HookDef> {
         let mut sc = Scope::new();
         let (target, _, when) = self.lower_hook_in(h, forbid, &mut sc, cx)?;
         Some(HookDef { info: info(&h.name, &h.cite), target, when, slots: sc.max })
@@ -19,7 +19,13 @@ impl Checker {
     /// A permit's or forbid's check (or a forbid's procedure), its parameters declared in `sc`
     /// (their slots), and its condition: evaluated in `sc`, so that a lasting one can read the
     /// names of the code that made it.
-    pub(super) fn lower_hook_in(&mut self, h: &ast::HookItem, forbid: bool, sc: &mut Scope, cx: &Ctx) -> Option<(Hooked, Vec<Slot>, Expr)> {
+    pub(super) fn lower_hook_in(
+        &mut self,
+        h: &ast::HookItem,
+        forbid: bool,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> Option<(Hooked, Vec<Slot>, Expr)> {
         let (target, params) = if let Some(&cid) = self.check_by_name.get(&h.name.node) {
             (Hooked::Check(cid), self.check_params.get(cid as usize).cloned().unwrap_or_default())
         } else if let Some(&pid) = self.proc_by_name.get(&h.name.node) {
@@ -53,7 +59,7 @@ impl Checker {
         for (i, p) in h.params.iter().enumerate() {
             slots.push(sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any)));
         }
-        let pure = Ctx { pure: true, ..cx.clone() };
+        let pure = LowerContext { pure: true, ..cx.clone() };
         let when = self.lower_cond(&h.when, sc, &pure);
         Some((target, slots, when))
     }
@@ -76,13 +82,13 @@ impl Checker {
         Some((pid, params))
     }
 
-    pub(super) fn lower_replace_body(&mut self, r: &ast::ReplaceBody, info: RuleInfo, cx: &Ctx) -> Option<ReplaceDef> {
+    pub(super) fn lower_replace_body(&mut self, r: &ast::ReplaceBody, info: RuleInfo, cx: &LowerContext) -> Option<ReplaceDef> {
         let (pid, params) = self.replaced_proc(r)?;
         let mut sc = Scope::new();
         for (i, p) in r.params.iter().enumerate() {
             sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any));
         }
-        let pure = Ctx { pure: true, ..cx.clone() };
+        let pure = LowerContext { pure: true, ..cx.clone() };
         let when = r.when.as_ref().map(|w| self.lower_cond(w, &mut sc, &pure));
         let optional = r.optional.as_ref().map(|(who, prompt)| {
             let (x, t) = self.lower_expr(who, &mut sc, &pure);
@@ -99,7 +105,7 @@ impl Checker {
         &mut self,
         r: &ast::ReplaceBody,
         sc: &mut Scope,
-        cx: &Ctx,
+        cx: &LowerContext,
     ) -> Option<(ProcId, Vec<Slot>, Option<Expr>, LastingReplaceDef)> {
         let (pid, params) = self.replaced_proc(r)?;
         let slots: Vec<Slot> = r
@@ -108,7 +114,7 @@ impl Checker {
             .enumerate()
             .map(|(i, p)| sc.declare(&p.name.node, params.get(i).map(|(_, t)| t.clone()).unwrap_or(Ty::Any)))
             .collect();
-        let pure = Ctx { pure: true, ..cx.clone() };
+        let pure = LowerContext { pure: true, ..cx.clone() };
         let when = r.when.as_ref().map(|w| self.lower_cond(w, sc, &pure));
         let optional = r.optional.as_ref().map(|(who, prompt)| {
             let (x, t) = self.lower_expr(who, sc, &pure);

@@ -1,7 +1,7 @@
 //! Lowering rule items (procedures, functions, checks, triggers, modifiers, replacements,
 //! state checks) and object definitions with their printed values and abilities.
 
-use super::lower_expr::Ctx;
+use super::lower_expr::LowerContext;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
 use arbiter_ir::value::Value;
@@ -47,15 +47,15 @@ impl Checker {
         }
     }
 
-    pub(super) fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
+    pub(super) fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> Expr {
         let (x, t) = self.lower_expr(e, sc, cx);
         self.expect_ty(&t, &Ty::Bool, e.span);
         x
     }
 
     pub fn lower_items(&mut self, items: &[Placed]) {
-        let cx = Ctx::default();
-        let pure = Ctx { pure: true, ..Ctx::default() };
+        let cx = LowerContext::default();
+        let pure = LowerContext { pure: true, ..LowerContext::default() };
         // Constants and field defaults. Each constant is kept as soon as it is lowered, so that the
         // constants after it (and everything else) can fold it in (see `fold`).
         self.game.consts.clear();
@@ -193,7 +193,7 @@ impl Checker {
                 Item::Permit(h) | Item::Forbid(h) => {
                     self.want_cite(role, &h.name, &h.cite);
                     let forbid = matches!(pl.item.node, Item::Forbid(_));
-                    match self.lower_hook(h, forbid, &Ctx::default()) {
+                    match self.lower_hook(h, forbid, &LowerContext::default()) {
                         Some(hook @ HookDef { target: Hooked::Proc(_), .. }) => self.game.proc_forbids.push(hook),
                         Some(hook @ HookDef { target: Hooked::Check(cid), .. }) => {
                             if let Some(c) = std::sync::Arc::make_mut(&mut self.game.checks).get_mut(cid as usize) {
@@ -229,12 +229,12 @@ impl Checker {
                 }
                 Item::Modifier(m) => {
                     self.want_cite(role, &m.name, &m.cite);
-                    let md = self.lower_modifier_body(&m.body, info(&m.name, &m.cite), None, &Ctx::default());
+                    let md = self.lower_modifier_body(&m.body, info(&m.name, &m.cite), None, &LowerContext::default());
                     std::sync::Arc::make_mut(&mut self.game.modifiers).push(md);
                 }
                 Item::Replace(r) => {
                     self.want_cite(role, &r.name, &r.cite);
-                    if let Some(rd) = self.lower_replace_body(&r.body, info(&r.name, &r.cite), &Ctx::default()) {
+                    if let Some(rd) = self.lower_replace_body(&r.body, info(&r.name, &r.cite), &LowerContext::default()) {
                         std::sync::Arc::make_mut(&mut self.game.replaces).push(rd);
                     }
                 }
@@ -286,8 +286,14 @@ impl Checker {
         }
     }
 
-    fn lower_modifier_body(&mut self, m: &ast::ModifierBody, info: RuleInfo, active_while: Option<&ast::Expr>, cx: &Ctx) -> ModifierDef {
-        let pure = Ctx { pure: true, ..cx.clone() };
+    fn lower_modifier_body(
+        &mut self,
+        m: &ast::ModifierBody,
+        info: RuleInfo,
+        active_while: Option<&ast::Expr>,
+        cx: &LowerContext,
+    ) -> ModifierDef {
+        let pure = LowerContext { pure: true, ..cx.clone() };
         let mut sc = Scope::new();
         let var = sc.declare(&m.var.node, Ty::Obj(None));
         let active_while = active_while.map(|w| self.lower_cond(w, &mut sc, &pure));
@@ -572,7 +578,7 @@ impl Checker {
             if self.game.defs.get(id as usize).is_some_and(|d| d.span != o.name.span) {
                 continue;
             }
-            let cx = Ctx { has_you: true, self_kind: Some(Some(kind)), scenario: false, pure: false };
+            let cx = LowerContext { has_you: true, self_kind: Some(Some(kind)), scenario: false, pure: false };
             let slots = self.game.kinds.get(kind as usize).map(|k| k.slots.clone()).unwrap_or_default();
             let mut abilities = Vec::new();
             let mut used: Vec<&str> = Vec::new();
@@ -614,7 +620,7 @@ impl Checker {
                 };
                 let mut sc = Scope::new();
                 self.bind_event_params(&mut sc, ev, &t.params, t.on.span);
-                let pure = Ctx { pure: true, ..cx.clone() };
+                let pure = LowerContext { pure: true, ..cx.clone() };
                 let when = t.when.as_ref().map(|w| self.lower_cond(w, &mut sc, &pure));
                 let body = self.lower_block(&t.body, &mut sc, &cx);
                 let inf = RuleInfo { name: format!("{}: when {}", o.name.node, t.on.node), cite: None, span: t.span };
@@ -653,9 +659,9 @@ impl Checker {
         }
     }
 
-    fn lower_ability(&mut self, o: &ast::ObjectItem, a: &ast::Ability, cx: &Ctx) -> AbilityDef {
+    fn lower_ability(&mut self, o: &ast::ObjectItem, a: &ast::Ability, cx: &LowerContext) -> AbilityDef {
         let mut sc = Scope::new();
-        let pure = Ctx { pure: true, ..cx.clone() };
+        let pure = LowerContext { pure: true, ..cx.clone() };
         let label = a.label.as_ref().map(|l| l.node.clone()).unwrap_or_default();
         let mut targets = Vec::new();
         let requires = a.requires.as_ref().map(|r| self.lower_cond(r, &mut sc, &pure));

@@ -604,7 +604,7 @@ impl Checker {
     /// A field default or constant written as a literal expression.
     pub fn const_value(&mut self, e: &ast::Expr, want: &Ty) -> Value {
         let mut sc = scope::Scope::new();
-        let cx = lower_expr::Ctx { pure: true, ..Default::default() };
+        let cx = lower_expr::LowerContext { pure: true, ..Default::default() };
         let (x, t) = self.lower_expr(e, &mut sc, &cx);
         self.expect_ty(&t, want, e.span);
         match fold::literal_value(&x) {

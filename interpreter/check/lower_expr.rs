@@ -6,13 +6,13 @@ use super::scope::Scope;
 use arbiter_ir::builtins::{self, Ret};
 use arbiter_ir::value::{Value, ZoneRef};
 use arbiter_ir::*;
-use arbiter_syntax::ast::{self, BinOp, StrPart, UnOp};
+use arbiter_syntax::ast::{self, BinOp, TextPart, UnOp};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::Span;
 
 /// What the code being lowered may refer to.
 #[derive(Debug, Clone, Default)]
-pub struct Ctx {
+pub struct LowerContext {
     /// `you` is the controlling player (abilities, object triggers).
     pub has_you: bool,
     /// `self` is an object of this kind (object abilities).
@@ -33,12 +33,12 @@ impl Checker {
         (Expr { kind: ExprKind::Lit(Value::None), span }, Ty::Any)
     }
 
-    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let (x, t) = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx));
         (super::fold::fold(x, &self.game.consts), t)
     }
 
-    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let span = e.span;
         let mk = |kind| Expr { kind, span };
         match &e.node {
@@ -157,7 +157,14 @@ impl Checker {
     }
 
     /// `x in list where cond`: the list, the slot `x` lives in, the condition, the item type.
-    fn lower_each(&mut self, var: &ast::Name, list: &ast::Expr, cond: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Slot, Expr, Ty) {
+    fn lower_each(
+        &mut self,
+        var: &ast::Name,
+        list: &ast::Expr,
+        cond: &ast::Expr,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> (Expr, Slot, Expr, Ty) {
         let (l, lt) = self.lower_list(list, sc, cx);
         sc.push();
         let slot = sc.declare(&var.node, lt.elem());
@@ -167,7 +174,7 @@ impl Checker {
         (l, slot, c, lt.elem())
     }
 
-    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !t.is_listlike() {
             self.error(Diag::error(e.span, format!("expected a list or a zone, found {}", self.ty_name(&t))).label("not a list"));
@@ -175,16 +182,16 @@ impl Checker {
         (x, t)
     }
 
-    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &Ctx) -> Expr {
+    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &LowerContext) -> Expr {
         Expr { kind: ExprKind::Str(self.lower_str(s, sc, cx)), span }
     }
 
-    pub fn lower_str(&mut self, s: &ast::StrLit, sc: &mut Scope, cx: &Ctx) -> StrEx {
+    pub fn lower_str(&mut self, s: &ast::StrLit, sc: &mut Scope, cx: &LowerContext) -> TextExpr {
         s.parts
             .iter()
             .map(|p| match p {
-                StrPart::Text(t) => StrPiece::Text(t.clone()),
-                StrPart::Expr(e) => StrPiece::Expr(self.lower_expr(e, sc, cx).0),
+                TextPart::Text(t) => TextPiece::Text(t.clone()),
+                TextPart::Expr(e) => TextPiece::Expr(self.lower_expr(e, sc, cx).0),
             })
             .collect()
     }
@@ -219,7 +226,7 @@ impl Checker {
         }
     }
 
-    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let mk = |kind| Expr { kind, span };
         if let Some((slot, ty)) = sc.lookup(name) {
             return (mk(ExprKind::Local(slot)), ty.clone());
@@ -395,7 +402,7 @@ impl Checker {
         self.error(Diag::error(field.span, format!("unknown field `{}` on {who}", field.node)).label("not a field").maybe_help(help));
     }
 
-    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let (a, at) = self.lower_expr(l, sc, cx);
         let (b, bt) = self.lower_expr(r, sc, cx);
         let ty = match op {
@@ -453,7 +460,15 @@ impl Checker {
         (Expr { kind: ExprKind::Binary(super::operators::binary(op), Box::new(a), Box::new(b)), span }, ty)
     }
 
-    fn lower_args(&mut self, args: &[ast::Expr], params: &[(String, Ty)], name: &str, span: Span, sc: &mut Scope, cx: &Ctx) -> Vec<Expr> {
+    fn lower_args(
+        &mut self,
+        args: &[ast::Expr],
+        params: &[(String, Ty)],
+        name: &str,
+        span: Span,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> Vec<Expr> {
         if args.len() != params.len() {
             self.error(
                 Diag::error(
@@ -475,7 +490,7 @@ impl Checker {
         out
     }
 
-    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &Ctx) -> (Expr, Ty) {
+    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
         let name = c.name.node.as_str();
         let span = c.span;
         let mk = |kind| Expr { kind, span };
@@ -614,7 +629,7 @@ impl Checker {
         (mk(ExprKind::Lit(Value::None)), Ty::Any)
     }
 
-    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &Ctx) -> Expr {
+    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &LowerContext) -> Expr {
         let ast::ExprKind::Lambda { params, body } = &a.node else {
             self.error(Diag::error(
                 a.span,

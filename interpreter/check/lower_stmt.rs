@@ -1,7 +1,7 @@
 //! Lowering statements and blocks. Each block is stored once in `Game::blocks`.
 
 use super::Checker;
-use super::lower_expr::Ctx;
+use super::lower_expr::LowerContext;
 use super::scope::Scope;
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
@@ -9,11 +9,11 @@ use arbiter_syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
-    pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
+    pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
         stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_inner(b, sc, cx))
     }
 
-    fn lower_block_inner(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
+    fn lower_block_inner(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
         sc.push();
         let id = self.lower_block_open(b, sc, cx);
         sc.pop();
@@ -21,7 +21,7 @@ impl Checker {
     }
 
     /// A block whose names stay in scope after it: a procedure's named `step`.
-    fn lower_block_open(&mut self, b: &ast::Block, sc: &mut Scope, cx: &Ctx) -> BlockId {
+    fn lower_block_open(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
         let mut out = Vec::new();
         for s in &b.stmts {
             if let Some(st) = self.lower_stmt(s, sc, cx) {
@@ -45,7 +45,7 @@ impl Checker {
         }
     }
 
-    pub fn lower_call(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &Ctx) -> CallIr {
+    pub fn lower_call(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> CallIr {
         let name = c.name.node.as_str();
         let mut args = Vec::new();
         if let Some(&pid) = self.proc_by_name.get(name) {
@@ -90,7 +90,7 @@ impl Checker {
         CallIr { target: CallTarget::Proc(0), args, span: c.span }
     }
 
-    fn lower_choose(&mut self, c: &ast::Choose, sc: &mut Scope, cx: &Ctx) -> (ChooseIr, Ty) {
+    fn lower_choose(&mut self, c: &ast::Choose, sc: &mut Scope, cx: &LowerContext) -> (ChooseIr, Ty) {
         let (who, wt) = self.lower_expr(&c.who, sc, cx);
         self.expect_ty(&wt, &Ty::Player, c.who.span);
         let prompt = self.lower_str(&c.prompt, sc, cx);
@@ -132,7 +132,7 @@ impl Checker {
         (ChooseIr { secret: c.secret, who, prompt, form }, ty)
     }
 
-    fn lower_create(&mut self, c: &ast::Create, sc: &mut Scope, cx: &Ctx) -> CreateIr {
+    fn lower_create(&mut self, c: &ast::Create, sc: &mut Scope, cx: &LowerContext) -> CreateIr {
         let def = match &c.def.node {
             ast::ExprKind::Str(s) if s.as_plain().is_some() => {
                 let name = s.as_plain().unwrap_or_default();
@@ -165,7 +165,7 @@ impl Checker {
         CreateIr { def, owner, zone, face_up: c.face_up }
     }
 
-    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &Ctx) -> Expr {
+    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> Expr {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !(t.fits(&Ty::Obj(None)) || t.is_listlike()) {
             let msg = format!("expected an object, a list of objects or a zone, found {}", self.ty_name(&t));
@@ -174,7 +174,7 @@ impl Checker {
         x
     }
 
-    pub fn lower_stmt(&mut self, s: &ast::Stmt, sc: &mut Scope, cx: &Ctx) -> Option<Stmt> {
+    pub fn lower_stmt(&mut self, s: &ast::Stmt, sc: &mut Scope, cx: &LowerContext) -> Option<Stmt> {
         let span = s.span;
         if cx.pure {
             self.error(Diag::error(span, "statements are not allowed here"));
@@ -431,7 +431,7 @@ impl Checker {
         Some(Stmt { kind, span })
     }
 
-    fn lower_place(&mut self, place: &[ast::Name], vt: &Ty, sc: &mut Scope, cx: &Ctx) -> Option<PlaceIr> {
+    fn lower_place(&mut self, place: &[ast::Name], vt: &Ty, sc: &mut Scope, cx: &LowerContext) -> Option<PlaceIr> {
         let (first, rest) = place.split_first()?;
         if rest.is_empty() {
             if let Some((slot, t)) = sc.lookup(&first.node).map(|(s, t)| (s, t.clone())) {

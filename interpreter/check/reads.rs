@@ -35,7 +35,7 @@ impl Found {
             ExprKind::Global(g) => self.globals.push(*g),
             ExprKind::Str(pieces) => {
                 for p in pieces.iter() {
-                    if let arbiter_ir::code::StrPiece::Expr(x) = p {
+                    if let arbiter_ir::code::TextPiece::Expr(x) = p {
                         self.walk(game, x, pile, depth);
                     }
                 }

@@ -1,7 +1,7 @@
 //! Compiling scenarios: the state they build, what they run, the answers and random results they
 //! script, and what they expect.
 
-use super::lower_expr::Ctx;
+use super::lower_expr::LowerContext;
 use super::scope::Scope;
 use super::{Checker, Placed, Role};
 use arbiter_ir::scenario::*;
@@ -110,8 +110,8 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
             ));
         }
         let mut sc = Scope::new();
-        let cx = Ctx { scenario: true, ..Ctx::default() };
-        let pure = Ctx { scenario: true, pure: true, ..Ctx::default() };
+        let cx = LowerContext { scenario: true, ..LowerContext::default() };
+        let pure = LowerContext { scenario: true, pure: true, ..LowerContext::default() };
         let mut steps = Vec::new();
         let mut pending: Vec<Stmt> = Vec::new();
         let mut pending_span: Option<Span> = None;

@@ -42,12 +42,12 @@ impl ObjProp {
 }
 
 #[derive(Debug, Clone)]
-pub enum StrPiece {
+pub enum TextPiece {
     Text(String),
     Expr(Expr),
 }
 
-pub type StrEx = Vec<StrPiece>;
+pub type TextExpr = Vec<TextPiece>;
 
 /// A separate one-byte tag (not one packed into a literal's value): telling the kinds apart is
 /// then a single load, and the evaluator does it at every node (measured: 7% fewer instructions
@@ -61,7 +61,7 @@ pub enum ExprKind {
     Const(u16),
     You,
     SelfObj,
-    Str(StrEx),
+    Str(TextExpr),
     PlayerField(Box<Expr>, u16),
     PlayerZone(Box<Expr>, ZoneId),
     /// `o.power`: a kind field, read through modifiers.
@@ -133,7 +133,7 @@ impl Expr {
         match &self.kind {
             ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => false,
             ExprKind::ProcRef(_) | ExprKind::Lambda(_) => false,
-            ExprKind::Str(pieces) => pieces.iter().any(|p| matches!(p, StrPiece::Expr(x) if x.any(f))),
+            ExprKind::Str(pieces) => pieces.iter().any(|p| matches!(p, TextPiece::Expr(x) if x.any(f))),
             ExprKind::PlayerField(b, _)
             | ExprKind::PlayerZone(b, _)
             | ExprKind::ObjField(b, _)
@@ -179,7 +179,7 @@ impl Expr {
             ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => {}
             ExprKind::ProcRef(_) | ExprKind::Lambda(_) => {}
             ExprKind::Str(pieces) => pieces.iter_mut().for_each(|p| {
-                if let StrPiece::Expr(x) = p {
+                if let TextPiece::Expr(x) = p {
                     each(x)
                 }
             }),
@@ -266,7 +266,7 @@ pub enum ChooseCountIr {
 
 #[derive(Debug, Clone)]
 pub struct BranchIr {
-    pub label: StrEx,
+    pub label: TextExpr,
     pub cond: Option<Expr>,
     pub rarely: bool,
     pub body: BlockId,
@@ -274,7 +274,7 @@ pub struct BranchIr {
 
 #[derive(Debug, Clone)]
 pub enum ChooseFormIr {
-    From { count: ChooseCountIr, list: Expr, none: Option<StrEx> },
+    From { count: ChooseCountIr, list: Expr, none: Option<TextExpr> },
     Branches(Vec<BranchIr>),
 }
 
@@ -282,7 +282,7 @@ pub enum ChooseFormIr {
 pub struct ChooseIr {
     pub secret: bool,
     pub who: Expr,
-    pub prompt: StrEx,
+    pub prompt: TextExpr,
     pub form: ChooseFormIr,
 }
 
@@ -376,16 +376,16 @@ pub enum StmtKind {
         event: EventId,
         args: Vec<Expr>,
     },
-    Log(StrEx),
+    Log(TextExpr),
     Win {
         who: Expr,
-        reason: StrEx,
+        reason: TextExpr,
     },
     Lose {
         who: Expr,
-        reason: StrEx,
+        reason: TextExpr,
     },
-    Draw(StrEx),
+    Draw(TextExpr),
     Reveal {
         what: Expr,
         to: Option<Expr>,

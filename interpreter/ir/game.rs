@@ -659,7 +659,7 @@ pub struct TargetDef {
 pub struct DeckRuleDef {
     pub each: Option<(Slot, Expr)>,
     pub cond: Expr,
-    pub message: StrEx,
+    pub message: TextExpr,
     pub slots: u16,
     pub span: Span,
 }

@@ -3,7 +3,7 @@
 //! (`arbiter-tools`) runs it.
 
 use crate::BlockId;
-use crate::code::{CallIr, ChooseCountIr, Expr, StrEx};
+use crate::code::{CallIr, ChooseCountIr, Expr, TextExpr};
 use crate::game::EventId;
 use arbiter_syntax::span::Span;
 
@@ -58,7 +58,7 @@ pub enum ExpectIr {
         who: Expr,
         labels: Expr,
         count: Option<ChooseCountIr>,
-        message: Option<StrEx>,
+        message: Option<TextExpr>,
     },
     Finished,
     /// The game has no result.
@@ -92,7 +92,7 @@ pub enum ExpectIr {
     True {
         cond: Expr,
         text: String,
-        message: Option<StrEx>,
+        message: Option<TextExpr>,
     },
     Sees {
         who: Expr,

@@ -320,7 +320,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn text_of(&self, st: &mut State, env: u32, s: &StrEx, span: Span) -> Result<String, RtError> {
+    fn text_of(&self, st: &mut State, env: u32, s: &TextExpr, span: Span) -> Result<String, RtError> {
         let mut en = self.env_of(st, env);
         let text = self.ev(st).interpolate(s, &mut en, span);
         Self::put_env(st, env, en);
@@ -536,7 +536,7 @@ impl Engine<'_> {
         pid: ProcId,
         args: Vec<Value>,
         ret: Option<(u32, Slot)>,
-        declined: &[ReplRef],
+        declined: &[ReplacementRef],
         span: Span,
     ) -> R {
         // A call that returns nothing (it did nothing, or ended without `return`) leaves `none`.
@@ -581,8 +581,8 @@ impl Engine<'_> {
         st: &State,
         pid: ProcId,
         args: &[Value],
-        declined: &[ReplRef],
-    ) -> Result<Option<(ReplRef, Option<(Seat, String)>)>, RtError> {
+        declined: &[ReplacementRef],
+    ) -> Result<Option<(ReplacementRef, Option<(Seat, String)>)>, RtError> {
         // Whether a routine is running now (a replacement never replaces its own calls).
         let running = |r: Routine| st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { routine, .. } if routine == r));
         let ev = self.ev(st);
@@ -599,7 +599,7 @@ impl Engine<'_> {
             }))
         };
         for (i, r) in self.game.replaces.iter().enumerate() {
-            let rr = ReplRef::Rule(i as u32);
+            let rr = ReplacementRef::Rule(i as u32);
             if r.target != pid || declined.contains(&rr) || running(Routine::Replace(i as u32)) {
                 continue;
             }
@@ -611,7 +611,7 @@ impl Engine<'_> {
         for l in &st.lasting {
             let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
             let Some(lr) = &d.replace else { continue };
-            let rr = ReplRef::Lasting(l.made);
+            let rr = ReplacementRef::Lasting(l.made);
             if d.target != Hooked::Proc(pid) || declined.contains(&rr) || running(Routine::LastingReplace(l.def)) {
                 continue;
             }
@@ -628,7 +628,7 @@ impl Engine<'_> {
         for (id, def) in ev.active_passives(self.game.objects_hook.proc(pid), |d| d.replaces.iter().any(|r| r.target == pid))? {
             let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
-                let rr = ReplRef::Obj(id, ri as u16);
+                let rr = ReplacementRef::Obj(id, ri as u16);
                 if r.target != pid || declined.contains(&rr) || running(Routine::ObjReplace(id, ri as u16)) {
                     continue;
                 }
@@ -640,13 +640,21 @@ impl Engine<'_> {
         Ok(None)
     }
 
-    pub fn push_replacement(&self, st: &mut State, pid: ProcId, r: ReplRef, args: Vec<Value>, ret: Option<(u32, Slot)>, span: Span) -> R {
+    pub fn push_replacement(
+        &self,
+        st: &mut State,
+        pid: ProcId,
+        r: ReplacementRef,
+        args: Vec<Value>,
+        ret: Option<(u32, Slot)>,
+        span: Span,
+    ) -> R {
         let (routine, body, slots, you, self_obj) = match r {
-            ReplRef::Rule(i) => {
+            ReplacementRef::Rule(i) => {
                 let d = self.game.replaces.get(i as usize).ok_or_else(|| err(span, "no such replacement"))?;
                 (Routine::Replace(i), d.body, d.slots, None, None)
             }
-            ReplRef::Obj(o, i) => {
+            ReplacementRef::Obj(o, i) => {
                 let d = st
                     .obj(o)
                     .and_then(|ob| self.game.def(ob.def))
@@ -654,7 +662,7 @@ impl Engine<'_> {
                     .ok_or_else(|| err(span, "no such replacement"))?;
                 (Routine::ObjReplace(o, i), d.body, d.slots, st.obj(o).map(|x| x.controller), Some(o))
             }
-            ReplRef::Lasting(made) => {
+            ReplacementRef::Lasting(made) => {
                 let l = st.lasting.iter().find(|l| l.made == made).ok_or_else(|| err(span, "no such lasting replacement"))?;
                 let d = self.game.lasting.get(l.def as usize).ok_or_else(|| err(span, "no such lasting replacement"))?;
                 let body = d.replace.as_ref().map(|r| r.body).ok_or_else(|| err(span, "no such lasting replacement"))?;

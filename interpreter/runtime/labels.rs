@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 impl<'a> Evaluator<'a> {
     /// A text with `{..}` parts filled in.
-    pub fn interpolate(&self, pieces: &[StrPiece], env: &mut Env, span: Span) -> R<String> {
+    pub fn interpolate(&self, pieces: &[TextPiece], env: &mut Env, span: Span) -> R<String> {
         let mut s = String::new();
         for p in pieces {
             match p {
-                StrPiece::Text(t) => s.push_str(t),
-                StrPiece::Expr(x) => {
+                TextPiece::Text(t) => s.push_str(t),
+                TextPiece::Expr(x) => {
                     let v = self.eval(x, env)?;
                     self.push_label(&mut s, &v, span)?;
                 }

@@ -177,7 +177,7 @@ pub struct Lasting {
     pub you: Option<Seat>,
     pub self_obj: Option<ObjId>,
     pub until: Option<usize>,
-    /// When it was made (`State::tick`): a lasting replacement's identity (`ReplRef::Lasting`).
+    /// When it was made (`State::tick`): a lasting replacement's identity (`ReplacementRef::Lasting`).
     #[serde(default)]
     pub made: u64,
 }
@@ -272,11 +272,11 @@ pub enum Dest {
     Discard,
     Slot { env: u32, slot: Slot },
     Branch { env: u32, blocks: Vec<BlockId> },
-    Replace { proc: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>, candidate: ReplRef, declined: Vec<ReplRef> },
+    Replace { proc: ProcId, args: Vec<Value>, ret: Option<(u32, Slot)>, candidate: ReplacementRef, declined: Vec<ReplacementRef> },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ReplRef {
+pub enum ReplacementRef {
     Rule(u32),
     Obj(ObjId, u16),
     /// A lasting replacement, by when it was made (`Lasting::made`).

@@ -145,14 +145,14 @@ pub fn project_log<'a>(
     events.into_iter().enumerate().filter_map(|(i, e)| project_event(game, st, e, viewer).map(|p| (i, p))).collect()
 }
 
-struct Proj<'a> {
+struct Projection<'a> {
     game: &'a Game,
     st: &'a State,
     viewer: Option<Seat>,
     seen: Vec<Seen>,
 }
 
-impl Proj<'_> {
+impl Projection<'_> {
     fn knows_now(&self, o: ObjId) -> bool {
         self.st.obj(o).is_some_and(|x| sees(x.known, self.viewer))
     }
@@ -235,7 +235,7 @@ fn routine_obj(r: Routine) -> Option<ObjId> {
 
 fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> ProjectedEvent {
     let shown = sees(e.visible, viewer);
-    let mut p = Proj { game, st, viewer, seen: Vec::new() };
+    let mut p = Projection { game, st, viewer, seen: Vec::new() };
     let dur = |d: Option<usize>| match d.and_then(|i| game.durations.get(i)) {
         Some(n) => format!(" until end of {n}"),
         None => String::new(),

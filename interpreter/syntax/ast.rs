@@ -636,12 +636,12 @@ pub type Expr = Spanned<ExprKind>;
 /// A string literal, possibly with `{expr}` parts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StrLit {
-    pub parts: Vec<StrPart>,
+    pub parts: Vec<TextPart>,
 }
 
 impl StrLit {
     pub fn plain(s: impl Into<String>) -> Self {
-        StrLit { parts: vec![StrPart::Text(s.into())] }
+        StrLit { parts: vec![TextPart::Text(s.into())] }
     }
 
     /// The literal text when there is no `{expr}` part.
@@ -649,8 +649,8 @@ impl StrLit {
         let mut out = String::new();
         for p in &self.parts {
             match p {
-                StrPart::Text(t) => out.push_str(t),
-                StrPart::Expr(_) => return None,
+                TextPart::Text(t) => out.push_str(t),
+                TextPart::Expr(_) => return None,
             }
         }
         Some(out)
@@ -658,7 +658,7 @@ impl StrLit {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum StrPart {
+pub enum TextPart {
     Text(String),
     Expr(Expr),
 }

@@ -1,5 +1,5 @@
 //! The bottom layer: source text to typed AST. The pest grammar in `grammar/arbiter.pest`,
-//! lowered by `parse`; each file read gets its id once, in the project's `source_map`, and every
+//! built into the tree by `parse`; each file read gets its id once, in the project's `source_map`, and every
 //! span carries it. The diagnostics every later phase reports (`diag`) and every budget that
 //! stops a runaway rule (`budgets`) live here too, so that every layer above can use them.
 

@@ -1,4 +1,4 @@
-//! Parsing: pest pairs lowered straight into the typed AST, one `lower_*` function per rule.
+//! Parsing: pest pairs built straight into the typed AST, one `build_*` function per rule.
 //! An impossible pair shape becomes an internal error diagnostic, never a panic.
 
 use super::ast::*;
@@ -14,8 +14,8 @@ struct ArbiterParser;
 use super::parse_code::push_text;
 use super::parse_errors::pest_error;
 
-type P<'a> = Pair<'a, Rule>;
-type Res<T> = Result<T, Diag>;
+type RulePair<'a> = Pair<'a, Rule>;
+type ParseResult<T> = Result<T, Diag>;
 
 use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
 
@@ -58,20 +58,20 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
 fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
-    let cx = Cx { file, depth: std::cell::Cell::new(0) };
+    let cx = ParseContext { file, depth: std::cell::Cell::new(0) };
     let mut items = Vec::new();
     for pair in root.into_inner() {
         if pair.as_rule() == Rule::EOI {
             continue;
         }
-        items.push(cx.lower_item(pair)?);
+        items.push(cx.build_item(pair)?);
     }
     Ok(File { file, items })
 }
 
-pub(super) struct Cx {
+pub(super) struct ParseContext {
     pub(super) file: FileId,
-    /// How deeply `lower_expr` calls are nested right now.
+    /// How deeply `build_expr` calls are nested right now.
     pub(super) depth: std::cell::Cell<u32>,
 }
 
@@ -79,25 +79,25 @@ pub(super) fn internal(span: Span, what: &str) -> Diag {
     Diag::error(span, format!("internal: unexpected syntax shape in {what}")).help("please report this file")
 }
 
-impl Cx {
-    pub(super) fn span(&self, p: &P) -> Span {
+impl ParseContext {
+    pub(super) fn span(&self, p: &RulePair) -> Span {
         let s = p.as_span();
         Span::new(self.file, s.start(), s.end())
     }
 
-    pub(super) fn name(&self, p: P) -> Name {
+    pub(super) fn name(&self, p: RulePair) -> Name {
         Spanned::new(p.as_str().to_string(), self.span(&p))
     }
 
-    pub(super) fn next<'a>(&self, it: &mut Pairs<'a, Rule>, at: Span, what: &str) -> Res<P<'a>> {
+    pub(super) fn next<'a>(&self, it: &mut Pairs<'a, Rule>, at: Span, what: &str) -> ParseResult<RulePair<'a>> {
         it.next().ok_or_else(|| internal(at, what))
     }
 
-    pub(super) fn int(&self, p: &P) -> Res<i64> {
+    pub(super) fn int(&self, p: &RulePair) -> ParseResult<i64> {
         p.as_str().parse::<i64>().map_err(|_| Diag::error(self.span(p), "number too large").help("numbers must fit in 64 bits"))
     }
 
-    pub(super) fn string(&self, p: P) -> Res<Spanned<String>> {
+    pub(super) fn string(&self, p: RulePair) -> ParseResult<Spanned<String>> {
         let span = self.span(&p);
         let lit = self.strlit(p)?;
         match lit.as_plain() {
@@ -106,7 +106,7 @@ impl Cx {
         }
     }
 
-    pub(super) fn strlit(&self, p: P) -> Res<StrLit> {
+    pub(super) fn strlit(&self, p: RulePair) -> ParseResult<StrLit> {
         let mut parts = Vec::new();
         for part in p.into_inner() {
             match part.as_rule() {
@@ -126,7 +126,7 @@ impl Cx {
                 Rule::string_interp => {
                     let span = self.span(&part);
                     let e = self.next(&mut part.into_inner(), span, "text")?;
-                    parts.push(StrPart::Expr(self.lower_expr(e)?));
+                    parts.push(TextPart::Expr(self.build_expr(e)?));
                 }
                 _ => return Err(internal(self.span(&part), "text")),
             }
@@ -134,12 +134,12 @@ impl Cx {
         Ok(StrLit { parts })
     }
 
-    pub(super) fn spanned_strlit(&self, p: P) -> Res<Spanned<StrLit>> {
+    pub(super) fn spanned_strlit(&self, p: RulePair) -> ParseResult<Spanned<StrLit>> {
         let span = self.span(&p);
         Ok(Spanned::new(self.strlit(p)?, span))
     }
 
-    pub(super) fn cite(&self, p: P) -> Res<Spanned<String>> {
+    pub(super) fn cite(&self, p: RulePair) -> ParseResult<Spanned<String>> {
         let span = self.span(&p);
         let s = self.next(&mut p.into_inner(), span, "cite")?;
         self.string(s)
@@ -148,10 +148,10 @@ impl Cx {
     // -----------------------------------------------------------------------------------------
     // Items
 
-    pub(super) fn lower_item(&self, p: P) -> Res<Spanned<Item>> {
+    pub(super) fn build_item(&self, p: RulePair) -> ParseResult<Spanned<Item>> {
         let span = self.span(&p);
         let item = match p.as_rule() {
-            Rule::game_item => self.lower_game(p)?,
+            Rule::game_item => self.build_game(p)?,
             Rule::for_item => {
                 let n = p.into_inner().find(|x| x.as_rule() == Rule::slug).ok_or_else(|| internal(span, "for"))?;
                 Item::For(self.name(n))
@@ -164,27 +164,27 @@ impl Cx {
                 let n = p.into_inner().find(|x| x.as_rule() == Rule::string).ok_or_else(|| internal(span, "uses"))?;
                 Item::Uses(self.string(n)?)
             }
-            Rule::enum_item => self.lower_enum(p)?,
-            Rule::kind_item => self.lower_kind(p)?,
-            Rule::zone_item => self.lower_zone(p)?,
-            Rule::player_item => Item::Player(self.lower_var_decls(p)?),
-            Rule::global_item => Item::Global(self.lower_var_decls(p)?),
-            Rule::const_item => self.lower_const(p)?,
-            Rule::event_item => self.lower_event(p)?,
-            Rule::proc_item => self.lower_proc(p)?,
-            Rule::func_item => Item::Func(self.lower_func(p)?),
-            Rule::hint_item | Rule::side_item => Item::Hint(self.lower_hint(p)?),
-            Rule::check_item => Item::Check(self.lower_func(p)?),
-            Rule::permit_item => Item::Permit(self.lower_hook(p)?),
-            Rule::forbid_item => Item::Forbid(self.lower_hook(p)?),
-            Rule::trigger_item => self.lower_trigger(p)?,
-            Rule::modifier_item => self.lower_modifier(p)?,
-            Rule::replace_item => self.lower_replace(p)?,
-            Rule::always_item => self.lower_always(p)?,
-            Rule::deckbuilding_item => self.lower_deckbuilding(p)?,
-            Rule::deck_item => self.lower_deck(p)?,
-            Rule::variant_item => self.lower_variant(p)?,
-            Rule::scenario_item => self.lower_scenario(p)?,
+            Rule::enum_item => self.build_enum(p)?,
+            Rule::kind_item => self.build_kind(p)?,
+            Rule::zone_item => self.build_zone(p)?,
+            Rule::player_item => Item::Player(self.build_var_decls(p)?),
+            Rule::global_item => Item::Global(self.build_var_decls(p)?),
+            Rule::const_item => self.build_const(p)?,
+            Rule::event_item => self.build_event(p)?,
+            Rule::proc_item => self.build_proc(p)?,
+            Rule::func_item => Item::Func(self.build_func(p)?),
+            Rule::hint_item | Rule::side_item => Item::Hint(self.build_hint(p)?),
+            Rule::check_item => Item::Check(self.build_func(p)?),
+            Rule::permit_item => Item::Permit(self.build_hook(p)?),
+            Rule::forbid_item => Item::Forbid(self.build_hook(p)?),
+            Rule::trigger_item => self.build_trigger(p)?,
+            Rule::modifier_item => self.build_modifier(p)?,
+            Rule::replace_item => self.build_replace(p)?,
+            Rule::always_item => self.build_always(p)?,
+            Rule::deckbuilding_item => self.build_deckbuilding(p)?,
+            Rule::deck_item => self.build_deck(p)?,
+            Rule::variant_item => self.build_variant(p)?,
+            Rule::scenario_item => self.build_scenario(p)?,
             Rule::section_item => {
                 let span = self.span(&p);
                 let mut it = p.into_inner();
@@ -192,21 +192,21 @@ impl Cx {
                 let cite = self.cite(self.next(&mut it, span, "section")?)?;
                 Item::Section(SectionItem { title, cite })
             }
-            Rule::object_item => self.lower_object(p)?,
+            Rule::object_item => self.build_object(p)?,
             _ => return Err(internal(span, "item")),
         };
         Ok(Spanned::new(item, span))
     }
 
-    pub(super) fn lower_game(&self, p: P) -> Res<Item> {
+    pub(super) fn build_game(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "game")?);
-        let props = it.map(|x| self.lower_prop(x)).collect::<Res<Vec<_>>>()?;
+        let props = it.map(|x| self.build_prop(x)).collect::<ParseResult<Vec<_>>>()?;
         Ok(Item::Game(GameItem { name, props }))
     }
 
-    pub(super) fn lower_prop(&self, p: P) -> Res<Prop> {
+    pub(super) fn build_prop(&self, p: RulePair) -> ParseResult<Prop> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let key = self.name(self.next(&mut it, span, "property")?);
@@ -228,7 +228,7 @@ impl Cx {
         Ok(Prop { key, values, span })
     }
 
-    pub(super) fn lower_enum(&self, p: P) -> Res<Item> {
+    pub(super) fn build_enum(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "enum")?);
@@ -246,7 +246,7 @@ impl Cx {
         Ok(Item::Enum(EnumItem { name, open, members, cite }))
     }
 
-    pub(super) fn lower_kind(&self, p: P) -> Res<Item> {
+    pub(super) fn build_kind(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "kind")?);
@@ -258,13 +258,13 @@ impl Cx {
                 Rule::field_decl => {
                     let mut f = x.into_inner();
                     let name = self.name(self.next(&mut f, xspan, "field")?);
-                    let ty = self.lower_type(self.next(&mut f, xspan, "field")?)?;
+                    let ty = self.build_type(self.next(&mut f, xspan, "field")?)?;
                     let mut default = None;
                     let mut announced = false;
                     for y in f {
                         match y.as_rule() {
                             Rule::announced => announced = true,
-                            _ => default = Some(self.lower_expr(y)?),
+                            _ => default = Some(self.build_expr(y)?),
                         }
                     }
                     k.fields.push(FieldDecl { name, ty, default, announced });
@@ -277,7 +277,7 @@ impl Cx {
                 Rule::active_decl => k.active_in.extend(x.into_inner().map(|z| self.name(z))),
                 Rule::label_decl => {
                     let e = self.next(&mut x.into_inner(), xspan, "label")?;
-                    k.label = Some(self.lower_expr(e)?);
+                    k.label = Some(self.build_expr(e)?);
                 }
                 _ => return Err(internal(xspan, "kind")),
             }
@@ -285,7 +285,7 @@ impl Cx {
         Ok(Item::Kind(k))
     }
 
-    pub(super) fn lower_zone(&self, p: P) -> Res<Item> {
+    pub(super) fn build_zone(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "zone")?);
@@ -310,13 +310,13 @@ impl Cx {
         Ok(Item::Zone(z))
     }
 
-    pub(super) fn lower_var_decls(&self, p: P) -> Res<Vec<VarDecl>> {
+    pub(super) fn build_var_decls(&self, p: RulePair) -> ParseResult<Vec<VarDecl>> {
         let mut out = Vec::new();
         for x in p.into_inner() {
             let xspan = self.span(&x);
             let mut it = x.into_inner();
             let name = self.name(self.next(&mut it, xspan, "field")?);
-            let ty = self.lower_type(self.next(&mut it, xspan, "field")?)?;
+            let ty = self.build_type(self.next(&mut it, xspan, "field")?)?;
             let mut default = None;
             let mut cite = None;
             let mut announced = false;
@@ -324,7 +324,7 @@ impl Cx {
                 match y.as_rule() {
                     Rule::cite => cite = Some(self.cite(y)?),
                     Rule::announced => announced = true,
-                    _ => default = Some(self.lower_expr(y)?),
+                    _ => default = Some(self.build_expr(y)?),
                 }
             }
             out.push(VarDecl { name, ty, default, announced, cite });
@@ -332,7 +332,7 @@ impl Cx {
         Ok(out)
     }
 
-    pub(super) fn lower_type(&self, p: P) -> Res<TypeExpr> {
+    pub(super) fn build_type(&self, p: RulePair) -> ParseResult<TypeExpr> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let first = self.next(&mut it, span, "type")?;
@@ -340,7 +340,7 @@ impl Cx {
             Rule::list_type => {
                 let fspan = self.span(&first);
                 let inner = self.next(&mut first.into_inner(), fspan, "list type")?;
-                TypeKind::List(Box::new(self.lower_type(inner)?))
+                TypeKind::List(Box::new(self.build_type(inner)?))
             }
             Rule::word => TypeKind::Named { name: first.as_str().to_string(), optional: it.next().is_some() },
             _ => return Err(internal(span, "type")),
@@ -348,50 +348,50 @@ impl Cx {
         Ok(TypeExpr { kind, span })
     }
 
-    pub(super) fn lower_const(&self, p: P) -> Res<Item> {
+    pub(super) fn build_const(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "const")?);
-        let ty = self.lower_type(self.next(&mut it, span, "const")?)?;
-        let value = self.lower_expr(self.next(&mut it, span, "const")?)?;
+        let ty = self.build_type(self.next(&mut it, span, "const")?)?;
+        let value = self.build_expr(self.next(&mut it, span, "const")?)?;
         let cite = it.next().map(|c| self.cite(c)).transpose()?;
         Ok(Item::Const(ConstItem { name, ty, value, cite }))
     }
 
-    pub(super) fn lower_params(&self, p: P) -> Res<Vec<Param>> {
+    pub(super) fn build_params(&self, p: RulePair) -> ParseResult<Vec<Param>> {
         let mut out = Vec::new();
         for x in p.into_inner() {
             let xspan = self.span(&x);
             let mut it = x.into_inner();
             let name = self.name(self.next(&mut it, xspan, "parameter")?);
-            let ty = it.next().map(|t| self.lower_type(t)).transpose()?;
+            let ty = it.next().map(|t| self.build_type(t)).transpose()?;
             out.push(Param { name, ty });
         }
         Ok(out)
     }
 
-    pub(super) fn lower_event(&self, p: P) -> Res<Item> {
+    pub(super) fn build_event(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "event")?);
-        let params = self.lower_params(self.next(&mut it, span, "event")?)?;
+        let params = self.build_params(self.next(&mut it, span, "event")?)?;
         let cite = it.next().map(|c| self.cite(c)).transpose()?;
         Ok(Item::Event(EventItem { name, params, cite }))
     }
 
-    pub(super) fn lower_proc(&self, p: P) -> Res<Item> {
+    pub(super) fn build_proc(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "proc")?);
-        let params = self.lower_params(self.next(&mut it, span, "proc")?)?;
+        let params = self.build_params(self.next(&mut it, span, "proc")?)?;
         let mut requires = None;
         let mut cite = None;
         let mut body = None;
         for x in it {
             match x.as_rule() {
-                Rule::requires_clause => requires = Some(self.lower_inner_expr(x)?),
+                Rule::requires_clause => requires = Some(self.build_inner_expr(x)?),
                 Rule::cite => cite = Some(self.cite(x)?),
-                Rule::block => body = Some(self.lower_block(x)?),
+                Rule::block => body = Some(self.build_block(x)?),
                 _ => return Err(internal(span, "proc")),
             }
         }
@@ -399,31 +399,31 @@ impl Cx {
         Ok(Item::Proc(ProcItem { name, params, requires, cite, body }))
     }
 
-    pub(super) fn lower_inner_expr(&self, p: P) -> Res<Expr> {
+    pub(super) fn build_inner_expr(&self, p: RulePair) -> ParseResult<Expr> {
         let span = self.span(&p);
         let e = self.next(&mut p.into_inner(), span, "clause")?;
-        self.lower_expr(e)
+        self.build_expr(e)
     }
 
-    pub(super) fn lower_func(&self, p: P) -> Res<FuncItem> {
+    pub(super) fn build_func(&self, p: RulePair) -> ParseResult<FuncItem> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "func")?);
-        let params = self.lower_params(self.next(&mut it, span, "func")?)?;
-        let body = self.lower_expr(self.next(&mut it, span, "func")?)?;
+        let params = self.build_params(self.next(&mut it, span, "func")?)?;
+        let body = self.build_expr(self.next(&mut it, span, "func")?)?;
         let cite = it.next().map(|c| self.cite(c)).transpose()?;
         Ok(FuncItem { name, params, body, cite })
     }
 
     /// `hint name(p: player) = expr` (or `side name(p: player) = cond`) with `cite ".."` or
     /// `sample ".."`.
-    pub(super) fn lower_hint(&self, p: P) -> Res<HintItem> {
+    pub(super) fn build_hint(&self, p: RulePair) -> ParseResult<HintItem> {
         let span = self.span(&p);
         let side = p.as_rule() == Rule::side_item;
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "hint")?);
-        let params = self.lower_params(self.next(&mut it, span, "hint")?)?;
-        let body = self.lower_expr(self.next(&mut it, span, "hint")?)?;
+        let params = self.build_params(self.next(&mut it, span, "hint")?)?;
+        let body = self.build_expr(self.next(&mut it, span, "hint")?)?;
         let (mut cite, mut sample) = (None, None);
         if let Some(c) = it.next() {
             if c.as_rule() == Rule::sample_clause {
@@ -436,17 +436,17 @@ impl Cx {
         Ok(HintItem { func: FuncItem { name, params, body, cite }, sample, side })
     }
 
-    pub(super) fn lower_hook(&self, p: P) -> Res<HookItem> {
+    pub(super) fn build_hook(&self, p: RulePair) -> ParseResult<HookItem> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "permit")?);
-        let params = self.lower_params(self.next(&mut it, span, "permit")?)?;
-        let when = self.lower_expr(self.next(&mut it, span, "permit")?)?;
+        let params = self.build_params(self.next(&mut it, span, "permit")?)?;
+        let when = self.build_expr(self.next(&mut it, span, "permit")?)?;
         let cite = it.next().map(|c| self.cite(c)).transpose()?;
         Ok(HookItem { name, params, when, cite })
     }
 
-    pub(super) fn lower_trigger(&self, p: P) -> Res<Item> {
+    pub(super) fn build_trigger(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "trigger")?);
@@ -462,12 +462,12 @@ impl Cx {
                     let xspan = self.span(&x);
                     let mut o = x.into_inner();
                     let ev = self.name(self.next(&mut o, xspan, "trigger")?);
-                    let params = self.lower_params(self.next(&mut o, xspan, "trigger")?)?;
+                    let params = self.build_params(self.next(&mut o, xspan, "trigger")?)?;
                     on = Some((ev, params));
                 }
-                Rule::when_clause => when = Some(self.lower_inner_expr(x)?),
-                Rule::by_clause => by = Some(self.lower_inner_expr(x)?),
-                Rule::do_clause => body = Some(self.lower_do(x)?),
+                Rule::when_clause => when = Some(self.build_inner_expr(x)?),
+                Rule::by_clause => by = Some(self.build_inner_expr(x)?),
+                Rule::do_clause => body = Some(self.build_do(x)?),
                 _ => return Err(internal(span, "trigger")),
             }
         }
@@ -476,13 +476,13 @@ impl Cx {
         Ok(Item::Trigger(TriggerItem { name, cite, on, params, when, by, body }))
     }
 
-    pub(super) fn lower_do(&self, p: P) -> Res<Block> {
+    pub(super) fn build_do(&self, p: RulePair) -> ParseResult<Block> {
         let span = self.span(&p);
         let b = self.next(&mut p.into_inner(), span, "do")?;
-        self.lower_block(b)
+        self.build_block(b)
     }
 
-    pub(super) fn lower_modifier(&self, p: P) -> Res<Item> {
+    pub(super) fn build_modifier(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "modifier")?);
@@ -491,7 +491,7 @@ impl Cx {
         for x in it {
             match x.as_rule() {
                 Rule::cite => cite = Some(self.cite(x)?),
-                Rule::modifier_body => body = Some(self.lower_modifier_body(x)?),
+                Rule::modifier_body => body = Some(self.build_modifier_body(x)?),
                 _ => return Err(internal(span, "modifier")),
             }
         }
@@ -499,7 +499,7 @@ impl Cx {
         Ok(Item::Modifier(ModifierItem { name, cite, body }))
     }
 
-    pub(super) fn lower_modifier_body(&self, p: P) -> Res<ModifierBody> {
+    pub(super) fn build_modifier_body(&self, p: RulePair) -> ParseResult<ModifierBody> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let var = self.name(self.next(&mut it, span, "modifier")?);
@@ -507,7 +507,7 @@ impl Cx {
         for x in it {
             let xspan = self.span(&x);
             match x.as_rule() {
-                Rule::when_clause => m.when = Some(self.lower_inner_expr(x)?),
+                Rule::when_clause => m.when = Some(self.build_inner_expr(x)?),
                 Rule::layer_clause => {
                     let n = self.next(&mut x.into_inner(), xspan, "layer")?;
                     m.layer = Some(Spanned::new(self.int(&n)?, xspan));
@@ -519,8 +519,8 @@ impl Cx {
                     let mut f = x.into_inner();
                     let var = self.name(self.next(&mut f, xspan, "modifier effect")?);
                     let field = self.name(self.next(&mut f, xspan, "modifier effect")?);
-                    let op = self.lower_modify_op(self.next(&mut f, xspan, "modifier effect")?)?;
-                    let value = self.lower_expr(self.next(&mut f, xspan, "modifier effect")?)?;
+                    let op = self.build_modify_op(self.next(&mut f, xspan, "modifier effect")?)?;
+                    let value = self.build_expr(self.next(&mut f, xspan, "modifier effect")?)?;
                     m.effects.push(FieldEffect { var, field, op, value });
                 }
                 _ => return Err(internal(xspan, "modifier")),
@@ -529,7 +529,7 @@ impl Cx {
         Ok(m)
     }
 
-    pub(super) fn lower_modify_op(&self, p: P) -> Res<Spanned<ModifyOp>> {
+    pub(super) fn build_modify_op(&self, p: RulePair) -> ParseResult<Spanned<ModifyOp>> {
         let span = self.span(&p);
         let op = match p.as_str() {
             "+=" => ModifyOp::Add,
@@ -542,7 +542,7 @@ impl Cx {
         Ok(Spanned::new(op, span))
     }
 
-    pub(super) fn lower_replace(&self, p: P) -> Res<Item> {
+    pub(super) fn build_replace(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "replace")?);
@@ -551,7 +551,7 @@ impl Cx {
         for x in it {
             match x.as_rule() {
                 Rule::cite => cite = Some(self.cite(x)?),
-                Rule::replace_body => body = Some(self.lower_replace_body(x)?),
+                Rule::replace_body => body = Some(self.build_replace_body(x)?),
                 _ => return Err(internal(span, "replace")),
             }
         }
@@ -559,30 +559,30 @@ impl Cx {
         Ok(Item::Replace(ReplaceItem { name, cite, body }))
     }
 
-    pub(super) fn lower_replace_body(&self, p: P) -> Res<ReplaceBody> {
+    pub(super) fn build_replace_body(&self, p: RulePair) -> ParseResult<ReplaceBody> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let target = self.name(self.next(&mut it, span, "replace")?);
-        let params = self.lower_params(self.next(&mut it, span, "replace")?)?;
+        let params = self.build_params(self.next(&mut it, span, "replace")?)?;
         let mut r = ReplaceBody { target, params, when: None, optional: None, body: Block { stmts: vec![], span } };
         for x in it {
             let xspan = self.span(&x);
             match x.as_rule() {
-                Rule::when_clause => r.when = Some(self.lower_inner_expr(x)?),
+                Rule::when_clause => r.when = Some(self.build_inner_expr(x)?),
                 Rule::optional_clause => {
                     let mut o = x.into_inner();
-                    let who = self.lower_expr(self.next(&mut o, xspan, "optional")?)?;
+                    let who = self.build_expr(self.next(&mut o, xspan, "optional")?)?;
                     let prompt = self.string(self.next(&mut o, xspan, "optional")?)?;
                     r.optional = Some((who, prompt));
                 }
-                Rule::do_clause => r.body = self.lower_do(x)?,
+                Rule::do_clause => r.body = self.build_do(x)?,
                 _ => return Err(internal(xspan, "replace")),
             }
         }
         Ok(r)
     }
 
-    pub(super) fn lower_always(&self, p: P) -> Res<Item> {
+    pub(super) fn build_always(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "always")?);
@@ -593,7 +593,7 @@ impl Cx {
             match x.as_rule() {
                 Rule::kw_immediately => immediately = true,
                 Rule::cite => cite = Some(self.cite(x)?),
-                Rule::block => body = Some(self.lower_block(x)?),
+                Rule::block => body = Some(self.build_block(x)?),
                 _ => return Err(internal(span, "always")),
             }
         }
@@ -601,7 +601,7 @@ impl Cx {
         Ok(Item::Always(AlwaysItem { name, immediately, cite, body }))
     }
 
-    pub(super) fn lower_object(&self, p: P) -> Res<Item> {
+    pub(super) fn build_object(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let kind = self.name(self.next(&mut it, span, "object")?);
@@ -622,8 +622,8 @@ impl Cx {
             let xspan = self.span(&x);
             match x.as_rule() {
                 Rule::sample_clause => o.sample = Some(self.string(self.next(&mut x.into_inner(), xspan, "sample")?)?),
-                Rule::prop => o.props.push(self.lower_prop(x)?),
-                Rule::ability => o.abilities.push(self.lower_ability(x)?),
+                Rule::prop => o.props.push(self.build_prop(x)?),
+                Rule::ability => o.abilities.push(self.build_ability(x)?),
                 Rule::object_modifier => {
                     let mut m = ObjectModifier {
                         label: None,
@@ -640,8 +640,8 @@ impl Cx {
                     for y in x.into_inner() {
                         match y.as_rule() {
                             Rule::string => m.label = Some(self.string(y)?),
-                            Rule::expr => m.active_while = Some(self.lower_expr(y)?),
-                            Rule::modifier_body => m.body = self.lower_modifier_body(y)?,
+                            Rule::expr => m.active_while = Some(self.build_expr(y)?),
+                            Rule::modifier_body => m.body = self.build_modifier_body(y)?,
                             _ => return Err(internal(xspan, "modifier")),
                         }
                     }
@@ -650,28 +650,28 @@ impl Cx {
                 Rule::object_trigger => {
                     let mut t = x.into_inner();
                     let on = self.name(self.next(&mut t, xspan, "when")?);
-                    let params = self.lower_params(self.next(&mut t, xspan, "when")?)?;
+                    let params = self.build_params(self.next(&mut t, xspan, "when")?)?;
                     let mut when = None;
                     let mut body = None;
                     for y in t {
                         match y.as_rule() {
-                            Rule::expr => when = Some(self.lower_expr(y)?),
-                            Rule::block => body = Some(self.lower_block(y)?),
+                            Rule::expr => when = Some(self.build_expr(y)?),
+                            Rule::block => body = Some(self.build_block(y)?),
                             _ => return Err(internal(xspan, "when")),
                         }
                     }
                     let body = body.ok_or_else(|| internal(xspan, "when"))?;
                     o.triggers.push(ObjectTrigger { on, params, when, body, span: xspan });
                 }
-                Rule::object_permit => o.permits.push(self.lower_hook(x)?),
-                Rule::object_forbid => o.forbids.push(self.lower_hook(x)?),
+                Rule::object_permit => o.permits.push(self.build_hook(x)?),
+                Rule::object_forbid => o.forbids.push(self.build_hook(x)?),
                 Rule::object_replace => {
                     let mut label = None;
                     let mut body = None;
                     for y in x.into_inner() {
                         match y.as_rule() {
                             Rule::string => label = Some(self.string(y)?),
-                            Rule::replace_body => body = Some(self.lower_replace_body(y)?),
+                            Rule::replace_body => body = Some(self.build_replace_body(y)?),
                             _ => return Err(internal(xspan, "replace")),
                         }
                     }
@@ -684,7 +684,7 @@ impl Cx {
         Ok(Item::Object(o))
     }
 
-    pub(super) fn lower_ability(&self, p: P) -> Res<Ability> {
+    pub(super) fn build_ability(&self, p: RulePair) -> ParseResult<Ability> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let slot = self.name(self.next(&mut it, span, "ability")?);
@@ -695,28 +695,28 @@ impl Cx {
                 Rule::string => a.label = Some(self.string(x)?),
                 Rule::cost_clause => {
                     for c in x.into_inner() {
-                        a.costs.push(self.lower_call(c)?);
+                        a.costs.push(self.build_call(c)?);
                     }
                 }
                 Rule::target_clause => {
                     let mut t = x.into_inner();
                     let name = self.name(self.next(&mut t, xspan, "target")?);
-                    let from = self.lower_expr(self.next(&mut t, xspan, "target")?)?;
+                    let from = self.build_expr(self.next(&mut t, xspan, "target")?)?;
                     let mut chosen_by = None;
                     let mut filter = None;
                     let mut prompt = None;
                     for y in t {
                         match y.as_rule() {
-                            Rule::target_where => filter = Some(self.lower_inner_expr(y)?),
-                            Rule::target_chooser => chosen_by = Some(self.lower_inner_expr(y)?),
+                            Rule::target_where => filter = Some(self.build_inner_expr(y)?),
+                            Rule::target_chooser => chosen_by = Some(self.build_inner_expr(y)?),
                             Rule::string => prompt = Some(self.string(y)?),
                             _ => return Err(internal(xspan, "target")),
                         }
                     }
                     a.targets.push(Target { name, from, filter, chosen_by, prompt });
                 }
-                Rule::requires_clause => a.requires = Some(self.lower_inner_expr(x)?),
-                Rule::do_clause => a.body = Some(self.lower_do(x)?),
+                Rule::requires_clause => a.requires = Some(self.build_inner_expr(x)?),
+                Rule::do_clause => a.body = Some(self.build_do(x)?),
                 _ => return Err(internal(xspan, "ability")),
             }
         }

@@ -1,14 +1,14 @@
 //! Lowering statements and expressions (the second half of `parse.rs`).
 
 use super::ast::*;
-use super::parse::{Cx, Rule, internal};
+use super::parse::{ParseContext, Rule, internal};
 use super::span::{Span, Spanned};
 use crate::diag::Diag;
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
 
-type P<'a> = Pair<'a, Rule>;
+type RulePair<'a> = Pair<'a, Rule>;
 
 use crate::budgets::EXPR_NESTING;
 
@@ -17,7 +17,7 @@ fn too_deep(span: Span) -> Diag {
         .label("too deep")
         .help("split it into named functions")
 }
-type Res<T> = Result<T, Diag>;
+type ParseResult<T> = Result<T, Diag>;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -42,22 +42,22 @@ fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
-impl Cx {
-    pub(super) fn lower_block(&self, p: P) -> Res<Block> {
+impl ParseContext {
+    pub(super) fn build_block(&self, p: RulePair) -> ParseResult<Block> {
         let span = self.span(&p);
-        let stmts = p.into_inner().map(|s| self.lower_stmt(s)).collect::<Res<Vec<_>>>()?;
+        let stmts = p.into_inner().map(|s| self.build_stmt(s)).collect::<ParseResult<Vec<_>>>()?;
         Ok(Block { stmts, span })
     }
 
-    pub(super) fn lower_call(&self, p: P) -> Res<CallExpr> {
+    pub(super) fn build_call(&self, p: RulePair) -> ParseResult<CallExpr> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "call")?);
-        let args = it.map(|a| self.lower_expr(a)).collect::<Res<Vec<_>>>()?;
+        let args = it.map(|a| self.build_expr(a)).collect::<ParseResult<Vec<_>>>()?;
         Ok(CallExpr { name, args, span })
     }
 
-    pub(super) fn lower_face(&self, p: &P) -> Option<bool> {
+    pub(super) fn build_face(&self, p: &RulePair) -> Option<bool> {
         match p.as_rule() {
             Rule::face_up => Some(true),
             Rule::face_down => Some(false),
@@ -65,17 +65,17 @@ impl Cx {
         }
     }
 
-    pub(super) fn lower_create(&self, p: P) -> Res<Create> {
+    pub(super) fn build_create(&self, p: RulePair) -> ParseResult<Create> {
         let span = self.span(&p);
-        self.lower_create_from_iter(span, p.into_inner())
+        self.build_create_from_iter(span, p.into_inner())
     }
 
-    pub(super) fn lower_choose(&self, p: P) -> Res<Choose> {
+    pub(super) fn build_choose(&self, p: RulePair) -> ParseResult<Choose> {
         let span = self.span(&p);
-        self.lower_choose_from_iter(span, p.into_inner())
+        self.build_choose_from_iter(span, p.into_inner())
     }
 
-    pub(super) fn lower_stmt(&self, p: P) -> Res<Stmt> {
+    pub(super) fn build_stmt(&self, p: RulePair) -> ParseResult<Stmt> {
         let span = self.span(&p);
         let rule = p.as_rule();
         let mut it = p.into_inner();
@@ -85,12 +85,12 @@ impl Cx {
                 let v = self.next(&mut it, span, "let")?;
                 let vspan = self.span(&v);
                 let value = match v.as_rule() {
-                    Rule::call_stmt => LetValue::Call(self.lower_call(self.next(&mut v.into_inner(), vspan, "call")?)?),
-                    Rule::choose_stmt => LetValue::Choose(Box::new(self.lower_choose(v)?)),
-                    Rule::roll_expr => LetValue::Roll(self.lower_inner_expr(v)?),
-                    Rule::pick_expr => LetValue::Pick(self.lower_inner_expr(v)?),
-                    Rule::create_stmt => LetValue::Create(Box::new(self.lower_create(v)?)),
-                    _ => LetValue::Expr(self.lower_expr(v)?),
+                    Rule::call_stmt => LetValue::Call(self.build_call(self.next(&mut v.into_inner(), vspan, "call")?)?),
+                    Rule::choose_stmt => LetValue::Choose(Box::new(self.build_choose(v)?)),
+                    Rule::roll_expr => LetValue::Roll(self.build_inner_expr(v)?),
+                    Rule::pick_expr => LetValue::Pick(self.build_inner_expr(v)?),
+                    Rule::create_stmt => LetValue::Create(Box::new(self.build_create(v)?)),
+                    _ => LetValue::Expr(self.build_expr(v)?),
                 };
                 StmtKind::Let { name, value }
             }
@@ -104,22 +104,22 @@ impl Cx {
                     "-=" => AssignOp::Sub,
                     _ => AssignOp::Set,
                 };
-                let value = self.lower_expr(self.next(&mut it, span, "assignment")?)?;
+                let value = self.build_expr(self.next(&mut it, span, "assignment")?)?;
                 StmtKind::Assign { place, op: Spanned::new(op, op_span), value }
             }
             Rule::if_stmt => {
                 let mut arms = Vec::new();
                 let mut otherwise = None;
-                let parts: Vec<P> = it.collect();
+                let parts: Vec<RulePair> = it.collect();
                 let mut i = 0;
                 while i < parts.len() {
                     let a = parts.get(i).cloned().ok_or_else(|| internal(span, "if"))?;
                     if a.as_rule() == Rule::block {
-                        otherwise = Some(self.lower_block(a)?);
+                        otherwise = Some(self.build_block(a)?);
                         i += 1;
                     } else {
                         let b = parts.get(i + 1).cloned().ok_or_else(|| internal(span, "if"))?;
-                        arms.push((self.lower_expr(a)?, self.lower_block(b)?));
+                        arms.push((self.build_expr(a)?, self.build_block(b)?));
                         i += 2;
                     }
                 }
@@ -128,8 +128,8 @@ impl Cx {
             Rule::for_stmt => {
                 let _ = it.next();
                 let var = self.name(self.next(&mut it, span, "for")?);
-                let list = self.lower_expr(self.next(&mut it, span, "for")?)?;
-                let body = self.lower_block(self.next(&mut it, span, "for")?)?;
+                let list = self.build_expr(self.next(&mut it, span, "for")?)?;
+                let body = self.build_block(self.next(&mut it, span, "for")?)?;
                 StmtKind::For { var, list, body }
             }
             Rule::step_stmt => {
@@ -141,21 +141,21 @@ impl Cx {
                 StmtKind::Step { name, cite, body }
             }
             Rule::while_stmt => {
-                let cond = self.lower_expr(self.next(&mut it, span, "while")?)?;
-                let body = self.lower_block(self.next(&mut it, span, "while")?)?;
+                let cond = self.build_expr(self.next(&mut it, span, "while")?)?;
+                let body = self.build_block(self.next(&mut it, span, "while")?)?;
                 StmtKind::While { cond, body }
             }
             Rule::repeat_stmt => {
-                let count = self.lower_expr(self.next(&mut it, span, "repeat")?)?;
-                let body = self.lower_block(self.next(&mut it, span, "repeat")?)?;
+                let count = self.build_expr(self.next(&mut it, span, "repeat")?)?;
+                let body = self.build_block(self.next(&mut it, span, "repeat")?)?;
                 StmtKind::Repeat { count, body }
             }
-            Rule::return_stmt => StmtKind::Return(it.next().map(|e| self.lower_expr(e)).transpose()?),
-            Rule::call_stmt => StmtKind::Call(self.lower_call(self.next(&mut it, span, "call")?)?),
-            Rule::choose_stmt => StmtKind::Choose(Box::new(self.lower_choose_from_iter(span, it)?)),
+            Rule::return_stmt => StmtKind::Return(it.next().map(|e| self.build_expr(e)).transpose()?),
+            Rule::call_stmt => StmtKind::Call(self.build_call(self.next(&mut it, span, "call")?)?),
+            Rule::choose_stmt => StmtKind::Choose(Box::new(self.build_choose_from_iter(span, it)?)),
             Rule::move_stmt => {
-                let what = self.lower_expr(self.next(&mut it, span, "move")?)?;
-                let to = self.lower_expr(self.next(&mut it, span, "move")?)?;
+                let what = self.build_expr(self.next(&mut it, span, "move")?)?;
+                let to = self.build_expr(self.next(&mut it, span, "move")?)?;
                 let mut flags = Vec::new();
                 for f in it {
                     let fspan = self.span(&f);
@@ -172,17 +172,17 @@ impl Cx {
                 StmtKind::Move { what, to, flags }
             }
             Rule::put_stmt => {
-                let what = self.lower_expr(self.next(&mut it, span, "put")?)?;
+                let what = self.build_expr(self.next(&mut it, span, "put")?)?;
                 let under = self.next(&mut it, span, "put")?.as_str() == "under";
-                let target = self.lower_expr(self.next(&mut it, span, "put")?)?;
+                let target = self.build_expr(self.next(&mut it, span, "put")?)?;
                 StmtKind::Put { what, under, target }
             }
             Rule::turn_stmt => {
-                let what = self.lower_expr(self.next(&mut it, span, "turn")?)?;
+                let what = self.build_expr(self.next(&mut it, span, "turn")?)?;
                 let up = self.next(&mut it, span, "turn")?.as_rule() == Rule::face_up;
                 StmtKind::Turn { what, up }
             }
-            Rule::shuffle_stmt => StmtKind::Shuffle(self.lower_expr(self.next(&mut it, span, "shuffle")?)?),
+            Rule::shuffle_stmt => StmtKind::Shuffle(self.build_expr(self.next(&mut it, span, "shuffle")?)?),
             Rule::modify_stmt => {
                 let place_pair = self.next(&mut it, span, "modify")?;
                 let pspan = self.span(&place_pair);
@@ -192,8 +192,8 @@ impl Cx {
                     return Err(Diag::error(pspan, "`modify` needs an object and a field, like `modify f.power += 2`"));
                 }
                 let target = place_to_expr(&names);
-                let op = self.lower_modify_op(self.next(&mut it, span, "modify")?)?;
-                let value = self.lower_expr(self.next(&mut it, span, "modify")?)?;
+                let op = self.build_modify_op(self.next(&mut it, span, "modify")?)?;
+                let value = self.build_expr(self.next(&mut it, span, "modify")?)?;
                 let until = it.next().map(|u| self.name(u));
                 StmtKind::Modify { target, field, op, value, until }
             }
@@ -201,53 +201,53 @@ impl Cx {
                 let kw = self.next(&mut it, span, "forbid")?;
                 let forbid = kw.as_rule() == Rule::kw_forbid;
                 let name = self.name(self.next(&mut it, span, "forbid")?);
-                let params = self.lower_params(self.next(&mut it, span, "forbid")?)?;
-                let when = self.lower_expr(self.next(&mut it, span, "forbid")?)?;
+                let params = self.build_params(self.next(&mut it, span, "forbid")?)?;
+                let when = self.build_expr(self.next(&mut it, span, "forbid")?)?;
                 let until = it.next().map(|u| self.name(u));
                 StmtKind::Lasting { forbid, hook: HookItem { name, params, when, cite: None }, until }
             }
             Rule::lasting_replace => {
                 let parts: Vec<_> = it.filter(|p| p.as_rule() != Rule::kw_replace).collect();
                 let [body, rest @ ..] = parts.as_slice() else { return Err(internal(span, "replace")) };
-                let body = self.lower_replace_body(body.clone())?;
+                let body = self.build_replace_body(body.clone())?;
                 let until = rest.first().map(|u| self.name(u.clone()));
                 StmtKind::LastingReplace { body, until }
             }
             Rule::expire_stmt => StmtKind::Expire(self.name(self.next(&mut it, span, "expire")?)),
-            Rule::signal_stmt => StmtKind::Signal(self.lower_call(self.next(&mut it, span, "signal")?)?),
+            Rule::signal_stmt => StmtKind::Signal(self.build_call(self.next(&mut it, span, "signal")?)?),
             Rule::log_stmt => StmtKind::Log(self.spanned_strlit(self.next(&mut it, span, "log")?)?),
             Rule::win_stmt | Rule::lose_stmt => {
-                let who = self.lower_expr(self.next(&mut it, span, "win")?)?;
+                let who = self.build_expr(self.next(&mut it, span, "win")?)?;
                 let reason = self.spanned_strlit(self.next(&mut it, span, "win")?)?;
                 if rule == Rule::win_stmt { StmtKind::Win { who, reason } } else { StmtKind::Lose { who, reason } }
             }
             Rule::draw_stmt => StmtKind::Draw(self.spanned_strlit(self.next(&mut it, span, "end draw")?)?),
             Rule::reveal_stmt => {
-                let what = self.lower_expr(self.next(&mut it, span, "reveal")?)?;
-                let to = it.next().map(|e| self.lower_expr(e)).transpose()?;
+                let what = self.build_expr(self.next(&mut it, span, "reveal")?)?;
+                let to = it.next().map(|e| self.build_expr(e)).transpose()?;
                 StmtKind::Reveal { what, to }
             }
-            Rule::conceal_stmt => StmtKind::Conceal(self.lower_expr(self.next(&mut it, span, "conceal")?)?),
-            Rule::create_stmt => StmtKind::Create(Box::new(self.lower_create_from_iter(span, it)?)),
+            Rule::conceal_stmt => StmtKind::Conceal(self.build_expr(self.next(&mut it, span, "conceal")?)?),
+            Rule::create_stmt => StmtKind::Create(Box::new(self.build_create_from_iter(span, it)?)),
             Rule::run_ability_stmt => {
-                let a = self.lower_expr(self.next(&mut it, span, "use")?)?;
-                let by = it.next().map(|p| self.lower_expr(p)).transpose()?;
+                let a = self.build_expr(self.next(&mut it, span, "use")?)?;
+                let by = it.next().map(|p| self.build_expr(p)).transpose()?;
                 StmtKind::Use(a, by)
             }
-            Rule::run_stmt => StmtKind::Run(self.lower_call(self.next(&mut it, span, "run")?)?),
+            Rule::run_stmt => StmtKind::Run(self.build_call(self.next(&mut it, span, "run")?)?),
             Rule::answer_stmt => {
-                let who = self.lower_expr(self.next(&mut it, span, "answer")?)?;
-                let value = self.lower_expr(self.next(&mut it, span, "answer")?)?;
+                let who = self.build_expr(self.next(&mut it, span, "answer")?)?;
+                let value = self.build_expr(self.next(&mut it, span, "answer")?)?;
                 StmtKind::Answer { who, value }
             }
             Rule::random_stmt => {
                 let r = self.next(&mut it, span, "random")?;
                 let rspan = self.span(&r);
                 let script = match r.as_rule() {
-                    Rule::random_roll => RandomScript::Roll(self.lower_inner_expr(r)?),
+                    Rule::random_roll => RandomScript::Roll(self.build_inner_expr(r)?),
                     Rule::random_keep => RandomScript::Keep,
-                    Rule::random_order => RandomScript::Order(self.lower_inner_expr(r)?),
-                    Rule::random_pick => RandomScript::Pick(self.lower_inner_expr(r)?),
+                    Rule::random_order => RandomScript::Order(self.build_inner_expr(r)?),
+                    Rule::random_pick => RandomScript::Pick(self.build_inner_expr(r)?),
                     _ => return Err(internal(rspan, "random")),
                 };
                 StmtKind::Random(script)
@@ -258,8 +258,8 @@ impl Cx {
                 let expect = match e.as_rule() {
                     Rule::expect_options => {
                         let mut x = e.into_inner();
-                        let who = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
-                        let labels = self.lower_expr(self.next(&mut x, espan, "expect options")?)?;
+                        let who = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
+                        let labels = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
                         let mut count = None;
                         let mut message = None;
                         for rest in x {
@@ -268,8 +268,8 @@ impl Cx {
                                     let c = self.next(&mut rest.into_inner(), espan, "expect options")?;
                                     let n = c.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
                                     count = Some(match (c.as_rule(), n) {
-                                        (Rule::options_up_to, Some(n)) => ChooseCount::UpTo(self.lower_expr(n)?),
-                                        (Rule::options_exactly, Some(n)) => ChooseCount::Exactly(self.lower_expr(n)?),
+                                        (Rule::options_up_to, Some(n)) => ChooseCount::UpTo(self.build_expr(n)?),
+                                        (Rule::options_exactly, Some(n)) => ChooseCount::Exactly(self.build_expr(n)?),
                                         (Rule::options_one, _) => ChooseCount::One,
                                         (Rule::options_order, _) => ChooseCount::Order,
                                         _ => return Err(internal(espan, "expect options")),
@@ -285,13 +285,13 @@ impl Cx {
                     Rule::expect_draw => Expect::Winner(None),
                     Rule::expect_winner => {
                         let w = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect winner"))?;
-                        Expect::Winner(Some(self.lower_expr(w)?))
+                        Expect::Winner(Some(self.build_expr(w)?))
                     }
                     Rule::expect_refused => {
                         let parts: Vec<_> = e.into_inner().filter(|p| !matches!(p.as_rule(), Rule::kw_refused | Rule::kw_answer)).collect();
                         let [who, value, rest @ ..] = parts.as_slice() else { return Err(internal(espan, "expect refused")) };
-                        let who = self.lower_expr(who.clone())?;
-                        let value = self.lower_expr(value.clone())?;
+                        let who = self.build_expr(who.clone())?;
+                        let value = self.build_expr(value.clone())?;
                         let fragment = rest.first().map(|s| self.string(s.clone())).transpose()?;
                         Expect::Refused { who, value, fragment }
                     }
@@ -302,15 +302,15 @@ impl Cx {
                     }
                     Rule::expect_no_log => {
                         let x = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect no log"))?;
-                        Expect::NoLog(self.lower_expr(x)?)
+                        Expect::NoLog(self.build_expr(x)?)
                     }
                     Rule::expect_decision => {
                         let mut x = e.into_inner();
-                        let who = self.lower_expr(self.next(&mut x, espan, "expect decision")?)?;
+                        let who = self.build_expr(self.next(&mut x, espan, "expect decision")?)?;
                         let prompt = x.next().map(|s| self.string(s)).transpose()?;
                         Expect::Decision { who, prompt }
                     }
-                    Rule::expect_log => Expect::Log(self.lower_inner_expr(e)?),
+                    Rule::expect_log => Expect::Log(self.build_inner_expr(e)?),
                     Rule::expect_deck => {
                         let mut x = e.into_inner();
                         let name = self.string(self.next(&mut x, espan, "expect deck")?)?;
@@ -321,10 +321,10 @@ impl Cx {
                     }
                     Rule::expect_expr => {
                         let mut x = e.into_inner();
-                        let first = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                        let first = self.build_expr(self.next(&mut x, espan, "expect")?)?;
                         match x.next() {
                             Some(k) if matches!(k.as_rule(), Rule::kw_sees | Rule::kw_cannot_see) => {
-                                let what = self.lower_expr(self.next(&mut x, espan, "expect")?)?;
+                                let what = self.build_expr(self.next(&mut x, espan, "expect")?)?;
                                 Expect::Sees { who: first, what, sees: k.as_rule() == Rule::kw_sees }
                             }
                             message => Expect::True { cond: first, message: message.map(|s| self.spanned_strlit(s)).transpose()? },
@@ -340,22 +340,22 @@ impl Cx {
         Ok(Spanned::new(kind, span))
     }
 
-    fn lower_choose_from_iter(&self, span: Span, it: Pairs<Rule>) -> Res<Choose> {
-        let parts: Vec<P> = it.collect();
+    fn build_choose_from_iter(&self, span: Span, it: Pairs<Rule>) -> ParseResult<Choose> {
+        let parts: Vec<RulePair> = it.collect();
         let mut secret = false;
         let mut idx = 0;
         if parts.first().map(|p| p.as_rule()) == Some(Rule::secret_mark) {
             secret = true;
             idx = 1;
         }
-        let who = self.lower_expr(parts.get(idx).cloned().ok_or_else(|| internal(span, "choose"))?)?;
+        let who = self.build_expr(parts.get(idx).cloned().ok_or_else(|| internal(span, "choose"))?)?;
         let prompt = self.spanned_strlit(parts.get(idx + 1).cloned().ok_or_else(|| internal(span, "choose"))?)?;
         let form_pair = parts.get(idx + 2).cloned().ok_or_else(|| internal(span, "choose"))?;
-        let form = self.lower_choose_form(form_pair)?;
+        let form = self.build_choose_form(form_pair)?;
         Ok(Choose { secret, who, prompt, form })
     }
 
-    fn lower_choose_form(&self, form_pair: P) -> Res<ChooseForm> {
+    fn build_choose_form(&self, form_pair: RulePair) -> ParseResult<ChooseForm> {
         let fspan = self.span(&form_pair);
         Ok(match form_pair.as_rule() {
             Rule::choose_from => {
@@ -370,13 +370,13 @@ impl Cx {
                             let cspan = self.span(&c);
                             count = match c.as_rule() {
                                 Rule::choose_up_to => {
-                                    ChooseCount::UpTo(self.lower_expr(self.next(&mut c.into_inner(), cspan, "up to")?)?)
+                                    ChooseCount::UpTo(self.build_expr(self.next(&mut c.into_inner(), cspan, "up to")?)?)
                                 }
                                 Rule::choose_order => ChooseCount::Order,
-                                _ => ChooseCount::Exactly(self.lower_expr(c)?),
+                                _ => ChooseCount::Exactly(self.build_expr(c)?),
                             };
                         }
-                        Rule::expr => list = Some(self.lower_expr(x)?),
+                        Rule::expr => list = Some(self.build_expr(x)?),
                         Rule::choose_none => {
                             let s = self.next(&mut x.into_inner(), xspan, "else")?;
                             none = Some(self.spanned_strlit(s)?);
@@ -398,9 +398,9 @@ impl Cx {
                     let mut rarely = false;
                     for y in bi {
                         match y.as_rule() {
-                            Rule::expr => cond = Some(self.lower_expr(y)?),
+                            Rule::expr => cond = Some(self.build_expr(y)?),
                             Rule::rarely_mark => rarely = true,
-                            Rule::block => body = Some(self.lower_block(y)?),
+                            Rule::block => body = Some(self.build_block(y)?),
                             _ => return Err(internal(bspan, "choice")),
                         }
                     }
@@ -412,15 +412,15 @@ impl Cx {
         })
     }
 
-    fn lower_create_from_iter(&self, span: Span, mut it: Pairs<Rule>) -> Res<Create> {
-        let def = self.lower_expr(self.next(&mut it, span, "create")?)?;
-        let zone = self.lower_expr(self.next(&mut it, span, "create")?)?;
+    fn build_create_from_iter(&self, span: Span, mut it: Pairs<Rule>) -> ParseResult<Create> {
+        let def = self.build_expr(self.next(&mut it, span, "create")?)?;
+        let zone = self.build_expr(self.next(&mut it, span, "create")?)?;
         let mut owner = None;
         let mut face_up = None;
         for x in it {
             match x.as_rule() {
-                Rule::owned_by => owner = Some(self.lower_inner_expr(x)?),
-                _ => face_up = self.lower_face(&x),
+                Rule::owned_by => owner = Some(self.build_inner_expr(x)?),
+                _ => face_up = self.build_face(&x),
             }
         }
         Ok(Create { def, owner, zone, face_up })
@@ -429,7 +429,7 @@ impl Cx {
     // -----------------------------------------------------------------------------------------
     // Expressions
 
-    pub(super) fn lower_expr(&self, p: P) -> Res<Expr> {
+    pub(super) fn build_expr(&self, p: RulePair) -> ParseResult<Expr> {
         // Expressions nest without brackets (`if .. then .. else if ..`, `not not ..`, `a + b + ..`):
         // bound how deep, so that no tree is too deep to build, check or drop.
         let d = self.depth.get() + 1;
@@ -437,15 +437,15 @@ impl Cx {
             return Err(too_deep(self.span(&p)));
         }
         self.depth.set(d);
-        let r = self.lower_expr_tree(p).map(|(e, _)| e);
+        let r = self.build_expr_tree(p).map(|(e, _)| e);
         self.depth.set(d - 1);
         r
     }
 
-    fn lower_expr_tree(&self, p: P) -> Res<(Expr, u32)> {
+    fn build_expr_tree(&self, p: RulePair) -> ParseResult<(Expr, u32)> {
         let span = self.span(&p);
         if p.as_rule() != Rule::expr && p.as_rule() != Rule::term {
-            return Ok((self.lower_primary(p)?, 1));
+            return Ok((self.build_primary(p)?, 1));
         }
         let deeper = |d: u32, s: Span| if d > EXPR_NESTING { Err(too_deep(s)) } else { Ok(d) };
         // The Pratt parser recurses once per prefix operator before it calls back: count first.
@@ -461,7 +461,7 @@ impl Cx {
             }
         }
         pratt()
-            .map_primary(|x| Ok((self.lower_primary(x)?, 1)))
+            .map_primary(|x| Ok((self.build_primary(x)?, 1)))
             .map_prefix(|op, rhs| {
                 let (rhs, d) = rhs?;
                 let s = self.span(&op).to(rhs.span);
@@ -506,7 +506,7 @@ impl Cx {
             .parse(p.into_inner())
     }
 
-    pub(super) fn lower_primary(&self, p: P) -> Res<Expr> {
+    pub(super) fn build_primary(&self, p: RulePair) -> ParseResult<Expr> {
         let span = self.span(&p);
         let rule = p.as_rule();
         let kind = match rule {
@@ -518,22 +518,22 @@ impl Cx {
             Rule::you => ExprKind::You,
             Rule::self_ref => ExprKind::SelfRef,
             Rule::var => ExprKind::Var(p.as_str().to_string()),
-            Rule::paren => return self.lower_inner_expr(p),
-            Rule::call_expr => ExprKind::Call(self.lower_call(p)?),
+            Rule::paren => return self.build_inner_expr(p),
+            Rule::call_expr => ExprKind::Call(self.build_call(p)?),
             Rule::proc_ref => ExprKind::ProcRef(self.name(self.next(&mut p.into_inner(), span, "proc")?)),
             Rule::if_expr => {
                 let mut it = p.into_inner();
-                let cond = self.lower_expr(self.next(&mut it, span, "if")?)?;
-                let then = self.lower_expr(self.next(&mut it, span, "if")?)?;
-                let otherwise = self.lower_expr(self.next(&mut it, span, "if")?)?;
+                let cond = self.build_expr(self.next(&mut it, span, "if")?)?;
+                let then = self.build_expr(self.next(&mut it, span, "if")?)?;
+                let otherwise = self.build_expr(self.next(&mut it, span, "if")?)?;
                 ExprKind::If { cond: Box::new(cond), then: Box::new(then), otherwise: Box::new(otherwise) }
             }
             Rule::quant_expr => {
                 let mut it = p.into_inner();
                 let word = self.next(&mut it, span, "any")?.as_str().to_string();
                 let var = self.name(self.next(&mut it, span, "any")?);
-                let list = self.lower_expr(self.next(&mut it, span, "any")?)?;
-                let cond = self.lower_expr(self.next(&mut it, span, "any")?)?;
+                let list = self.build_expr(self.next(&mut it, span, "any")?)?;
+                let cond = self.build_expr(self.next(&mut it, span, "any")?)?;
                 if word == "all" {
                     // `all x in l where c` is `no x in l where not c`.
                     let cspan = cond.span;
@@ -544,13 +544,13 @@ impl Cx {
                 }
             }
             Rule::lambda => {
-                let parts: Vec<P> = p.into_inner().collect();
+                let parts: Vec<RulePair> = p.into_inner().collect();
                 let (body, params) = parts.split_last().ok_or_else(|| internal(span, "lambda"))?;
                 let params = params.iter().map(|x| self.name(x.clone())).collect();
-                ExprKind::Lambda { params, body: Box::new(self.lower_expr(body.clone())?) }
+                ExprKind::Lambda { params, body: Box::new(self.build_expr(body.clone())?) }
             }
-            Rule::list => self.lower_list(p, span)?,
-            Rule::expr => return self.lower_expr(p),
+            Rule::list => self.build_list(p, span)?,
+            Rule::expr => return self.build_expr(p),
             _ => return Err(internal(span, "expression")),
         };
         Ok(Spanned::new(kind, span))
@@ -558,26 +558,26 @@ impl Cx {
 
     /// `[a, b]`: its items; `[e for u in l where c]`: `e`, the name `u`, `l` and `c`;
     /// `[u in l where c]`: one `comp_filter`.
-    fn lower_list(&self, p: P, span: Span) -> Res<ExprKind> {
-        let parts: Vec<P> = p.into_inner().collect();
+    fn build_list(&self, p: RulePair, span: Span) -> ParseResult<ExprKind> {
+        let parts: Vec<RulePair> = p.into_inner().collect();
         match parts.as_slice() {
             [f] if f.as_rule() == Rule::comp_filter => {
                 let fspan = self.span(f);
                 let mut it = f.clone().into_inner();
                 let var = self.name(self.next(&mut it, fspan, "list")?);
-                let list = self.lower_expr(self.next(&mut it, fspan, "list")?)?;
-                let cond = self.lower_expr(self.next(&mut it, fspan, "list")?)?;
+                let list = self.build_expr(self.next(&mut it, fspan, "list")?)?;
+                let cond = self.build_expr(self.next(&mut it, fspan, "list")?)?;
                 Ok(ExprKind::Filter { var, list: Box::new(list), cond: Box::new(cond) })
             }
             [expr, var, rest @ ..] if var.as_rule() == Rule::ident => {
                 let mut rest = rest.iter();
-                let expr = self.lower_expr(expr.clone())?;
+                let expr = self.build_expr(expr.clone())?;
                 let var = self.name(var.clone());
-                let list = self.lower_expr(rest.next().cloned().ok_or_else(|| internal(span, "list"))?)?;
-                let cond = rest.next().map(|c| self.lower_expr(c.clone())).transpose()?.map(Box::new);
+                let list = self.build_expr(rest.next().cloned().ok_or_else(|| internal(span, "list"))?)?;
+                let cond = rest.next().map(|c| self.build_expr(c.clone())).transpose()?.map(Box::new);
                 Ok(ExprKind::Map { expr: Box::new(expr), var, list: Box::new(list), cond })
             }
-            items => Ok(ExprKind::List(items.iter().map(|e| self.lower_expr(e.clone())).collect::<Res<Vec<_>>>()?)),
+            items => Ok(ExprKind::List(items.iter().map(|e| self.build_expr(e.clone())).collect::<ParseResult<Vec<_>>>()?)),
         }
     }
 }
@@ -601,10 +601,10 @@ fn place_to_expr(names: &[Name]) -> Expr {
     e
 }
 
-pub(super) fn push_text(parts: &mut Vec<StrPart>, t: &str) {
-    if let Some(StrPart::Text(last)) = parts.last_mut() {
+pub(super) fn push_text(parts: &mut Vec<TextPart>, t: &str) {
+    if let Some(TextPart::Text(last)) = parts.last_mut() {
         last.push_str(t);
     } else {
-        parts.push(StrPart::Text(t.to_string()));
+        parts.push(TextPart::Text(t.to_string()));
     }
 }

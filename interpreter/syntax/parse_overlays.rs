@@ -2,16 +2,16 @@
 //! variants (with their step changes) and scenarios. The rest of the items are in `parse.rs`.
 
 use super::ast::*;
-use super::parse::{Cx, Rule, internal};
+use super::parse::{ParseContext, Rule, internal};
 use super::span::{Span, Spanned};
 use crate::diag::Diag;
 use pest::iterators::{Pair, Pairs};
 
-type P<'a> = Pair<'a, Rule>;
-type Res<T> = Result<T, Diag>;
+type RulePair<'a> = Pair<'a, Rule>;
+type ParseResult<T> = Result<T, Diag>;
 
-impl Cx {
-    pub(super) fn lower_deckbuilding(&self, p: P) -> Res<Item> {
+impl ParseContext {
+    pub(super) fn build_deckbuilding(&self, p: RulePair) -> ParseResult<Item> {
         let mut cite = None;
         let mut rules = Vec::new();
         for x in p.into_inner() {
@@ -28,10 +28,10 @@ impl Cx {
                             Rule::each_clause => {
                                 let mut e = y.into_inner();
                                 let n = self.name(self.next(&mut e, yspan, "each")?);
-                                let l = self.lower_expr(self.next(&mut e, yspan, "each")?)?;
+                                let l = self.build_expr(self.next(&mut e, yspan, "each")?)?;
                                 each = Some((n, l));
                             }
-                            Rule::expr => exprs.push(self.lower_expr(y)?),
+                            Rule::expr => exprs.push(self.build_expr(y)?),
                             Rule::string => message = Some(self.spanned_strlit(y)?),
                             _ => return Err(internal(yspan, "deck rule")),
                         }
@@ -46,7 +46,7 @@ impl Cx {
         Ok(Item::Deckbuilding(DeckbuildingItem { cite, rules }))
     }
 
-    pub(super) fn lower_deck(&self, p: P) -> Res<Item> {
+    pub(super) fn build_deck(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.string(self.next(&mut it, span, "deck")?)?;
@@ -73,7 +73,7 @@ impl Cx {
         Ok(Item::Deck(DeckItem { name, sample, entries }))
     }
 
-    pub(super) fn lower_variant(&self, p: P) -> Res<Item> {
+    pub(super) fn build_variant(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let name = self.name(self.next(&mut it, span, "variant")?);
@@ -92,20 +92,20 @@ impl Cx {
                     let mut r = x.into_inner();
                     r.next(); // `set`
                     let name = self.name(self.next(&mut r, xspan, "set")?);
-                    let value = self.lower_expr(self.next(&mut r, xspan, "set")?)?;
+                    let value = self.build_expr(self.next(&mut r, xspan, "set")?)?;
                     let cite = r.next().map(|c| self.cite(c)).transpose()?;
                     ops.push(Spanned::new(VariantOp::Set { name, value, cite }, xspan));
                 }
                 Rule::variant_replace_step | Rule::variant_insert_step | Rule::variant_remove_step => {
-                    ops.push(Spanned::new(VariantOp::Step(Box::new(self.lower_step_op(x)?)), xspan));
+                    ops.push(Spanned::new(VariantOp::Step(Box::new(self.build_step_op(x)?)), xspan));
                 }
                 Rule::variant_replace => {
                     let i = self.next(&mut x.into_inner(), xspan, "replace")?;
-                    ops.push(Spanned::new(VariantOp::Replace(Box::new(self.lower_item(i)?)), xspan));
+                    ops.push(Spanned::new(VariantOp::Replace(Box::new(self.build_item(i)?)), xspan));
                 }
                 Rule::variant_add => {
                     let i = self.next(&mut x.into_inner(), xspan, "add")?;
-                    ops.push(Spanned::new(VariantOp::Add(Box::new(self.lower_item(i)?)), xspan));
+                    ops.push(Spanned::new(VariantOp::Add(Box::new(self.build_item(i)?)), xspan));
                 }
                 Rule::variant_remove => {
                     let mut r = x.into_inner();
@@ -120,7 +120,7 @@ impl Cx {
     }
 
     /// `replace step s in p { .. }`, `insert step s before t in p { .. }`, `remove step s in p`.
-    fn lower_step_op(&self, x: P) -> Res<StepOp> {
+    fn build_step_op(&self, x: RulePair) -> ParseResult<StepOp> {
         let xspan = self.span(&x);
         let rule = x.as_rule();
         let mut r = x.into_inner();
@@ -141,20 +141,20 @@ impl Cx {
     }
 
     /// What follows a step's name: an optional `cite "..."` and an optional block.
-    pub(super) fn cite_and_block(&self, rest: Pairs<Rule>, span: Span) -> Res<(Option<Spanned<String>>, Option<Block>)> {
+    pub(super) fn cite_and_block(&self, rest: Pairs<Rule>, span: Span) -> ParseResult<(Option<Spanned<String>>, Option<Block>)> {
         let mut cite = None;
         let mut body = None;
         for y in rest {
             match y.as_rule() {
                 Rule::cite => cite = Some(self.cite(y)?),
-                Rule::block => body = Some(self.lower_block(y)?),
+                Rule::block => body = Some(self.build_block(y)?),
                 _ => return Err(internal(span, "step")),
             }
         }
         Ok((cite, body))
     }
 
-    pub(super) fn lower_scenario(&self, p: P) -> Res<Item> {
+    pub(super) fn build_scenario(&self, p: RulePair) -> ParseResult<Item> {
         let span = self.span(&p);
         let mut it = p.into_inner();
         let id = self.name(self.next(&mut it, span, "scenario")?);
@@ -163,8 +163,8 @@ impl Cx {
         let mut body = Vec::new();
         for x in it {
             match x.as_rule() {
-                Rule::prop => props.push(self.lower_prop(x)?),
-                _ => body.push(self.lower_stmt(x)?),
+                Rule::prop => props.push(self.build_prop(x)?),
+                _ => body.push(self.build_stmt(x)?),
             }
         }
         Ok(Item::Scenario(ScenarioItem { id, title, props, body }))

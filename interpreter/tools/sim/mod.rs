@@ -311,7 +311,7 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
 /// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
 fn outcome(engine: &Engine, st: &State) -> End {
     let game = engine.game;
-    use arbiter_ir::{StmtKind, StrPiece};
+    use arbiter_ir::{StmtKind, TextPiece};
     let Some(result) = &st.result else { return End::Error("the game stopped without a result".into()) };
     // The `win` or `end draw` statement that ended the game: its reason as written.
     let ended_by = st.log.iter().rev().find(|e| matches!(e.kind, EventKind::GameOver { .. })).map(|e| e.cause.span);
@@ -326,10 +326,10 @@ fn outcome(engine: &Engine, st: &State) -> End {
             let template: Vec<Piece> = pieces
                 .iter()
                 .map(|p| match p {
-                    StrPiece::Text(t) => Piece::Text(t.clone()),
+                    TextPiece::Text(t) => Piece::Text(t.clone()),
                     // A constant is the same in every game: it is shown as it ran.
-                    StrPiece::Expr(x) if matches!(x.kind, arbiter_ir::ExprKind::Const(_) | arbiter_ir::ExprKind::Lit(_)) => Piece::Fixed,
-                    StrPiece::Expr(x) => {
+                    TextPiece::Expr(x) if matches!(x.kind, arbiter_ir::ExprKind::Const(_) | arbiter_ir::ExprKind::Lit(_)) => Piece::Fixed,
+                    TextPiece::Expr(x) => {
                         let source = game.file(x.span.file).map_or("..", |f| f.slice(x.span));
                         Piece::Hole(format!("{{{source}}}"))
                     }
