@@ -54,10 +54,15 @@ impl Checker {
     }
 
     pub fn lower_items(&mut self, items: &[Placed]) {
-        let cx = LowerContext::default();
+        self.lower_consts_and_defaults(items);
+        self.lower_funcs_and_checks(items);
+        self.lower_rule_items(items);
+    }
+
+    /// Constants and field defaults. Each constant is kept as soon as it is lowered, so that the
+    /// constants after it (and everything else) can fold it in (see `fold`).
+    fn lower_consts_and_defaults(&mut self, items: &[Placed]) {
         let pure = LowerContext { pure: true, ..LowerContext::default() };
-        // Constants and field defaults. Each constant is kept as soon as it is lowered, so that the
-        // constants after it (and everything else) can fold it in (see `fold`).
         self.game.consts.clear();
         for pl in items {
             if let Item::Const(c) = &pl.item.node {
@@ -97,54 +102,15 @@ impl Checker {
                 _ => {}
             }
         }
+    }
+
+    /// Functions, hints, sides and checks: pure code, typed by what they return.
+    fn lower_funcs_and_checks(&mut self, items: &[Placed]) {
+        let pure = LowerContext { pure: true, ..LowerContext::default() };
         for pl in items {
             let role = pl.role;
             match &pl.item.node {
-                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
-                    if let Item::Hint(h) = &pl.item.node {
-                        self.hint(h);
-                    } else {
-                        self.want_cite(role, &f.name, &f.cite);
-                    }
-                    let params = self
-                        .func_params
-                        .get(self.func_by_name.get(&f.name.node).copied().unwrap_or(0) as usize)
-                        .cloned()
-                        .unwrap_or_default();
-                    let mut sc = Scope::new();
-                    self.bind_params(&mut sc, &params);
-                    let (body, ty) = self.lower_expr(&f.body, &mut sc, &pure);
-                    if let Item::Hint(h) = &pl.item.node {
-                        let want = if h.side { Ty::Bool } else { Ty::Int };
-                        if !ty.fits(&want) {
-                            let (what, help) = if h.side {
-                                ("a side is a condition on the seat", "write a condition, like `p.team == rebels`")
-                            } else {
-                                (
-                                    "a hint is a score for the seat",
-                                    "write a whole number, larger where the seat stands better, like `count(p.hand) * 2`",
-                                )
-                            };
-                            let msg = format!("expected {}, found {}", self.ty_name(&want), self.ty_name(&ty));
-                            self.error(Diag::error(f.body.span, msg).label(what).help(help));
-                        }
-                        let func = self.func_by_name.get(&f.name.node).copied().unwrap_or(0);
-                        let hint = HintDef { func, name: f.name.node.clone(), sample: h.sample.as_ref().map(|s| s.node.clone()) };
-                        if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
-                    }
-                    if let Some(&id) = self.func_by_name.get(&f.name.node)
-                        && let Some(t) = std::sync::Arc::make_mut(&mut self.func_types).get_mut(id as usize)
-                    {
-                        *t = ty;
-                    }
-                    std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
-                        info: info(&f.name, &f.cite),
-                        params,
-                        body,
-                        slots: sc.max,
-                        remember: false,
-                    });
-                }
+                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => self.lower_func(pl, f, &pure),
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);
                     let params = self
@@ -174,6 +140,56 @@ impl Checker {
                 remember: false,
             });
         }
+    }
+
+    /// A function, or a hint or side (a function the bots read): its body, typed; a hint must be
+    /// a number and a side a condition.
+    fn lower_func(&mut self, pl: &Placed, f: &ast::FuncItem, pure: &LowerContext) {
+        if let Item::Hint(h) = &pl.item.node {
+            self.hint(h);
+        } else {
+            self.want_cite(pl.role, &f.name, &f.cite);
+        }
+        let params = self.func_params.get(self.func_by_name.get(&f.name.node).copied().unwrap_or(0) as usize).cloned().unwrap_or_default();
+        let mut sc = Scope::new();
+        self.bind_params(&mut sc, &params);
+        let (body, ty) = self.lower_expr(&f.body, &mut sc, pure);
+        if let Item::Hint(h) = &pl.item.node {
+            let want = if h.side { Ty::Bool } else { Ty::Int };
+            if !ty.fits(&want) {
+                let (what, help) = if h.side {
+                    ("a side is a condition on the seat", "write a condition, like `p.team == rebels`")
+                } else {
+                    (
+                        "a hint is a score for the seat",
+                        "write a whole number, larger where the seat stands better, like `count(p.hand) * 2`",
+                    )
+                };
+                let msg = format!("expected {}, found {}", self.ty_name(&want), self.ty_name(&ty));
+                self.error(Diag::error(f.body.span, msg).label(what).help(help));
+            }
+            let func = self.func_by_name.get(&f.name.node).copied().unwrap_or(0);
+            let hint = HintDef { func, name: f.name.node.clone(), sample: h.sample.as_ref().map(|s| s.node.clone()) };
+            if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
+        }
+        if let Some(&id) = self.func_by_name.get(&f.name.node)
+            && let Some(t) = std::sync::Arc::make_mut(&mut self.func_types).get_mut(id as usize)
+        {
+            *t = ty;
+        }
+        std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
+            info: info(&f.name, &f.cite),
+            params,
+            body,
+            slots: sc.max,
+            remember: false,
+        });
+    }
+
+    /// Procedures, permits and forbids, triggers, modifiers, replacements and `always` rules.
+    fn lower_rule_items(&mut self, items: &[Placed]) {
+        let cx = LowerContext::default();
+        let pure = LowerContext { pure: true, ..LowerContext::default() };
         let mut procs: Vec<Option<ProcDef>> = vec![None; self.proc_params.len()];
         for pl in items {
             let role = pl.role;

@@ -7,6 +7,7 @@ use arbiter_ir::value::Value;
 use arbiter_ir::*;
 use arbiter_syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
 use arbiter_syntax::diag::{Diag, did_you_mean};
+use arbiter_syntax::span::Span;
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
@@ -181,45 +182,7 @@ impl Checker {
             return None;
         }
         let kind = match &s.node {
-            ast::StmtKind::Let { name, value } => match value {
-                LetValue::Expr(e) => {
-                    let (x, t) = self.lower_expr(e, sc, cx);
-                    let slot = sc.declare(&name.node, t);
-                    StmtKind::Let { slot, value: x }
-                }
-                LetValue::Call(c) => {
-                    let call = self.lower_call(c, sc, cx);
-                    let slot = sc.declare(&name.node, Ty::Any);
-                    StmtKind::LetCall { slot, call }
-                }
-                LetValue::Choose(c) => {
-                    let (choose, ty) = self.lower_choose(c, sc, cx);
-                    if matches!(choose.form, ChooseFormIr::Branches(_)) {
-                        self.error(
-                            Diag::error(span, "a choice between branches has no value to keep")
-                                .help("write `choose p \"..\" { .. }` without `let`"),
-                        );
-                    }
-                    let slot = sc.declare(&name.node, ty);
-                    StmtKind::Choose { dest: Some(slot), choose: Box::new(choose) }
-                }
-                LetValue::Roll(e) => {
-                    let (x, t) = self.lower_expr(e, sc, cx);
-                    self.expect_ty(&t, &Ty::Int, e.span);
-                    let slot = sc.declare(&name.node, Ty::Int);
-                    StmtKind::Roll { slot, sides: x }
-                }
-                LetValue::Pick(e) => {
-                    let (x, t) = self.lower_list(e, sc, cx);
-                    let slot = sc.declare(&name.node, t.elem());
-                    StmtKind::Pick { slot, list: x }
-                }
-                LetValue::Create(c) => {
-                    let create = self.lower_create(c, sc, cx);
-                    let slot = sc.declare(&name.node, Ty::Obj(None));
-                    StmtKind::Create { dest: Some(slot), create: Box::new(create) }
-                }
-            },
+            ast::StmtKind::Let { name, value } => self.lower_let(name, value, span, sc, cx),
             ast::StmtKind::Assign { place, op, value } => {
                 let (v, vt) = self.lower_expr(value, sc, cx);
                 let place = self.lower_place(place, &vt, sc, cx)?;
@@ -295,89 +258,12 @@ impl Checker {
                 StmtKind::Shuffle(x)
             }
             ast::StmtKind::Modify { target, field, op, value, until } => {
-                let (t, tt) = self.lower_expr(target, sc, cx);
-                let kind = match &tt {
-                    Ty::Obj(k) => *k,
-                    _ => None,
-                };
-                if !(tt.fits(&Ty::Obj(None)) || tt.is_listlike()) {
-                    let msg = format!("expected an object or a list of objects, found {}", self.ty_name(&tt));
-                    self.error(Diag::error(target.span, msg));
-                }
-                let fsym = match self.object_field_type(kind, &field.node) {
-                    Some((sym, fty)) => {
-                        if matches!(op.node, ast::ModifyOp::Insert | ast::ModifyOp::Remove) && !matches!(fty, Ty::List(_) | Ty::Any) {
-                            self.error(Diag::error(
-                                op.span,
-                                format!("`add` and `remove` work on list fields; `{}` is not a list", field.node),
-                            ));
-                        }
-                        sym
-                    }
-                    None => {
-                        let cands: Vec<String> =
-                            self.game.kinds.iter().flat_map(|k| k.fields.iter().map(|f| self.game.sym(f.name).to_string())).collect();
-                        let help = did_you_mean(&field.node, cands.iter().map(String::as_str));
-                        self.error(
-                            Diag::error(field.span, format!("unknown field `{}`", field.node)).label("not a field").maybe_help(help),
-                        );
-                        0
-                    }
-                };
-                let (v, _) = self.lower_expr(value, sc, cx);
-                let until = until.as_ref().and_then(|u| self.duration(u));
-                StmtKind::Modify { target: t, field: fsym, op: super::operators::modify(op.node), value: v, until }
+                self.lower_modify(target, field, op, value, until.as_ref(), sc, cx)
             }
             ast::StmtKind::Expire(d) => StmtKind::Expire(self.duration(d)?),
-            ast::StmtKind::Lasting { forbid, hook, until } => {
-                sc.push();
-                let lowered = self.lower_hook_in(hook, *forbid, sc, cx);
-                sc.pop();
-                let (target, params, when) = lowered?;
-                let until = match until {
-                    Some(u) => Some(self.duration(u)?),
-                    None => self.game.default_duration,
-                };
-                let i = self.game.lasting.len() as u32;
-                self.game.lasting.push(LastingDef { target, replace: None, forbid: *forbid, params, when, until, span });
-                StmtKind::Lasting(i)
-            }
-            ast::StmtKind::LastingReplace { body, until } => {
-                // Lowered in the scope of the code that makes it, so that it reads its names.
-                sc.push();
-                let lowered = self.lower_lasting_replace(body, sc, cx);
-                sc.pop();
-                let (pid, params, when, replace) = lowered?;
-                let until = match until {
-                    Some(u) => Some(self.duration(u)?),
-                    None => self.game.default_duration,
-                };
-                let i = self.game.lasting.len() as u32;
-                let when = when.unwrap_or(Expr { kind: ExprKind::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
-                self.game.lasting.push(LastingDef {
-                    target: Hooked::Proc(pid),
-                    replace: Some(replace),
-                    forbid: false,
-                    params,
-                    when,
-                    until,
-                    span,
-                });
-                StmtKind::Lasting(i)
-            }
-            ast::StmtKind::Signal(c) => {
-                let Some(&ev) = self.event_by_name.get(&c.name.node) else {
-                    let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
-                    self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
-                    return None;
-                };
-                let params = self.game.events.get(ev as usize).map(|e| e.params.clone()).unwrap_or_default();
-                if params.len() != c.args.len() {
-                    self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
-                }
-                let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
-                StmtKind::Signal { event: ev, args }
-            }
+            ast::StmtKind::Lasting { forbid, hook, until } => self.lower_lasting(hook, *forbid, until.as_ref(), span, sc, cx)?,
+            ast::StmtKind::LastingReplace { body, until } => self.lower_lasting_replace_stmt(body, until.as_ref(), span, sc, cx)?,
+            ast::StmtKind::Signal(c) => self.lower_signal(c, sc, cx)?,
             ast::StmtKind::Log(t) => StmtKind::Log(self.lower_str(t, sc, cx)),
             ast::StmtKind::Win { who, reason } | ast::StmtKind::Lose { who, reason } => {
                 let (w, wt) = self.lower_expr(who, sc, cx);
@@ -400,25 +286,7 @@ impl Checker {
             }
             ast::StmtKind::Conceal(what) => StmtKind::Conceal(self.objects_expr(what, sc, cx)),
             ast::StmtKind::Create(c) => StmtKind::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
-            ast::StmtKind::Use(a, by) => {
-                let by = by.as_ref().map(|b| {
-                    let (bx, bt) = self.lower_expr(b, sc, cx);
-                    self.expect_ty(&bt, &Ty::Player, b.span);
-                    bx
-                });
-                let (x, t) = self.lower_expr(a, sc, cx);
-                if matches!(t, Ty::Obj(_)) {
-                    let msg = format!("expected an ability, found {}", self.ty_name(&t));
-                    self.error(
-                        Diag::error(a.span, msg)
-                            .label("an object, not one of its abilities")
-                            .help("name the ability: `use ability(c, \"action\")`"),
-                    );
-                } else {
-                    self.expect_ty(&t, &Ty::Ability, a.span);
-                }
-                StmtKind::Use(x, by)
-            }
+            ast::StmtKind::Use(a, by) => self.lower_use(a, by.as_ref(), sc, cx),
             ast::StmtKind::Run(_)
             | ast::StmtKind::Answer { .. }
             | ast::StmtKind::Random(_)
@@ -429,6 +297,174 @@ impl Checker {
             }
         };
         Some(Stmt { kind, span })
+    }
+
+    /// `modify x.f += v until ..`: a continuous change of a field of the objects named.
+    #[expect(clippy::too_many_arguments, reason = "a `modify` statement's parts, as written")]
+    fn lower_modify(
+        &mut self,
+        target: &ast::Expr,
+        field: &ast::Name,
+        op: &ast::Spanned<ast::ModifyOp>,
+        value: &ast::Expr,
+        until: Option<&ast::Name>,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> StmtKind {
+        let (t, tt) = self.lower_expr(target, sc, cx);
+        let kind = match &tt {
+            Ty::Obj(k) => *k,
+            _ => None,
+        };
+        if !(tt.fits(&Ty::Obj(None)) || tt.is_listlike()) {
+            let msg = format!("expected an object or a list of objects, found {}", self.ty_name(&tt));
+            self.error(Diag::error(target.span, msg));
+        }
+        let fsym = match self.object_field_type(kind, &field.node) {
+            Some((sym, fty)) => {
+                if matches!(op.node, ast::ModifyOp::Insert | ast::ModifyOp::Remove) && !matches!(fty, Ty::List(_) | Ty::Any) {
+                    self.error(Diag::error(op.span, format!("`add` and `remove` work on list fields; `{}` is not a list", field.node)));
+                }
+                sym
+            }
+            None => {
+                let cands: Vec<String> =
+                    self.game.kinds.iter().flat_map(|k| k.fields.iter().map(|f| self.game.sym(f.name).to_string())).collect();
+                let help = did_you_mean(&field.node, cands.iter().map(String::as_str));
+                self.error(Diag::error(field.span, format!("unknown field `{}`", field.node)).label("not a field").maybe_help(help));
+                0
+            }
+        };
+        let (v, _) = self.lower_expr(value, sc, cx);
+        let until = until.as_ref().and_then(|u| self.duration(u));
+        StmtKind::Modify { target: t, field: fsym, op: super::operators::modify(op.node), value: v, until }
+    }
+
+    /// `forbid`/`permit` made by running code, lasting until a duration ends.
+    fn lower_lasting(
+        &mut self,
+        hook: &ast::HookItem,
+        forbid: bool,
+        until: Option<&ast::Name>,
+        span: Span,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> Option<StmtKind> {
+        sc.push();
+        let lowered = self.lower_hook_in(hook, forbid, sc, cx);
+        sc.pop();
+        let (target, params, when) = lowered?;
+        let until = match until {
+            Some(u) => Some(self.duration(u)?),
+            None => self.game.default_duration,
+        };
+        let i = self.game.lasting.len() as u32;
+        self.game.lasting.push(LastingDef { target, replace: None, forbid, params, when, until, span });
+        Some(StmtKind::Lasting(i))
+    }
+
+    /// `replace ..` made by running code, lasting until a duration ends.
+    fn lower_lasting_replace_stmt(
+        &mut self,
+        body: &ast::ReplaceBody,
+        until: Option<&ast::Name>,
+        span: Span,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> Option<StmtKind> {
+        // Lowered in the scope of the code that makes it, so that it reads its names.
+        sc.push();
+        let lowered = self.lower_lasting_replace(body, sc, cx);
+        sc.pop();
+        let (pid, params, when, replace) = lowered?;
+        let until = match until {
+            Some(u) => Some(self.duration(u)?),
+            None => self.game.default_duration,
+        };
+        let i = self.game.lasting.len() as u32;
+        let when = when.unwrap_or(Expr { kind: ExprKind::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
+        self.game.lasting.push(LastingDef { target: Hooked::Proc(pid), replace: Some(replace), forbid: false, params, when, until, span });
+        Some(StmtKind::Lasting(i))
+    }
+
+    /// `signal event(args)`: the event must be declared, with as many arguments as it has parameters.
+    fn lower_signal(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> Option<StmtKind> {
+        let Some(&ev) = self.event_by_name.get(&c.name.node) else {
+            let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
+            self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
+            return None;
+        };
+        let params = self.game.events.get(ev as usize).map(|e| e.params.clone()).unwrap_or_default();
+        if params.len() != c.args.len() {
+            self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
+        }
+        let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
+        Some(StmtKind::Signal { event: ev, args })
+    }
+
+    /// `use ability by player`: an ability (not the object that has it), used by its controller or the player given.
+    fn lower_use(&mut self, a: &ast::Expr, by: Option<&ast::Expr>, sc: &mut Scope, cx: &LowerContext) -> StmtKind {
+        let by = by.as_ref().map(|b| {
+            let (bx, bt) = self.lower_expr(b, sc, cx);
+            self.expect_ty(&bt, &Ty::Player, b.span);
+            bx
+        });
+        let (x, t) = self.lower_expr(a, sc, cx);
+        if matches!(t, Ty::Obj(_)) {
+            let msg = format!("expected an ability, found {}", self.ty_name(&t));
+            self.error(
+                Diag::error(a.span, msg)
+                    .label("an object, not one of its abilities")
+                    .help("name the ability: `use ability(c, \"action\")`"),
+            );
+        } else {
+            self.expect_ty(&t, &Ty::Ability, a.span);
+        }
+        StmtKind::Use(x, by)
+    }
+
+    /// `let x = ..`: a new local, typed by what it is given.
+    /// `let x = ..`: a new local, typed by what it is given.
+    fn lower_let(&mut self, name: &ast::Name, value: &LetValue, span: Span, sc: &mut Scope, cx: &LowerContext) -> StmtKind {
+        match value {
+            LetValue::Expr(e) => {
+                let (x, t) = self.lower_expr(e, sc, cx);
+                let slot = sc.declare(&name.node, t);
+                StmtKind::Let { slot, value: x }
+            }
+            LetValue::Call(c) => {
+                let call = self.lower_call(c, sc, cx);
+                let slot = sc.declare(&name.node, Ty::Any);
+                StmtKind::LetCall { slot, call }
+            }
+            LetValue::Choose(c) => {
+                let (choose, ty) = self.lower_choose(c, sc, cx);
+                if matches!(choose.form, ChooseFormIr::Branches(_)) {
+                    self.error(
+                        Diag::error(span, "a choice between branches has no value to keep")
+                            .help("write `choose p \"..\" { .. }` without `let`"),
+                    );
+                }
+                let slot = sc.declare(&name.node, ty);
+                StmtKind::Choose { dest: Some(slot), choose: Box::new(choose) }
+            }
+            LetValue::Roll(e) => {
+                let (x, t) = self.lower_expr(e, sc, cx);
+                self.expect_ty(&t, &Ty::Int, e.span);
+                let slot = sc.declare(&name.node, Ty::Int);
+                StmtKind::Roll { slot, sides: x }
+            }
+            LetValue::Pick(e) => {
+                let (x, t) = self.lower_list(e, sc, cx);
+                let slot = sc.declare(&name.node, t.elem());
+                StmtKind::Pick { slot, list: x }
+            }
+            LetValue::Create(c) => {
+                let create = self.lower_create(c, sc, cx);
+                let slot = sc.declare(&name.node, Ty::Obj(None));
+                StmtKind::Create { dest: Some(slot), create: Box::new(create) }
+            }
+        }
     }
 
     fn lower_place(&mut self, place: &[ast::Name], vt: &Ty, sc: &mut Scope, cx: &LowerContext) -> Option<PlaceIr> {

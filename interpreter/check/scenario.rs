@@ -132,99 +132,11 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     let (v, _) = c.lower_expr(value, &mut sc, &pure);
                     Some(Step::Answer { who: w, value: v })
                 }
-                StmtKind::Random(r) => Some(Step::Random(match r {
-                    RandomScript::Roll(e) => {
-                        let (x, t) = c.lower_expr(e, &mut sc, &pure);
-                        c.expect_ty(&t, &Ty::Int, e.span);
-                        RandomIr::Roll(x)
-                    }
-                    RandomScript::Keep => RandomIr::Keep,
-                    RandomScript::Order(e) => RandomIr::Order(c.lower_list(e, &mut sc, &pure).0),
-                    RandomScript::Pick(e) => RandomIr::Pick(c.lower_expr(e, &mut sc, &pure).0),
-                })),
-                StmtKind::Expect(e) => Some(Step::Expect(match e {
-                    Expect::Options { who, labels, count, message } => {
-                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
-                        c.expect_ty(&wt, &Ty::Player, who.span);
-                        let (l, _) = c.lower_list(labels, &mut sc, &pure);
-                        let mut number = |c: &mut Checker, n: &ast::Expr| {
-                            let (x, t) = c.lower_expr(n, &mut sc, &pure);
-                            c.expect_ty(&t, &Ty::Int, n.span);
-                            x
-                        };
-                        let count = count.as_ref().map(|k| match k {
-                            ast::ChooseCount::UpTo(n) => ChooseCountIr::UpTo(number(c, n)),
-                            ast::ChooseCount::Exactly(n) => ChooseCountIr::Exactly(number(c, n)),
-                            ast::ChooseCount::One => ChooseCountIr::One,
-                            ast::ChooseCount::Order => ChooseCountIr::Order,
-                        });
-                        let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
-                        ExpectIr::Options { who: w, labels: l, count, message }
-                    }
-                    Expect::Finished => ExpectIr::Finished,
-                    Expect::NotFinished => ExpectIr::NotFinished,
-                    Expect::Winner(w) => ExpectIr::Winner(w.as_ref().map(|w| {
-                        let (x, t) = c.lower_expr(w, &mut sc, &pure);
-                        if !(t.fits(&Ty::Player) || t.fits(&Ty::List(Box::new(Ty::Player)))) {
-                            let msg = format!("expected a player or a list of players, found {}", c.ty_name(&t));
-                            c.error(Diag::error(w.span, msg).help("write `expect winner P1`, `expect winner [P1, P2]`, or `expect draw`"));
-                        }
-                        x
-                    })),
-                    Expect::Refused { who, value, fragment } => {
-                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
-                        c.expect_ty(&wt, &Ty::Player, who.span);
-                        let (v, _) = c.lower_expr(value, &mut sc, &pure);
-                        ExpectIr::Refused { who: w, value: v, fragment: fragment.as_ref().map(|f| f.node.clone()) }
-                    }
-                    Expect::Event { name, happened } => match c.event_by_name.get(&name.node) {
-                        Some(&event) => ExpectIr::Event { event, name: name.node.clone(), happened: *happened },
-                        None => {
-                            let help = arbiter_syntax::diag::did_you_mean(&name.node, c.event_by_name.keys().map(String::as_str));
-                            c.error(
-                                Diag::error(name.span, format!("unknown event `{}`", name.node))
-                                    .label("not declared")
-                                    .maybe_help(help.or_else(|| Some("an `expect event` names an `event` the rules declare and `signal`; for any other happening, use `expect log \"text\"` or `expect no log \"text\"`".into()))),
-                            );
-                            continue;
-                        }
-                    },
-                    Expect::NoLog(e) => ExpectIr::NoLog(c.lower_expr(e, &mut sc, &pure).0),
-                    Expect::Decision { who, prompt } => {
-                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
-                        c.expect_ty(&wt, &Ty::Player, who.span);
-                        ExpectIr::Decision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
-                    }
-                    Expect::Log(e) => ExpectIr::Log(c.lower_expr(e, &mut sc, &pure).0),
-                    Expect::Deck { name, valid, fragment } => match c.game.decks.iter().position(|d| d.name == name.node) {
-                        Some(deck) => ExpectIr::Deck { deck, valid: *valid, fragment: fragment.as_ref().map(|f| f.node.clone()) },
-                        None => {
-                            let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
-                            let help = arbiter_syntax::diag::did_you_mean(&name.node, names.iter().copied());
-                            c.error(
-                                Diag::error(name.span, format!("no deck named `{}`", name.node)).label("unknown deck").maybe_help(help),
-                            );
-                            continue;
-                        }
-                    },
-                    Expect::Sees { who, what, sees } => {
-                        let (w, wt) = c.lower_expr(who, &mut sc, &pure);
-                        c.expect_ty(&wt, &Ty::Player, who.span);
-                        let (x, xt) = c.lower_expr(what, &mut sc, &pure);
-                        if !(xt.fits(&Ty::Obj(None)) || xt.is_listlike()) {
-                            let msg = format!("expected an object or a list of objects, found {}", c.ty_name(&xt));
-                            c.error(Diag::error(what.span, msg).help("a seat sees or cannot see objects: cards, tokens, counters"));
-                        }
-                        ExpectIr::Sees { who: w, what: x, sees: *sees }
-                    }
-                    Expect::True { cond, message } => {
-                        let (x, t) = c.lower_expr(cond, &mut sc, &pure);
-                        c.expect_ty(&t, &Ty::Bool, cond.span);
-                        let text = c.game.file(cond.span.file).map(|f| f.slice(cond.span).to_string()).unwrap_or_default();
-                        let message = message.as_ref().map(|m| c.lower_str(&m.node, &mut sc, &pure));
-                        ExpectIr::True { cond: x, text, message }
-                    }
-                })),
+                StmtKind::Random(r) => Some(Step::Random(lower_random(c, r, &mut sc, &pure))),
+                StmtKind::Expect(e) => match lower_expect(c, e, &mut sc, &pure) {
+                    Some(x) => Some(Step::Expect(x)),
+                    None => continue,
+                },
                 StmtKind::Stop => Some(Step::Stop),
                 _ => None,
             };
@@ -248,18 +160,7 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         {
             c.error(Diag::error(st.span, "nothing may follow `stop`").help("`stop` ends the scenario"));
         }
-        let mut decks = Vec::new();
-        for (seat, name, span) in &h.decks {
-            match c.game.decks.iter().position(|d| d.name == *name) {
-                Some(i) if *seat < h.players => decks.push((*seat, i)),
-                Some(_) => c.error(Diag::error(*span, format!("seat {} is not in a {}-player game", seat + 1, h.players))),
-                None => {
-                    let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
-                    let help = arbiter_syntax::diag::did_you_mean(name, names.iter().copied());
-                    c.error(Diag::error(*span, format!("no deck named `{name}`")).label("unknown deck").maybe_help(help));
-                }
-            }
-        }
+        let decks = scenario_decks(c, &h);
         out.push(ScenarioIr {
             id: s.id.node.clone(),
             decks,
@@ -275,4 +176,121 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         });
     }
     out
+}
+
+/// `random ..` in a scenario: the result it scripts.
+fn lower_random(c: &mut Checker, r: &RandomScript, sc: &mut Scope, pure: &LowerContext) -> RandomIr {
+    match r {
+        RandomScript::Roll(e) => {
+            let (x, t) = c.lower_expr(e, sc, pure);
+            c.expect_ty(&t, &Ty::Int, e.span);
+            RandomIr::Roll(x)
+        }
+        RandomScript::Keep => RandomIr::Keep,
+        RandomScript::Order(e) => RandomIr::Order(c.lower_list(e, sc, pure).0),
+        RandomScript::Pick(e) => RandomIr::Pick(c.lower_expr(e, sc, pure).0),
+    }
+}
+
+/// `expect ..` in a scenario: what it checks, or none when it names no such event or deck (an
+/// error is reported).
+fn lower_expect(c: &mut Checker, e: &Expect, sc: &mut Scope, pure: &LowerContext) -> Option<ExpectIr> {
+    Some(match e {
+        Expect::Options { who, labels, count, message } => {
+            let (w, wt) = c.lower_expr(who, sc, pure);
+            c.expect_ty(&wt, &Ty::Player, who.span);
+            let (l, _) = c.lower_list(labels, sc, pure);
+            let mut number = |c: &mut Checker, n: &ast::Expr| {
+                let (x, t) = c.lower_expr(n, sc, pure);
+                c.expect_ty(&t, &Ty::Int, n.span);
+                x
+            };
+            let count = count.as_ref().map(|k| match k {
+                ast::ChooseCount::UpTo(n) => ChooseCountIr::UpTo(number(c, n)),
+                ast::ChooseCount::Exactly(n) => ChooseCountIr::Exactly(number(c, n)),
+                ast::ChooseCount::One => ChooseCountIr::One,
+                ast::ChooseCount::Order => ChooseCountIr::Order,
+            });
+            let message = message.as_ref().map(|m| c.lower_str(&m.node, sc, pure));
+            ExpectIr::Options { who: w, labels: l, count, message }
+        }
+        Expect::Finished => ExpectIr::Finished,
+        Expect::NotFinished => ExpectIr::NotFinished,
+        Expect::Winner(w) => ExpectIr::Winner(w.as_ref().map(|w| {
+            let (x, t) = c.lower_expr(w, sc, pure);
+            if !(t.fits(&Ty::Player) || t.fits(&Ty::List(Box::new(Ty::Player)))) {
+                let msg = format!("expected a player or a list of players, found {}", c.ty_name(&t));
+                c.error(Diag::error(w.span, msg).help("write `expect winner P1`, `expect winner [P1, P2]`, or `expect draw`"));
+            }
+            x
+        })),
+        Expect::Refused { who, value, fragment } => {
+            let (w, wt) = c.lower_expr(who, sc, pure);
+            c.expect_ty(&wt, &Ty::Player, who.span);
+            let (v, _) = c.lower_expr(value, sc, pure);
+            ExpectIr::Refused { who: w, value: v, fragment: fragment.as_ref().map(|f| f.node.clone()) }
+        }
+        Expect::Event { name, happened } => match c.event_by_name.get(&name.node) {
+            Some(&event) => ExpectIr::Event { event, name: name.node.clone(), happened: *happened },
+            None => {
+                let help = arbiter_syntax::diag::did_you_mean(&name.node, c.event_by_name.keys().map(String::as_str));
+                c.error(
+                    Diag::error(name.span, format!("unknown event `{}`", name.node))
+                        .label("not declared")
+                        .maybe_help(help.or_else(|| Some("an `expect event` names an `event` the rules declare and `signal`; for any other happening, use `expect log \"text\"` or `expect no log \"text\"`".into()))),
+                );
+                return None;
+            }
+        },
+        Expect::NoLog(e) => ExpectIr::NoLog(c.lower_expr(e, sc, pure).0),
+        Expect::Decision { who, prompt } => {
+            let (w, wt) = c.lower_expr(who, sc, pure);
+            c.expect_ty(&wt, &Ty::Player, who.span);
+            ExpectIr::Decision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
+        }
+        Expect::Log(e) => ExpectIr::Log(c.lower_expr(e, sc, pure).0),
+        Expect::Deck { name, valid, fragment } => match c.game.decks.iter().position(|d| d.name == name.node) {
+            Some(deck) => ExpectIr::Deck { deck, valid: *valid, fragment: fragment.as_ref().map(|f| f.node.clone()) },
+            None => {
+                let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
+                let help = arbiter_syntax::diag::did_you_mean(&name.node, names.iter().copied());
+                c.error(Diag::error(name.span, format!("no deck named `{}`", name.node)).label("unknown deck").maybe_help(help));
+                return None;
+            }
+        },
+        Expect::Sees { who, what, sees } => {
+            let (w, wt) = c.lower_expr(who, sc, pure);
+            c.expect_ty(&wt, &Ty::Player, who.span);
+            let (x, xt) = c.lower_expr(what, sc, pure);
+            if !(xt.fits(&Ty::Obj(None)) || xt.is_listlike()) {
+                let msg = format!("expected an object or a list of objects, found {}", c.ty_name(&xt));
+                c.error(Diag::error(what.span, msg).help("a seat sees or cannot see objects: cards, tokens, counters"));
+            }
+            ExpectIr::Sees { who: w, what: x, sees: *sees }
+        }
+        Expect::True { cond, message } => {
+            let (x, t) = c.lower_expr(cond, sc, pure);
+            c.expect_ty(&t, &Ty::Bool, cond.span);
+            let text = c.game.file(cond.span.file).map(|f| f.slice(cond.span).to_string()).unwrap_or_default();
+            let message = message.as_ref().map(|m| c.lower_str(&m.node, sc, pure));
+            ExpectIr::True { cond: x, text, message }
+        }
+    })
+}
+
+/// The deck lists a scenario's header gives each seat, by index into the game's decks.
+fn scenario_decks(c: &mut Checker, h: &Header) -> Vec<(usize, usize)> {
+    let mut decks = Vec::new();
+    for (seat, name, span) in &h.decks {
+        match c.game.decks.iter().position(|d| d.name == *name) {
+            Some(i) if *seat < h.players => decks.push((*seat, i)),
+            Some(_) => c.error(Diag::error(*span, format!("seat {} is not in a {}-player game", seat + 1, h.players))),
+            None => {
+                let names: Vec<&str> = c.game.decks.iter().map(|d| d.name.as_str()).collect();
+                let help = arbiter_syntax::diag::did_you_mean(name, names.iter().copied());
+                c.error(Diag::error(*span, format!("no deck named `{name}`")).label("unknown deck").maybe_help(help));
+            }
+        }
+    }
+    decks
 }

@@ -69,20 +69,7 @@ fn proc_body(item: &Item) -> Option<(&str, &arbiter_syntax::ast::Block)> {
 /// The rule items with the selected variants (and those they extend) applied, in order.
 pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) -> Vec<Placed<'a>> {
     // Files that are `part of variant X`: their items are X's, not the base's.
-    let mut part_of: Vec<(FileId, arbiter_syntax::ast::Name)> = Vec::new();
-    for p in placed {
-        if let Item::PartOf(n) = &p.item.node {
-            if let Some((_, first)) = part_of.iter().find(|(f, _)| *f == p.item.span.file) {
-                let at = c.game.location(first.span);
-                c.error(
-                    Diag::error(n.span, "a second `part of variant` line in one file")
-                        .help(format!("the first is at {at}; a file belongs to one variant")),
-                );
-                continue;
-            }
-            part_of.push((p.item.span.file, n.clone()));
-        }
-    }
+    let part_of = files_part_of(c, placed);
     let variant_of = |p: &Placed| part_of.iter().find(|(f, _)| *f == p.item.span.file).map(|(_, n)| n.node.clone());
     let not_rules = |p: &Placed| {
         matches!(p.item.node, Item::Variant(_) | Item::Scenario(_) | Item::Game(_) | Item::For(_) | Item::Uses(_) | Item::PartOf(_))
@@ -103,6 +90,64 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
         let role = placed.iter().find(|p| p.item.span.file == v.name.span.file).map_or(Role::Variant, |p| p.role);
         if matches!(role, Role::Rulebook | Role::Stdlib) { Role::Variant } else { role }
     };
+    for (_, n) in &part_of {
+        if !variants.iter().any(|(v, _)| v.name.node == n.node) {
+            let help = did_you_mean(&n.node, variants.iter().map(|(v, _)| v.name.node.as_str()))
+                .unwrap_or_else(|| "declare it with `variant NAME \"title\" { }` in a file of its own".to_string());
+            c.error(
+                Diag::error(n.span, format!("this file is part of variant `{}`, which does not exist", n.node))
+                    .label("no such variant")
+                    .help(help),
+            );
+        }
+    }
+    let known = known_items(placed, &base, &parts, &variants);
+    check_step_names(c, &base);
+    for (v, span) in &variants {
+        declare_variant(c, &known, &base, &parts, &variants, v, *span);
+    }
+    for v in order(c, &variants, placed, selected) {
+        c.game.active_variants.push(v.name.node.clone());
+        // The items of its files first, so that its own changes can name them.
+        base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed {
+            item: p.item.clone(),
+            role: if matches!(p.role, Role::Rulebook | Role::Stdlib) { Role::Variant } else { p.role },
+        }));
+        let role = role_of(v);
+        for op in &v.ops {
+            switch_on(c, &known, &mut base, v, op, role);
+        }
+    }
+    base
+}
+
+/// The files that are `part of variant X`, each with the name it gives (one such line a file).
+fn files_part_of(c: &mut Checker, placed: &[Placed]) -> Vec<(FileId, arbiter_syntax::ast::Name)> {
+    let mut part_of: Vec<(FileId, arbiter_syntax::ast::Name)> = Vec::new();
+    for p in placed {
+        if let Item::PartOf(n) = &p.item.node {
+            if let Some((_, first)) = part_of.iter().find(|(f, _)| *f == p.item.span.file) {
+                let at = c.game.location(first.span);
+                c.error(
+                    Diag::error(n.span, "a second `part of variant` line in one file")
+                        .help(format!("the first is at {at}; a file belongs to one variant")),
+                );
+                continue;
+            }
+            part_of.push((p.item.span.file, n.clone()));
+        }
+    }
+    part_of
+}
+
+/// What the base and every variant name: the base's items, the items variants add (in files of
+/// their own or with `add`), every version of each procedure and the steps variants insert.
+fn known_items<'a>(
+    placed: &[Placed<'a>],
+    base: &[Placed<'a>],
+    parts: &[(String, Placed<'a>)],
+    variants: &[(&'a VariantItem, Span)],
+) -> Known<'a> {
     let mut known = Known {
         existing: base.iter().filter_map(|p| key(&p.item.node)).collect(),
         added: Vec::new(),
@@ -116,23 +161,12 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             known.proc_versions.push(v);
         }
     }
-    for (_, p) in &parts {
+    for (_, p) in parts {
         if let Some(k) = key(&p.item.node) {
             known.added.push(k);
         }
     }
-    for (_, n) in &part_of {
-        if !variants.iter().any(|(v, _)| v.name.node == n.node) {
-            let help = did_you_mean(&n.node, variants.iter().map(|(v, _)| v.name.node.as_str()))
-                .unwrap_or_else(|| "declare it with `variant NAME \"title\" { }` in a file of its own".to_string());
-            c.error(
-                Diag::error(n.span, format!("this file is part of variant `{}`, which does not exist", n.node))
-                    .label("no such variant")
-                    .help(help),
-            );
-        }
-    }
-    for (v, _) in &variants {
+    for (v, _) in variants {
         for op in &v.ops {
             match &op.node {
                 VariantOp::Add(item) | VariantOp::Replace(item) => {
@@ -154,61 +188,59 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             }
         }
     }
-    check_step_names(c, &base);
-    for (v, span) in &variants {
-        if c.game.variants.iter().any(|x| x.name == v.name.node) {
-            c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
-            continue;
-        }
-        for parent in &v.extends {
-            if !variants.iter().any(|(w, _)| w.name.node == parent.node) {
-                let help = did_you_mean(&parent.node, variants.iter().map(|(w, _)| w.name.node.as_str()));
-                c.error(
-                    Diag::error(parent.span, format!("variant `{}` extends `{}`, which does not exist", v.name.node, parent.node))
-                        .label("no such variant")
-                        .maybe_help(help),
-                );
-            }
-        }
-        let mut changes: Vec<VariantChange> = parts
-            .iter()
-            .filter(|(w, _)| *w == v.name.node)
-            .filter_map(|(_, p)| {
-                let (kind, name) = key(&p.item.node)?;
-                Some(VariantChange { verb: "adds", kind: kind.to_string(), name, before: None, after: Some(p.item.span) })
-            })
-            .collect();
-        changes.extend(v.ops.iter().filter_map(|op| describe(c, &known, &base, op)));
-        // Without a word for where it comes from: an option in a rulebook's folder, a house rule
-        // in a player's own file.
-        let group = v.group.clone().unwrap_or_else(|| {
-            let file = c.game.files.iter().find(|f| f.id == span.file).map(|f| f.name.replace('\\', "/"));
-            let in_rulebook = file.is_none_or(|n| n.starts_with("rulebooks/") || n.contains("/rulebooks/"));
-            if in_rulebook { "option" } else { "house" }.to_string()
-        });
-        std::sync::Arc::make_mut(&mut c.game.variants).push(VariantInfo {
-            name: v.name.node.clone(),
-            title: v.title.node.clone(),
-            extends: v.extends.iter().map(|n| n.node.clone()).collect(),
-            group,
-            cite: v.cite.as_ref().map(|x| x.node.clone()),
-            changes,
-            span: *span,
-        });
+    known
+}
+
+/// Declare variant `v` (written at `span`): its name once, the variants it extends, the changes
+/// it makes, and where it comes from.
+fn declare_variant(
+    c: &mut Checker,
+    known: &Known,
+    base: &[Placed],
+    parts: &[(String, Placed)],
+    variants: &[(&VariantItem, Span)],
+    v: &VariantItem,
+    span: Span,
+) {
+    if c.game.variants.iter().any(|x| x.name == v.name.node) {
+        c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
+        return;
     }
-    for v in order(c, &variants, placed, selected) {
-        c.game.active_variants.push(v.name.node.clone());
-        // The items of its files first, so that its own changes can name them.
-        base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed {
-            item: p.item.clone(),
-            role: if matches!(p.role, Role::Rulebook | Role::Stdlib) { Role::Variant } else { p.role },
-        }));
-        let role = role_of(v);
-        for op in &v.ops {
-            switch_on(c, &known, &mut base, v, op, role);
+    for parent in &v.extends {
+        if !variants.iter().any(|(w, _)| w.name.node == parent.node) {
+            let help = did_you_mean(&parent.node, variants.iter().map(|(w, _)| w.name.node.as_str()));
+            c.error(
+                Diag::error(parent.span, format!("variant `{}` extends `{}`, which does not exist", v.name.node, parent.node))
+                    .label("no such variant")
+                    .maybe_help(help),
+            );
         }
     }
-    base
+    let mut changes: Vec<VariantChange> = parts
+        .iter()
+        .filter(|(w, _)| *w == v.name.node)
+        .filter_map(|(_, p)| {
+            let (kind, name) = key(&p.item.node)?;
+            Some(VariantChange { verb: "adds", kind: kind.to_string(), name, before: None, after: Some(p.item.span) })
+        })
+        .collect();
+    changes.extend(v.ops.iter().filter_map(|op| describe(c, known, base, op)));
+    // Without a word for where it comes from: an option in a rulebook's folder, a house rule
+    // in a player's own file.
+    let group = v.group.clone().unwrap_or_else(|| {
+        let file = c.game.files.iter().find(|f| f.id == span.file).map(|f| f.name.replace('\\', "/"));
+        let in_rulebook = file.is_none_or(|n| n.starts_with("rulebooks/") || n.contains("/rulebooks/"));
+        if in_rulebook { "option" } else { "house" }.to_string()
+    });
+    std::sync::Arc::make_mut(&mut c.game.variants).push(VariantInfo {
+        name: v.name.node.clone(),
+        title: v.title.node.clone(),
+        extends: v.extends.iter().map(|n| n.node.clone()).collect(),
+        group,
+        cite: v.cite.as_ref().map(|x| x.node.clone()),
+        changes,
+        span,
+    });
 }
 
 /// A step name used twice in one procedure: variants could not tell them apart.

@@ -82,17 +82,7 @@ impl ParseContext {
         let kind = match rule {
             Rule::let_stmt => {
                 let name = self.name(self.next(&mut it, span, "let")?);
-                let v = self.next(&mut it, span, "let")?;
-                let vspan = self.span(&v);
-                let value = match v.as_rule() {
-                    Rule::call_stmt => LetValue::Call(self.build_call(self.next(&mut v.into_inner(), vspan, "call")?)?),
-                    Rule::choose_stmt => LetValue::Choose(Box::new(self.build_choose(v)?)),
-                    Rule::roll_expr => LetValue::Roll(self.build_inner_expr(v)?),
-                    Rule::pick_expr => LetValue::Pick(self.build_inner_expr(v)?),
-                    Rule::create_stmt => LetValue::Create(Box::new(self.build_create(v)?)),
-                    _ => LetValue::Expr(self.build_expr(v)?),
-                };
-                StmtKind::Let { name, value }
+                StmtKind::Let { name, value: self.build_let_value(self.next(&mut it, span, "let")?)? }
             }
             Rule::assign_stmt => {
                 let place_pair = self.next(&mut it, span, "assignment")?;
@@ -107,24 +97,7 @@ impl ParseContext {
                 let value = self.build_expr(self.next(&mut it, span, "assignment")?)?;
                 StmtKind::Assign { place, op: Spanned::new(op, op_span), value }
             }
-            Rule::if_stmt => {
-                let mut arms = Vec::new();
-                let mut otherwise = None;
-                let parts: Vec<RulePair> = it.collect();
-                let mut i = 0;
-                while i < parts.len() {
-                    let a = parts.get(i).cloned().ok_or_else(|| internal(span, "if"))?;
-                    if a.as_rule() == Rule::block {
-                        otherwise = Some(self.build_block(a)?);
-                        i += 1;
-                    } else {
-                        let b = parts.get(i + 1).cloned().ok_or_else(|| internal(span, "if"))?;
-                        arms.push((self.build_expr(a)?, self.build_block(b)?));
-                        i += 2;
-                    }
-                }
-                StmtKind::If { arms, otherwise }
-            }
+            Rule::if_stmt => self.build_if(span, it)?,
             Rule::for_stmt => {
                 let _ = it.next();
                 let var = self.name(self.next(&mut it, span, "for")?);
@@ -153,24 +126,7 @@ impl ParseContext {
             Rule::return_stmt => StmtKind::Return(it.next().map(|e| self.build_expr(e)).transpose()?),
             Rule::call_stmt => StmtKind::Call(self.build_call(self.next(&mut it, span, "call")?)?),
             Rule::choose_stmt => StmtKind::Choose(Box::new(self.build_choose_from_iter(span, it)?)),
-            Rule::move_stmt => {
-                let what = self.build_expr(self.next(&mut it, span, "move")?)?;
-                let to = self.build_expr(self.next(&mut it, span, "move")?)?;
-                let mut flags = Vec::new();
-                for f in it {
-                    let fspan = self.span(&f);
-                    let flag = match f.as_str() {
-                        "top" => MoveFlag::Top,
-                        "bottom" => MoveFlag::Bottom,
-                        _ => match f.into_inner().next().map(|x| x.as_rule()) {
-                            Some(Rule::face_up) => MoveFlag::FaceUp,
-                            _ => MoveFlag::FaceDown,
-                        },
-                    };
-                    flags.push(Spanned::new(flag, fspan));
-                }
-                StmtKind::Move { what, to, flags }
-            }
+            Rule::move_stmt => self.build_move(span, it)?,
             Rule::put_stmt => {
                 let what = self.build_expr(self.next(&mut it, span, "put")?)?;
                 let under = self.next(&mut it, span, "put")?.as_str() == "under";
@@ -183,20 +139,7 @@ impl ParseContext {
                 StmtKind::Turn { what, up }
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.build_expr(self.next(&mut it, span, "shuffle")?)?),
-            Rule::modify_stmt => {
-                let place_pair = self.next(&mut it, span, "modify")?;
-                let pspan = self.span(&place_pair);
-                let mut names: Vec<Name> = place_pair.into_inner().map(|n| self.name(n)).collect();
-                let field = names.pop().ok_or_else(|| internal(pspan, "modify"))?;
-                if names.is_empty() {
-                    return Err(Diag::error(pspan, "`modify` needs an object and a field, like `modify f.power += 2`"));
-                }
-                let target = place_to_expr(&names);
-                let op = self.build_modify_op(self.next(&mut it, span, "modify")?)?;
-                let value = self.build_expr(self.next(&mut it, span, "modify")?)?;
-                let until = it.next().map(|u| self.name(u));
-                StmtKind::Modify { target, field, op, value, until }
-            }
+            Rule::modify_stmt => self.build_modify(span, it)?,
             Rule::lasting_stmt => {
                 let kw = self.next(&mut it, span, "forbid")?;
                 let forbid = kw.as_rule() == Rule::kw_forbid;
@@ -240,104 +183,179 @@ impl ParseContext {
                 let value = self.build_expr(self.next(&mut it, span, "answer")?)?;
                 StmtKind::Answer { who, value }
             }
-            Rule::random_stmt => {
-                let r = self.next(&mut it, span, "random")?;
-                let rspan = self.span(&r);
-                let script = match r.as_rule() {
-                    Rule::random_roll => RandomScript::Roll(self.build_inner_expr(r)?),
-                    Rule::random_keep => RandomScript::Keep,
-                    Rule::random_order => RandomScript::Order(self.build_inner_expr(r)?),
-                    Rule::random_pick => RandomScript::Pick(self.build_inner_expr(r)?),
-                    _ => return Err(internal(rspan, "random")),
-                };
-                StmtKind::Random(script)
-            }
-            Rule::expect_stmt => {
-                let e = self.next(&mut it, span, "expect")?;
-                let espan = self.span(&e);
-                let expect = match e.as_rule() {
-                    Rule::expect_options => {
-                        let mut x = e.into_inner();
-                        let who = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
-                        let labels = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
-                        let mut count = None;
-                        let mut message = None;
-                        for rest in x {
-                            match rest.as_rule() {
-                                Rule::options_count => {
-                                    let c = self.next(&mut rest.into_inner(), espan, "expect options")?;
-                                    let n = c.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
-                                    count = Some(match (c.as_rule(), n) {
-                                        (Rule::options_up_to, Some(n)) => ChooseCount::UpTo(self.build_expr(n)?),
-                                        (Rule::options_exactly, Some(n)) => ChooseCount::Exactly(self.build_expr(n)?),
-                                        (Rule::options_one, _) => ChooseCount::One,
-                                        (Rule::options_order, _) => ChooseCount::Order,
-                                        _ => return Err(internal(espan, "expect options")),
-                                    });
-                                }
-                                _ => message = Some(self.spanned_strlit(rest)?),
-                            }
-                        }
-                        Expect::Options { who, labels, count, message }
-                    }
-                    Rule::expect_finished => Expect::Finished,
-                    Rule::expect_not_finished => Expect::NotFinished,
-                    Rule::expect_draw => Expect::Winner(None),
-                    Rule::expect_winner => {
-                        let w = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect winner"))?;
-                        Expect::Winner(Some(self.build_expr(w)?))
-                    }
-                    Rule::expect_refused => {
-                        let parts: Vec<_> = e.into_inner().filter(|p| !matches!(p.as_rule(), Rule::kw_refused | Rule::kw_answer)).collect();
-                        let [who, value, rest @ ..] = parts.as_slice() else { return Err(internal(espan, "expect refused")) };
-                        let who = self.build_expr(who.clone())?;
-                        let value = self.build_expr(value.clone())?;
-                        let fragment = rest.first().map(|s| self.string(s.clone())).transpose()?;
-                        Expect::Refused { who, value, fragment }
-                    }
-                    Rule::expect_event | Rule::expect_no_event => {
-                        let happened = e.as_rule() == Rule::expect_event;
-                        let n = e.into_inner().find(|p| p.as_rule() == Rule::item_name).ok_or_else(|| internal(espan, "expect event"))?;
-                        Expect::Event { name: self.name(n), happened }
-                    }
-                    Rule::expect_no_log => {
-                        let x = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect no log"))?;
-                        Expect::NoLog(self.build_expr(x)?)
-                    }
-                    Rule::expect_decision => {
-                        let mut x = e.into_inner();
-                        let who = self.build_expr(self.next(&mut x, espan, "expect decision")?)?;
-                        let prompt = x.next().map(|s| self.string(s)).transpose()?;
-                        Expect::Decision { who, prompt }
-                    }
-                    Rule::expect_log => Expect::Log(self.build_inner_expr(e)?),
-                    Rule::expect_deck => {
-                        let mut x = e.into_inner();
-                        let name = self.string(self.next(&mut x, espan, "expect deck")?)?;
-                        let v = self.next(&mut x, espan, "expect deck")?;
-                        let valid = v.as_rule() == Rule::deck_valid;
-                        let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
-                        Expect::Deck { name, valid, fragment }
-                    }
-                    Rule::expect_expr => {
-                        let mut x = e.into_inner();
-                        let first = self.build_expr(self.next(&mut x, espan, "expect")?)?;
-                        match x.next() {
-                            Some(k) if matches!(k.as_rule(), Rule::kw_sees | Rule::kw_cannot_see) => {
-                                let what = self.build_expr(self.next(&mut x, espan, "expect")?)?;
-                                Expect::Sees { who: first, what, sees: k.as_rule() == Rule::kw_sees }
-                            }
-                            message => Expect::True { cond: first, message: message.map(|s| self.spanned_strlit(s)).transpose()? },
-                        }
-                    }
-                    _ => return Err(internal(espan, "expect")),
-                };
-                StmtKind::Expect(expect)
-            }
+            Rule::random_stmt => StmtKind::Random(self.build_random(self.next(&mut it, span, "random")?)?),
+            Rule::expect_stmt => StmtKind::Expect(self.build_expect(self.next(&mut it, span, "expect")?)?),
             Rule::stop_stmt => StmtKind::Stop,
             _ => return Err(internal(span, "statement")),
         };
         Ok(Spanned::new(kind, span))
+    }
+
+    /// `expect ...` in a scenario: what the scenario checks at this point.
+    fn build_expect(&self, e: RulePair) -> ParseResult<Expect> {
+        let espan = self.span(&e);
+        Ok(match e.as_rule() {
+            Rule::expect_options => self.build_expect_options(e)?,
+            Rule::expect_finished => Expect::Finished,
+            Rule::expect_not_finished => Expect::NotFinished,
+            Rule::expect_draw => Expect::Winner(None),
+            Rule::expect_winner => {
+                let w = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect winner"))?;
+                Expect::Winner(Some(self.build_expr(w)?))
+            }
+            Rule::expect_refused => {
+                let parts: Vec<_> = e.into_inner().filter(|p| !matches!(p.as_rule(), Rule::kw_refused | Rule::kw_answer)).collect();
+                let [who, value, rest @ ..] = parts.as_slice() else { return Err(internal(espan, "expect refused")) };
+                let who = self.build_expr(who.clone())?;
+                let value = self.build_expr(value.clone())?;
+                let fragment = rest.first().map(|s| self.string(s.clone())).transpose()?;
+                Expect::Refused { who, value, fragment }
+            }
+            Rule::expect_event | Rule::expect_no_event => {
+                let happened = e.as_rule() == Rule::expect_event;
+                let n = e.into_inner().find(|p| p.as_rule() == Rule::item_name).ok_or_else(|| internal(espan, "expect event"))?;
+                Expect::Event { name: self.name(n), happened }
+            }
+            Rule::expect_no_log => {
+                let x = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect no log"))?;
+                Expect::NoLog(self.build_expr(x)?)
+            }
+            Rule::expect_decision => {
+                let mut x = e.into_inner();
+                let who = self.build_expr(self.next(&mut x, espan, "expect decision")?)?;
+                let prompt = x.next().map(|s| self.string(s)).transpose()?;
+                Expect::Decision { who, prompt }
+            }
+            Rule::expect_log => Expect::Log(self.build_inner_expr(e)?),
+            Rule::expect_deck => {
+                let mut x = e.into_inner();
+                let name = self.string(self.next(&mut x, espan, "expect deck")?)?;
+                let v = self.next(&mut x, espan, "expect deck")?;
+                let valid = v.as_rule() == Rule::deck_valid;
+                let fragment = v.into_inner().next().map(|s| self.string(s)).transpose()?;
+                Expect::Deck { name, valid, fragment }
+            }
+            Rule::expect_expr => {
+                let mut x = e.into_inner();
+                let first = self.build_expr(self.next(&mut x, espan, "expect")?)?;
+                match x.next() {
+                    Some(k) if matches!(k.as_rule(), Rule::kw_sees | Rule::kw_cannot_see) => {
+                        let what = self.build_expr(self.next(&mut x, espan, "expect")?)?;
+                        Expect::Sees { who: first, what, sees: k.as_rule() == Rule::kw_sees }
+                    }
+                    message => Expect::True { cond: first, message: message.map(|s| self.spanned_strlit(s)).transpose()? },
+                }
+            }
+            _ => return Err(internal(espan, "expect")),
+        })
+    }
+
+    /// `expect options P [..] (count) "message"`.
+    fn build_expect_options(&self, e: RulePair) -> ParseResult<Expect> {
+        let espan = self.span(&e);
+        let mut x = e.into_inner();
+        let who = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
+        let labels = self.build_expr(self.next(&mut x, espan, "expect options")?)?;
+        let mut count = None;
+        let mut message = None;
+        for rest in x {
+            match rest.as_rule() {
+                Rule::options_count => {
+                    let c = self.next(&mut rest.into_inner(), espan, "expect options")?;
+                    let n = c.clone().into_inner().find(|p| p.as_rule() == Rule::expr);
+                    count = Some(match (c.as_rule(), n) {
+                        (Rule::options_up_to, Some(n)) => ChooseCount::UpTo(self.build_expr(n)?),
+                        (Rule::options_exactly, Some(n)) => ChooseCount::Exactly(self.build_expr(n)?),
+                        (Rule::options_one, _) => ChooseCount::One,
+                        (Rule::options_order, _) => ChooseCount::Order,
+                        _ => return Err(internal(espan, "expect options")),
+                    });
+                }
+                _ => message = Some(self.spanned_strlit(rest)?),
+            }
+        }
+        Ok(Expect::Options { who, labels, count, message })
+    }
+
+    /// `random roll N`, `random keep`, `random order [..]`, `random pick x` in a scenario.
+    fn build_random(&self, r: RulePair) -> ParseResult<RandomScript> {
+        let rspan = self.span(&r);
+        Ok(match r.as_rule() {
+            Rule::random_roll => RandomScript::Roll(self.build_inner_expr(r)?),
+            Rule::random_keep => RandomScript::Keep,
+            Rule::random_order => RandomScript::Order(self.build_inner_expr(r)?),
+            Rule::random_pick => RandomScript::Pick(self.build_inner_expr(r)?),
+            _ => return Err(internal(rspan, "random")),
+        })
+    }
+
+    /// What `let x = ..` binds: a value, or what a call, choice, roll, pick or creation gives.
+    fn build_let_value(&self, v: RulePair) -> ParseResult<LetValue> {
+        let vspan = self.span(&v);
+        Ok(match v.as_rule() {
+            Rule::call_stmt => LetValue::Call(self.build_call(self.next(&mut v.into_inner(), vspan, "call")?)?),
+            Rule::choose_stmt => LetValue::Choose(Box::new(self.build_choose(v)?)),
+            Rule::roll_expr => LetValue::Roll(self.build_inner_expr(v)?),
+            Rule::pick_expr => LetValue::Pick(self.build_inner_expr(v)?),
+            Rule::create_stmt => LetValue::Create(Box::new(self.build_create(v)?)),
+            _ => LetValue::Expr(self.build_expr(v)?),
+        })
+    }
+
+    /// `if c { .. } else if d { .. } else { .. }`: the arms in order, and the last block.
+    fn build_if(&self, span: Span, it: Pairs<Rule>) -> ParseResult<StmtKind> {
+        let mut arms = Vec::new();
+        let mut otherwise = None;
+        let parts: Vec<RulePair> = it.collect();
+        let mut i = 0;
+        while i < parts.len() {
+            let a = parts.get(i).cloned().ok_or_else(|| internal(span, "if"))?;
+            if a.as_rule() == Rule::block {
+                otherwise = Some(self.build_block(a)?);
+                i += 1;
+            } else {
+                let b = parts.get(i + 1).cloned().ok_or_else(|| internal(span, "if"))?;
+                arms.push((self.build_expr(a)?, self.build_block(b)?));
+                i += 2;
+            }
+        }
+        Ok(StmtKind::If { arms, otherwise })
+    }
+
+    /// `modify x.f += v until ..`.
+    fn build_modify(&self, span: Span, mut it: Pairs<Rule>) -> ParseResult<StmtKind> {
+        let place_pair = self.next(&mut it, span, "modify")?;
+        let pspan = self.span(&place_pair);
+        let mut names: Vec<Name> = place_pair.into_inner().map(|n| self.name(n)).collect();
+        let field = names.pop().ok_or_else(|| internal(pspan, "modify"))?;
+        if names.is_empty() {
+            return Err(Diag::error(pspan, "`modify` needs an object and a field, like `modify f.power += 2`"));
+        }
+        let target = place_to_expr(&names);
+        let op = self.build_modify_op(self.next(&mut it, span, "modify")?)?;
+        let value = self.build_expr(self.next(&mut it, span, "modify")?)?;
+        let until = it.next().map(|u| self.name(u));
+        Ok(StmtKind::Modify { target, field, op, value, until })
+    }
+
+    /// `move x to z top face down`.
+    fn build_move(&self, span: Span, mut it: Pairs<Rule>) -> ParseResult<StmtKind> {
+        let what = self.build_expr(self.next(&mut it, span, "move")?)?;
+        let to = self.build_expr(self.next(&mut it, span, "move")?)?;
+        let mut flags = Vec::new();
+        for f in it {
+            let fspan = self.span(&f);
+            let flag = match f.as_str() {
+                "top" => MoveFlag::Top,
+                "bottom" => MoveFlag::Bottom,
+                _ => match f.into_inner().next().map(|x| x.as_rule()) {
+                    Some(Rule::face_up) => MoveFlag::FaceUp,
+                    _ => MoveFlag::FaceDown,
+                },
+            };
+            flags.push(Spanned::new(flag, fspan));
+        }
+        Ok(StmtKind::Move { what, to, flags })
     }
 
     fn build_choose_from_iter(&self, span: Span, it: Pairs<Rule>) -> ParseResult<Choose> {

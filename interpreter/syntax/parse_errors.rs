@@ -219,7 +219,12 @@ fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
 
 /// The words a syntax error uses for what it expected.
 fn readable(rule: Rule) -> &'static str {
-    match rule {
+    code_words(rule).or_else(|| item_words(rule)).or_else(|| scenario_words(rule)).unwrap_or("something else")
+}
+
+/// Words for the tokens of code: names, values, expressions, operators and statements.
+fn code_words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::EOI => "end of file",
         Rule::string_text | Rule::string_escape | Rule::string_interp => "the closing `\"`",
         Rule::kw_for => "`for`",
@@ -297,6 +302,13 @@ fn readable(rule: Rule) -> &'static str {
         | Rule::random_stmt
         | Rule::expect_stmt
         | Rule::stop_stmt => "a statement",
+        _ => return None,
+    })
+}
+
+/// Words for the parts of items: properties, types, item kinds, clauses and abilities.
+fn item_words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::assign_op => "`=`, `+=` or `-=`",
         Rule::modify_op => "`+=`, `-=`, `=`, `add` or `remove`",
         Rule::prop | Rule::scenario_prop => "a property line",
@@ -366,6 +378,13 @@ fn readable(rule: Rule) -> &'static str {
         Rule::secret_mark => "`secretly`",
         Rule::move_flag | Rule::face_up | Rule::face_down => "`top`, `bottom`, `face up` or `face down`",
         Rule::put_where => "`under` or `over`",
+        _ => return None,
+    })
+}
+
+/// Words for the parts of scenarios (`random`, `expect`) and the keywords left.
+fn scenario_words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
         Rule::roll_expr | Rule::pick_expr => "an expression",
         Rule::random_roll | Rule::random_keep | Rule::random_order | Rule::random_pick => "`roll`, `keep`, `order` or `pick`",
         Rule::expect_options
@@ -398,6 +417,6 @@ fn readable(rule: Rule) -> &'static str {
         Rule::quantifier => "`any`, `no` or `all`",
         Rule::slot_many => "`many`",
         Rule::open_mark => "`open`",
-        _ => "something else",
-    }
+        _ => return None,
+    })
 }
