@@ -1,8 +1,8 @@
 //! The compiled code: expressions (`Expr`) and statements (`Stmt`), every name resolved to a slot or
 //! an id. Re-exported by `ir`, beside the game's definitions.
 
-use super::game::*;
 use super::value::Value;
+use crate::ids::*;
 use crate::operators::{BinaryOperator, ModifyOperator, UnaryOperator};
 use arbiter_syntax::span::Span;
 #[derive(Debug, Clone)]

@@ -5,10 +5,13 @@
 
 pub mod builtins;
 pub mod code;
+pub mod display;
 pub mod game;
+pub mod ids;
 pub mod operators;
 pub mod scenario;
 pub mod value;
 
 pub use code::*;
 pub use game::*;
+pub use ids::*;

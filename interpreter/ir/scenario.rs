@@ -4,7 +4,7 @@
 
 use crate::BlockId;
 use crate::code::{CallIr, ChooseCountIr, Expr, TextExpr};
-use crate::game::EventId;
+use crate::ids::EventId;
 use arbiter_syntax::span::Span;
 
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 //! Runtime values. Plain data: every value serializes, and equality is structural.
 
-use super::game::{DefId, Game, ProcId, Sym, ZoneId};
+use crate::ids::{DefId, ProcId, Sym, ZoneId};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -77,33 +77,6 @@ impl Value {
             Value::Pose(..) => "pose",
         }
     }
-
-    /// Render without access to the state (objects appear by id).
-    pub fn display(&self, game: &Game) -> String {
-        match self {
-            Value::None => "none".into(),
-            Value::Bool(b) => b.to_string(),
-            Value::Int(i) => i.to_string(),
-            Value::Text(t) => t.to_string(),
-            Value::Sym(s) => game.sym(*s).to_string(),
-            Value::Player(p) => format!("P{}", p + 1),
-            Value::Obj(o) => format!("#{o}"),
-            Value::Def(d) => game.def(*d).map(|d| d.name.clone()).unwrap_or_default(),
-            Value::Zone(z) => zone_name(game, *z),
-            Value::List(l) => {
-                let parts: Vec<String> = l.iter().map(|v| v.display(game)).collect();
-                format!("[{}]", parts.join(", "))
-            }
-            Value::Amount(a) => amount_text(game, a),
-            Value::Proc(p) => game.proc_def(*p).map(|p| p.info.name.clone()).unwrap_or_default(),
-            Value::Ability(o, i) => format!("ability {i} of #{o}"),
-            Value::Lambda(_) => "function".into(),
-            Value::Pose(p) => {
-                let [x, y, h] = **p;
-                pose_text(x, y, h)
-            }
-        }
-    }
 }
 
 /// `(12.5, -3 mm, 90°)`: millimetres and degrees, with as many decimals as needed.
@@ -128,19 +101,6 @@ pub fn amount(parts: Vec<(i64, Sym)>) -> Value {
     }
     out.retain(|(n, _)| *n > 0);
     Value::Amount(std::sync::Arc::new(out))
-}
-
-pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {
-    let parts: Vec<String> = a.iter().map(|(n, s)| format!("{n} {}", game.sym(*s))).collect();
-    parts.join(" ")
-}
-
-pub fn zone_name(game: &Game, z: ZoneRef) -> String {
-    let name = game.zone(z.zone).map(|d| d.name.as_str()).unwrap_or("?");
-    match z.owner {
-        Some(p) => format!("P{}.{}", p + 1, name),
-        None => name.to_string(),
-    }
 }
 
 // A value is two words, so that a result (`Result<Value, RtError>`, the error boxed) travels in

@@ -43,10 +43,10 @@ impl Engine<'_> {
             _ => None,
         };
         if let Some(v) = forced {
-            if let Some(tracer) = self.tracer() {
+            if let Some(tracer) = self.cause_recorder() {
                 let offered = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
                 let at = st.log.len();
-                tracer.decision_settled(super::engine::Settled { at, seat, prompt: prompt.clone(), options: offered, count });
+                tracer.decision_settled(super::trace::Settled { at, seat, prompt: prompt.clone(), options: offered, count });
             }
             // What was taken: "nothing", no option (an empty list), or every option, which the
             // others read without their numbers.

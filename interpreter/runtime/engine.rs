@@ -35,24 +35,13 @@ pub struct Engine<'g> {
     pool: super::eval::Pool,
     /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`), and
     /// whether its field is `announced`, made once per global, player field and definition's field.
-    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<super::exec::SetName, (Arc<str>, bool)>>,
+    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<SetName, (Arc<str>, bool)>>,
     /// Who watches this engine run (`with_tracer`): none in a game, which then pays nothing for
     /// scenarios' records, explanations or profiles.
     tracer: Option<&'g dyn Tracer>,
     /// Where random results come from (`with_random`): the state's seeded generator unless a
     /// scenario scripts them.
     random: &'g dyn RandomSource,
-}
-
-/// A decision taken at once for its one possible answer (see `Tracer::decision_settled`).
-#[derive(Debug, Clone)]
-pub struct Settled {
-    /// The length of the log when it was taken.
-    pub at: usize,
-    pub seat: Seat,
-    pub prompt: Arc<str>,
-    pub options: Vec<Arc<str>>,
-    pub count: Count,
 }
 
 /// Why an answer was not taken.
@@ -399,11 +388,18 @@ impl<'g> Engine<'g> {
         super::state::NO_CALL
     }
 
-    /// Tell the tracer, if any, that an event was logged.
+    /// Tell the tracer, if it records causes, which call the event just logged happened in.
     pub(super) fn trace_event(&self, st: &State) {
-        if let Some(t) = self.tracer {
-            t.event_logged(self, st);
+        if let Some(t) = self.tracer
+            && t.records_causes()
+        {
+            t.event_logged(self.current_call(st));
         }
+    }
+
+    /// The tracer, when it records causes (see `Tracer::records_causes`).
+    pub(super) fn cause_recorder(&self) -> Option<&'g dyn Tracer> {
+        self.tracer.filter(|t| t.records_causes())
     }
 
     /// Enter a routine: a call frame owning a new env, then its body block.
@@ -436,11 +432,15 @@ impl<'g> Engine<'g> {
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
     }
 
-    /// Tell the tracer, if any, that `routine` is entered with the environment `e`; `e` is
-    /// numbered with the call's record (for `explain --why`).
+    /// When causes are recorded: the routine being entered, its arguments, where it was called
+    /// from and its caller, for `explain --why`; `e` is numbered with its record.
     pub(super) fn record_call(&self, st: &State, routine: Routine, e: &mut super::state::Env) {
-        if let Some(t) = self.tracer {
-            e.rec = t.call_entered(self, st, routine, e);
+        if let Some(t) = self.cause_recorder() {
+            let site = self.cause(st, self.current_span(st));
+            let parent = self.current_call(st);
+            let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
+            let args = e.slots.iter().take(super::why::param_names(self.game, st, routine).len()).cloned().collect();
+            e.rec = t.call_entered(super::state::CallRec { routine, args, site, parent, first_event });
         }
     }
 
@@ -753,5 +753,28 @@ fn settle_withheld(st: &mut State, from: usize) {
                 w.known |= k;
             }
         }
+    }
+}
+
+/// What an assignment changes, for its event's name (see `Engine::set_name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SetName {
+    Global(u16),
+    Player(Seat, u16),
+    /// A field of an object, named by its definition (`obj_name`).
+    Field(DefId, Sym),
+}
+
+impl Engine<'_> {
+    /// The name an assignment's event shows for `key`, and whether its field is `announced`,
+    /// made by `make` the first time.
+    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> (String, bool)) -> (Arc<str>, bool) {
+        if let Some(n) = self.set_names.borrow().get(&key) {
+            return n.clone();
+        }
+        let (name, announced) = make();
+        let n: (Arc<str>, bool) = (name.into(), announced);
+        self.set_names.borrow_mut().insert(key, n.clone());
+        n
     }
 }

@@ -2,7 +2,7 @@
 //! either finishes at once, pushes frames (blocks, loops, calls), or asks a decision.
 
 use super::RtError;
-use super::engine::Engine;
+use super::engine::{Engine, SetName};
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
 use arbiter_ir::operators::{AssignOperator, ModifyOperator};
@@ -90,8 +90,10 @@ impl Engine<'_> {
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
                     let t = self.ev(st).truth(cond, &mut en)?;
-                    if let Some(tracer) = self.tracer() {
-                        tracer.branch_decided(self, st, &mut en, cond, t);
+                    if let Some(tracer) = self.cause_recorder() {
+                        let detail = super::why::describe(&self.ev(st), &mut en, cond);
+                        let at_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
+                        tracer.branch_decided(super::state::BranchRec { call: en.rec, span: cond.span, value: t, detail, at_event });
                     }
                     Self::put_env(st, env, en);
                     if t {
@@ -728,27 +730,4 @@ pub(super) fn lasting_slots(l: &super::state::Lasting, params: &[Slot], args: &[
         }
     }
     slots
-}
-
-/// What an assignment changes, for its event's name (see `Engine::set_name`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SetName {
-    Global(u16),
-    Player(Seat, u16),
-    /// A field of an object, named by its definition (`obj_name`).
-    Field(DefId, Sym),
-}
-
-impl Engine<'_> {
-    /// The name an assignment's event shows for `key`, and whether its field is `announced`,
-    /// made by `make` the first time.
-    pub(super) fn set_name(&self, key: SetName, make: impl FnOnce() -> (String, bool)) -> (std::sync::Arc<str>, bool) {
-        if let Some(n) = self.set_names.borrow().get(&key) {
-            return n.clone();
-        }
-        let (name, announced) = make();
-        let n: (std::sync::Arc<str>, bool) = (name.into(), announced);
-        self.set_names.borrow_mut().insert(key, n.clone());
-        n
-    }
 }

@@ -280,3 +280,30 @@ impl Engine<'_> {
         self.log(st, EventKind::Turned { obj: o, def, up }, known, span);
     }
 }
+
+// Randomness: each result from the engine's `RandomSource` (see random.rs).
+impl Engine<'_> {
+    pub(super) fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
+        self.random().roll(st, sides, span)
+    }
+
+    pub(super) fn random_pick(&self, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
+        if items.is_empty() {
+            return Ok(Value::None);
+        }
+        self.random().pick(self.game, st, items, span)
+    }
+
+    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
+        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
+        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
+        self.random().shuffle(self.game, st, z, &mut items, span)?;
+        st.touch();
+        if let Some(list) = st.zones.get_mut(slot) {
+            *list = std::sync::Arc::new(items);
+        }
+        st.dirty = true;
+        self.log(st, EventKind::Shuffled { zone: z }, ALL, span);
+        Ok(())
+    }
+}

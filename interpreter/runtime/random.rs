@@ -3,9 +3,9 @@
 //! an error).
 
 use super::RtError;
-use super::engine::Engine;
-use super::eval::err;
+use super::eval::{Evaluator, err};
 use super::state::*;
+use arbiter_ir::Game;
 use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_syntax::span::Span;
 use std::cell::RefCell;
@@ -18,13 +18,13 @@ type R = Result<(), RtError>;
 /// ([`ScriptedResults`]). Given to the engine with `Engine::with_random`.
 pub trait RandomSource {
     /// A roll of a die of `sides` sides, from 1.
-    fn roll(&self, engine: &Engine, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError>;
+    fn roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError>;
 
     /// One of `items` (not empty).
-    fn pick(&self, engine: &Engine, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError>;
+    fn pick(&self, game: &Game, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError>;
 
     /// The objects of the zone `zone`, `items`, in their new order.
-    fn shuffle(&self, engine: &Engine, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R;
+    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R;
 }
 
 /// Random results from the state's seeded generator: a game's, so that a seed plays the same
@@ -33,16 +33,16 @@ pub trait RandomSource {
 pub struct SeededRandom;
 
 impl RandomSource for SeededRandom {
-    fn roll(&self, _engine: &Engine, st: &mut State, sides: i64, _span: Span) -> Result<i64, RtError> {
+    fn roll(&self, st: &mut State, sides: i64, _span: Span) -> Result<i64, RtError> {
         Ok(i64::try_from(st.rng.below(sides as u64)).unwrap_or(0) + 1)
     }
 
-    fn pick(&self, _engine: &Engine, st: &mut State, items: &[Value], _span: Span) -> Result<Value, RtError> {
+    fn pick(&self, _game: &Game, st: &mut State, items: &[Value], _span: Span) -> Result<Value, RtError> {
         let i = st.rng.below(items.len() as u64) as usize;
         Ok(items.get(i).cloned().unwrap_or_default())
     }
 
-    fn shuffle(&self, _engine: &Engine, st: &mut State, _zone: ZoneRef, items: &mut Vec<ObjId>, _span: Span) -> R {
+    fn shuffle(&self, _game: &Game, st: &mut State, _zone: ZoneRef, items: &mut Vec<ObjId>, _span: Span) -> R {
         st.rng.shuffle(items);
         Ok(())
     }
@@ -77,7 +77,7 @@ impl ScriptedResults {
 }
 
 impl RandomSource for ScriptedResults {
-    fn roll(&self, _engine: &Engine, _st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
+    fn roll(&self, _st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
         let what = format!("a roll of a {sides}-sided die");
         match self.next(&what, span)? {
             ScriptedRandom::Roll(v) if (1..=sides).contains(&v) => Ok(v),
@@ -86,23 +86,23 @@ impl RandomSource for ScriptedResults {
         }
     }
 
-    fn pick(&self, engine: &Engine, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
+    fn pick(&self, game: &Game, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
         let what = format!("a random pick among {} items", items.len());
         match self.next(&what, span)? {
-            ScriptedRandom::Pick(v) => matching(engine, st, items, &v, span),
+            ScriptedRandom::Pick(v) => matching(game, st, items, &v, span),
             other => Err(err(span, format!("the scenario scripted `{}` but the rules need {what}", scripted_name(&other)))),
         }
     }
 
-    fn shuffle(&self, engine: &Engine, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R {
-        let what = format!("a shuffle of {}", arbiter_ir::value::zone_name(engine.game, zone));
+    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R {
+        let what = format!("a shuffle of {}", arbiter_ir::display::zone_name(game, zone));
         match self.next(&what, span)? {
             ScriptedRandom::Keep => {}
             ScriptedRandom::Order(order) => {
                 let mut rest: Vec<Value> = items.iter().map(|o| Value::Obj(*o)).collect();
                 let mut out = Vec::new();
                 for v in order {
-                    let found = matching(engine, st, &rest, &v, span)?;
+                    let found = matching(game, st, &rest, &v, span)?;
                     rest.retain(|x| *x != found);
                     if let Value::Obj(o) = found {
                         out.push(o);
@@ -118,43 +118,17 @@ impl RandomSource for ScriptedResults {
 }
 
 /// A scripted value among `items`: the value itself, or the label of one of them.
-fn matching(engine: &Engine, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
+fn matching(game: &Game, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
     if items.contains(v) {
         return Ok(v.clone());
     }
-    if let Value::Text(t) = v {
-        let ev = engine.ev(st);
-        if let Some(found) = items.iter().find(|x| ev.label(x) == t.as_str()) {
-            return Ok(found.clone());
-        }
+    let evaluator = Evaluator::new(game, st);
+    if let Value::Text(t) = v
+        && let Some(found) = items.iter().find(|x| evaluator.label(x) == t.as_str())
+    {
+        return Ok(found.clone());
     }
-    Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", engine.ev(st).label(v))))
-}
-
-impl Engine<'_> {
-    pub(super) fn random_roll(&self, st: &mut State, sides: i64, span: Span) -> Result<i64, RtError> {
-        self.random().roll(self, st, sides, span)
-    }
-
-    pub(super) fn random_pick(&self, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError> {
-        if items.is_empty() {
-            return Ok(Value::None);
-        }
-        self.random().pick(self, st, items, span)
-    }
-
-    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
-        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
-        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
-        self.random().shuffle(self, st, z, &mut items, span)?;
-        st.touch();
-        if let Some(list) = st.zones.get_mut(slot) {
-            *list = std::sync::Arc::new(items);
-        }
-        st.dirty = true;
-        self.log(st, EventKind::Shuffled { zone: z }, ALL, span);
-        Ok(())
-    }
+    Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", evaluator.label(v))))
 }
 
 fn scripted_name(s: &ScriptedRandom) -> &'static str {

@@ -5,11 +5,22 @@
 //! (tests/memo.rs, [`Forgetful`]). An engine with no tracer — every game played — makes none of
 //! these calls (`Engine::with_tracer`).
 
-use super::engine::{Engine, Settled};
 use super::profile::Profile;
-use super::state::{BranchRec, CallRec, Env, NO_CALL, Routine, State, Tracing};
-use arbiter_ir::Expr;
+use super::state::{BranchRec, CallRec, Count, NO_CALL, Tracing};
+use arbiter_ir::value::Seat;
 use std::cell::RefCell;
+use std::sync::Arc;
+
+/// A decision taken at once for its one possible answer (see `Tracer::decision_settled`).
+#[derive(Debug, Clone)]
+pub struct Settled {
+    /// The length of the log when it was taken.
+    pub at: usize,
+    pub seat: Seat,
+    pub prompt: Arc<str>,
+    pub options: Vec<Arc<str>>,
+    pub count: Count,
+}
 
 /// What an engine tells the one watching it. Every method does nothing unless implemented.
 pub trait Tracer {
@@ -34,17 +45,23 @@ pub trait Tracer {
     /// An evaluation ends after `steps` steps.
     fn steps(&self, _steps: u64) {}
 
-    /// The engine enters `routine` with the environment `env` (its arguments in the first
-    /// slots): the number the call is recorded under (`Env::rec`), or `NO_CALL`.
-    fn call_entered(&self, _engine: &Engine, _st: &State, _routine: Routine, _env: &Env) -> u32 {
+    /// Whether the engine tells this tracer the causes of what happens (`call_entered`,
+    /// `event_logged`, `branch_decided`, `decision_settled`); it builds their records only then.
+    fn records_causes(&self) -> bool {
+        false
+    }
+
+    /// The engine enters a routine: the number its call is recorded under (`Env::rec`), or
+    /// `NO_CALL`.
+    fn call_entered(&self, _record: CallRec) -> u32 {
         NO_CALL
     }
 
-    /// The engine logged an event (the last of `st.log`).
-    fn event_logged(&self, _engine: &Engine, _st: &State) {}
+    /// The engine logged an event (the last of the log) while running the call numbered `call`.
+    fn event_logged(&self, _call: u32) {}
 
-    /// An `if` arm's condition `cond` was found `value` in the environment `env`.
-    fn branch_decided(&self, _engine: &Engine, _st: &State, _env: &mut Env, _cond: &Expr, _value: bool) {}
+    /// An `if` arm's condition was decided.
+    fn branch_decided(&self, _record: BranchRec) {}
 
     /// A decision was taken at once, with nothing to choose.
     fn decision_settled(&self, _settled: Settled) {}
@@ -81,26 +98,22 @@ impl Tracer for CauseRecorder {
         true
     }
 
-    fn call_entered(&self, engine: &Engine, st: &State, routine: Routine, env: &Env) -> u32 {
-        let site = engine.cause(st, engine.current_span(st));
-        let parent = engine.current_call(st);
-        let first_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
-        let args = env.slots.iter().take(super::why::param_names(engine.game, st, routine).len()).cloned().collect();
-        let mut t = self.tracing.borrow_mut();
-        let number = u32::try_from(t.calls.len()).unwrap_or(u32::MAX);
-        t.calls.push(CallRec { routine, args, site, parent, first_event });
-        number
+    fn records_causes(&self) -> bool {
+        true
     }
 
-    fn event_logged(&self, engine: &Engine, st: &State) {
-        let call = engine.current_call(st);
+    fn call_entered(&self, record: CallRec) -> u32 {
+        let mut t = self.tracing.borrow_mut();
+        t.calls.push(record);
+        u32::try_from(t.calls.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    fn event_logged(&self, call: u32) {
         self.tracing.borrow_mut().event_call.push(call);
     }
 
-    fn branch_decided(&self, engine: &Engine, st: &State, env: &mut Env, cond: &Expr, value: bool) {
-        let detail = super::why::describe(&engine.ev(st), env, cond);
-        let at_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
-        self.tracing.borrow_mut().branches.push(BranchRec { call: env.rec, span: cond.span, value, detail, at_event });
+    fn branch_decided(&self, record: BranchRec) {
+        self.tracing.borrow_mut().branches.push(record);
     }
 
     fn decision_settled(&self, settled: Settled) {

@@ -3,8 +3,9 @@
 
 use super::eval::Evaluator;
 use super::state::*;
+use arbiter_ir::display::{amount_text, zone_name};
 use arbiter_ir::operators::ModifyOperator;
-use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef, amount_text, zone_name};
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::{DefId, Game, KindId, Visibility};
 use arbiter_syntax::span::Span;
 

@@ -11,6 +11,7 @@ pub mod fmt;
 pub mod lex;
 pub mod parse;
 mod parse_code;
+mod parse_context;
 mod parse_errors;
 mod parse_overlays;
 pub mod source_map;

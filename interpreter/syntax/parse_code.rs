@@ -1,14 +1,12 @@
 //! Lowering statements and expressions (the second half of `parse.rs`).
 
 use super::ast::*;
-use super::parse::{ParseContext, Rule, internal};
+use super::parse_context::{ParseContext, ParseResult, Rule, RulePair, internal};
 use super::span::{Span, Spanned};
 use crate::diag::Diag;
-use pest::iterators::{Pair, Pairs};
+use pest::iterators::Pairs;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use std::sync::OnceLock;
-
-type RulePair<'a> = Pair<'a, Rule>;
 
 use crate::budgets::EXPR_NESTING;
 
@@ -17,7 +15,6 @@ fn too_deep(span: Span) -> Diag {
         .label("too deep")
         .help("split it into named functions")
 }
-type ParseResult<T> = Result<T, Diag>;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -617,12 +614,4 @@ fn place_to_expr(names: &[Name]) -> Expr {
         e = Spanned::new(ExprKind::Field { base: Box::new(e), field: n.clone() }, span);
     }
     e
-}
-
-pub(super) fn push_text(parts: &mut Vec<TextPart>, t: &str) {
-    if let Some(TextPart::Text(last)) = parts.last_mut() {
-        last.push_str(t);
-    } else {
-        parts.push(TextPart::Text(t.to_string()));
-    }
 }

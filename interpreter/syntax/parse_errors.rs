@@ -1,6 +1,6 @@
 //! Syntax errors: pest's expectations turned into readable words, with help for common slips.
 
-use super::parse::Rule;
+use super::parse_context::Rule;
 use super::span::{FileId, Span};
 use crate::diag::Diag;
 

@@ -2,13 +2,9 @@
 //! variants (with their step changes) and scenarios. The rest of the items are in `parse.rs`.
 
 use super::ast::*;
-use super::parse::{ParseContext, Rule, internal};
+use super::parse_context::{ParseContext, ParseResult, Rule, RulePair, internal};
 use super::span::{Span, Spanned};
-use crate::diag::Diag;
-use pest::iterators::{Pair, Pairs};
-
-type RulePair<'a> = Pair<'a, Rule>;
-type ParseResult<T> = Result<T, Diag>;
+use pest::iterators::Pairs;
 
 impl ParseContext {
     pub(super) fn build_deckbuilding(&self, p: RulePair) -> ParseResult<Item> {

@@ -6,9 +6,9 @@ use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
 use arbiter_ir::{ChooseCountIr, Expr, ExprKind};
-use arbiter_runtime::engine::Settled;
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::{Count, State};
+use arbiter_runtime::trace::Settled;
 use arbiter_runtime::{CauseRecorder, Engine, view};
 use arbiter_syntax::span::Span;
 
