@@ -16,7 +16,7 @@ pub struct Options {
 
 /// The picture as `viewer` sees it (`None`: everything) written to `path`.
 pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: Option<u8>) -> Result<(), String> {
-    let svg = picture::svg(game, st, title, viewer)?;
+    let svg = picture::svg(game, st, title, viewer).map_err(|e| e.to_string())?;
     std::fs::write(path, svg).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
 }
 

@@ -108,7 +108,8 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
             eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
             return 2;
         }
-        let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| choose_decks_by(game, players, &given));
+        let decklists = deck_indices(game, &l.files, project, &wanted)
+            .and_then(|given| choose_decks_by(game, players, &given).map_err(|e| e.to_string()));
         match decklists {
             Ok(decklists) => {
                 // Per-card statistics for the seats given a deck, or for every seat with `--cards`.

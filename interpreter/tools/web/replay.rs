@@ -228,7 +228,7 @@ impl Replayed {
     pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, Refused> {
         let r = self.event(id, index)?;
         let st = r.snapshots.iter().find(|(n, _)| *n > index).map_or(&r.state, |(_, st)| st);
-        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(Refused::Failed)
+        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(|e| Refused::Failed(e.to_string()))
     }
 
     /// The chain of causes of event `index` of run `id`, and the same as text.

@@ -234,7 +234,7 @@ impl Table {
             })
             .collect();
         let plan = BotPlan::parse(&specs, g, players)?;
-        let decklists = arbiter_runtime::decks::choose_decks_by(g, players, &[])?;
+        let decklists = arbiter_runtime::decks::choose_decks_by(g, players, &[]).map_err(|e| e.to_string())?;
         let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
         let humans: Vec<u8> =
             (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
