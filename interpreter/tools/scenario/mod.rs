@@ -386,7 +386,7 @@ pub fn run_file_shared(
         Err(e) => {
             return Err(match arbiter_check::project::syntax_error(project, path) {
                 Some((source, d)) => arbiter_syntax::diag::render(&[d], &[source]),
-                None => e,
+                None => e.to_string(),
             });
         }
     };
