@@ -233,7 +233,7 @@ impl Table {
                 SeatKind::Human => None,
             })
             .collect();
-        let plan = BotPlan::parse(&specs, g, players)?;
+        let plan = BotPlan::parse(&specs, g, players).map_err(|e| e.to_string())?;
         let decklists = arbiter_runtime::decks::choose_decks_by(g, players, &[]).map_err(|e| e.to_string())?;
         let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
         let humans: Vec<u8> =
@@ -251,7 +251,7 @@ impl Table {
     /// the secret it was saved with).
     pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, String> {
         let g = &built.game;
-        let plan = BotPlan::parse(&header.bots, g, header.players)?;
+        let plan = BotPlan::parse(&header.bots, g, header.players).map_err(|e| e.to_string())?;
         let mut secrets = Vec::new();
         let seats = (0..header.players)
             .map(|i| {
