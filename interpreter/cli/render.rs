@@ -30,7 +30,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
     } else {
         match run_file(project, &o.file) {
-            Err(e) => Err(e),
+            Err(e) => Err(e.to_string()),
             Ok(outcomes) => match outcomes.iter().find(|x| o.id.as_ref().is_none_or(|i| *i == x.outcome.id)) {
                 None => Err(format!("`{}` has no scenario `{}`", o.file.display(), o.id.clone().unwrap_or_default())),
                 Some(x) => write_picture(&x.game, &x.outcome.state, &out, &format!("{} {}", x.outcome.id, x.outcome.title), None),

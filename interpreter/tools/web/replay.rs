@@ -121,7 +121,8 @@ pub struct Replayed {
 
 impl Replayed {
     pub fn run(project: &Project, path: &Path) -> Result<Replayed, String> {
-        let runs = run_file_shared(project, path, &[], &Bases::default(), true)?
+        let runs = run_file_shared(project, path, &[], &Bases::default(), true)
+            .map_err(|e| e.to_string())?
             .into_iter()
             .map(|fo| {
                 let o = fo.outcome;
