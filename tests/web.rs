@@ -548,3 +548,35 @@ fn saves_are_bounded_and_kept_in_a_folder() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a folder"), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A table that cannot be started is a diagnostic, with the message the API sends.
+#[test]
+fn a_table_that_cannot_start_is_a_diagnostic_with_its_message_and_help() {
+    use arbiter::syntax::diag::Diag;
+    use arbiter::web::TableError;
+    let project = Project::find(&root());
+    let Err(e) = Table::start(&project, "tic-tac-toe", &[], vec![SeatKind::Human; 3], 1) else { panic!("three seats at tic-tac-toe") };
+    assert!(matches!(e, TableError::Players { players: 3, .. }), "{e:?}");
+    let message = e.to_string();
+    assert!(message.ends_with("is for 2 to 2 players, not 3"), "{message}");
+    let d = Diag::from(e);
+    assert_eq!(d.message, message);
+    assert_eq!(d.help.as_deref(), Some("choose 2 to 2 seats"));
+    let Err(e) = Table::start(&project, "tic-tac-toe", &["no-such-variant".to_string()], vec![SeatKind::Human; 2], 1) else {
+        panic!("an unknown variant")
+    };
+    assert!(matches!(e, TableError::Rules { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("tic-tac-toe does not load: "), "{e}");
+    let d = Diag::from(e);
+    assert!(d.message.starts_with("tic-tac-toe does not load: "), "{}", d.message);
+    assert!(d.help.is_some());
+    let Err(e) = Table::start(&project, "tic-tac-toe", &[], vec![SeatKind::Human, SeatKind::Bot("clever".into())], 1) else {
+        panic!("an unknown bot")
+    };
+    assert!(matches!(e, TableError::Bots(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "unknown bot `clever`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`, `mcts:PLAYOUTS:DEPTH`)"
+    );
+    assert!(Diag::from(e).help.is_some_and(|h| h.contains("`--bots` takes")));
+}
