@@ -580,3 +580,24 @@ fn a_table_that_cannot_start_is_a_diagnostic_with_its_message_and_help() {
     );
     assert!(Diag::from(e).help.is_some_and(|h| h.contains("`--bots` takes")));
 }
+
+/// A server that cannot start, and a replay that cannot be given, are diagnostics.
+#[test]
+fn serving_and_replaying_errors_are_diagnostics_with_their_message_and_help() {
+    use arbiter::syntax::diag::Diag;
+    use arbiter::web::{ReplayError, ServeError};
+    let file = std::env::temp_dir().join(format!("arbiter-web-saves-file-{}", std::process::id()));
+    std::fs::write(&file, "not a folder").unwrap();
+    let served = arbiter::web::serve(Project::find(&root()), "127.0.0.1", 0, file.clone(), Default::default(), |_| {});
+    std::fs::remove_file(&file).unwrap();
+    let Err(e) = served else { panic!("a file for --saves") };
+    assert!(matches!(e, ServeError::SavesNotAFolder(_)), "{e:?}");
+    assert_eq!(e.to_string(), format!("`{}` is not a folder: `--saves` names the folder games are saved in", file.display()));
+    let d = Diag::from(e);
+    assert_eq!(d.message, format!("`{}` is not a folder", file.display()));
+    assert_eq!(d.help.as_deref(), Some("`--saves` names the folder games are saved in"));
+    let refused = arbiter::save::parse("", "empty.json").err().unwrap();
+    let e = ReplayError::from(refused.clone());
+    assert_eq!(e.to_string(), refused.to_string());
+    assert_eq!(Diag::from(e), Diag::from(refused));
+}
