@@ -225,7 +225,7 @@ fn bots_are_named_by_seat_side_or_for_everyone_and_mistakes_are_refused() {
     let deep = BotPlan::parse(&args(&["mcts:100:0"]), &b.game, 4).unwrap();
     assert_eq!(deep.every, Some(BotKind::Mcts { playouts: 100, depth: Some(0) }));
     assert_eq!(deep.describe(), "mcts:100:0");
-    let refused = |v: &[&str]| BotPlan::parse(&args(v), &b.game, 4).unwrap_err();
+    let refused = |v: &[&str]| BotPlan::parse(&args(v), &b.game, 4).unwrap_err().to_string();
     assert!(refused(&["clever"]).contains("unknown bot `clever`"));
     assert!(refused(&["mcts:0"]).contains("from 1 to 1000000"));
     assert!(refused(&["mcts:10:x"]).contains("the playout depth"));
@@ -235,6 +235,27 @@ fn bots_are_named_by_seat_side_or_for_everyone_and_mistakes_are_refused() {
     assert!(refused(&["random", "greedy"]).contains("already given"));
     assert!(refused(&["1=greedy", "1=mcts"]).contains("seat 1 is given a bot twice"));
     assert!(refused(&["humans=greedy", "humans=mcts"]).contains("side `humans` is given a bot twice"));
+}
+
+#[test]
+fn a_refused_bot_plan_is_a_diagnostic_with_its_message_and_help() {
+    use arbiter::agents::{BotPlan, BotPlanError};
+    use arbiter::syntax::diag::Diag;
+    use arbiter::syntax::span::Span;
+    let b = common::load("bsg-board", &[]);
+    let e = BotPlan::parse(&["humanz=greedy".to_string()], &b.game, 4).unwrap_err();
+    assert!(matches!(e, BotPlanError::NoSeatOrSide { .. }), "{e:?}");
+    // Printed as before: the message, then its help on a line of its own.
+    assert_eq!(e.to_string(), "`--bots humanz=greedy`: no seat or side `humanz`\n  help: did you mean `humans`?");
+    let d = Diag::from(e);
+    assert_eq!(d.message, "`--bots humanz=greedy`: no seat or side `humanz`");
+    assert_eq!(d.help.as_deref(), Some("did you mean `humans`?"));
+    assert_eq!(d.span, Span::NONE);
+    let d = Diag::from(BotPlan::parse(&["5=greedy".to_string()], &b.game, 4).unwrap_err());
+    assert_eq!(d.message, "`--bots 5=greedy`: there is no seat 5");
+    assert_eq!(d.help.as_deref(), Some("seats are 1 to 4"));
+    let e = "clever".parse::<arbiter::agents::BotKind>().unwrap_err();
+    assert!(Diag::from(e).help.is_some_and(|h| h.contains("mcts:PLAYOUTS")));
 }
 
 #[test]

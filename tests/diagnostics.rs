@@ -21,7 +21,7 @@ fn report(path: &Path) -> String {
     let is_scenario = peek(&project, path).is_ok_and(|f| f.items.iter().any(|i| matches!(i.node, Item::Scenario(_))));
     if is_scenario {
         return match run_file(&project, path) {
-            Err(rendered) => rendered,
+            Err(e) => e.to_string(),
             Ok(outcomes) => {
                 let mut out = String::new();
                 for o in outcomes {
@@ -105,4 +105,36 @@ fn a_trigger_on_an_event_nothing_raises_is_warned() {
     assert!(unheard.contains("this trigger can never fire: no rule or card raises `fixture.never_raised`"), "{unheard}");
     assert!(unheard.contains("unheard.arb:8"), "the warning is at the trigger: {unheard}");
     assert!(heard.trim().is_empty(), "a trigger on a raised event is not warned: {heard}");
+}
+
+/// A scenario file that cannot be run is a diagnostic: its first error, in its place, with its
+/// help; printed, every diagnostic rendered with its source, as before.
+#[test]
+fn a_scenario_file_that_does_not_check_is_a_diagnostic_with_its_message_and_help() {
+    use arbiter::scenario::ScenarioFileError;
+    let project = project();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad/21-unknown-variant.arb");
+    let Err(e) = run_file(&project, &path) else { panic!("the file should not check") };
+    assert!(matches!(e, ScenarioFileError::Diags { .. }), "{e:?}");
+    assert!(e.to_string().contains("× unknown variant `no-sympathiser`"), "{e}");
+    let d = Diag::from(e);
+    assert_eq!(d.message, "unknown variant `no-sympathiser`");
+    assert!(d.help.as_deref().is_some_and(|h| h.contains("this game's variants")), "{:?}", d.help);
+    assert_ne!(d.span, arbiter::syntax::span::Span::NONE);
+
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-scenario-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gameless = dir.join("gameless.arb");
+    std::fs::write(&gameless, "scenario gameless \"A scenario that names no game\" {\n  players 2\n  expect true\n}\n").unwrap();
+    let result = run_file(&project, &gameless);
+    let missing = run_file(&project, &dir.join("gone.arb"));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let Err(e) = result else { panic!("a scenario with no game should not run") };
+    assert_eq!(e.to_string(), format!("scenario `gameless` in {} does not say which game it is for", gameless.display()));
+    let d = Diag::from(e);
+    assert!(d.message.ends_with("does not say which game it is for"), "{}", d.message);
+    assert!(d.help.is_some_and(|h| h.contains("`game GAME`")));
+    let Err(e) = missing else { panic!("a missing file should not run") };
+    assert!(matches!(e, ScenarioFileError::Read(_)), "{e:?}");
+    assert!(e.to_string().starts_with("cannot read `"), "{e}");
 }

@@ -624,3 +624,37 @@ fn an_open_file_is_checked_again_when_a_file_it_uses_changes() {
     s.stop();
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An editor that exits without shutting the server down first ends it with an error, printed as
+/// before; the error is a diagnostic with help.
+#[test]
+fn exit_without_shutdown_is_an_error_and_a_diagnostic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arbiter lsp");
+    let stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        while let Some(m) = read_message(&mut stdout) {
+            if tx.send(m).is_err() {
+                break;
+            }
+        }
+    });
+    let mut s = Session { child, stdin, messages: rx, next_id: 1 };
+    let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
+    s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut Vec::new());
+    s.notify("initialized", json!({}));
+    s.notify("exit", Value::Null);
+    let out = s.child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "error: `exit` without `shutdown`\n");
+    let d = arbiter::syntax::diag::Diag::from(arbiter::lsp::LspError::ExitWithoutShutdown);
+    assert_eq!(d.message, "`exit` without `shutdown`");
+    assert!(d.help.is_some_and(|h| h.contains("shut down")));
+}

@@ -538,3 +538,29 @@ fn a_killed_game_leaves_a_whole_save() {
 
 /// A change to a save's JSON, its name, and what the refusal must say.
 type Edit = (&'static str, fn(&mut serde_json::Value), &'static str);
+
+#[test]
+fn a_refused_save_and_a_failed_write_are_diagnostics_with_their_message_and_help() {
+    use arbiter::syntax::diag::Diag;
+    use arbiter::syntax::span::Span;
+    let e = save::parse("", "empty.json").err().unwrap();
+    let d = Diag::from(e.clone());
+    assert_eq!(d.message, e.message);
+    assert!(d.message.starts_with("`empty.json` is empty"), "{}", d.message);
+    assert_eq!(d.help.as_deref(), Some(e.help.as_str()));
+    assert_eq!(e.to_string(), format!("{}\n  help: {}", e.message, e.help));
+    assert_eq!(d.span, Span::NONE);
+    // A save written over a folder fails, and says where.
+    let dir = std::env::temp_dir().join(format!("arbiter-saves-{}-write-error", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("taken")).unwrap();
+    let e = save::write_atomic(&dir.join("taken"), "{}", false).unwrap_err();
+    assert!(matches!(e, save::WriteError::Io { .. }), "{e:?}");
+    assert!(e.to_string().starts_with(&format!("cannot save to `{}`: ", dir.join("taken").display())), "{e}");
+    let d = Diag::from(e);
+    assert!(d.message.starts_with("cannot save to `"), "{}", d.message);
+    assert_eq!(d.help.as_deref(), Some("save to another file"));
+    let e = save::write_atomic(Path::new("/"), "{}", false).unwrap_err();
+    assert_eq!(e.to_string(), "`/` is not a file name");
+    let _ = std::fs::remove_dir_all(&dir);
+}

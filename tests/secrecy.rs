@@ -196,7 +196,7 @@ struct Tally {
 fn play_checked(b: &Built, table: &SecrecyTable, seed: u64, players: usize, what: &str) -> Result<Tally, String> {
     let game = &b.game;
     let engine = Engine::new(game);
-    let decklists = choose_decks(game, players, &[])?;
+    let decklists = choose_decks(game, players, &[]).map_err(|e| e.to_string())?;
     let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
     let mut bot = RandomAgent { seed };
     let mut k = Knowledge::default();

@@ -116,9 +116,16 @@ fn shards_merge_into_exactly_the_whole_run() {
     let json = |r: &Run| serde_json::to_string_pretty(r).unwrap();
     assert_eq!(json(&merged), json(&whole), "four shards merged are the whole run, byte for byte");
     // A missing or doubled shard is refused.
-    assert!(sim::merge(&shards[..3]).unwrap_err().contains("shard 4 of 4 is missing"));
+    assert!(sim::merge(&shards[..3]).unwrap_err().to_string().contains("shard 4 of 4 is missing"));
     let doubled = [shards[0].clone(), shards[0].clone(), shards[2].clone(), shards[3].clone()];
-    assert!(sim::merge(&doubled).unwrap_err().contains("given twice"));
+    assert!(sim::merge(&doubled).unwrap_err().to_string().contains("given twice"));
+    // Each refusal is a diagnostic, with what to do.
+    let d = arbiter::syntax::diag::Diag::from(sim::merge(&doubled).unwrap_err());
+    assert_eq!(d.message, "shard 1 of 4 is given twice");
+    assert_eq!(d.help.as_deref(), Some("give each shard once"));
+    let d = arbiter::syntax::diag::Diag::from(sim::merge(&[]).unwrap_err());
+    assert_eq!(d.message, "no shards to merge");
+    assert!(d.help.is_some_and(|h| h.contains("arbiter sim merge")));
 }
 
 #[test]

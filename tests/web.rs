@@ -548,3 +548,56 @@ fn saves_are_bounded_and_kept_in_a_folder() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a folder"), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A table that cannot be started is a diagnostic, with the message the API sends.
+#[test]
+fn a_table_that_cannot_start_is_a_diagnostic_with_its_message_and_help() {
+    use arbiter::syntax::diag::Diag;
+    use arbiter::web::TableError;
+    let project = Project::find(&root());
+    let Err(e) = Table::start(&project, "tic-tac-toe", &[], vec![SeatKind::Human; 3], 1) else { panic!("three seats at tic-tac-toe") };
+    assert!(matches!(e, TableError::Players { players: 3, .. }), "{e:?}");
+    let message = e.to_string();
+    assert!(message.ends_with("is for 2 to 2 players, not 3"), "{message}");
+    let d = Diag::from(e);
+    assert_eq!(d.message, message);
+    assert_eq!(d.help.as_deref(), Some("choose 2 to 2 seats"));
+    let Err(e) = Table::start(&project, "tic-tac-toe", &["no-such-variant".to_string()], vec![SeatKind::Human; 2], 1) else {
+        panic!("an unknown variant")
+    };
+    assert!(matches!(e, TableError::Rules { .. }), "{e:?}");
+    assert!(e.to_string().starts_with("tic-tac-toe does not load: "), "{e}");
+    let d = Diag::from(e);
+    assert!(d.message.starts_with("tic-tac-toe does not load: "), "{}", d.message);
+    assert!(d.help.is_some());
+    let Err(e) = Table::start(&project, "tic-tac-toe", &[], vec![SeatKind::Human, SeatKind::Bot("clever".into())], 1) else {
+        panic!("an unknown bot")
+    };
+    assert!(matches!(e, TableError::Bots(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "unknown bot `clever`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`, `mcts:PLAYOUTS:DEPTH`)"
+    );
+    assert!(Diag::from(e).help.is_some_and(|h| h.contains("`--bots` takes")));
+}
+
+/// A server that cannot start, and a replay that cannot be given, are diagnostics.
+#[test]
+fn serving_and_replaying_errors_are_diagnostics_with_their_message_and_help() {
+    use arbiter::syntax::diag::Diag;
+    use arbiter::web::{ReplayError, ServeError};
+    let file = std::env::temp_dir().join(format!("arbiter-web-saves-file-{}", std::process::id()));
+    std::fs::write(&file, "not a folder").unwrap();
+    let served = arbiter::web::serve(Project::find(&root()), "127.0.0.1", 0, file.clone(), Default::default(), |_| {});
+    std::fs::remove_file(&file).unwrap();
+    let Err(e) = served else { panic!("a file for --saves") };
+    assert!(matches!(e, ServeError::SavesNotAFolder(_)), "{e:?}");
+    assert_eq!(e.to_string(), format!("`{}` is not a folder: `--saves` names the folder games are saved in", file.display()));
+    let d = Diag::from(e);
+    assert_eq!(d.message, format!("`{}` is not a folder", file.display()));
+    assert_eq!(d.help.as_deref(), Some("`--saves` names the folder games are saved in"));
+    let refused = arbiter::save::parse("", "empty.json").err().unwrap();
+    let e = ReplayError::from(refused.clone());
+    assert_eq!(e.to_string(), refused.to_string());
+    assert_eq!(Diag::from(e), Diag::from(refused));
+}

@@ -28,6 +28,60 @@ pub struct Project {
     open: Arc<Mutex<HashMap<PathBuf, String>>>,
 }
 
+/// Why the project cannot take a file of the user's own (`--rules`), or read a file on its own
+/// (`peek`). Each says which file.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectError {
+    #[error("cannot read `{}`: no such file", .0.display())]
+    Missing(PathBuf),
+    #[error("`{}` is a folder: `--rules` takes a file (repeat it for several)", .0.display())]
+    Folder(PathBuf),
+    #[error("{0}")]
+    NotUtf8(NotUtf8),
+    #[error("cannot read `{}`: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    /// A file of the user's own that says no game (`--rules`).
+    #[error("cannot tell which game `{}` is for: start it with a line `for GAME`", .0.display())]
+    NoGame(PathBuf),
+    /// A file of the user's own for another game than the one a command is about (`--rules`).
+    #[error("`{file}` is for {game}, not {wanted}")]
+    OtherGame { file: String, game: String, wanted: String },
+    /// The file does not parse: its syntax error, in its place.
+    #[error("{}", .0.message)]
+    Syntax(Diag),
+}
+
+impl ProjectError {
+    /// What to do about it.
+    pub fn help(&self) -> Option<&'static str> {
+        match self {
+            ProjectError::Missing(_) | ProjectError::Unreadable { .. } | ProjectError::Syntax(_) => None,
+            ProjectError::Folder(_) => Some("`--rules` takes a file (repeat it for several)"),
+            ProjectError::NotUtf8(_) => Some("save the file as UTF-8 (rule, card and scenario files are UTF-8 text)"),
+            ProjectError::NoGame(_) => Some("start it with a line `for GAME`"),
+            ProjectError::OtherGame { .. } => Some("`--rules` takes files for the game being played; leave this one out"),
+        }
+    }
+
+    /// The diagnostic: the message without the help its text ends with, where it does; a syntax
+    /// error keeps its place and help.
+    pub fn to_diag(&self) -> Diag {
+        let message = match self {
+            ProjectError::Syntax(d) => return d.clone(),
+            ProjectError::Folder(f) => format!("`{}` is a folder", f.display()),
+            ProjectError::NoGame(f) => format!("cannot tell which game `{}` is for", f.display()),
+            other => other.to_string(),
+        };
+        Diag::error(Span::NONE, message).maybe_help(self.help().map(str::to_string))
+    }
+}
+
+impl From<ProjectError> for Diag {
+    fn from(e: ProjectError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// Files as loaded (for rendering diagnostics) and the outcome.
 pub struct Loaded {
     pub files: Vec<SourceFile>,
@@ -86,7 +140,7 @@ impl Project {
                 Ok((source, tree))
             }
             Err(e) => {
-                let Some(bad) = e.get_ref().and_then(|x| x.downcast_ref::<NotUtf8>()) else { return Err(e) };
+                let Some(bad) = NotUtf8::of_error(&e) else { return Err(e) };
                 let lossy = String::from_utf8_lossy(&std::fs::read(path)?).into_owned();
                 let source = self.sources.read(path, lossy, || self.display(path));
                 // The text is the same up to the bad byte, which reads as one U+FFFD (3 bytes).
@@ -113,19 +167,20 @@ impl Project {
 
     /// The same project with the user's own files added (`--rules`). Each must exist and say
     /// which game it is for; the message names the file otherwise.
-    pub fn with_rules(mut self, files: &[PathBuf]) -> Result<Project, String> {
+    pub fn with_rules(mut self, files: &[PathBuf]) -> Result<Project, ProjectError> {
         for f in files {
-            let full = canonical(f).ok_or_else(|| format!("cannot read `{}`: no such file", f.display()))?;
+            let full = canonical(f).ok_or_else(|| ProjectError::Missing(f.clone()))?;
             if full.is_dir() {
-                return Err(format!("`{}` is a folder: `--rules` takes a file (repeat it for several)", f.display()));
+                return Err(ProjectError::Folder(f.clone()));
             }
-            match self.text_of(&full) {
-                Err(e) if NotUtf8::is(&e) => return Err(e.to_string()),
-                Err(e) => return Err(format!("cannot read `{}`: {e}", f.display())),
-                Ok(_) => {}
+            if let Err(e) = self.text_of(&full) {
+                return Err(match NotUtf8::of_error(&e) {
+                    Some(bad) => ProjectError::NotUtf8(bad.clone()),
+                    None => ProjectError::Unreadable { path: f.clone(), source: e },
+                });
             }
             if game_of(&self, &full).is_none() {
-                return Err(format!("cannot tell which game `{}` is for: start it with a line `for GAME`", f.display()));
+                return Err(ProjectError::NoGame(f.clone()));
             }
             if !self.rules.contains(&full) {
                 self.rules.push(full);
@@ -141,12 +196,14 @@ impl Project {
 
     /// The user's files (`--rules`) that are for another game than `game`: a one-game command
     /// refuses them rather than leave them out unsaid.
-    pub fn rules_not_for(&self, game: &str) -> Result<(), String> {
+    pub fn rules_not_for(&self, game: &str) -> Result<(), ProjectError> {
         match self.rules.iter().find(|f| game_of(self, f).as_deref() != Some(game)) {
             None => Ok(()),
-            Some(f) => {
-                Err(format!("`{}` is for {}, not {game}", self.display(f), game_of(self, f).unwrap_or_else(|| "another game".to_string())))
-            }
+            Some(f) => Err(ProjectError::OtherGame {
+                file: self.display(f),
+                game: game_of(self, f).unwrap_or_else(|| "another game".to_string()),
+                wanted: game.to_string(),
+            }),
         }
     }
 
@@ -369,7 +426,7 @@ impl Project {
 }
 
 /// Why a file is not text: the first byte that is not UTF-8, where it is.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("`{file}` is not UTF-8 text: byte {offset} (line {line}) is not UTF-8")]
 pub struct NotUtf8 {
     pub file: String,
@@ -388,9 +445,9 @@ impl NotUtf8 {
 }
 
 impl NotUtf8 {
-    /// Whether `e` is this error.
-    pub fn is(e: &std::io::Error) -> bool {
-        e.get_ref().is_some_and(|x| x.is::<NotUtf8>())
+    /// This error, if `e` is it.
+    pub fn of_error(e: &std::io::Error) -> Option<&NotUtf8> {
+        e.get_ref().and_then(|x| x.downcast_ref::<NotUtf8>())
     }
 }
 
@@ -472,9 +529,9 @@ pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
 
 /// Parse one file on its own, to learn what it declares (its game, its scenarios). The tree is
 /// the one the file has when it is loaded with a game (the source map keeps it).
-pub fn peek(project: &Project, path: &Path) -> Result<Arc<File>, String> {
-    let (_, tree) = project.read_parsed(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    tree.map_err(|d| d.message)
+pub fn peek(project: &Project, path: &Path) -> Result<Arc<File>, ProjectError> {
+    let (_, tree) = project.read_parsed(path).map_err(|e| ProjectError::Unreadable { path: path.to_path_buf(), source: e })?;
+    tree.map_err(ProjectError::Syntax)
 }
 
 /// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
@@ -541,4 +598,82 @@ pub fn for_line(text: &str) -> Option<String> {
 pub fn syntax_error(project: &Project, path: &Path) -> Option<(SourceFile, Diag)> {
     let (source, parsed) = project.read_parsed(path).ok()?;
     parsed.err().map(|d| (source, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Project, ProjectError, peek};
+    use arbiter_syntax::diag::Diag;
+    use arbiter_syntax::span::Span;
+    use std::path::PathBuf;
+
+    /// A folder of its own for one test, emptied first.
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arbiter-project-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_rules_file_that_is_a_folder_is_a_diagnostic_with_its_message_and_help() {
+        let dir = scratch("folder");
+        let e = Project::at(&dir).with_rules(std::slice::from_ref(&dir)).unwrap_err();
+        assert!(matches!(e, ProjectError::Folder(_)), "{e:?}");
+        assert_eq!(e.to_string(), format!("`{}` is a folder: `--rules` takes a file (repeat it for several)", dir.display()));
+        let d = Diag::from(e);
+        assert_eq!(d.message, format!("`{}` is a folder", dir.display()));
+        assert_eq!(d.help.as_deref(), Some("`--rules` takes a file (repeat it for several)"));
+        assert_eq!(d.span, Span::NONE);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn rules_files_missing_gameless_not_text_or_for_another_game_are_refused_with_help() {
+        let dir = scratch("rules");
+        let missing = dir.join("gone.arb");
+        let e = Project::at(&dir).with_rules(std::slice::from_ref(&missing)).unwrap_err();
+        assert_eq!(e.to_string(), format!("cannot read `{}`: no such file", missing.display()));
+        assert_eq!(Diag::from(e).help, None);
+        let gameless = dir.join("mine.arb");
+        std::fs::write(&gameless, "// nothing here\n").unwrap();
+        let e = Project::at(&dir).with_rules(std::slice::from_ref(&gameless)).unwrap_err();
+        assert_eq!(e.to_string(), format!("cannot tell which game `{}` is for: start it with a line `for GAME`", gameless.display()));
+        let d = Diag::from(e);
+        assert_eq!(d.message, format!("cannot tell which game `{}` is for", gameless.display()));
+        assert_eq!(d.help.as_deref(), Some("start it with a line `for GAME`"));
+        let binary = dir.join("binary.arb");
+        std::fs::write(&binary, b"for chess\n\xff\n").unwrap();
+        let e = Project::at(&dir).with_rules(std::slice::from_ref(&binary)).unwrap_err();
+        assert!(matches!(e, ProjectError::NotUtf8(_)), "{e:?}");
+        assert!(e.to_string().ends_with("is not UTF-8 text: byte 10 (line 2) is not UTF-8"), "{e}");
+        assert!(Diag::from(e).help.is_some_and(|h| h.contains("save the file as UTF-8")));
+        let chess = dir.join("chess.arb");
+        std::fs::write(&chess, "for chess\n").unwrap();
+        let project = Project::at(&dir).with_rules(std::slice::from_ref(&chess)).unwrap();
+        assert!(project.rules_not_for("chess").is_ok());
+        let e = project.rules_not_for("go").unwrap_err();
+        assert_eq!(e.to_string(), "`chess.arb` is for chess, not go");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "`chess.arb` is for chess, not go");
+        assert_eq!(d.help.as_deref(), Some("`--rules` takes files for the game being played; leave this one out"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_peeked_at_that_does_not_parse_is_its_syntax_error_in_its_place() {
+        let dir = scratch("peek");
+        let broken = dir.join("broken.arb");
+        std::fs::write(&broken, "for chess\nkind {\n").unwrap();
+        let project = Project::at(&dir);
+        let e = peek(&project, &broken).unwrap_err();
+        let ProjectError::Syntax(syntax) = &e else { panic!("not a syntax error: {e:?}") };
+        assert_eq!(e.to_string(), syntax.message);
+        let d = Diag::from(e);
+        assert_ne!(d.span, Span::NONE);
+        assert!(!d.message.is_empty());
+        let e = peek(&project, &dir.join("gone.arb")).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("cannot read `{}`: ", dir.join("gone.arb").display())), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -7,7 +7,8 @@ use crate::check::project::Project;
 use crate::runtime::decks::choose_decks;
 use crate::runtime::state::{Mode, State};
 use crate::runtime::{Engine, Setup, Status};
-use crate::syntax::span::FileNumbers;
+use crate::syntax::diag::Diag;
+use crate::syntax::span::{FileNumbers, Span};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -30,15 +31,44 @@ pub struct Options {
     pub bots: Vec<String>,
 }
 
+/// A `--players` value that is not a number or a range of numbers.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerCountError {
+    #[error("`--players {0}`: write a number like `4` or a range like `3-6`")]
+    NotANumber(String),
+    #[error("`--players {0}`: the range is empty")]
+    EmptyRange(String),
+}
+
+impl PlayerCountError {
+    pub fn to_diag(&self) -> Diag {
+        let help = match self {
+            PlayerCountError::NotANumber(_) => "write a number like `4` or a range like `3-6`",
+            PlayerCountError::EmptyRange(_) => "write the smaller number first, like `3-6`",
+        };
+        let message = match self {
+            PlayerCountError::NotANumber(spec) => format!("`--players {spec}` is not a number of players"),
+            PlayerCountError::EmptyRange(_) => self.to_string(),
+        };
+        Diag::error(Span::NONE, message).help(help)
+    }
+}
+
+impl From<PlayerCountError> for Diag {
+    fn from(e: PlayerCountError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// `4` or `3-6`.
-fn player_counts(spec: Option<&str>, default: usize) -> Result<Vec<usize>, String> {
+fn player_counts(spec: Option<&str>, default: usize) -> Result<Vec<usize>, PlayerCountError> {
     let Some(spec) = spec else { return Ok(vec![default]) };
-    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("`--players {spec}`: write a number like `4` or a range like `3-6`"));
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| PlayerCountError::NotANumber(spec.to_string()));
     match spec.split_once('-') {
         Some((a, b)) => {
             let (a, b) = (num(a)?, num(b)?);
             if a > b {
-                return Err(format!("`--players {spec}`: the range is empty"));
+                return Err(PlayerCountError::EmptyRange(spec.to_string()));
             }
             Ok((a..=b).collect())
         }
@@ -358,4 +388,24 @@ fn print_profile(p: &crate::runtime::profile::Profile, games: u64) {
         "  {:>6.1}%                       outside functions and modifiers (statements, conditions)",
         pct(p.steps.saturating_sub(inside))
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PlayerCountError, player_counts};
+    use crate::diag::Diag;
+
+    #[test]
+    fn players_that_are_not_a_number_or_a_range_are_a_diagnostic_with_help() {
+        assert_eq!(player_counts(Some("3-5"), 2).unwrap(), vec![3, 4, 5]);
+        let e = player_counts(Some("6-3"), 2).unwrap_err();
+        assert!(matches!(e, PlayerCountError::EmptyRange(_)), "{e:?}");
+        assert_eq!(e.to_string(), "`--players 6-3`: the range is empty");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "`--players 6-3`: the range is empty");
+        assert_eq!(d.help.as_deref(), Some("write the smaller number first, like `3-6`"));
+        let e = player_counts(Some("four"), 2).unwrap_err();
+        assert_eq!(e.to_string(), "`--players four`: write a number like `4` or a range like `3-6`");
+        assert_eq!(Diag::from(e).help.as_deref(), Some("write a number like `4` or a range like `3-6`"));
+    }
 }

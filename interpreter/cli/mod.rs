@@ -313,7 +313,10 @@ pub fn main_with(cli: Cli) -> i32 {
     if let Some(game) = one_game
         && let Err(e) = project.rules_not_for(game)
     {
-        eprintln!("error: {e}\n  help: `--rules` takes files for the game being played; leave this one out");
+        match e.help() {
+            Some(help) => eprintln!("error: {e}\n  help: {help}"),
+            None => eprintln!("error: {e}"),
+        }
         return 2;
     }
     match cli.command {

@@ -6,12 +6,13 @@ use crate::check::project::Project;
 use crate::diag;
 use crate::ir::Game;
 use crate::runtime::decks;
-use crate::runtime::decks::choose_decks_by;
+use crate::runtime::decks::{DeckChoiceError, choose_decks_by};
 use crate::runtime::state::{Mode, State};
 use crate::runtime::view::result_line;
 use crate::runtime::{AnswerError, Engine, Setup, Status, talk, view};
 use crate::save::{self, Header, Saver};
-use crate::syntax::span::FileId;
+use crate::syntax::diag::Diag;
+use crate::syntax::span::{FileId, Span};
 use std::path::{Path, PathBuf};
 
 pub struct PlayOptions {
@@ -39,28 +40,68 @@ pub enum DeckArg {
     Name(String),
 }
 
+/// Why the decks named with `--deck` cannot be dealt (`seat`: from 0).
+#[derive(Debug, thiserror::Error)]
+pub enum DeckArgError {
+    /// A value that is not `SEAT=FILE` or `SEAT=NAME`.
+    #[error("`--deck {0}`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`")]
+    Form(String),
+    #[error("`--deck {arg}`: `{seat}` is not a seat number")]
+    Seat { arg: String, seat: String },
+    #[error("the deck file for seat {} holds no `deck` (a file of cards only goes with `--rules FILE`)", .seat + 1)]
+    NoDeckInFile { seat: usize },
+    /// No file and no deck of that name; `help`: the deck meant, or the decks there are.
+    #[error("`--deck {}={name}`: no such file, and no deck named `{name}`\n  help: {help}", .seat + 1)]
+    NoSuchDeck { seat: usize, name: String, help: String },
+    #[error(transparent)]
+    Choice(#[from] DeckChoiceError),
+}
+
+impl DeckArgError {
+    pub fn to_diag(&self) -> Diag {
+        let (message, help) = match self {
+            DeckArgError::Form(_) | DeckArgError::Seat { .. } => {
+                (self.to_string(), "`--deck SEAT=FILE` or `--deck SEAT=\"Deck Name\"`, seats from 1".to_string())
+            }
+            DeckArgError::NoDeckInFile { seat } => (
+                format!("the deck file for seat {} holds no `deck`", seat + 1),
+                "a file of cards only goes with `--rules FILE`".to_string(),
+            ),
+            DeckArgError::NoSuchDeck { seat, name, help } => {
+                (format!("`--deck {}={name}`: no such file, and no deck named `{name}`", seat + 1), help.clone())
+            }
+            DeckArgError::Choice(e) => return e.to_diag(),
+        };
+        Diag::error(Span::NONE, message).help(help)
+    }
+}
+
+impl From<DeckArgError> for Diag {
+    fn from(e: DeckArgError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// The index in `game.decks` of each seat's deck named with `--deck`.
 pub(super) fn deck_indices(
     game: &Game,
     files: &[crate::syntax::span::SourceFile],
     project: &Project,
     wanted: &[(usize, DeckArg)],
-) -> Result<Vec<(usize, usize)>, String> {
+) -> Result<Vec<(usize, usize)>, DeckArgError> {
     let mut out = Vec::new();
     for (seat, arg) in wanted {
         let found = match arg {
             DeckArg::File(p) => {
                 let name = project.display(p);
                 let file = files.iter().find(|f| f.name == name).map(|f| f.id);
-                game.decks.iter().position(|d| Some(d.span.file) == file).ok_or_else(|| {
-                    format!("the deck file for seat {} holds no `deck` (a file of cards only goes with `--rules FILE`)", seat + 1)
-                })?
+                game.decks.iter().position(|d| Some(d.span.file) == file).ok_or(DeckArgError::NoDeckInFile { seat: *seat })?
             }
             DeckArg::Name(n) => game.decks.iter().position(|d| d.name == *n).ok_or_else(|| {
                 let help = diag::did_you_mean(n, game.decks.iter().map(|d| d.name.as_str())).unwrap_or_else(|| {
                     format!("decks here: {}", game.decks.iter().map(|d| format!("\"{}\"", d.name)).collect::<Vec<_>>().join(", "))
                 });
-                format!("`--deck {}={n}`: no such file, and no deck named `{n}`\n  help: {help}", seat + 1)
+                DeckArgError::NoSuchDeck { seat: *seat, name: n.clone(), help }
             })?,
         };
         out.push((*seat, found));
@@ -73,16 +114,16 @@ pub(super) fn deck_indices(
 /// game, and the choices as a saved game records them.
 pub(super) type DeckArgs = (Vec<(usize, DeckArg)>, Vec<PathBuf>, Vec<String>);
 
-pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, String> {
+pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, DeckArgError> {
     let mut wanted: Vec<(usize, DeckArg)> = Vec::new();
     let mut extra = Vec::new();
     let mut deck_args = Vec::new();
     for d in decks {
         let Some((seat, what)) = d.split_once('=') else {
-            return Err(format!("`--deck {d}`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`"));
+            return Err(DeckArgError::Form(d.clone()));
         };
         let Ok(seat) = seat.parse::<usize>() else {
-            return Err(format!("`--deck {d}`: `{seat}` is not a seat number"));
+            return Err(DeckArgError::Seat { arg: d.clone(), seat: seat.to_string() });
         };
         if Path::new(what).is_file() {
             // The full path, so that a saved game finds the file again from any folder.
@@ -413,4 +454,31 @@ pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) ->
     }
     flush(&mut out, last);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DeckArgError, deck_args};
+    use crate::diag::Diag;
+    use crate::runtime::decks::DeckChoiceError;
+
+    #[test]
+    fn a_deck_argument_refused_is_a_diagnostic_with_its_message_and_help() {
+        let Err(e) = deck_args(&["my-deck.arb".to_string()]) else { panic!("a deck with no seat") };
+        assert!(matches!(e, DeckArgError::Form(_)), "{e:?}");
+        assert_eq!(e.to_string(), "`--deck my-deck.arb`: write it as SEAT=FILE or SEAT=\"Deck Name\", like `--deck 1=my-deck.arb`");
+        assert!(Diag::from(e).help.is_some_and(|h| h.contains("seats from 1")));
+        let Err(e) = deck_args(&["one=x".to_string()]) else { panic!("a seat that is not a number") };
+        assert_eq!(e.to_string(), "`--deck one=x`: `one` is not a seat number");
+        // A message that ends with its help is printed whole; the diagnostic has the two apart.
+        let e = DeckArgError::NoSuchDeck { seat: 0, name: "Cylons".into(), help: "did you mean `Cylon`?".into() };
+        assert_eq!(e.to_string(), "`--deck 1=Cylons`: no such file, and no deck named `Cylons`\n  help: did you mean `Cylon`?");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "`--deck 1=Cylons`: no such file, and no deck named `Cylons`");
+        assert_eq!(d.help.as_deref(), Some("did you mean `Cylon`?"));
+        let d = Diag::from(DeckArgError::NoDeckInFile { seat: 1 });
+        assert_eq!(d.message, "the deck file for seat 2 holds no `deck`");
+        assert_eq!(d.help.as_deref(), Some("a file of cards only goes with `--rules FILE`"));
+        assert_eq!(DeckArgError::from(DeckChoiceError::NoDecks).to_string(), "no decks");
+    }
 }

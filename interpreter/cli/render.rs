@@ -2,9 +2,12 @@
 
 use crate::check::project::Project;
 use crate::ir::Game;
-use crate::runtime::picture;
+use crate::runtime::picture::{self, PictureError};
 use crate::runtime::state::State;
-use crate::scenario::run_file;
+use crate::save::SaveError;
+use crate::scenario::{ScenarioFileError, run_file};
+use crate::syntax::diag::Diag;
+use crate::syntax::span::Span;
 use std::path::{Path, PathBuf};
 
 pub struct Options {
@@ -14,10 +17,47 @@ pub struct Options {
     pub out: Option<PathBuf>,
 }
 
+/// Why a picture was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error(transparent)]
+    Picture(#[from] PictureError),
+    #[error("cannot write `{}`: {source}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+    /// The saved game cannot be read, or is not a save of these rules.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    #[error(transparent)]
+    Scenario(#[from] ScenarioFileError),
+    /// No scenario of the file has the id asked for.
+    #[error("`{}` has no scenario `{id}`", file.display())]
+    NoScenario { file: PathBuf, id: String },
+}
+
+impl RenderError {
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            RenderError::Picture(e) => e.to_diag(),
+            RenderError::Save(e) => e.to_diag(),
+            RenderError::Scenario(e) => e.to_diag(),
+            RenderError::Write { .. } => Diag::error(Span::NONE, self.to_string()).help("write the picture to another file with `--out`"),
+            RenderError::NoScenario { .. } => {
+                Diag::error(Span::NONE, self.to_string()).help("`arbiter test FILE` lists the file's scenarios by id")
+            }
+        }
+    }
+}
+
+impl From<RenderError> for Diag {
+    fn from(e: RenderError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// The picture as `viewer` sees it (`None`: everything) written to `path`.
-pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: Option<u8>) -> Result<(), String> {
+pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: Option<u8>) -> Result<(), RenderError> {
     let svg = picture::svg(game, st, title, viewer)?;
-    std::fs::write(path, svg).map_err(|e| format!("cannot write `{}`: {e}", path.display()))
+    std::fs::write(path, svg).map_err(|e| RenderError::Write { path: path.to_path_buf(), source: e })
 }
 
 pub fn run(project: &Project, o: &Options) -> i32 {
@@ -26,13 +66,13 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let result = if is_save {
         match crate::save::load(project, &o.file, o.game.as_deref(), &[]) {
             Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string(), None),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e.into()),
         }
     } else {
         match run_file(project, &o.file) {
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
             Ok(outcomes) => match outcomes.iter().find(|x| o.id.as_ref().is_none_or(|i| *i == x.outcome.id)) {
-                None => Err(format!("`{}` has no scenario `{}`", o.file.display(), o.id.clone().unwrap_or_default())),
+                None => Err(RenderError::NoScenario { file: o.file.clone(), id: o.id.clone().unwrap_or_default() }),
                 Some(x) => write_picture(&x.game, &x.outcome.state, &out, &format!("{} {}", x.outcome.id, x.outcome.title), None),
             },
         }
@@ -46,5 +86,27 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             eprintln!("error: {e}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RenderError;
+    use crate::diag::Diag;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_picture_not_written_is_a_diagnostic_with_its_message_and_help() {
+        let e = RenderError::Write { path: PathBuf::from("out/t.svg"), source: std::io::Error::other("disk full") };
+        assert_eq!(e.to_string(), "cannot write `out/t.svg`: disk full");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "cannot write `out/t.svg`: disk full");
+        assert!(d.help.is_some_and(|h| h.contains("--out")));
+        let e = RenderError::NoScenario { file: PathBuf::from("tests/x.arb"), id: "nope".into() };
+        assert_eq!(e.to_string(), "`tests/x.arb` has no scenario `nope`");
+        assert!(Diag::from(e).help.is_some());
+        let e = RenderError::from(crate::runtime::picture::PictureError::NotAList);
+        assert_eq!(e.to_string(), "the picture function must return a list of drawings");
+        assert_eq!(Diag::from(e).message, "the picture function must return a list of drawings");
     }
 }

@@ -3,9 +3,10 @@
 
 use super::play::{deck_args, deck_indices};
 use crate::check::project::Project;
-use crate::diag;
+use crate::diag::{self, Diag};
 use crate::runtime::decks::choose_decks_by;
 use crate::sim::{self, Run, Table, report};
+use crate::syntax::span::Span;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 
@@ -57,9 +58,27 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     pool.install(|| simulate(project, o, shard))
 }
 
+/// A `--shard` value that is not `K/N` with 1 ≤ K ≤ N.
+#[derive(Debug, thiserror::Error)]
+#[error("`--shard {0}`: write it as K/N, like `--shard 2/4` (the second of four slices)")]
+pub struct ShardError(String);
+
+impl ShardError {
+    pub fn to_diag(&self) -> Diag {
+        Diag::error(Span::NONE, format!("`--shard {}`: write it as K/N", self.0))
+            .help("like `--shard 2/4` (the second of four slices), K from 1 to N")
+    }
+}
+
+impl From<ShardError> for Diag {
+    fn from(e: ShardError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// `K/N`, with 1 ≤ K ≤ N.
-fn parse_shard(s: &str) -> Result<[u64; 2], String> {
-    let bad = || format!("`--shard {s}`: write it as K/N, like `--shard 2/4` (the second of four slices)");
+fn parse_shard(s: &str) -> Result<[u64; 2], ShardError> {
+    let bad = || ShardError(s.to_string());
     let (k, n) = s.split_once('/').ok_or_else(bad)?;
     let (k, n) = (k.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
     if k == 0 || k > n {
@@ -108,7 +127,7 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
             eprintln!("error: {} is for {} to {} players, not {players}", game.name, game.min_players, game.max_players);
             return 2;
         }
-        let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| choose_decks_by(game, players, &given));
+        let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| Ok(choose_decks_by(game, players, &given)?));
         match decklists {
             Ok(decklists) => {
                 // Per-card statistics for the seats given a deck, or for every seat with `--cards`.
@@ -221,5 +240,22 @@ fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
             eprintln!("error: {e}");
             2
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_shard;
+    use crate::diag::Diag;
+
+    #[test]
+    fn a_shard_that_is_not_k_of_n_is_a_diagnostic_with_its_message_and_help() {
+        assert_eq!(parse_shard("2/4").unwrap(), [2, 4]);
+        let e = parse_shard("5/4").unwrap_err();
+        assert_eq!(e.to_string(), "`--shard 5/4`: write it as K/N, like `--shard 2/4` (the second of four slices)");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "`--shard 5/4`: write it as K/N");
+        assert!(d.help.is_some_and(|h| h.contains("K from 1 to N")));
+        assert!(parse_shard("half").is_err());
     }
 }

@@ -2,12 +2,43 @@
 //! and taking an answer. An answer that is not legal is refused before anything changes.
 
 use super::RtError;
-use super::engine::{AnswerError, Engine};
+use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
 use arbiter_ir::value::{Seat, Value};
+use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
 use std::sync::Arc;
+
+/// Why an answer was not taken.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AnswerError {
+    /// Not a legal answer: nothing changed, ask again.
+    #[error("{0}")]
+    Refused(String),
+    /// The rules failed while taking the answer in.
+    #[error("{}", .0.message)]
+    Rule(RtError),
+}
+
+impl AnswerError {
+    /// A refusal has no place in the rules (it is the answer that is wrong); a rule error is
+    /// where the rule failed.
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            AnswerError::Refused(m) => {
+                Diag::error(Span::NONE, m.clone()).help("nothing changed: answer the decision again, with one of its options")
+            }
+            AnswerError::Rule(e) => e.to_diag(),
+        }
+    }
+}
+
+impl From<AnswerError> for Diag {
+    fn from(e: AnswerError) -> Diag {
+        e.to_diag()
+    }
+}
 
 impl Engine<'_> {
     /// Ask for a decision, or settle it at once when there is nothing to decide.
@@ -77,35 +108,39 @@ impl Engine<'_> {
     /// Answer the pending decision. An illegal answer is refused and nothing changes; a rule that
     /// fails while taking the answer in is a rule error.
     pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
-        self.check_answer(st, seat, answer).map_err(AnswerError::Refused)?;
+        self.check_answer(st, seat, answer)?;
         self.take_answer(st, seat, answer).map_err(|e| AnswerError::Rule(e.in_rule(|| self.running_rule(st))))
     }
 
-    fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), String> {
-        let Some(d) = &st.pending else { return Err("there is no decision to answer".into()) };
+    fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
+        let Some(d) = &st.pending else { return Err(refused("there is no decision to answer")) };
         if d.seat != seat {
-            return Err(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1));
+            return Err(refused(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1)));
         }
         let total = d.options.len() + usize::from(d.none.is_some());
         let idx = &answer.0;
         if let Some(bad) = idx.iter().find(|i| **i >= total) {
-            return Err(format!("there is no option {} (choose 1 to {total})", bad + 1));
+            return Err(refused(format!("there is no option {} (choose 1 to {total})", bad + 1)));
         }
         if idx.len() > 1 {
             let mut seen = idx.clone();
             seen.sort_unstable();
             seen.dedup();
             if seen.len() != idx.len() {
-                return Err("an option was chosen twice".into());
+                return Err(refused("an option was chosen twice"));
             }
         }
         let none_idx = d.none.as_ref().map(|_| d.options.len());
         let uses_none = idx.iter().any(|i| Some(*i) == none_idx);
         match d.count {
-            Count::One if idx.len() != 1 => Err("choose exactly one option".into()),
-            Count::Exactly(k) if Some(idx.len()) != usize::try_from(k).ok() || uses_none => Err(format!("choose exactly {k} options")),
-            Count::UpTo(k) if idx.len() > k as usize || uses_none => Err(format!("choose at most {k} options")),
-            Count::Order if idx.len() != d.options.len() || uses_none => Err(format!("put all {} options in order", d.options.len())),
+            Count::One if idx.len() != 1 => Err(refused("choose exactly one option")),
+            Count::Exactly(k) if Some(idx.len()) != usize::try_from(k).ok() || uses_none => {
+                Err(refused(format!("choose exactly {k} options")))
+            }
+            Count::UpTo(k) if idx.len() > k as usize || uses_none => Err(refused(format!("choose at most {k} options"))),
+            Count::Order if idx.len() != d.options.len() || uses_none => {
+                Err(refused(format!("put all {} options in order", d.options.len())))
+            }
             _ => Ok(()),
         }
     }
@@ -164,5 +199,32 @@ impl Engine<'_> {
                 }
             }
         }
+    }
+}
+
+/// An answer refused: not a legal answer, nothing changed.
+fn refused(message: impl Into<String>) -> AnswerError {
+    AnswerError::Refused(message.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AnswerError;
+    use crate::RtError;
+    use arbiter_syntax::diag::Diag;
+    use arbiter_syntax::span::{FileId, Span};
+
+    #[test]
+    fn an_answer_not_taken_is_a_diagnostic_refusals_keeping_their_message() {
+        let e = AnswerError::Refused("there is no option 9 (choose 1 to 3)".into());
+        assert_eq!(e.to_string(), "there is no option 9 (choose 1 to 3)");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "there is no option 9 (choose 1 to 3)");
+        assert_eq!(d.span, Span::NONE);
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("nothing changed")), "{:?}", d.help);
+        let rule = RtError::new("division by zero".into(), Span::new(FileId::NOWHERE, 4, 9)).with_help("check the divisor");
+        let e = AnswerError::Rule(rule.clone());
+        assert_eq!(e.to_string(), "division by zero");
+        assert_eq!(Diag::from(e), rule.to_diag());
     }
 }

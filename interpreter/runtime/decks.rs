@@ -7,8 +7,45 @@ use super::state::Mode;
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
 use arbiter_syntax::diag::Diag;
-use arbiter_syntax::span::FileId;
+use arbiter_syntax::span::{FileId, Span};
 use indexmap::IndexMap;
+
+/// Why the seats' decks cannot be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeckChoiceError {
+    /// The file given for a seat (0-based) holds no `deck`.
+    #[error("the deck file for seat {} holds no `deck`", .seat + 1)]
+    NoDeckInFile { seat: usize },
+    /// A seat is given a deck the game does not have (an index in `game.decks`).
+    #[error("no such deck")]
+    NoSuchDeck { index: usize },
+    /// A seat is given no deck, and the game has none to give it.
+    #[error("no decks")]
+    NoDecks,
+}
+
+impl DeckChoiceError {
+    /// What to do about it.
+    pub fn help(&self) -> &'static str {
+        match self {
+            DeckChoiceError::NoDeckInFile { .. } => {
+                "give the seat a file that holds a `deck` (a file of cards only goes with `--rules FILE`)"
+            }
+            DeckChoiceError::NoSuchDeck { .. } => "give the seat one of the game's decks",
+            DeckChoiceError::NoDecks => "the game's files declare no `deck`: give each seat a deck file",
+        }
+    }
+
+    pub fn to_diag(&self) -> Diag {
+        Diag::error(Span::NONE, self.to_string()).help(self.help())
+    }
+}
+
+impl From<DeckChoiceError> for Diag {
+    fn from(e: DeckChoiceError) -> Diag {
+        e.to_diag()
+    }
+}
 
 /// A deck list's sections with each card repeated by its count.
 pub fn expand(game: &Game, deck: &DeckList) -> IndexMap<String, Vec<DefId>> {
@@ -87,14 +124,10 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
 
 /// Which deck each seat plays: the one from the file given for it (seat, file id), else the
 /// game's decks in turn.
-pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, DeckChoiceError> {
     let mut by_index = Vec::new();
     for (seat, file) in given {
-        let i = game
-            .decks
-            .iter()
-            .position(|d| d.span.file == *file)
-            .ok_or_else(|| format!("the deck file for seat {} holds no `deck`", seat + 1))?;
+        let i = game.decks.iter().position(|d| d.span.file == *file).ok_or(DeckChoiceError::NoDeckInFile { seat: *seat })?;
         by_index.push((*seat, i));
     }
     choose_decks_by(game, players, &by_index)
@@ -102,7 +135,11 @@ pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> R
 
 /// Which deck each seat plays: the one given (seat, index in `game.decks`), else the game's decks
 /// in turn, leaving out those given to a seat.
-pub fn choose_decks_by(game: &Game, players: usize, given: &[(usize, usize)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, String> {
+pub fn choose_decks_by(
+    game: &Game,
+    players: usize,
+    given: &[(usize, usize)],
+) -> Result<Vec<IndexMap<String, Vec<DefId>>>, DeckChoiceError> {
     if game.decks.is_empty() {
         return Ok(vec![IndexMap::new(); players]);
     }
@@ -111,10 +148,30 @@ pub fn choose_decks_by(game: &Game, players: usize, given: &[(usize, usize)]) ->
     let defaults = if defaults.is_empty() { (0..game.decks.len()).collect() } else { defaults };
     for seat in 0..players {
         let deck = match given.iter().find(|(s, _)| *s == seat) {
-            Some((_, i)) => game.decks.get(*i).ok_or("no such deck")?,
-            None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or("no decks")?,
+            Some((_, i)) => game.decks.get(*i).ok_or(DeckChoiceError::NoSuchDeck { index: *i })?,
+            None => defaults.get(seat % defaults.len()).and_then(|i| game.decks.get(*i)).ok_or(DeckChoiceError::NoDecks)?,
         };
         out.push(expand(game, deck));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DeckChoiceError;
+    use arbiter_syntax::diag::{Diag, Level};
+    use arbiter_syntax::span::Span;
+
+    #[test]
+    fn a_deck_that_cannot_be_chosen_is_a_diagnostic_with_its_message_and_help() {
+        let e = DeckChoiceError::NoDeckInFile { seat: 1 };
+        assert_eq!(e.to_string(), "the deck file for seat 2 holds no `deck`");
+        let d = Diag::from(e);
+        assert_eq!(d.level, Level::Error);
+        assert_eq!(d.message, "the deck file for seat 2 holds no `deck`");
+        assert_eq!(d.span, Span::NONE);
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("a file of cards only goes with `--rules FILE`")), "{:?}", d.help);
+        assert_eq!(Diag::from(DeckChoiceError::NoDecks).message, "no decks");
+        assert_eq!(Diag::from(DeckChoiceError::NoSuchDeck { index: 7 }).message, "no such deck");
+    }
 }

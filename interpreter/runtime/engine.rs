@@ -44,24 +44,6 @@ pub struct Engine<'g> {
     random: &'g dyn RandomSource,
 }
 
-/// Why an answer was not taken.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnswerError {
-    /// Not a legal answer: nothing changed, ask again.
-    Refused(String),
-    /// The rules failed while taking the answer in.
-    Rule(RtError),
-}
-
-impl std::fmt::Display for AnswerError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AnswerError::Refused(m) => write!(f, "{m}"),
-            AnswerError::Rule(e) => write!(f, "{}", e.message),
-        }
-    }
-}
-
 /// The seats, deck lists and seed a new state starts from.
 pub struct Setup {
     pub players: usize,

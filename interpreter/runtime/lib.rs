@@ -25,7 +25,8 @@ pub mod trace;
 pub mod view;
 pub mod why;
 
-pub use engine::{AnswerError, Engine, Setup, Status};
+pub use decisions::AnswerError;
+pub use engine::{Engine, Setup, Status};
 pub use random::{RandomSource, ScriptedResults, SeededRandom};
 pub use state::{Answer, State};
 pub use trace::{CauseRecorder, Forgetful, Profiler, Tracer};

@@ -19,12 +19,58 @@
 //! language's (micrometres); the picture is in millimetres, y up. The legend's entries are laid
 //! out in rows under the table, in the order given.
 
+use super::RtError;
 use super::eval::{Evaluator, new_env};
 use super::geometry as geo;
 use super::state::State;
 use arbiter_ir::Game;
 use arbiter_ir::value::{Seat, Value};
+use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
+
+/// Why a picture of the table cannot be drawn.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PictureError {
+    /// The game's header names no `picture` function.
+    #[error("{game} has no picture: its game header names no `picture` function")]
+    NoPicture { game: String },
+    /// A picture function with more than one parameter (`what`: which, in words).
+    #[error("{what} takes no parameter, or one: the player it is drawn for")]
+    Parameters { what: &'static str, span: Span },
+    /// The rules failed while drawing.
+    #[error("{}", .0.message)]
+    Rule(RtError),
+    /// The picture function gave something else than a list.
+    #[error("the picture function must return a list of drawings")]
+    NotAList,
+    /// A drawing whose first item names no kind of drawing.
+    #[error("the picture has a drawing of an unknown kind `{0}`")]
+    UnknownDrawing(String),
+}
+
+impl PictureError {
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            PictureError::NoPicture { game } => Diag::error(Span::NONE, format!("{game} has no picture"))
+                .help("name a function in the game's header that draws the table: `picture picture.items`"),
+            PictureError::Parameters { span, .. } => Diag::error(*span, self.to_string())
+                .label("this function")
+                .help("give it no parameter (a table with nothing hidden), or one: the player it is drawn for (`none` for everything)"),
+            PictureError::Rule(e) => e.to_diag(),
+            PictureError::NotAList | PictureError::UnknownDrawing(_) => Diag::error(Span::NONE, self.to_string()).help(DRAWINGS),
+        }
+    }
+}
+
+impl From<PictureError> for Diag {
+    fn from(e: PictureError) -> Diag {
+        e.to_diag()
+    }
+}
+
+/// The help for a drawing that is not one.
+const DRAWINGS: &str =
+    "a picture is a list of drawings, each a list whose first item says what it is: area, polygon, wedge, circle, line, arrow, text or key";
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -39,12 +85,12 @@ fn num(v: f64) -> String {
 /// everything). A picture function takes no parameter (a table with nothing hidden) or one: the
 /// player it is drawn for, `none` for everything; it decides what that player may see with
 /// `knows(viewer, o)`.
-pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec<Value>>, String> {
+pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec<Value>>, PictureError> {
     let Some(f) = game.picture else {
-        return Err(format!("{} has no picture: its game header names no `picture` function", game.name));
+        return Err(PictureError::NoPicture { game: game.name.clone() });
     };
     let v = call_picture(game, st, f, viewer, "a picture function")?;
-    let Value::List(items) = v else { return Err("the picture function must return a list of drawings".into()) };
+    let Value::List(items) = v else { return Err(PictureError::NotAList) };
     Ok(items
         .iter()
         .filter_map(|d| match d {
@@ -56,21 +102,22 @@ pub fn drawings(game: &Game, st: &State, viewer: Option<Seat>) -> Result<Vec<Vec
 
 /// Call a picture function (`what`, for its error): with no argument, or with the player it is
 /// drawn for (`none` for everything).
-fn call_picture(game: &Game, st: &State, f: arbiter_ir::FuncId, viewer: Option<Seat>, what: &str) -> Result<Value, String> {
-    let args = match game.funcs.get(f as usize).map(|d| d.params.len()) {
+fn call_picture(game: &Game, st: &State, f: arbiter_ir::FuncId, viewer: Option<Seat>, what: &'static str) -> Result<Value, PictureError> {
+    let def = game.funcs.get(f as usize);
+    let args = match def.map(|d| d.params.len()) {
         Some(0) => vec![],
         Some(1) => vec![viewer.map_or(Value::None, Value::Player)],
-        _ => return Err(format!("{what} takes no parameter, or one: the player it is drawn for")),
+        _ => return Err(PictureError::Parameters { what, span: def.map_or(Span::NONE, |d| d.info.span) }),
     };
     let env = new_env(0, vec![], None, None);
-    Evaluator::new(game, st).call_func(f, args, &env, Span::default()).map_err(|e| e.into_data().message)
+    Evaluator::new(game, st).call_func(f, args, &env, Span::default()).map_err(PictureError::Rule)
 }
 
 /// The table as lines of text, as `viewer` may see it (`None`: everything): what the game's
 /// `text_picture` function returns, a text or a list of texts (one per line). Like `picture`, the
 /// function takes no parameter or one, the player it is drawn for. `None` when the game has no
 /// text picture.
-pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<String, String>> {
+pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<String, PictureError>> {
     let v = match call_picture(game, st, game.text_picture?, viewer, "a text picture function") {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
@@ -102,7 +149,7 @@ pub fn table_text(game: &Game, st: &State, seat: Seat) -> String {
 }
 
 /// The table as an SVG document, as `viewer` may see it (`None`: everything).
-pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, String> {
+pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, PictureError> {
     let items = drawings(game, st, viewer)?;
     let pose = |v: Option<&Value>| match v {
         Some(Value::Pose(p)) => {
@@ -231,7 +278,7 @@ pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result
                 out.push_str(&format!("<text x=\"{x}\" y=\"{y}\" style=\"{}\">{}</text>\n", esc(&text(d.get(3))), esc(&text(d.get(2)))));
             }
             "key" => {}
-            other => return Err(format!("the picture has a drawing of an unknown kind `{other}`")),
+            other => return Err(PictureError::UnknownDrawing(other.to_string())),
         }
     }
     out.push_str(&legend);
@@ -294,4 +341,35 @@ fn legend(keys: &[Key], w: f64, top: f64) -> (String, f64) {
     }
     out.push_str("</g>\n");
     (out, y + row + 2.0 * k - top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PictureError;
+    use crate::RtError;
+    use arbiter_syntax::diag::Diag;
+    use arbiter_syntax::span::{FileId, Span};
+
+    #[test]
+    fn a_picture_that_cannot_be_drawn_is_a_diagnostic_with_its_message_help_and_place() {
+        let e = PictureError::NoPicture { game: "chess".into() };
+        assert_eq!(e.to_string(), "chess has no picture: its game header names no `picture` function");
+        let d = Diag::from(e);
+        assert_eq!(d.message, "chess has no picture");
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("`picture picture.items`")), "{:?}", d.help);
+        // A function with too many parameters is shown where it is written.
+        let at = Span::new(FileId::NOWHERE, 10, 20);
+        let d = Diag::from(PictureError::Parameters { what: "a picture function", span: at });
+        assert_eq!(d.message, "a picture function takes no parameter, or one: the player it is drawn for");
+        assert_eq!(d.span, at);
+        assert!(d.help.is_some());
+        // A rule error drawing it is the rule error's own diagnostic.
+        let rule = RtError::new("no such card".into(), at).with_help("look again");
+        let e = PictureError::Rule(rule.clone());
+        assert_eq!(e.to_string(), "no such card");
+        assert_eq!(Diag::from(e), rule.to_diag());
+        let d = Diag::from(PictureError::UnknownDrawing("blob".into()));
+        assert_eq!(d.message, "the picture has a drawing of an unknown kind `blob`");
+        assert!(d.help.as_deref().is_some_and(|h| h.contains("polygon")));
+    }
 }

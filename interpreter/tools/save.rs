@@ -23,7 +23,8 @@ use arbiter_check::Built;
 use arbiter_check::project::Project;
 use arbiter_ir::Game;
 use arbiter_runtime::state::State;
-use arbiter_syntax::span::FileNumbers;
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::{FileNumbers, Span};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -96,15 +97,52 @@ pub struct Saved {
 }
 
 /// Why a save was refused: what is wrong, and what to do.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}\n  help: {help}")]
 pub struct SaveError {
     pub message: String,
     pub help: String,
 }
 
-impl std::fmt::Display for SaveError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}\n  help: {}", self.message, self.help)
+impl SaveError {
+    pub fn to_diag(&self) -> Diag {
+        Diag::error(Span::NONE, self.message.clone()).help(self.help.clone())
+    }
+}
+
+impl From<SaveError> for Diag {
+    fn from(e: SaveError) -> Diag {
+        e.to_diag()
+    }
+}
+
+/// Why a save file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The game would not go into JSON.
+    #[error("cannot write the game as JSON: {0}")]
+    Json(serde_json::Error),
+    /// A path that names no file (`..`, `/`).
+    #[error("`{}` is not a file name", .0.display())]
+    NotAFileName(PathBuf),
+    /// Writing the file, or putting it in its place, failed.
+    #[error("cannot save to `{}`: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+impl WriteError {
+    pub fn to_diag(&self) -> Diag {
+        let help = match self {
+            WriteError::Json(_) => "the game was not saved: the last save written is whole",
+            WriteError::NotAFileName(_) | WriteError::Io { .. } => "save to another file",
+        };
+        Diag::error(Span::NONE, self.to_string()).help(help)
+    }
+}
+
+impl From<WriteError> for Diag {
+    fn from(e: WriteError) -> Diag {
+        e.to_diag()
     }
 }
 
@@ -157,7 +195,7 @@ impl Header {
     }
 
     /// The save file's text for this state of the game whose files are `files`.
-    pub fn to_json(&self, files: &FileNumbers, st: &State) -> Result<String, String> {
+    pub fn to_json(&self, files: &FileNumbers, st: &State) -> Result<String, WriteError> {
         #[derive(Serialize)]
         struct Out<'a> {
             format: &'static str,
@@ -166,9 +204,7 @@ impl Header {
             header: &'a Header,
             state: &'a State,
         }
-        files
-            .scope(|| serde_json::to_string(&Out { format: FORMAT, version: VERSION, header: self, state: st }))
-            .map_err(|e| format!("cannot write the game as JSON: {e}"))
+        files.scope(|| serde_json::to_string(&Out { format: FORMAT, version: VERSION, header: self, state: st })).map_err(WriteError::Json)
     }
 }
 
@@ -365,8 +401,8 @@ impl Saved {
 /// owner only), then a rename.
 /// `durable`: the file is flushed to the disk before the rename, so that it survives a power cut
 /// too (slower: a few milliseconds).
-pub fn write_atomic(path: &Path, text: &str, durable: bool) -> Result<(), String> {
-    let name = path.file_name().ok_or_else(|| format!("`{}` is not a file name", path.display()))?;
+pub fn write_atomic(path: &Path, text: &str, durable: bool) -> Result<(), WriteError> {
+    let name = path.file_name().ok_or_else(|| WriteError::NotAFileName(path.to_path_buf()))?;
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
     // Readable by its owner only: a save holds every hidden card.
@@ -381,7 +417,7 @@ pub fn write_atomic(path: &Path, text: &str, durable: bool) -> Result<(), String
     let done = written.and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = done {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot save to `{}`: {e}", path.display()));
+        return Err(WriteError::Io { path: path.to_path_buf(), source: e });
     }
     Ok(())
 }
@@ -426,7 +462,7 @@ impl Saver {
     }
 
     /// Save at a decision to the game's save file, if it has one; `durable` as in [`write_atomic`].
-    pub fn autosave(&mut self, st: &State, durable: bool) -> Result<(), String> {
+    pub fn autosave(&mut self, st: &State, durable: bool) -> Result<(), WriteError> {
         match self.path.clone() {
             Some(p) => self.write(st, &p, durable),
             None => Ok(()),
@@ -445,11 +481,11 @@ impl Saver {
             }
         };
         self.free(&p)?;
-        self.write(st, &p, true).map_err(|e| refuse(e, "save to another file"))?;
+        self.write(st, &p, true).map_err(|e| refuse(e.to_string(), "save to another file"))?;
         Ok(p)
     }
 
-    fn write(&mut self, st: &State, path: &Path, durable: bool) -> Result<(), String> {
+    fn write(&mut self, st: &State, path: &Path, durable: bool) -> Result<(), WriteError> {
         let text = self.header.to_json(&self.files, st)?;
         write_atomic(path, &text, durable)?;
         if !self.written.iter().any(|w| w == path) {

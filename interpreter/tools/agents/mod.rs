@@ -13,7 +13,7 @@ pub mod mcts;
 pub mod plan;
 pub mod redeal;
 
-pub use plan::{BotKind, BotPlan, Bots};
+pub use plan::{BotKind, BotPlan, BotPlanError, Bots};
 
 use arbiter_ir::value::{Seat, Value};
 use arbiter_ir::{Game, HintDef};

@@ -11,8 +11,66 @@ use arbiter_ir::Game;
 use arbiter_ir::value::{Seat, Value};
 use arbiter_runtime::state::{Answer, Decision, State};
 use arbiter_runtime::{Engine, RtError};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
 use std::collections::HashMap;
 use std::fmt;
+
+/// Why a `--bots` value is refused (`arg`: the value as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BotPlanError {
+    #[error("unknown bot `{0}`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`, `mcts:PLAYOUTS:DEPTH`)")]
+    UnknownBot(String),
+    #[error("`{0}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")]
+    Playouts(String),
+    #[error("`{0}`: the playout depth is a whole number from 0 to 10000, like `mcts:200:30`")]
+    Depth(String),
+    /// A second bot for every seat.
+    #[error("`--bots {arg}`: a bot for every seat is already given; name a seat (`2={arg}`) or a side")]
+    EveryTwice { arg: String },
+    #[error("`--bots {arg}`: there is no seat {seat} (seats are 1 to {players})")]
+    NoSeat { arg: String, seat: usize, players: usize },
+    #[error("`--bots {arg}`: seat {seat} is given a bot twice")]
+    SeatTwice { arg: String, seat: usize },
+    #[error("`--bots {arg}`: side `{side}` is given a bot twice")]
+    SideTwice { arg: String, side: String },
+    /// A name that is no seat and no side; `help`: the side meant, or the sides there are.
+    #[error("`--bots {arg}`: no seat or side `{who}`\n  help: {help}")]
+    NoSeatOrSide { arg: String, who: String, help: String },
+}
+
+impl BotPlanError {
+    /// What to do about it.
+    pub fn help(&self) -> String {
+        match self {
+            BotPlanError::UnknownBot(_) | BotPlanError::Playouts(_) | BotPlanError::Depth(_) => {
+                "`--bots` takes `random`, `greedy`, `mcts`, `mcts:PLAYOUTS` or `mcts:PLAYOUTS:DEPTH`".to_string()
+            }
+            BotPlanError::EveryTwice { arg } => format!("name a seat (`2={arg}`) or a side"),
+            BotPlanError::NoSeat { players, .. } => format!("seats are 1 to {players}"),
+            BotPlanError::SeatTwice { .. } | BotPlanError::SideTwice { .. } => "give each seat and side one bot".to_string(),
+            BotPlanError::NoSeatOrSide { help, .. } => help.clone(),
+        }
+    }
+
+    /// The diagnostic: a refused value has no place in the rules. The help that a message ends
+    /// with is the diagnostic's help.
+    pub fn to_diag(&self) -> Diag {
+        let message = match self {
+            BotPlanError::EveryTwice { arg } => format!("`--bots {arg}`: a bot for every seat is already given"),
+            BotPlanError::NoSeat { arg, seat, .. } => format!("`--bots {arg}`: there is no seat {seat}"),
+            BotPlanError::NoSeatOrSide { arg, who, .. } => format!("`--bots {arg}`: no seat or side `{who}`"),
+            other => other.to_string(),
+        };
+        Diag::error(Span::NONE, message).help(self.help())
+    }
+}
+
+impl From<BotPlanError> for Diag {
+    fn from(e: BotPlanError) -> Diag {
+        e.to_diag()
+    }
+}
 
 /// The search bot's playouts per decision when `mcts` gives none.
 pub const DEFAULT_PLAYOUTS: u32 = 200;
@@ -46,8 +104,8 @@ impl fmt::Display for BotKind {
 }
 
 impl std::str::FromStr for BotKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = BotPlanError;
+    fn from_str(s: &str) -> Result<Self, BotPlanError> {
         let mut parts = s.split(':');
         let name = parts.next().unwrap_or_default();
         let (playouts, depth) = (parts.next(), parts.next());
@@ -58,16 +116,16 @@ impl std::str::FromStr for BotKind {
                 let playouts = match p.map(str::parse::<u32>) {
                     None => DEFAULT_PLAYOUTS,
                     Some(Ok(n)) if (1..=1_000_000).contains(&n) => n,
-                    Some(_) => return Err(format!("`{s}`: the playouts are a whole number from 1 to 1000000, like `mcts:200`")),
+                    Some(_) => return Err(BotPlanError::Playouts(s.to_string())),
                 };
                 let depth = match d.map(str::parse::<u32>) {
                     None => None,
                     Some(Ok(n)) if n <= 10_000 => Some(n),
-                    Some(_) => return Err(format!("`{s}`: the playout depth is a whole number from 0 to 10000, like `mcts:200:30`")),
+                    Some(_) => return Err(BotPlanError::Depth(s.to_string())),
                 };
                 Ok(BotKind::Mcts { playouts, depth })
             }
-            _ => Err(format!("unknown bot `{s}`: the bots are `random`, `greedy` and `mcts` (or `mcts:PLAYOUTS`, `mcts:PLAYOUTS:DEPTH`)")),
+            _ => Err(BotPlanError::UnknownBot(s.to_string())),
         }
     }
 }
@@ -83,13 +141,13 @@ pub struct BotPlan {
 
 impl BotPlan {
     /// From `--bots` values: `KIND`, `N=KIND` or `SIDE=KIND`, checked against the game.
-    pub fn parse(args: &[String], game: &Game, players: usize) -> Result<BotPlan, String> {
+    pub fn parse(args: &[String], game: &Game, players: usize) -> Result<BotPlan, BotPlanError> {
         let mut plan = BotPlan::default();
         for a in args {
             match a.split_once('=') {
                 None => {
                     if plan.every.is_some() {
-                        return Err(format!("`--bots {a}`: a bot for every seat is already given; name a seat (`2={a}`) or a side"));
+                        return Err(BotPlanError::EveryTwice { arg: a.clone() });
                     }
                     plan.every = Some(a.parse()?);
                 }
@@ -97,16 +155,16 @@ impl BotPlan {
                     let kind: BotKind = kind.parse()?;
                     if let Ok(n) = who.parse::<usize>() {
                         if n == 0 || n > players {
-                            return Err(format!("`--bots {a}`: there is no seat {n} (seats are 1 to {players})"));
+                            return Err(BotPlanError::NoSeat { arg: a.clone(), seat: n, players });
                         }
                         let seat = Seat::try_from(n - 1).unwrap_or(0);
                         if plan.seats.iter().any(|(s, _)| *s == seat) {
-                            return Err(format!("`--bots {a}`: seat {n} is given a bot twice"));
+                            return Err(BotPlanError::SeatTwice { arg: a.clone(), seat: n });
                         }
                         plan.seats.push((seat, kind));
                     } else if game.sides.iter().any(|s| s.name == who) {
                         if plan.sides.iter().any(|(s, _)| s == who) {
-                            return Err(format!("`--bots {a}`: side `{who}` is given a bot twice"));
+                            return Err(BotPlanError::SideTwice { arg: a.clone(), side: who.to_string() });
                         }
                         plan.sides.push((who.to_string(), kind));
                     } else {
@@ -119,7 +177,7 @@ impl BotPlan {
                             ),
                             None => format!("the sides are {}", sides.join(", ")),
                         };
-                        return Err(format!("`--bots {a}`: no seat or side `{who}`\n  help: {help}"));
+                        return Err(BotPlanError::NoSeatOrSide { arg: a.clone(), who: who.to_string(), help });
                     }
                 }
             }

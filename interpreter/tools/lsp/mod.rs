@@ -30,9 +30,48 @@ use lsp_types::{
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// Why the language server stopped other than when the editor shut it down.
+#[derive(Debug, thiserror::Error)]
+pub enum LspError {
+    /// The server's capabilities would not go into JSON.
+    #[error("{0}")]
+    Capabilities(serde_json::Error),
+    /// The editor did not open the session (`initialize`).
+    #[error("the editor did not start the session: {0}")]
+    Initialize(lsp_server::ProtocolError),
+    /// A message could not be sent: the editor is gone.
+    #[error("{0}")]
+    Send(String),
+    /// The editor said `exit` before `shutdown`.
+    #[error("`exit` without `shutdown`")]
+    ExitWithoutShutdown,
+    /// Reading or writing stdio failed.
+    #[error("{0}")]
+    Io(std::io::Error),
+}
+
+impl LspError {
+    pub fn to_diag(&self) -> Diag {
+        let help = match self {
+            LspError::Capabilities(_) => "the server could not describe what it does to the editor",
+            LspError::Initialize(_) | LspError::Send(_) | LspError::Io(_) => {
+                "`arbiter lsp` is started by an editor, which talks to it on stdin and stdout"
+            }
+            LspError::ExitWithoutShutdown => "the editor must ask the server to shut down before it exits",
+        };
+        Diag::error(arbiter_syntax::span::Span::NONE, self.to_string()).help(help)
+    }
+}
+
+impl From<LspError> for Diag {
+    fn from(e: LspError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// Serve the editor on stdin and stdout until it shuts the server down. `root` is the project
 /// when the editor names none (`Project::find` from the workspace's folder otherwise).
-pub fn run(root: Option<PathBuf>) -> Result<(), String> {
+pub fn run(root: Option<PathBuf>) -> Result<(), LspError> {
     let (connection, io) = Connection::stdio();
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
@@ -52,8 +91,8 @@ pub fn run(root: Option<PathBuf>) -> Result<(), String> {
         )),
         ..ServerCapabilities::default()
     };
-    let caps = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
-    let init = connection.initialize(caps).map_err(|e| format!("the editor did not start the session: {e}"))?;
+    let caps = serde_json::to_value(capabilities).map_err(LspError::Capabilities)?;
+    let init = connection.initialize(caps).map_err(LspError::Initialize)?;
     let folder = serde_json::from_value::<lsp_types::InitializeParams>(init)
         .ok()
         .and_then(|p| {
@@ -70,7 +109,7 @@ pub fn run(root: Option<PathBuf>) -> Result<(), String> {
     let mut server = Server::new(project);
     server.serve(&connection)?;
     drop(connection);
-    io.join().map_err(|e| e.to_string())
+    io.join().map_err(LspError::Io)
 }
 
 /// What the server knows: the project, the open files' texts, and where each check published
@@ -91,8 +130,8 @@ impl Server {
         Server { project, open: HashMap::new(), published: HashMap::new(), games: Default::default(), good: Default::default() }
     }
 
-    fn serve(&mut self, connection: &Connection) -> Result<(), String> {
-        let send = |m: Message| connection.sender.send(m).map_err(|e| e.to_string());
+    fn serve(&mut self, connection: &Connection) -> Result<(), LspError> {
+        let send = |m: Message| connection.sender.send(m).map_err(|e| LspError::Send(e.to_string()));
         // The connection hands over one message at a time (a channel without room): a thread
         // moves them into one with room, so that everything already sent can be taken in at once.
         let (tx, rx) = std::sync::mpsc::channel::<Message>();
@@ -142,7 +181,7 @@ impl Server {
                         return Ok(());
                     }
                     Message::Request(req) => send(Message::Response(self.answer(req)))?,
-                    Message::Notification(n) if n.method == "exit" => return Err("`exit` without `shutdown`".into()),
+                    Message::Notification(n) if n.method == "exit" => return Err(LspError::ExitWithoutShutdown),
                     Message::Notification(n) => {
                         if let Some(uri) = self.take_in(n)
                             && !changed.contains(&uri)

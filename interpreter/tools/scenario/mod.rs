@@ -9,6 +9,7 @@ use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::Tracing;
 use arbiter_runtime::state::{Answer, Mode, ScriptedRandom, State};
 use arbiter_runtime::{CauseRecorder, Engine, RtError, ScriptedResults, Setup, Status, view};
+use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
 
 /// Why a scenario failed, and where.
@@ -332,12 +333,61 @@ pub struct FileOutcome {
     pub files: std::sync::Arc<[arbiter_syntax::span::SourceFile]>,
 }
 
-/// A game compiled for a file's scenarios with one set of variants: the game, the file's compiled
-/// scenarios and the source files; or the rendered diagnostics.
-type ForFile = Result<(std::sync::Arc<Game>, Vec<ScenarioIr>, std::sync::Arc<[arbiter_syntax::span::SourceFile]>), String>;
+/// Source files, shared.
+type Sources = std::sync::Arc<[arbiter_syntax::span::SourceFile]>;
 
-/// Run every scenario in a file. Errors (the file or its game does not check) come back rendered.
-pub fn run_file(project: &arbiter_check::project::Project, path: &std::path::Path) -> Result<Vec<FileOutcome>, String> {
+/// A game compiled for a file's scenarios with one set of variants: the game, the file's compiled
+/// scenarios and the source files; or the diagnostics and their files.
+type ForFile = Result<(std::sync::Arc<Game>, Vec<ScenarioIr>, Sources), (Vec<Diag>, Sources)>;
+
+/// Why a scenario file cannot be run. Its text is what `arbiter test` prints: a file that does not
+/// parse or check shows its diagnostics rendered with their source lines.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioFileError {
+    /// The file cannot be read.
+    #[error("{0}")]
+    Read(arbiter_check::project::ProjectError),
+    /// The file does not parse, or its game does not check with it: every diagnostic, with the
+    /// files they point into.
+    #[error("{}", arbiter_syntax::diag::render(.diags, .files))]
+    Diags { diags: Vec<Diag>, files: Sources },
+    /// A scenario (`id`) with no `game` line.
+    #[error("scenario `{id}` in {path} does not say which game it is for")]
+    NoGame { id: String, path: String },
+    #[error("scenario `{0}` was not compiled")]
+    NotCompiled(String),
+}
+
+impl ScenarioFileError {
+    /// The diagnostic: the first error (the first of the file's or its game's, where there are
+    /// several: `Diags` holds them all).
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            ScenarioFileError::Read(e) => e.to_diag(),
+            ScenarioFileError::Diags { diags, .. } => match diags.iter().find(|d| d.is_error()).or(diags.first()) {
+                Some(d) => d.clone(),
+                None => Diag::error(Span::NONE, "the file does not check"),
+            },
+            ScenarioFileError::NoGame { id, path } => {
+                Diag::error(Span::NONE, format!("scenario `{id}` in {path} does not say which game it is for"))
+                    .help("give the scenario a line `game GAME`")
+            }
+            ScenarioFileError::NotCompiled(_) => {
+                Diag::error(Span::NONE, self.to_string()).help("this is a bug in Arbiter: every scenario of a file that checks is compiled")
+            }
+        }
+    }
+}
+
+impl From<ScenarioFileError> for Diag {
+    fn from(e: ScenarioFileError) -> Diag {
+        e.to_diag()
+    }
+}
+
+/// Run every scenario in a file. Errors (the file or its game does not check) come back with their
+/// diagnostics, rendered when shown.
+pub fn run_file(project: &arbiter_check::project::Project, path: &std::path::Path) -> Result<Vec<FileOutcome>, ScenarioFileError> {
     run_file_with(project, path, &[])
 }
 
@@ -346,7 +396,7 @@ pub fn run_file_with(
     project: &arbiter_check::project::Project,
     path: &std::path::Path,
     variants: &[String],
-) -> Result<Vec<FileOutcome>, String> {
+) -> Result<Vec<FileOutcome>, ScenarioFileError> {
     run_file_shared(project, path, variants, &Bases::default(), false)
 }
 
@@ -379,14 +429,14 @@ pub fn run_file_shared(
     variants: &[String],
     bases: &Bases,
     snapshots: bool,
-) -> Result<Vec<FileOutcome>, String> {
+) -> Result<Vec<FileOutcome>, ScenarioFileError> {
     let file = match arbiter_check::project::peek(project, path) {
         Ok(f) => f,
         // A syntax error is shown at its place, with its source line.
         Err(e) => {
             return Err(match arbiter_check::project::syntax_error(project, path) {
-                Some((source, d)) => arbiter_syntax::diag::render(&[d], &[source]),
-                None => e,
+                Some((source, d)) => ScenarioFileError::Diags { diags: vec![d], files: std::sync::Arc::from([source]) },
+                None => ScenarioFileError::Read(e),
             });
         }
     };
@@ -398,7 +448,7 @@ pub fn run_file_shared(
         let mut d = Vec::new();
         let h = arbiter_check::scenario::header(s, &mut d);
         let Some(game) = h.game else {
-            return Err(format!("scenario `{}` in {} does not say which game it is for", s.id.node, path.display()));
+            return Err(ScenarioFileError::NoGame { id: s.id.node.clone(), path: path.display().to_string() });
         };
         let mut wanted = variants.to_vec();
         for v in h.variants {
@@ -420,7 +470,7 @@ pub fn run_file_shared(
                 let loaded = shared.unwrap_or_else(|| project.load(&game, &wanted, &extras));
                 let built = match loaded.result {
                     Ok(b) => Ok((std::sync::Arc::new(b.game), b.scenarios, loaded.files.into())),
-                    Err(diags) => Err(arbiter_syntax::diag::render(&diags, &loaded.files)),
+                    Err(diags) => Err((diags, loaded.files.into())),
                 };
                 compiled.push((game, wanted, built));
                 compiled.len() - 1
@@ -428,11 +478,11 @@ pub fn run_file_shared(
         };
         let (game, scenarios, files) = match compiled.get(at).map(|(_, _, b)| b) {
             Some(Ok(b)) => b,
-            Some(Err(e)) => return Err(e.clone()),
+            Some(Err((diags, files))) => return Err(ScenarioFileError::Diags { diags: diags.clone(), files: files.clone() }),
             None => continue,
         };
         let Some(sc) = scenarios.iter().find(|x| x.id == s.id.node) else {
-            return Err(format!("scenario `{}` was not compiled", s.id.node));
+            return Err(ScenarioFileError::NotCompiled(s.id.node.clone()));
         };
         let outcome = run(game, sc, snapshots);
         out.push(FileOutcome { game: game.clone(), outcome, files: files.clone() });

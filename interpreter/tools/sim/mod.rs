@@ -11,6 +11,8 @@ use crate::agents::{BotPlan, Bots, plan::on_side};
 use arbiter_ir::{DefId, Game};
 use arbiter_runtime::state::{EventKind, Mode, State};
 use arbiter_runtime::{Engine, Setup, Status};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
 use indexmap::IndexMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -461,12 +463,60 @@ fn numbers_hidden(text: &str, numbers: &mut Vec<i64>) -> String {
     out
 }
 
+/// Why shards cannot be merged into one run (`file`: the shard's place among those given, from 1).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("no shards to merge")]
+    NoShards,
+    #[error("the first file is a whole run, not a shard (made with `--shard K/N`)")]
+    FirstWhole,
+    #[error("file {file} is a shard of another run (game, players, seed, games, bots, decks and rule sets must match)")]
+    OtherRun { file: usize },
+    #[error("file {file} is a whole run, not a shard")]
+    Whole { file: usize },
+    /// Shard `k` of `m`, where the first file is one of `n`.
+    #[error("file {file} is shard {k} of {m}, the first of {n}")]
+    OtherCount { file: usize, k: u64, m: u64, n: u64 },
+    #[error("file {file}: no shard {k} of {n}")]
+    NoSuchShard { file: usize, k: u64, n: u64 },
+    #[error("shard {k} of {n} is given twice")]
+    Twice { k: u64, n: u64 },
+    #[error("shard {k} of {n} is missing")]
+    Missing { k: u64, n: u64 },
+}
+
+impl MergeError {
+    /// What to do about it.
+    pub fn help(&self) -> &'static str {
+        match self {
+            MergeError::NoShards | MergeError::Missing { .. } => {
+                "give every shard's JSON once: `arbiter sim merge part-1.json part-2.json ... --json all.json`"
+            }
+            MergeError::FirstWhole | MergeError::Whole { .. } => "merge the files of a run made with `--shard K/N`",
+            MergeError::OtherRun { .. } | MergeError::OtherCount { .. } | MergeError::NoSuchShard { .. } => {
+                "merge the shards of one run only: the same command with `--shard 1/N` to `--shard N/N`"
+            }
+            MergeError::Twice { .. } => "give each shard once",
+        }
+    }
+
+    pub fn to_diag(&self) -> Diag {
+        Diag::error(Span::NONE, self.to_string()).help(self.help())
+    }
+}
+
+impl From<MergeError> for Diag {
+    fn from(e: MergeError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// Merge shards of one run into the run's totals; the shards must be all of one run, each once.
-pub fn merge(shards: &[Run]) -> Result<Run, String> {
-    let first = shards.first().ok_or("no shards to merge")?;
+pub fn merge(shards: &[Run]) -> Result<Run, MergeError> {
+    let first = shards.first().ok_or(MergeError::NoShards)?;
     let n = match first.shard {
         Some([_, n]) => n,
-        None => return Err("the first file is a whole run, not a shard (made with `--shard K/N`)".into()),
+        None => return Err(MergeError::FirstWhole),
     };
     let mut seen = vec![false; usize::try_from(n).unwrap_or(0)];
     let mut out = Run { shard: None, rule_sets: vec![], ..first.clone() };
@@ -478,21 +528,18 @@ pub fn merge(shards: &[Run]) -> Result<Run, String> {
             && s.bots == first.bots
             && s.decks == first.decks
             && s.rule_sets.iter().map(|t| &t.variants).eq(first.rule_sets.iter().map(|t| &t.variants));
+        let file = i + 1;
         if !same {
-            return Err(format!(
-                "file {} is a shard of another run (game, players, seed, games, bots, decks and rule sets must match)",
-                i + 1
-            ));
+            return Err(MergeError::OtherRun { file });
         }
-        let Some([k, m]) = s.shard else { return Err(format!("file {} is a whole run, not a shard", i + 1)) };
+        let Some([k, m]) = s.shard else { return Err(MergeError::Whole { file }) };
         if m != n {
-            return Err(format!("file {} is shard {k} of {m}, the first of {n}", i + 1));
+            return Err(MergeError::OtherCount { file, k, m, n });
         }
-        let slot = seen
-            .get_mut(usize::try_from(k.saturating_sub(1)).unwrap_or(usize::MAX))
-            .ok_or(format!("file {}: no shard {k} of {n}", i + 1))?;
+        let slot =
+            seen.get_mut(usize::try_from(k.saturating_sub(1)).unwrap_or(usize::MAX)).ok_or(MergeError::NoSuchShard { file, k, n })?;
         if *slot {
-            return Err(format!("shard {k} of {n} is given twice"));
+            return Err(MergeError::Twice { k, n });
         }
         *slot = true;
         if out.rule_sets.is_empty() {
@@ -504,7 +551,7 @@ pub fn merge(shards: &[Run]) -> Result<Run, String> {
         }
     }
     if let Some(k) = seen.iter().position(|s| !s) {
-        return Err(format!("shard {} of {n} is missing", k + 1));
+        return Err(MergeError::Missing { k: k as u64 + 1, n });
     }
     Ok(out)
 }

@@ -40,6 +40,8 @@ mod table;
 
 use arbiter_check::project::Project;
 use arbiter_syntax::budgets::{WEB_BODY_LIMIT, WEB_SECRETS_SENT, WEB_TABLES_KEPT};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
@@ -47,12 +49,13 @@ use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
+pub use replay::ReplayError;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-pub use table::{SeatKind, SeatRefusal, Table};
+pub use table::{SeatKind, SeatRefusal, Table, TableError};
 
 /// The page, embedded: no build step on the user's machine.
 const PAGE: &str = include_str!("page.html");
@@ -108,7 +111,7 @@ struct App {
 }
 
 impl App {
-    fn rules(&self, game: &str, variants: &[String]) -> Result<Arc<arbiter_check::Built>, String> {
+    fn rules(&self, game: &str, variants: &[String]) -> Result<Arc<arbiter_check::Built>, TableError> {
         let key = (game.to_string(), variants.to_vec());
         if let Some(b) = self.rules.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return Ok(b.clone());
@@ -153,6 +156,38 @@ fn bad(msg: impl Into<String>) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, msg.into())
 }
 
+/// Why the web table cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// `--saves` names something that is not a folder.
+    #[error("`{}` is not a folder: `--saves` names the folder games are saved in", .0.display())]
+    SavesNotAFolder(std::path::PathBuf),
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Listen { host: String, port: u16, source: std::io::Error },
+    /// Starting the server's threads, or serving, failed.
+    #[error("{0}")]
+    Io(std::io::Error),
+}
+
+impl ServeError {
+    pub fn to_diag(&self) -> Diag {
+        let (message, help) = match self {
+            ServeError::SavesNotAFolder(p) => {
+                (format!("`{}` is not a folder", p.display()), "`--saves` names the folder games are saved in".to_string())
+            }
+            ServeError::Listen { .. } => (self.to_string(), "choose another port with `--port` (0: any free port)".to_string()),
+            ServeError::Io(_) => (self.to_string(), "the web table stopped: start it again".to_string()),
+        };
+        Diag::error(Span::NONE, message).help(help)
+    }
+}
+
+impl From<ServeError> for Diag {
+    fn from(e: ServeError) -> Diag {
+        e.to_diag()
+    }
+}
+
 /// Serve on `host`:`port` (0: any free port) until the process ends; `ready` is told the
 /// address once it listens.
 pub fn serve(
@@ -162,14 +197,18 @@ pub fn serve(
     saves: std::path::PathBuf,
     limits: BotLimits,
     ready: impl FnOnce(std::net::SocketAddr),
-) -> Result<(), String> {
+) -> Result<(), ServeError> {
     if saves.exists() && !saves.is_dir() {
-        return Err(format!("`{}` is not a folder: `--saves` names the folder games are saved in", saves.display()));
+        return Err(ServeError::SavesNotAFolder(saves));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Io)?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| ServeError::Listen {
+            host: host.to_string(),
+            port,
+            source: e,
+        })?;
+        let addr = listener.local_addr().map_err(ServeError::Io)?;
         ready(addr);
         let port = addr.port();
         let hosts = addr.ip().is_loopback().then(|| {
@@ -196,7 +235,7 @@ pub fn serve(
         // The games are loaded while the page is first opened.
         let warm = app.clone();
         tokio::task::spawn_blocking(move || warm.game_list().len());
-        axum::serve(listener, router(app)).await.map_err(|e| e.to_string())
+        axum::serve(listener, router(app)).await.map_err(ServeError::Io)
     })
 }
 
@@ -325,9 +364,9 @@ async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
     }
     let app2 = app.clone();
     let (table, told) = blocking(move || {
-        let rules = app2.rules(&req.game, &req.variants).map_err(bad)?;
+        let rules = app2.rules(&req.game, &req.variants).map_err(|e| bad(e.to_string()))?;
         let own = app2.project.rules_for(&req.game);
-        Table::with_rules(rules, &req.variants, &own, seats, req.seed.unwrap_or_else(rand::random)).map_err(bad)
+        Table::with_rules(rules, &req.variants, &own, seats, req.seed.unwrap_or_else(rand::random)).map_err(|e| bad(e.to_string()))
     })
     .await?;
     Ok(axum::Json(seat_table(&app, table, told)))

@@ -4,13 +4,15 @@
 //! its replay shows everything; a saved game is replayed as one of its seats sees it, or with
 //! everything in view when asked for.
 
-use crate::scenario::{Bases, run_file_shared};
+use crate::save::SaveError;
+use crate::scenario::{Bases, ScenarioFileError, run_file_shared};
 use arbiter_check::project::{Project, canonical};
 use arbiter_ir::Game;
 use arbiter_ir::value::Seat;
 use arbiter_runtime::state::{State, Tracing};
 use arbiter_runtime::view::{self, RuleRef};
 use arbiter_runtime::why::{Why, why, why_text};
+use arbiter_syntax::diag::Diag;
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +29,31 @@ pub enum Refused {
     Missing(String),
     /// It is there, but cannot be shown (a rule error drawing it; causes not recorded).
     Failed(String),
+}
+
+/// Why a scenario file or a saved game cannot be replayed: its scenarios do not run, or it is not
+/// a save of these rules.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error(transparent)]
+    Scenario(#[from] ScenarioFileError),
+    #[error(transparent)]
+    Save(#[from] SaveError),
+}
+
+impl ReplayError {
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            ReplayError::Scenario(e) => e.to_diag(),
+            ReplayError::Save(e) => e.to_diag(),
+        }
+    }
+}
+
+impl From<ReplayError> for Diag {
+    fn from(e: ReplayError) -> Diag {
+        e.to_diag()
+    }
 }
 
 /// A file named by the page, if it is a scenario-holding `.arb` file inside the project's
@@ -120,7 +147,7 @@ pub struct Replayed {
 }
 
 impl Replayed {
-    pub fn run(project: &Project, path: &Path) -> Result<Replayed, String> {
+    pub fn run(project: &Project, path: &Path) -> Result<Replayed, ReplayError> {
         let runs = run_file_shared(project, path, &[], &Bases::default(), true)?
             .into_iter()
             .map(|fo| {
@@ -143,8 +170,8 @@ impl Replayed {
     }
 
     /// A saved game, played again from its start (`saved::rerun`) for its steps and causes.
-    pub fn save(project: &Project, path: &Path, name: &str) -> Result<Replayed, String> {
-        let (built, header, state) = crate::save::load(project, path, None, &[]).map_err(|e| e.to_string())?;
+    pub fn save(project: &Project, path: &Path, name: &str) -> Result<Replayed, ReplayError> {
+        let (built, header, state) = crate::save::load(project, path, None, &[])?;
         let game = Arc::new(built.game);
         let rerun = super::saved::rerun(&game, header.players, header.seed, &state);
         let variants = if header.variants.is_empty() { String::new() } else { format!(" ({})", header.variants.join(", ")) };
@@ -228,7 +255,7 @@ impl Replayed {
     pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, Refused> {
         let r = self.event(id, index)?;
         let st = r.snapshots.iter().find(|(n, _)| *n > index).map_or(&r.state, |(_, st)| st);
-        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(Refused::Failed)
+        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(|e| Refused::Failed(e.to_string()))
     }
 
     /// The chain of causes of event `index` of run `id`, and the same as text.

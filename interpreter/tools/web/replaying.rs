@@ -87,7 +87,7 @@ fn replayed(app: &App, query: ReplayQuery, headers: &HeaderMap) -> ApiResult<Ask
                 Some(name) => replay::Replayed::save(&app.project, &path, name),
                 None => replay::Replayed::run(&app.project, &path),
             };
-            let r = Arc::new(run.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e))?);
+            let r = Arc::new(run.map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?);
             let mut kept = app.replays.lock().unwrap_or_else(PoisonError::into_inner);
             if kept.len() >= WEB_REPLAYS_KEPT {
                 kept.clear();

@@ -159,7 +159,7 @@ pub async fn save_table(State(app): State<Arc<App>>, path: SeatPath, headers: He
             .find(|n| app.saves.join(n).symlink_metadata().is_err())
             .ok_or_else(|| ApiError(StatusCode::CONFLICT, "too many saves of this moment".into()))?;
         let path = app.saves.join(&name);
-        t.save(&path, index).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        t.save(&path, index).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
         Ok(axum::Json(json!({ "file": name, "resume": format!("arbiter resume {}", path.display()) })))
     })
     .await
@@ -228,7 +228,7 @@ pub async fn resume_table(
         }
         files_of_this_server(&app2, &access.summary.header, &req.file)?;
         let (built, header, state) = crate::save::load(&app2.project, &path, None, &[]).map_err(|e| super::bad(e.to_string()))?;
-        let table = super::Table::resumed(Arc::new(built), header, state).map_err(super::bad)?;
+        let table = super::Table::resumed(Arc::new(built), header, state).map_err(|e| super::bad(e.to_string()))?;
         Ok((table, access.held))
     })
     .await?;

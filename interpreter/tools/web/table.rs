@@ -7,15 +7,18 @@
 //! (`prepare_bot`) and give their answer back (`take_bot_answer`).
 
 use crate::agents::Stop;
-use crate::agents::plan::{BotKind, BotPlan, Bots, Thinking};
-use crate::save::{SeatSecret, secret_digest};
+use crate::agents::plan::{BotKind, BotPlan, BotPlanError, Bots, Thinking};
+use crate::save::{SaveError, SeatSecret, secret_digest};
 use arbiter_check::Built;
 use arbiter_check::project::Project;
+use arbiter_runtime::decks::DeckChoiceError;
 use arbiter_runtime::state::{Answer, Count, Decision, Mode, State};
 use arbiter_runtime::view::{self, TableView};
 use arbiter_runtime::{AnswerError, Engine, RtError, Setup, Status, talk};
 use arbiter_syntax::budgets::WEB_EVENTS_SENT;
 use arbiter_syntax::budgets::{WEB_DEPTH, WEB_INLINE, WEB_PLAYOUTS};
+use arbiter_syntax::diag::Diag;
+use arbiter_syntax::span::Span;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -53,6 +56,48 @@ impl SeatKind {
             )));
         }
         Ok(SeatKind::Bot(s.to_string()))
+    }
+}
+
+/// Why a table cannot be started or resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The game's rules (with these variants) do not check: the first error.
+    #[error("{game} does not load: {}", .first.as_ref().map_or("", |d| d.message.as_str()))]
+    Rules { game: String, first: Option<Box<Diag>> },
+    /// The game is for `min` to `max` players.
+    #[error("{title} is for {min} to {max} players, not {players}")]
+    Players { title: String, min: u8, max: u8, players: usize },
+    #[error(transparent)]
+    Bots(#[from] BotPlanError),
+    #[error(transparent)]
+    Decks(#[from] DeckChoiceError),
+    /// The rules failed setting up the game.
+    #[error("{}", .0.message)]
+    Setup(RtError),
+}
+
+impl TableError {
+    pub fn to_diag(&self) -> Diag {
+        match self {
+            // Where the first error is, with its own help (else how to see them all).
+            TableError::Rules { first, .. } => {
+                let span = first.as_ref().map_or(Span::NONE, |d| d.span);
+                let help = first.as_ref().and_then(|d| d.help.clone());
+                Diag::error(span, self.to_string())
+                    .help(help.unwrap_or_else(|| "`arbiter check` shows every error in the game's files".into()))
+            }
+            TableError::Players { min, max, .. } => Diag::error(Span::NONE, self.to_string()).help(format!("choose {min} to {max} seats")),
+            TableError::Bots(e) => e.to_diag(),
+            TableError::Decks(e) => e.to_diag(),
+            TableError::Setup(e) => e.to_diag(),
+        }
+    }
+}
+
+impl From<TableError> for Diag {
+    fn from(e: TableError) -> Diag {
+        e.to_diag()
     }
 }
 
@@ -198,7 +243,7 @@ impl Table {
     /// A new game of `game` for these seats, played on by the bots until a human must decide
     /// (searching bots included: for tests and tools that want the game settled at once). The
     /// table, and each human seat's secret (0-based seat).
-    pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, String> {
+    pub fn start(project: &Project, game: &str, variants: &[String], seats: Vec<SeatKind>, seed: u64) -> Result<Table, TableError> {
         let own = project.rules_for(game);
         let (mut table, _) = Table::with_rules(rules(project, game, variants)?, variants, &own, seats, seed)?;
         while table.bot_must_think() {
@@ -219,11 +264,11 @@ impl Table {
         own: &[std::path::PathBuf],
         seats: Vec<SeatKind>,
         seed: u64,
-    ) -> Result<(Table, Vec<(u8, String)>), String> {
+    ) -> Result<(Table, Vec<(u8, String)>), TableError> {
         let g = &built.game;
         let players = seats.len();
         if players < g.min_players as usize || players > g.max_players as usize {
-            return Err(format!("{} is for {} to {} players, not {players}", g.title, g.min_players, g.max_players));
+            return Err(TableError::Players { title: g.title.clone(), min: g.min_players, max: g.max_players, players });
         }
         let specs: Vec<String> = seats
             .iter()
@@ -235,7 +280,7 @@ impl Table {
             .collect();
         let plan = BotPlan::parse(&specs, g, players)?;
         let decklists = arbiter_runtime::decks::choose_decks_by(g, players, &[])?;
-        let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(|e| e.message.clone())?;
+        let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(TableError::Setup)?;
         let humans: Vec<u8> =
             (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
         let mut header = crate::save::Header::new(g, variants, &[], players, seed, &humans);
@@ -249,7 +294,7 @@ impl Table {
 
     /// A saved game going on: its seats are played as they were (its human seats here, each with
     /// the secret it was saved with).
-    pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, String> {
+    pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, TableError> {
         let g = &built.game;
         let plan = BotPlan::parse(&header.bots, g, header.players)?;
         let mut secrets = Vec::new();
@@ -292,11 +337,11 @@ impl Table {
     /// Save the game to `path` (a new file) as `seat` (0-based) saves it: everything, hidden cards
     /// too, so it is written on this machine and never sent to a seat; with each human seat's
     /// secret as a digest, so that only its holder may go on with it or replay it as that seat.
-    pub fn save(&self, path: &std::path::Path, seat: u8) -> Result<(), String> {
+    pub fn save(&self, path: &std::path::Path, seat: u8) -> Result<(), SaveError> {
         let mut header = self.header.clone();
         header.saved_by = Some(seat + 1);
-        let mut saver = crate::save::Saver::new(header, &self.built.game, None, None).map_err(|e| e.to_string())?;
-        saver.save_to(&self.state, Some(path)).map(|_| ()).map_err(|e| e.to_string())
+        let mut saver = crate::save::Saver::new(header, &self.built.game, None, None)?;
+        saver.save_to(&self.state, Some(path)).map(|_| ())
     }
 
     /// The game's name, as in `rulebooks/`.
@@ -523,10 +568,10 @@ impl Table {
 }
 
 /// A game's rules with these variants, checked.
-pub fn rules(project: &Project, game: &str, variants: &[String]) -> Result<Arc<Built>, String> {
+pub fn rules(project: &Project, game: &str, variants: &[String]) -> Result<Arc<Built>, TableError> {
     match project.load(game, variants, &[]).result {
         Ok(b) => Ok(Arc::new(b)),
-        Err(d) => Err(format!("{game} does not load: {}", d.first().map(|d| d.message.clone()).unwrap_or_default())),
+        Err(d) => Err(TableError::Rules { game: game.to_string(), first: d.into_iter().next().map(Box::new) }),
     }
 }
 
