@@ -407,20 +407,7 @@ impl<'a> Evaluator<'a> {
                     self.inlined(body, env, e.span)
                 }
             },
-            ExprKind::Check(cid, args) => {
-                // A check only reads the state too: the same call gives the same answer.
-                let mut vals = self.buf(args.len());
-                for a in args {
-                    vals.push(self.eval(a, env)?);
-                }
-                if let Some(v) = self.remembered(Memoised::Check(*cid), &vals, env) {
-                    self.give(vals);
-                    return Ok(v);
-                }
-                let v = self.check(*cid, &vals, env, e.span)?;
-                self.remember(Memoised::Check(*cid), vals, env, &v);
-                Ok(v)
-            }
+            ExprKind::Check(cid, args) => self.eval_check(*cid, args, env, e.span),
             ExprKind::CanProc(pid, args) => {
                 let vals = self.eval_args(args, env)?;
                 self.can_proc(*pid, &vals, env, e.span)
@@ -445,78 +432,30 @@ impl<'a> Evaluator<'a> {
                     self.eval(o, env)
                 }
             }
-            ExprKind::Quant { any, slot, list, cond } => {
-                let items = self.items_of(list, env)?;
-                for i in 0..items.len() {
-                    set_slot(env, *slot, items.get(i));
-                    if self.truth(cond, env)? {
-                        return Ok(Value::Bool(*any));
-                    }
-                }
-                Ok(Value::Bool(!*any))
-            }
-            ExprKind::Filter { slot, list, cond } => {
-                let items = self.items_of(list, env)?;
-                let mut out = Vec::with_capacity(items.len());
-                for i in 0..items.len() {
-                    let item = items.get(i);
-                    set_slot(env, *slot, item.clone());
-                    if self.truth(cond, env)? {
-                        out.push(item);
-                    }
-                }
-                Ok(Value::list(out))
-            }
-            ExprKind::CountWhere { slot, list, cond } => {
-                let items = self.items_of(list, env)?;
-                let mut n = 0i64;
-                for i in 0..items.len() {
-                    set_slot(env, *slot, items.get(i));
-                    if self.truth(cond, env)? {
-                        n += 1;
-                    }
-                }
-                Ok(Value::Int(n))
-            }
-            ExprKind::FirstWhere { slot, list, cond } => {
-                let items = self.items_of(list, env)?;
-                for i in 0..items.len() {
-                    let item = items.get(i);
-                    set_slot(env, *slot, item.clone());
-                    if self.truth(cond, env)? {
-                        return Ok(item);
-                    }
-                }
-                Ok(Value::None)
-            }
-            ExprKind::Map { slot, list, expr, cond } => {
-                let items = self.items_of(list, env)?;
-                let mut out = Vec::with_capacity(items.len());
-                for i in 0..items.len() {
-                    set_slot(env, *slot, items.get(i));
-                    if let Some(c) = cond
-                        && !self.truth(c, env)?
-                    {
-                        continue;
-                    }
-                    let v = self.eval(expr, env)?;
-                    self.check_nesting(&v, e.span)?;
-                    out.push(v);
-                }
-                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
-                Ok(Value::list(out))
-            }
-            ExprKind::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for i in items {
-                    let v = self.eval(i, env)?;
-                    self.check_nesting(&v, e.span)?;
-                    out.push(v);
-                }
-                self.charge(out.len() * std::mem::size_of::<Value>(), e.span)?;
-                Ok(Value::list(out))
-            }
+            ExprKind::Quant { any, slot, list, cond } => self.eval_quant(*any, *slot, list, cond, env),
+            ExprKind::Filter { slot, list, cond } => self.eval_filter(*slot, list, cond, env),
+            ExprKind::CountWhere { slot, list, cond } => self.eval_count_where(*slot, list, cond, env),
+            ExprKind::FirstWhere { slot, list, cond } => self.eval_first_where(*slot, list, cond, env),
+            ExprKind::Map { slot, list, expr, cond } => self.eval_map(*slot, list, expr, cond.as_deref(), env, e.span),
+            ExprKind::List(items) => self.eval_list(items, env, e.span),
         }
+    }
+
+    /// A check called: it only reads the state too, so the same call gives the same answer.
+    #[inline]
+    fn eval_check(&self, cid: CheckId, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+        // A check only reads the state too: the same call gives the same answer.
+        let mut vals = self.buf(args.len());
+        for a in args {
+            vals.push(self.eval(a, env)?);
+        }
+        if let Some(v) = self.remembered(Memoised::Check(cid), &vals, env) {
+            self.give(vals);
+            return Ok(v);
+        }
+        let v = self.check(cid, &vals, env, span)?;
+        self.remember(Memoised::Check(cid), vals, env, &v);
+        Ok(v)
     }
 
     pub fn int(&self, e: &Expr, env: &mut Env) -> R<i64> {

@@ -50,31 +50,8 @@ impl Engine<'_> {
             }
             StmtKind::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
             StmtKind::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
-            StmtKind::Roll { slot, sides } => {
-                let n = match self.eval_in(st, env, sides)? {
-                    Value::Int(n) if n >= 1 => n,
-                    other => return Err(self.ev(st).type_err(sides.span, "a number of sides of at least 1", &other)),
-                };
-                let r = self.random_roll(st, n, span)?;
-                self.log(st, EventKind::Rolled { sides: n, result: r }, ALL, span);
-                Self::set_local(st, env, *slot, Value::Int(r));
-            }
-            StmtKind::Pick { slot, list } => {
-                let items = {
-                    let mut en = self.env_of(st, env);
-                    let items = self.ev(st).list_of(list, &mut en);
-                    Self::put_env(st, env, en);
-                    items?
-                };
-                let v = self.random_pick(st, &items, span)?;
-                // An object picked at random is named only to whoever knows what it is.
-                let vis = match &v {
-                    Value::Obj(o) => st.obj(*o).map_or(ALL, |x| x.known),
-                    _ => ALL,
-                };
-                self.log(st, EventKind::Picked { value: v.clone() }, vis, span);
-                Self::set_local(st, env, *slot, v);
-            }
+            StmtKind::Roll { slot, sides } => self.exec_roll(st, sides, *slot, env, span)?,
+            StmtKind::Pick { slot, list } => self.exec_pick(st, list, *slot, env, span)?,
             StmtKind::Create { dest, create } => {
                 let o = self.exec_create(st, create, env, span)?;
                 if let Some(s) = dest {
@@ -124,23 +101,7 @@ impl Engine<'_> {
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::Repeat { left: n } }, env });
             }
-            StmtKind::Return(e) => {
-                let v = match e {
-                    Some(x) => self.eval_in(st, env, x)?,
-                    None => Value::None,
-                };
-                while let Some(f) = st.frames.pop() {
-                    if let FrameKind::Call { ret, .. } = f.kind {
-                        if f.env != u32::MAX {
-                            st.envs.pop();
-                        }
-                        if let Some((renv, rslot)) = ret {
-                            Self::set_local(st, renv, rslot, v);
-                        }
-                        break;
-                    }
-                }
-            }
+            StmtKind::Return(e) => self.exec_return(st, e.as_ref(), env)?,
             StmtKind::Call(call) => self.do_call(st, call, env, None)?,
             StmtKind::Move { what, to, bottom, face } => {
                 let items = self.objects_of(st, env, what)?;
@@ -168,68 +129,9 @@ impl Engine<'_> {
                 let zone = self.zone_value(st, env, z)?;
                 self.shuffle(st, zone, span)?;
             }
-            StmtKind::Modify { target, field, op, value, until } => {
-                let v = self.eval_in(st, env, value)?;
-                let until = until.or(self.game.default_duration);
-                for o in self.objects_of(st, env, target)? {
-                    let ts = st.tick();
-                    st.changed(o);
-                    st.temp_mods.push(TempMod { obj: o, field: *field, op: *op, value: v.clone(), until, ts });
-                    let (def, known) = st.obj(o).map(|x| (x.def, x.known)).unwrap_or((0, 0));
-                    self.log(st, EventKind::Modified { obj: o, def, field: *field, op: *op, value: v.clone(), until }, known, span);
-                }
-                st.dirty = true;
-            }
-            StmtKind::Lasting(i) => {
-                let def = self.game.lasting.get(*i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
-                let en = self.env_of(st, env);
-                let made = super::state::Lasting {
-                    def: *i,
-                    slots: en.slots.clone(),
-                    you: en.you,
-                    self_obj: en.self_obj,
-                    until: def.until,
-                    made: st.tick(),
-                };
-                Self::put_env(st, env, en);
-                st.touch();
-                st.lasting.push(made);
-                let check = match def.target {
-                    Hooked::Check(c) => self.game.checks.get(c as usize).map(|c| c.func.info.name.clone()),
-                    Hooked::Proc(p) => self.game.proc_def(p).map(|p| p.info.name.clone()),
-                }
-                .unwrap_or_default();
-                let how = if def.replace.is_some() {
-                    "replaces"
-                } else if def.forbid {
-                    "forbids"
-                } else {
-                    "permits"
-                };
-                let until =
-                    def.until.and_then(|d| self.game.durations.get(d)).map(|d| format!(" until the end of the {d}")).unwrap_or_default();
-                self.log(st, EventKind::Log { text: format!("{how} `{check}`{until}").into() }, ALL, span);
-                st.dirty = true;
-            }
-            StmtKind::Expire(d) => {
-                let before = st.temp_mods.len() + st.lasting.len();
-                st.touch();
-                for i in 0..st.temp_mods.len() {
-                    if let Some(t) = st.temp_mods.get(i)
-                        && t.until == Some(*d)
-                    {
-                        let o = t.obj;
-                        st.changed(o);
-                    }
-                }
-                st.temp_mods.retain(|t| t.until != Some(*d));
-                st.lasting.retain(|t| t.until != Some(*d));
-                let count = before - st.temp_mods.len() - st.lasting.len();
-                if count > 0 {
-                    self.log(st, EventKind::Expired { duration: *d, count }, ALL, span);
-                    st.dirty = true;
-                }
-            }
+            StmtKind::Modify { target, field, op, value, until } => self.exec_modify(st, target, *field, *op, value, *until, env, span)?,
+            StmtKind::Lasting(i) => self.exec_lasting(st, *i, env, span)?,
+            StmtKind::Expire(d) => self.exec_expire(st, *d, span)?,
             StmtKind::Signal { event, args } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -257,50 +159,195 @@ impl Engine<'_> {
                 let reason = self.text_of(st, env, reason, span)?;
                 self.end_game(st, vec![], reason, true, span);
             }
-            StmtKind::Reveal { what, to } => {
-                let to = match to {
-                    Some(p) => Some(self.players_of(st, env, p)?),
+            StmtKind::Reveal { what, to } => self.exec_reveal(st, what, to.as_ref(), env, span)?,
+            StmtKind::Conceal(what) => self.exec_conceal(st, what, env)?,
+            StmtKind::Use(a, by) => self.exec_use(st, a, by.as_ref(), env, span)?,
+        }
+        Ok(())
+    }
+
+    /// `let x = roll n`: a die of `n` sides rolled, told to everyone.
+    fn exec_roll(&self, st: &mut State, sides: &Expr, slot: Slot, env: u32, span: Span) -> R {
+        let n = match self.eval_in(st, env, sides)? {
+            Value::Int(n) if n >= 1 => n,
+            other => return Err(self.ev(st).type_err(sides.span, "a number of sides of at least 1", &other)),
+        };
+        let r = self.random_roll(st, n, span)?;
+        self.log(st, EventKind::Rolled { sides: n, result: r }, ALL, span);
+        Self::set_local(st, env, slot, Value::Int(r));
+        Ok(())
+    }
+
+    /// `use ability by p`: the ability used, by its controller or the player named (none: nothing).
+    fn exec_use(&self, st: &mut State, ability: &Expr, by: Option<&Expr>, env: u32, span: Span) -> R {
+        match self.eval_in(st, env, ability)? {
+            Value::Ability(o, i) => {
+                let you = match by {
+                    Some(b) => match self.eval_in(st, env, b)? {
+                        Value::Player(p) => Some(p),
+                        other => return Err(self.ev(st).type_err(b.span, "a player", &other)),
+                    },
                     None => None,
                 };
-                for o in self.objects_of(st, env, what)? {
-                    let mask = match &to {
-                        Some(ps) => ps.iter().fold(0u64, |m, p| m | seat_bit(*p)),
-                        None => ALL,
-                    };
-                    let def = st.obj(o).map(|x| x.def).unwrap_or(0);
-                    if let Some(ob) = st.obj_mut(o) {
-                        ob.known |= mask;
-                    }
-                    self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
-                }
+                self.use_ability(st, o, i, you, span)
             }
-            StmtKind::Conceal(what) => {
-                for o in self.objects_of(st, env, what)? {
-                    let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
-                    if let Some(ob) = st.obj_mut(o) {
-                        ob.known = match vis {
-                            Some((Visibility::Owner, owner)) => seat_bit(owner.unwrap_or(ob.owner)),
-                            Some((Visibility::Public, _)) if ob.face_up => ALL,
-                            _ => 0,
-                        };
-                    }
-                    st.dirty = true;
+            Value::None => Ok(()),
+            other => Err(self.ev(st).type_err(ability.span, "an ability", &other)),
+        }
+    }
+
+    /// `let x = pick list`: one item at random, told to whoever may know it.
+    fn exec_pick(&self, st: &mut State, list: &Expr, slot: Slot, env: u32, span: Span) -> R {
+        let items = {
+            let mut en = self.env_of(st, env);
+            let items = self.ev(st).list_of(list, &mut en);
+            Self::put_env(st, env, en);
+            items?
+        };
+        let v = self.random_pick(st, &items, span)?;
+        // An object picked at random is named only to whoever knows what it is.
+        let vis = match &v {
+            Value::Obj(o) => st.obj(*o).map_or(ALL, |x| x.known),
+            _ => ALL,
+        };
+        self.log(st, EventKind::Picked { value: v.clone() }, vis, span);
+        Self::set_local(st, env, slot, v);
+        Ok(())
+    }
+
+    /// `return v`: the frames up to the call closed, the value given to the caller.
+    fn exec_return(&self, st: &mut State, e: Option<&Expr>, env: u32) -> R {
+        let v = match e {
+            Some(x) => self.eval_in(st, env, x)?,
+            None => Value::None,
+        };
+        while let Some(f) = st.frames.pop() {
+            if let FrameKind::Call { ret, .. } = f.kind {
+                if f.env != u32::MAX {
+                    st.envs.pop();
                 }
+                if let Some((renv, rslot)) = ret {
+                    Self::set_local(st, renv, rslot, v);
+                }
+                break;
             }
-            StmtKind::Use(a, by) => match self.eval_in(st, env, a)? {
-                Value::Ability(o, i) => {
-                    let you = match by {
-                        Some(b) => match self.eval_in(st, env, b)? {
-                            Value::Player(p) => Some(p),
-                            other => return Err(self.ev(st).type_err(b.span, "a player", &other)),
-                        },
-                        None => None,
-                    };
-                    self.use_ability(st, o, i, you, span)?
-                }
-                Value::None => {}
-                other => return Err(self.ev(st).type_err(a.span, "an ability", &other)),
-            },
+        }
+        Ok(())
+    }
+
+    /// `modify x.f += v until ..`: a change of a field that lasts until a duration ends.
+    #[expect(clippy::too_many_arguments, reason = "a `modify` statement's parts, as compiled")]
+    fn exec_modify(
+        &self,
+        st: &mut State,
+        target: &Expr,
+        field: Sym,
+        op: ModifyOperator,
+        value: &Expr,
+        until: Option<usize>,
+        env: u32,
+        span: Span,
+    ) -> R {
+        let v = self.eval_in(st, env, value)?;
+        let until = until.or(self.game.default_duration);
+        for o in self.objects_of(st, env, target)? {
+            let ts = st.tick();
+            st.changed(o);
+            st.temp_mods.push(TempMod { obj: o, field, op, value: v.clone(), until, ts });
+            let (def, known) = st.obj(o).map(|x| (x.def, x.known)).unwrap_or((0, 0));
+            self.log(st, EventKind::Modified { obj: o, def, field, op, value: v.clone(), until }, known, span);
+        }
+        st.dirty = true;
+        Ok(())
+    }
+
+    /// A `forbid`, `permit` or `replace` made by running code: kept with the values it reads, told.
+    fn exec_lasting(&self, st: &mut State, i: u32, env: u32, span: Span) -> R {
+        let def = self.game.lasting.get(i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
+        let en = self.env_of(st, env);
+        let made = super::state::Lasting {
+            def: i,
+            slots: en.slots.clone(),
+            you: en.you,
+            self_obj: en.self_obj,
+            until: def.until,
+            made: st.tick(),
+        };
+        Self::put_env(st, env, en);
+        st.touch();
+        st.lasting.push(made);
+        let check = match def.target {
+            Hooked::Check(c) => self.game.checks.get(c as usize).map(|c| c.func.info.name.clone()),
+            Hooked::Proc(p) => self.game.proc_def(p).map(|p| p.info.name.clone()),
+        }
+        .unwrap_or_default();
+        let how = if def.replace.is_some() {
+            "replaces"
+        } else if def.forbid {
+            "forbids"
+        } else {
+            "permits"
+        };
+        let until = def.until.and_then(|d| self.game.durations.get(d)).map(|d| format!(" until the end of the {d}")).unwrap_or_default();
+        self.log(st, EventKind::Log { text: format!("{how} `{check}`{until}").into() }, ALL, span);
+        st.dirty = true;
+        Ok(())
+    }
+
+    /// `expire DURATION`: every change and lasting effect made until its end is gone.
+    fn exec_expire(&self, st: &mut State, d: usize, span: Span) -> R {
+        let before = st.temp_mods.len() + st.lasting.len();
+        st.touch();
+        for i in 0..st.temp_mods.len() {
+            if let Some(t) = st.temp_mods.get(i)
+                && t.until == Some(d)
+            {
+                let o = t.obj;
+                st.changed(o);
+            }
+        }
+        st.temp_mods.retain(|t| t.until != Some(d));
+        st.lasting.retain(|t| t.until != Some(d));
+        let count = before - st.temp_mods.len() - st.lasting.len();
+        if count > 0 {
+            self.log(st, EventKind::Expired { duration: d, count }, ALL, span);
+            st.dirty = true;
+        }
+        Ok(())
+    }
+
+    /// `reveal x to p`: the objects made known to the players named (everyone without `to`).
+    fn exec_reveal(&self, st: &mut State, what: &Expr, to: Option<&Expr>, env: u32, span: Span) -> R {
+        let to = match to {
+            Some(p) => Some(self.players_of(st, env, p)?),
+            None => None,
+        };
+        for o in self.objects_of(st, env, what)? {
+            let mask = match &to {
+                Some(ps) => ps.iter().fold(0u64, |m, p| m | seat_bit(*p)),
+                None => ALL,
+            };
+            let def = st.obj(o).map(|x| x.def).unwrap_or(0);
+            if let Some(ob) = st.obj_mut(o) {
+                ob.known |= mask;
+            }
+            self.log(st, EventKind::Revealed { obj: o, def }, mask, span);
+        }
+        Ok(())
+    }
+
+    /// `conceal x`: the objects known again only as their zone shows them.
+    fn exec_conceal(&self, st: &mut State, what: &Expr, env: u32) -> R {
+        for o in self.objects_of(st, env, what)? {
+            let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
+            if let Some(ob) = st.obj_mut(o) {
+                ob.known = match vis {
+                    Some((Visibility::Owner, owner)) => seat_bit(owner.unwrap_or(ob.owner)),
+                    Some((Visibility::Public, _)) if ob.face_up => ALL,
+                    _ => 0,
+                };
+            }
+            st.dirty = true;
         }
         Ok(())
     }

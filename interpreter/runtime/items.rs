@@ -1,7 +1,8 @@
 //! What a quantifier or comprehension walks over: a list, a zone's objects read in place, or two
-//! of these one after the other (`a + b`), without building a list of them.
+//! of these one after the other (`a + b`), without building a list of them; and the quantifiers
+//! and comprehensions that walk them.
 
-use super::eval::{Evaluator, R};
+use super::eval::{Evaluator, R, set_slot};
 use super::operators::size_exceeded;
 use super::state::Env;
 use arbiter_ir::operators::BinaryOperator;
@@ -101,5 +102,97 @@ impl<'a> Evaluator<'a> {
             Value::None => Ok(Part::Objs(&[])),
             other => Err(self.type_err(span, "a list or a zone", &other)),
         }
+    }
+}
+
+// Quantifiers and comprehensions.
+impl Evaluator<'_> {
+    /// `any x in l: c` (or `all`, `no`): whether some item meets the condition (or none fails it).
+    #[inline]
+    pub(super) fn eval_quant(&self, any: bool, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> R<Value> {
+        let items = self.items_of(list, env)?;
+        for i in 0..items.len() {
+            set_slot(env, slot, items.get(i));
+            if self.truth(cond, env)? {
+                return Ok(Value::Bool(any));
+            }
+        }
+        Ok(Value::Bool(!any))
+    }
+
+    /// `l where c`: the items that meet the condition, in order.
+    #[inline]
+    pub(super) fn eval_filter(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> R<Value> {
+        let items = self.items_of(list, env)?;
+        let mut out = Vec::with_capacity(items.len());
+        for i in 0..items.len() {
+            let item = items.get(i);
+            set_slot(env, slot, item.clone());
+            if self.truth(cond, env)? {
+                out.push(item);
+            }
+        }
+        Ok(Value::list(out))
+    }
+
+    /// `count(l where c)`: how many items meet the condition, without the list.
+    #[inline]
+    pub(super) fn eval_count_where(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> R<Value> {
+        let items = self.items_of(list, env)?;
+        let mut n = 0i64;
+        for i in 0..items.len() {
+            set_slot(env, slot, items.get(i));
+            if self.truth(cond, env)? {
+                n += 1;
+            }
+        }
+        Ok(Value::Int(n))
+    }
+
+    /// `first(l where c)`: the first item that meets the condition, or none.
+    #[inline]
+    pub(super) fn eval_first_where(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> R<Value> {
+        let items = self.items_of(list, env)?;
+        for i in 0..items.len() {
+            let item = items.get(i);
+            set_slot(env, slot, item.clone());
+            if self.truth(cond, env)? {
+                return Ok(item);
+            }
+        }
+        Ok(Value::None)
+    }
+
+    /// `[f(x) for x in l if c]`: each item that meets the condition, mapped.
+    #[inline]
+    pub(super) fn eval_map(&self, slot: Slot, list: &Expr, expr: &Expr, cond: Option<&Expr>, env: &mut Env, span: Span) -> R<Value> {
+        let items = self.items_of(list, env)?;
+        let mut out = Vec::with_capacity(items.len());
+        for i in 0..items.len() {
+            set_slot(env, slot, items.get(i));
+            if let Some(c) = cond
+                && !self.truth(c, env)?
+            {
+                continue;
+            }
+            let v = self.eval(expr, env)?;
+            self.check_nesting(&v, span)?;
+            out.push(v);
+        }
+        self.charge(out.len() * std::mem::size_of::<Value>(), span)?;
+        Ok(Value::list(out))
+    }
+
+    /// `[a, b, c]`: each item evaluated, the list charged to the memory budget.
+    #[inline]
+    pub(super) fn eval_list(&self, items: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+        let mut out = Vec::with_capacity(items.len());
+        for i in items {
+            let v = self.eval(i, env)?;
+            self.check_nesting(&v, span)?;
+            out.push(v);
+        }
+        self.charge(out.len() * std::mem::size_of::<Value>(), span)?;
+        Ok(Value::list(out))
     }
 }

@@ -151,68 +151,15 @@ pub fn table_text(game: &Game, st: &State, seat: Seat) -> String {
 /// The table as an SVG document, as `viewer` may see it (`None`: everything).
 pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, PictureError> {
     let items = drawings(game, st, viewer)?;
-    let pose = |v: Option<&Value>| match v {
-        Some(Value::Pose(p)) => {
-            let [x, y, h] = **p;
-            Some(geo::Pose { x, y, h })
-        }
-        _ => None,
-    };
-    let shape = |v: Option<&Value>| -> Vec<geo::P> {
-        match v {
-            Some(Value::List(l)) => l
-                .iter()
-                .filter_map(|p| {
-                    if let Value::Pose(p) = p {
-                        let [x, y, _] = **p;
-                        Some(geo::P { x: x as f64, y: y as f64 })
-                    } else {
-                        None
-                    }
-                })
-                .collect(),
-            _ => vec![],
-        }
-    };
-    let int = |v: Option<&Value>| match v {
-        Some(Value::Int(i)) => *i,
-        _ => 0,
-    };
-    let text = |v: Option<&Value>| match v {
-        Some(Value::Text(t)) => t.to_string(),
-        _ => String::new(),
-    };
-    // The frame: the play area if drawn, else everything drawn.
-    let mut pts: Vec<geo::P> = Vec::new();
-    for d in &items {
-        if text(d.first()) == "area" {
-            pts.extend(shape(d.get(1)));
-        }
-    }
-    if pts.is_empty() {
-        for d in &items {
-            pts.extend(shape(d.get(1)));
-            if let Some(p) = pose(d.get(1)) {
-                pts.push(p.p());
-            }
-        }
-    }
-    if pts.is_empty() {
-        pts.push(geo::P { x: 0.0, y: 0.0 });
-    }
-    let (minx, maxx) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.x), b.max(p.x)));
-    let (miny, maxy) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.y), b.max(p.y)));
-    let margin = 10_000.0;
-    let (x0, y1) = (minx - margin, maxy + margin);
-    let (w, table_h) = ((maxx - minx + 2.0 * margin) / 1000.0, (maxy - miny + 2.0 * margin) / 1000.0);
+    let frame = Frame::around(&items);
     let keys: Vec<Key> = items
         .iter()
-        .filter(|d| text(d.first()) == "key")
-        .map(|d| Key { style: text(d.get(1)), text: text(d.get(2)), shape: text(d.get(3)) })
+        .filter(|d| text_of(d.first()) == "key")
+        .map(|d| Key { style: text_of(d.get(1)), text: text_of(d.get(2)), shape: text_of(d.get(3)) })
         .collect();
-    let (legend, legend_h) = legend(&keys, w, table_h);
-    let h = table_h + legend_h;
-    let px = |p: geo::P| (num((p.x - x0) / 1000.0), num((y1 - p.y) / 1000.0));
+    let (legend, legend_h) = legend(&keys, frame.width, frame.height);
+    let h = frame.height + legend_h;
+    let w = frame.width;
     let mut out = String::new();
     out.push_str(&format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" width=\"{}mm\" height=\"{}mm\" font-family=\"sans-serif\">\n",
@@ -223,67 +170,166 @@ pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result
     ));
     out.push_str(&format!("<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#0b1020\"/>\n", esc(title)));
     for d in &items {
-        let kind = text(d.first());
-        match kind.as_str() {
-            "area" | "polygon" => {
-                let s = shape(d.get(1));
-                let style = if kind == "area" { "fill:#111a33;stroke:#556;stroke-width:1".to_string() } else { text(d.get(2)) };
-                let points: Vec<String> = s.iter().map(|p| px(*p)).map(|(a, b)| format!("{a},{b}")).collect();
-                out.push_str(&format!("<polygon points=\"{}\" style=\"{}\"/>\n", points.join(" "), esc(&style)));
-            }
-            "wedge" => {
-                let (Some(p), half, r) = (pose(d.get(1)), int(d.get(2)), int(d.get(3)) as f64) else { continue };
-                let style = text(d.get(4));
-                let mut path = vec![];
-                let (cx, cy) = px(p.p());
-                path.push(format!("M{cx},{cy}"));
-                let steps = 24;
-                for k in 0..=steps {
-                    let a = p.h - half + (2 * half) * k / steps;
-                    let (s, c) = geo::sin_cos(a);
-                    let (qx, qy) = px(geo::P { x: p.x as f64 + r * c, y: p.y as f64 + r * s });
-                    path.push(format!("L{qx},{qy}"));
-                }
-                path.push("Z".into());
-                out.push_str(&format!("<path d=\"{}\" style=\"{}\"/>\n", path.join(" "), esc(&style)));
-            }
-            "circle" => {
-                let Some(p) = pose(d.get(1)) else { continue };
-                let (cx, cy) = px(p.p());
-                out.push_str(&format!(
-                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" style=\"{}\"/>\n",
-                    num(int(d.get(2)) as f64 / 1000.0),
-                    esc(&text(d.get(3)))
-                ));
-            }
-            "line" => {
-                let (Some(a), Some(b)) = (pose(d.get(1)), pose(d.get(2))) else { continue };
-                let ((ax, ay), (bx, by)) = (px(a.p()), px(b.p()));
-                out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{}\"/>\n", esc(&text(d.get(3)))));
-            }
-            "arrow" => {
-                let Some(p) = pose(d.get(1)) else { continue };
-                let len = int(d.get(2));
-                let tip = geo::step(p, len, 0, 0);
-                let l = geo::step(tip, -len / 4, len / 8, 0);
-                let r = geo::step(tip, -len / 4, -len / 8, 0);
-                let ((ax, ay), (bx, by), (lx, ly), (rx, ry)) = (px(p.p()), px(tip.p()), px(l.p()), px(r.p()));
-                let style = esc(&text(d.get(3)));
-                out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{style}\"/>\n"));
-                out.push_str(&format!("<polyline points=\"{lx},{ly} {bx},{by} {rx},{ry}\" style=\"fill:none;{style}\"/>\n"));
-            }
-            "text" => {
-                let Some(p) = pose(d.get(1)) else { continue };
-                let (x, y) = px(p.p());
-                out.push_str(&format!("<text x=\"{x}\" y=\"{y}\" style=\"{}\">{}</text>\n", esc(&text(d.get(3))), esc(&text(d.get(2)))));
-            }
-            "key" => {}
-            other => return Err(PictureError::UnknownDrawing(other.to_string())),
-        }
+        draw(&frame, d, &mut out)?;
     }
     out.push_str(&legend);
     out.push_str("</svg>\n");
     Ok(out)
+}
+
+/// Where the table is drawn: its left and top edges in the rules' micrometres, and its size in
+/// millimetres.
+struct Frame {
+    left: f64,
+    top: f64,
+    width: f64,
+    height: f64,
+}
+
+impl Frame {
+    /// The frame around the play area if one is drawn, else around everything drawn, with a
+    /// margin.
+    fn around(items: &[Vec<Value>]) -> Frame {
+        let mut pts: Vec<geo::P> = Vec::new();
+        for d in items {
+            if text_of(d.first()) == "area" {
+                pts.extend(shape_of(d.get(1)));
+            }
+        }
+        if pts.is_empty() {
+            for d in items {
+                pts.extend(shape_of(d.get(1)));
+                if let Some(p) = pose_of(d.get(1)) {
+                    pts.push(p.p());
+                }
+            }
+        }
+        if pts.is_empty() {
+            pts.push(geo::P { x: 0.0, y: 0.0 });
+        }
+        let (minx, maxx) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.x), b.max(p.x)));
+        let (miny, maxy) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.y), b.max(p.y)));
+        let margin = 10_000.0;
+        Frame {
+            left: minx - margin,
+            top: maxy + margin,
+            width: (maxx - minx + 2.0 * margin) / 1000.0,
+            height: (maxy - miny + 2.0 * margin) / 1000.0,
+        }
+    }
+
+    /// A point of the table in the picture's millimetres (y down), as SVG numbers.
+    fn px(&self, p: geo::P) -> (String, String) {
+        (num((p.x - self.left) / 1000.0), num((self.top - p.y) / 1000.0))
+    }
+}
+
+/// One drawing of the picture function's list, as SVG (a `key` is drawn in the legend).
+fn draw(frame: &Frame, d: &[Value], out: &mut String) -> Result<(), PictureError> {
+    let px = |p: geo::P| frame.px(p);
+    let kind = text_of(d.first());
+    match kind.as_str() {
+        "area" | "polygon" => {
+            let s = shape_of(d.get(1));
+            let style = if kind == "area" { "fill:#111a33;stroke:#556;stroke-width:1".to_string() } else { text_of(d.get(2)) };
+            let points: Vec<String> = s.iter().map(|p| px(*p)).map(|(a, b)| format!("{a},{b}")).collect();
+            out.push_str(&format!("<polygon points=\"{}\" style=\"{}\"/>\n", points.join(" "), esc(&style)));
+        }
+        "wedge" => {
+            let (Some(p), half, r) = (pose_of(d.get(1)), int_of(d.get(2)), int_of(d.get(3)) as f64) else { return Ok(()) };
+            let style = text_of(d.get(4));
+            let mut path = vec![];
+            let (cx, cy) = px(p.p());
+            path.push(format!("M{cx},{cy}"));
+            let steps = 24;
+            for k in 0..=steps {
+                let a = p.h - half + (2 * half) * k / steps;
+                let (s, c) = geo::sin_cos(a);
+                let (qx, qy) = px(geo::P { x: p.x as f64 + r * c, y: p.y as f64 + r * s });
+                path.push(format!("L{qx},{qy}"));
+            }
+            path.push("Z".into());
+            out.push_str(&format!("<path d=\"{}\" style=\"{}\"/>\n", path.join(" "), esc(&style)));
+        }
+        "circle" => {
+            let Some(p) = pose_of(d.get(1)) else { return Ok(()) };
+            let (cx, cy) = px(p.p());
+            out.push_str(&format!(
+                "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" style=\"{}\"/>\n",
+                num(int_of(d.get(2)) as f64 / 1000.0),
+                esc(&text_of(d.get(3)))
+            ));
+        }
+        "line" => {
+            let (Some(a), Some(b)) = (pose_of(d.get(1)), pose_of(d.get(2))) else { return Ok(()) };
+            let ((ax, ay), (bx, by)) = (px(a.p()), px(b.p()));
+            out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{}\"/>\n", esc(&text_of(d.get(3)))));
+        }
+        "arrow" => {
+            let Some(p) = pose_of(d.get(1)) else { return Ok(()) };
+            let len = int_of(d.get(2));
+            let tip = geo::step(p, len, 0, 0);
+            let l = geo::step(tip, -len / 4, len / 8, 0);
+            let r = geo::step(tip, -len / 4, -len / 8, 0);
+            let ((ax, ay), (bx, by), (lx, ly), (rx, ry)) = (px(p.p()), px(tip.p()), px(l.p()), px(r.p()));
+            let style = esc(&text_of(d.get(3)));
+            out.push_str(&format!("<line x1=\"{ax}\" y1=\"{ay}\" x2=\"{bx}\" y2=\"{by}\" style=\"{style}\"/>\n"));
+            out.push_str(&format!("<polyline points=\"{lx},{ly} {bx},{by} {rx},{ry}\" style=\"fill:none;{style}\"/>\n"));
+        }
+        "text" => {
+            let Some(p) = pose_of(d.get(1)) else { return Ok(()) };
+            let (x, y) = px(p.p());
+            out.push_str(&format!("<text x=\"{x}\" y=\"{y}\" style=\"{}\">{}</text>\n", esc(&text_of(d.get(3))), esc(&text_of(d.get(2)))));
+        }
+        "key" => {}
+        other => return Err(PictureError::UnknownDrawing(other.to_string())),
+    }
+    Ok(())
+}
+
+/// A drawing's part as a pose (none when it is not one).
+fn pose_of(v: Option<&Value>) -> Option<geo::Pose> {
+    match v {
+        Some(Value::Pose(p)) => {
+            let [x, y, h] = **p;
+            Some(geo::Pose { x, y, h })
+        }
+        _ => None,
+    }
+}
+
+/// A drawing's part as a shape: its points (none when it is not a list of them).
+fn shape_of(v: Option<&Value>) -> Vec<geo::P> {
+    match v {
+        Some(Value::List(l)) => l
+            .iter()
+            .filter_map(|p| {
+                if let Value::Pose(p) = p {
+                    let [x, y, _] = **p;
+                    Some(geo::P { x: x as f64, y: y as f64 })
+                } else {
+                    None
+                }
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// A drawing's part as a whole number (0 when it is not one).
+fn int_of(v: Option<&Value>) -> i64 {
+    match v {
+        Some(Value::Int(i)) => *i,
+        _ => 0,
+    }
+}
+
+/// A drawing's part as a text (empty when it is not one).
+fn text_of(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Text(t)) => t.to_string(),
+        _ => String::new(),
+    }
 }
 
 /// An entry of a picture's legend: a swatch (a box, a `line` or a `dot`) in a style, and its text.
