@@ -218,83 +218,23 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     }
     let profiler = crate::runtime::Profiler::default();
     let engine = if o.profile { Engine::new(g).with_tracer(&profiler) } else { Engine::new(g) };
-    let (mut thinking, mut thoughts) = (std::time::Duration::ZERO, 0u64);
     let t1 = Instant::now();
-    let mut decisions = 0u64;
-    let mut events = 0u64;
-    let mut turns = 0u64;
-    // A state from the middle of the first game, and the largest state seen (the end of the game
-    // with the most events): their serialized size and the time to clone them.
-    let mut sample: Option<State> = None;
-    let mut largest: Option<State> = None;
-    let mut reasons: indexmap::IndexMap<String, u64> = indexmap::IndexMap::new();
+    let mut totals = Totals::default();
     for i in 0..games {
         let s = seed.wrapping_add(i);
         let players = counts.get(usize::try_from(i).unwrap_or(0) % counts.len()).copied().unwrap_or(g.min_players as usize);
-        let decklists = match choose_decks(g, players, &[]) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        };
-        let mut st = match engine.new_state(Mode::Game, Setup { players, seed: s, decklists }) {
-            Ok(st) => st,
-            Err(e) => {
-                eprintln!("error: {}", e.message);
-                return 2;
-            }
-        };
         let plan = plans.get(usize::try_from(i).unwrap_or(0) % counts.len()).cloned().unwrap_or_default();
-        let timed = !plan.all_random();
-        let mut bot = Bots::new(plan, s);
-        loop {
-            match engine.advance(&mut st) {
-                Ok(Status::Decision) => {
-                    let Some(d) = st.pending.as_ref() else { break };
-                    // Only the decisions of a seat a lookahead bot plays are timed.
-                    let looks_ahead = timed && bot.kind_for(&engine, &st, d.seat).is_ok_and(|k| k != crate::agents::BotKind::Random);
-                    let t = looks_ahead.then(Instant::now);
-                    let (seat, a) = (d.seat, bot.decide(&engine, &st, d));
-                    if let Some(t) = t {
-                        thinking += t.elapsed();
-                        thoughts += 1;
-                    }
-                    let a = match a {
-                        Ok(a) => a,
-                        Err(e) => {
-                            out!("{}", crate::diag::render(&[e.to_diag()], &g.files));
-                            eprintln!("error: a bot stopped on a rule error (seed {s})");
-                            return 2;
-                        }
-                    };
-                    if engine.answer(&mut st, seat, &a).is_err() {
-                        eprintln!("error: a bot answer was refused (seed {s})");
-                        return 2;
-                    }
-                    decisions += 1;
-                    if i == 0 && st.decisions == 20 {
-                        sample = Some(st.clone());
-                    }
-                }
-                Ok(_) => break,
-                Err(e) => {
-                    eprintln!("error: seed {s}: {}", e.message);
-                    return 2;
-                }
-            }
-        }
-        turns += u64::from(st.turns);
-        events += st.log.len() as u64;
-        if i == 0 && sample.is_none() {
-            sample = Some(st.clone());
-        }
+        let st = match play_game(&engine, plan, players, s, i == 0, &mut totals) {
+            Ok(st) => st,
+            Err(code) => return code,
+        };
         let why = st.result.as_ref().map_or_else(|| "unfinished".to_string(), |r| r.reason.clone());
-        *reasons.entry(why).or_default() += 1;
-        if largest.as_ref().is_none_or(|l| st.log.len() > l.log.len()) {
-            largest = Some(st);
+        *totals.reasons.entry(why).or_default() += 1;
+        if totals.largest.as_ref().is_none_or(|l| st.log.len() > l.log.len()) {
+            totals.largest = Some(st);
         }
     }
+    let Totals { decisions, events, turns, thinking, thoughts, sample, largest, mut reasons } = totals;
     let secs = t1.elapsed().as_secs_f64();
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     let variants = if o.variants.is_empty() { String::new() } else { format!(", variants {}", o.variants.join(", ")) };
@@ -339,6 +279,86 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         print_profile(&profiler.profile(), games);
     }
     0
+}
+
+/// What the games of a bench run add up to.
+#[derive(Default)]
+struct Totals {
+    decisions: u64,
+    events: u64,
+    turns: u64,
+    /// The time the lookahead bots thought, and over how many decisions.
+    thinking: std::time::Duration,
+    thoughts: u64,
+    /// A state from the middle of the first game, and the largest state seen (the end of the game
+    /// with the most events): their serialized size and the time to clone them.
+    sample: Option<State>,
+    largest: Option<State>,
+    reasons: indexmap::IndexMap<String, u64>,
+}
+
+/// One seeded game played to its end by `plan`'s bots, counted into `totals`: the final state, or
+/// the exit code of an error (printed).
+fn play_game(engine: &Engine, plan: BotPlan, players: usize, s: u64, first: bool, totals: &mut Totals) -> Result<State, i32> {
+    let g = engine.game;
+    let decklists = match choose_decks(g, players, &[]) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(2);
+        }
+    };
+    let mut st = match engine.new_state(Mode::Game, Setup { players, seed: s, decklists }) {
+        Ok(st) => st,
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            return Err(2);
+        }
+    };
+    let timed = !plan.all_random();
+    let mut bot = Bots::new(plan, s);
+    loop {
+        match engine.advance(&mut st) {
+            Ok(Status::Decision) => {
+                let Some(d) = st.pending.as_ref() else { break };
+                // Only the decisions of a seat a lookahead bot plays are timed.
+                let looks_ahead = timed && bot.kind_for(engine, &st, d.seat).is_ok_and(|k| k != crate::agents::BotKind::Random);
+                let t = looks_ahead.then(Instant::now);
+                let (seat, a) = (d.seat, bot.decide(engine, &st, d));
+                if let Some(t) = t {
+                    totals.thinking += t.elapsed();
+                    totals.thoughts += 1;
+                }
+                let a = match a {
+                    Ok(a) => a,
+                    Err(e) => {
+                        out!("{}", crate::diag::render(&[e.to_diag()], &g.files));
+                        eprintln!("error: a bot stopped on a rule error (seed {s})");
+                        return Err(2);
+                    }
+                };
+                if engine.answer(&mut st, seat, &a).is_err() {
+                    eprintln!("error: a bot answer was refused (seed {s})");
+                    return Err(2);
+                }
+                totals.decisions += 1;
+                if first && st.decisions == 20 {
+                    totals.sample = Some(st.clone());
+                }
+            }
+            Ok(_) => break,
+            Err(e) => {
+                eprintln!("error: seed {s}: {}", e.message);
+                return Err(2);
+            }
+        }
+    }
+    totals.turns += u64::from(st.turns);
+    totals.events += st.log.len() as u64;
+    if first && totals.sample.is_none() {
+        totals.sample = Some(st.clone());
+    }
+    Ok(st)
 }
 
 /// The native reference's games per second for the same seeds, measured now, and Arbiter's ratio to

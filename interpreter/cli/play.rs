@@ -7,7 +7,7 @@ use crate::diag;
 use crate::ir::Game;
 use crate::runtime::decks;
 use crate::runtime::decks::{DeckChoiceError, choose_decks_by};
-use crate::runtime::state::{Mode, State};
+use crate::runtime::state::{Decision, Mode, State};
 use crate::runtime::view::result_line;
 use crate::runtime::{AnswerError, Engine, Setup, Status, talk, view};
 use crate::save::{self, Header, Saver};
@@ -373,25 +373,16 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
             Status::Ended | Status::Idle => break,
             Status::Decision => {
                 let Some(d) = st.pending.clone() else { break };
-                let taken = if human.seats.contains(&d.seat) {
-                    match human.ask(engine, &mut st, &d, &mut saver) {
-                        Ok(true) => Ok(()),
-                        Ok(false) => {
-                            match &saver.path {
-                                Some(p) => {
-                                    outln!("game left unfinished; it is saved in {0}: continue with `arbiter resume {0}`", p.display())
-                                }
-                                None => outln!("game left unfinished"),
-                            }
-                            return 0;
+                let taken = match answer_pending(engine, &mut st, &d, &mut human, &mut bots, &mut saver) {
+                    Ok(true) => Ok(()),
+                    Ok(false) => {
+                        match &saver.path {
+                            Some(p) => outln!("game left unfinished; it is saved in {0}: continue with `arbiter resume {0}`", p.display()),
+                            None => outln!("game left unfinished"),
                         }
-                        Err(e) => Err(AnswerError::Rule(e)),
+                        return 0;
                     }
-                } else {
-                    match bots.decide(engine, &st, &d) {
-                        Ok(a) => engine.answer(&mut st, d.seat, &a),
-                        Err(e) => Err(AnswerError::Rule(e)),
-                    }
+                    Err(e) => Err(e),
                 };
                 match taken {
                     Ok(()) => {}
@@ -423,6 +414,24 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
         None => outln!("result: the game ended without a result"),
     }
     0
+}
+
+/// The pending decision `d` answered, by the person at the terminal if they play its seat, else by
+/// a bot: `Ok(false)` when the person left the game instead.
+fn answer_pending(
+    engine: &Engine,
+    st: &mut State,
+    d: &Decision,
+    human: &mut Human,
+    bots: &mut Bots,
+    saver: &mut Saver,
+) -> Result<bool, AnswerError> {
+    if human.seats.contains(&d.seat) {
+        human.ask(engine, st, d, saver).map_err(AnswerError::Rule)
+    } else {
+        let answer = bots.decide(engine, st, d).map_err(AnswerError::Rule)?;
+        engine.answer(st, d.seat, &answer).map(|()| true)
+    }
 }
 
 /// New events as the viewer sees them, runs of identical lines collapsed (`… ×60`).

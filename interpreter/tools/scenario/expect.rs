@@ -5,7 +5,7 @@ use super::{Failure, Since, eval0, fail};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
-use arbiter_ir::{ChooseCountIr, Expr, ExprKind};
+use arbiter_ir::{ChooseCountIr, EventId, Expr, ExprKind, TextExpr};
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::{Count, State};
 use arbiter_runtime::trace::Settled;
@@ -15,26 +15,7 @@ use arbiter_syntax::span::Span;
 pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
     let ev = Evaluator::new(engine.game, st);
     match e {
-        ExpectIr::True { cond, text, message } => {
-            let v = eval0(engine, st, cond)?;
-            if v == Value::Bool(true) {
-                return Ok(());
-            }
-            let mut f = fail(
-                match message {
-                    Some(m) => {
-                        let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                        let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
-                        format!("expectation failed: {t}")
-                    }
-                    None => "expectation failed".to_string(),
-                },
-                span,
-            );
-            f.expected = Some(text.clone());
-            f.actual = Some(explain_false(engine, st, cond, text));
-            Err(f)
-        }
+        ExpectIr::True { cond, text, message } => expect_true(engine, st, cond, text, message.as_ref(), span),
         ExpectIr::Options { who, labels, count, message } => {
             // The decisions taken at once since the last step.
             let settled: Vec<Settled> = recorder.settled_since(since.settled).into_iter().filter(|x| x.at >= since.log).collect();
@@ -57,129 +38,12 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
                 Err(f)
             }
         },
-        ExpectIr::Winner(who) => {
-            let want: Option<Vec<u8>> = match who {
-                None => None,
-                Some(w) => Some(match eval0(engine, st, w)? {
-                    Value::Player(p) => vec![p],
-                    Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
-                    other => return Err(fail(format!("`expect winner` needs players, found {}", other.type_name()), w.span)),
-                }),
-            };
-            let seats = |s: &[u8]| s.iter().map(|p| format!("P{}", p + 1)).collect::<Vec<_>>().join(", ");
-            let expected = match &want {
-                None => "a draw: nobody wins".to_string(),
-                Some(w) => format!("{} won", seats(w)),
-            };
-            let Some(r) = &st.result else {
-                let mut f = fail("expected the game to be over, but it goes on", span);
-                f.expected = Some(expected);
-                return Err(f);
-            };
-            let mut won = r.winners.clone();
-            won.sort_unstable();
-            let holds = match &want {
-                None => won.is_empty(),
-                Some(w) => {
-                    let mut w = w.clone();
-                    w.sort_unstable();
-                    w.dedup();
-                    w == won
-                }
-            };
-            if holds {
-                Ok(())
-            } else {
-                let mut f = fail("the game ended otherwise", span);
-                f.expected = Some(expected);
-                f.actual = Some(view::result_text(r));
-                Err(f)
-            }
-        }
+        ExpectIr::Winner(who) => expect_winner(engine, st, who.as_ref(), span),
         ExpectIr::Refused { .. } => Ok(()),
-        ExpectIr::Event { event, name, happened } => {
-            let is = |k: &arbiter_runtime::state::EventKind| match k {
-                arbiter_runtime::state::EventKind::Signal { event: e, .. } => e == event,
-                arbiter_runtime::state::EventKind::Moved { .. } => *event == engine.game.builtin_events.moved,
-                arbiter_runtime::state::EventKind::PlayerOut { .. } => *event == engine.game.builtin_events.player_left,
-                _ => false,
-            };
-            let found = st.log.iter().find(|e| is(&e.kind));
-            match (found, happened) {
-                (Some(_), true) | (None, false) => Ok(()),
-                (None, true) => Err(fail(format!("no `{name}` event has happened"), span)),
-                (Some(e), false) => {
-                    let mut f = fail(format!("a `{name}` event happened"), span);
-                    f.actual = Some(view::event_text(engine.game, st, e, None));
-                    Err(f)
-                }
-            }
-        }
-        ExpectIr::NoLog(x) => {
-            let wants: Vec<String> = match eval0(engine, st, x)? {
-                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-                v => vec![ev.label(&v)],
-            };
-            let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
-            let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
-            if seen.is_empty() {
-                Ok(())
-            } else {
-                let mut f = fail("an event in the log matches", span);
-                f.expected = Some(format!("no event containing {}", wants.join(" or ")));
-                f.actual = Some(seen.join("; "));
-                Err(f)
-            }
-        }
-        ExpectIr::Decision { who, prompt } => {
-            let seat = match eval0(engine, st, who)? {
-                Value::Player(p) => p,
-                _ => return Err(fail("`expect decision` needs a player", who.span)),
-            };
-            match &st.pending {
-                Some(d) if d.seat == seat && prompt.as_ref().is_none_or(|p| d.prompt.contains(p.as_str())) => Ok(()),
-                Some(d) => {
-                    let mut f = fail("a different decision is pending", span);
-                    f.expected = Some(format!("P{}: {}", seat + 1, prompt.clone().unwrap_or_default()));
-                    f.actual = Some(format!("P{}: {}", d.seat + 1, d.prompt));
-                    Err(f)
-                }
-                None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
-            }
-        }
-        ExpectIr::Sees { who, what, sees } => {
-            let seat = match eval0(engine, st, who)? {
-                Value::Player(p) => p,
-                _ => return Err(fail("`expect .. sees` needs a player", who.span)),
-            };
-            let objs: Vec<arbiter_ir::value::ObjId> = match eval0(engine, st, what)? {
-                Value::Obj(o) => vec![o],
-                Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
-                Value::Zone(z) => st.zone_objects(engine.game, z),
-                _ => return Err(fail("expected an object or a list of objects", what.span)),
-            };
-            // What the seat's projection knows: the same knowledge every view, log and save of the
-            // seat is projected through.
-            let wrong: Vec<String> = objs
-                .iter()
-                .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != *sees))
-                .map(|o| ev.label(&Value::Obj(*o)))
-                .collect();
-            if wrong.is_empty() {
-                Ok(())
-            } else {
-                let mut f = fail(
-                    if *sees {
-                        format!("P{} was to see {}, but its view does not show it", seat + 1, wrong.join(", "))
-                    } else {
-                        format!("P{} was not to see {}, but its view shows it", seat + 1, wrong.join(", "))
-                    },
-                    span,
-                );
-                f.expected = Some(format!("P{} {} it", seat + 1, if *sees { "sees" } else { "cannot see" }));
-                Err(f)
-            }
-        }
+        ExpectIr::Event { event, name, happened } => expect_event(engine, st, *event, name, *happened, span),
+        ExpectIr::NoLog(x) => expect_no_log(engine, st, x, span),
+        ExpectIr::Decision { who, prompt } => expect_decision(engine, st, who, prompt.as_deref(), span),
+        ExpectIr::Sees { who, what, sees } => expect_sees(engine, st, who, what, *sees, span),
         ExpectIr::Finished => {
             if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
                 Ok(())
@@ -189,53 +53,217 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
                 Err(f)
             }
         }
-        ExpectIr::Log(x) => {
-            // One text: some event contains it. A list: events containing each, in that order.
-            let wants: Vec<String> = match eval0(engine, st, x)? {
-                Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-                v => vec![ev.label(&v)],
-            };
-            let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
-            let mut at = 0;
-            for (i, w) in wants.iter().enumerate() {
-                match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {
-                    Some(k) => at += k + 1,
-                    None => {
-                        let mut f = fail(
-                            if i == 0 {
-                                "no event in the log matches".to_string()
-                            } else {
-                                format!("no event matches item {} after the ones before it", i + 1)
-                            },
-                            span,
-                        );
-                        f.expected = Some(wants.join(" … then … "));
-                        f.actual = texts.iter().find(|t| t.contains(w.as_str())).map(|t| format!("`{t}` appears, but earlier"));
-                        return Err(f);
-                    }
-                }
+        ExpectIr::Log(x) => expect_log(engine, st, x, span),
+        ExpectIr::Deck { deck, valid, fragment } => expect_deck(engine, *deck, *valid, fragment.as_deref(), span),
+    }
+}
+
+/// `expect COND "message"`: the condition holds; if not, why not, in words.
+fn expect_true(engine: &Engine, st: &State, cond: &Expr, text: &str, message: Option<&TextExpr>, span: Span) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    let v = eval0(engine, st, cond)?;
+    if v == Value::Bool(true) {
+        return Ok(());
+    }
+    let mut f = fail(
+        match message {
+            Some(m) => {
+                let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
+                let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
+                format!("expectation failed: {t}")
             }
-            Ok(())
+            None => "expectation failed".to_string(),
+        },
+        span,
+    );
+    f.expected = Some(text.to_string());
+    f.actual = Some(explain_false(engine, st, cond, text));
+    Err(f)
+}
+
+/// `expect winner P` (or `expect draw`): the game is over, won by exactly these seats (none: a draw).
+fn expect_winner(engine: &Engine, st: &State, who: Option<&Expr>, span: Span) -> Result<(), Failure> {
+    let want: Option<Vec<u8>> = match who {
+        None => None,
+        Some(w) => Some(match eval0(engine, st, w)? {
+            Value::Player(p) => vec![p],
+            Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
+            other => return Err(fail(format!("`expect winner` needs players, found {}", other.type_name()), w.span)),
+        }),
+    };
+    let seats = |s: &[u8]| s.iter().map(|p| format!("P{}", p + 1)).collect::<Vec<_>>().join(", ");
+    let expected = match &want {
+        None => "a draw: nobody wins".to_string(),
+        Some(w) => format!("{} won", seats(w)),
+    };
+    let Some(r) = &st.result else {
+        let mut f = fail("expected the game to be over, but it goes on", span);
+        f.expected = Some(expected);
+        return Err(f);
+    };
+    let mut won = r.winners.clone();
+    won.sort_unstable();
+    let holds = match &want {
+        None => won.is_empty(),
+        Some(w) => {
+            let mut w = w.clone();
+            w.sort_unstable();
+            w.dedup();
+            w == won
         }
-        ExpectIr::Deck { deck, valid, fragment } => {
-            let Some(d) = engine.game.decks.get(*deck) else { return Err(fail("no such deck", span)) };
-            let problems = arbiter_runtime::decks::validate(engine.game, d);
-            let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
-            match (valid, problems.is_empty()) {
-                (true, true) => Ok(()),
-                (false, false) if fragment.as_ref().is_none_or(|f| messages.iter().any(|m| m.contains(f.as_str()))) => Ok(()),
-                (true, false) => {
-                    let mut f = fail(format!("deck `{}` was expected to be valid", d.name), span);
-                    f.actual = Some(messages.join("; "));
-                    Err(f)
-                }
-                _ => {
-                    let mut f = fail(format!("deck `{}` was expected to break a deckbuilding rule", d.name), span);
-                    f.expected = fragment.clone();
-                    f.actual = Some(if messages.is_empty() { "no rule broken".to_string() } else { messages.join("; ") });
-                    Err(f)
-                }
+    };
+    if holds {
+        Ok(())
+    } else {
+        let mut f = fail("the game ended otherwise", span);
+        f.expected = Some(expected);
+        f.actual = Some(view::result_text(r));
+        Err(f)
+    }
+}
+
+/// `expect event E` / `expect no event E`: an event of this kind is (or is not) in the log.
+fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happened: bool, span: Span) -> Result<(), Failure> {
+    let is = |k: &arbiter_runtime::state::EventKind| match k {
+        arbiter_runtime::state::EventKind::Signal { event: e, .. } => *e == event,
+        arbiter_runtime::state::EventKind::Moved { .. } => event == engine.game.builtin_events.moved,
+        arbiter_runtime::state::EventKind::PlayerOut { .. } => event == engine.game.builtin_events.player_left,
+        _ => false,
+    };
+    let found = st.log.iter().find(|e| is(&e.kind));
+    match (found, happened) {
+        (Some(_), true) | (None, false) => Ok(()),
+        (None, true) => Err(fail(format!("no `{name}` event has happened"), span)),
+        (Some(e), false) => {
+            let mut f = fail(format!("a `{name}` event happened"), span);
+            f.actual = Some(view::event_text(engine.game, st, e, None));
+            Err(f)
+        }
+    }
+}
+
+/// `expect no log "text"`: no event of the log contains the text (or any of the texts).
+fn expect_no_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    let wants: Vec<String> = match eval0(engine, st, x)? {
+        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+        v => vec![ev.label(&v)],
+    };
+    let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
+    let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
+    if seen.is_empty() {
+        Ok(())
+    } else {
+        let mut f = fail("an event in the log matches", span);
+        f.expected = Some(format!("no event containing {}", wants.join(" or ")));
+        f.actual = Some(seen.join("; "));
+        Err(f)
+    }
+}
+
+/// `expect decision P "prompt"`: the seat is deciding, asked something containing the prompt.
+fn expect_decision(engine: &Engine, st: &State, who: &Expr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
+    let seat = match eval0(engine, st, who)? {
+        Value::Player(p) => p,
+        _ => return Err(fail("`expect decision` needs a player", who.span)),
+    };
+    match &st.pending {
+        Some(d) if d.seat == seat && prompt.is_none_or(|p| d.prompt.contains(p)) => Ok(()),
+        Some(d) => {
+            let mut f = fail("a different decision is pending", span);
+            f.expected = Some(format!("P{}: {}", seat + 1, prompt.unwrap_or_default()));
+            f.actual = Some(format!("P{}: {}", d.seat + 1, d.prompt));
+            Err(f)
+        }
+        None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
+    }
+}
+
+/// `expect P sees x` / `expect P cannot see x`: what the seat's projection knows of the objects.
+fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool, span: Span) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    let seat = match eval0(engine, st, who)? {
+        Value::Player(p) => p,
+        _ => return Err(fail("`expect .. sees` needs a player", who.span)),
+    };
+    let objs: Vec<arbiter_ir::value::ObjId> = match eval0(engine, st, what)? {
+        Value::Obj(o) => vec![o],
+        Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
+        Value::Zone(z) => st.zone_objects(engine.game, z),
+        _ => return Err(fail("expected an object or a list of objects", what.span)),
+    };
+    // What the seat's projection knows: the same knowledge every view, log and save of the
+    // seat is projected through.
+    let wrong: Vec<String> = objs
+        .iter()
+        .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != sees))
+        .map(|o| ev.label(&Value::Obj(*o)))
+        .collect();
+    if wrong.is_empty() {
+        Ok(())
+    } else {
+        let mut f = fail(
+            if sees {
+                format!("P{} was to see {}, but its view does not show it", seat + 1, wrong.join(", "))
+            } else {
+                format!("P{} was not to see {}, but its view shows it", seat + 1, wrong.join(", "))
+            },
+            span,
+        );
+        f.expected = Some(format!("P{} {} it", seat + 1, if sees { "sees" } else { "cannot see" }));
+        Err(f)
+    }
+}
+
+/// `expect log "text"` (or a list: events containing each, in that order).
+fn expect_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
+    let ev = Evaluator::new(engine.game, st);
+    // One text: some event contains it. A list: events containing each, in that order.
+    let wants: Vec<String> = match eval0(engine, st, x)? {
+        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
+        v => vec![ev.label(&v)],
+    };
+    let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
+    let mut at = 0;
+    for (i, w) in wants.iter().enumerate() {
+        match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {
+            Some(k) => at += k + 1,
+            None => {
+                let mut f = fail(
+                    if i == 0 {
+                        "no event in the log matches".to_string()
+                    } else {
+                        format!("no event matches item {} after the ones before it", i + 1)
+                    },
+                    span,
+                );
+                f.expected = Some(wants.join(" … then … "));
+                f.actual = texts.iter().find(|t| t.contains(w.as_str())).map(|t| format!("`{t}` appears, but earlier"));
+                return Err(f);
             }
+        }
+    }
+    Ok(())
+}
+
+/// `expect deck "name" valid` / `breaks "fragment"`: the deckbuilding rules' verdict on a deck.
+fn expect_deck(engine: &Engine, deck: usize, valid: bool, fragment: Option<&str>, span: Span) -> Result<(), Failure> {
+    let Some(d) = engine.game.decks.get(deck) else { return Err(fail("no such deck", span)) };
+    let problems = arbiter_runtime::decks::validate(engine.game, d);
+    let messages: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    match (valid, problems.is_empty()) {
+        (true, true) => Ok(()),
+        (false, false) if fragment.is_none_or(|f| messages.iter().any(|m| m.contains(f))) => Ok(()),
+        (true, false) => {
+            let mut f = fail(format!("deck `{}` was expected to be valid", d.name), span);
+            f.actual = Some(messages.join("; "));
+            Err(f)
+        }
+        _ => {
+            let mut f = fail(format!("deck `{}` was expected to break a deckbuilding rule", d.name), span);
+            f.expected = fragment.map(str::to_string);
+            f.actual = Some(if messages.is_empty() { "no rule broken".to_string() } else { messages.join("; ") });
+            Err(f)
         }
     }
 }

@@ -121,21 +121,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             break;
         }
         let r: Result<(), Failure> = match &step.step {
-            Step::Exec(block) => {
-                let depth = st.frames.len();
-                st.frames.push(arbiter_runtime::state::Frame {
-                    kind: arbiter_runtime::state::FrameKind::Block { block: *block, pc: 0 },
-                    env: 0,
-                });
-                advance(&engine, &mut st).and_then(|_| match &st.result {
-                    Some(r) if st.frames.len() > depth => {
-                        let mut f = fail("the game ended before these statements were all done", span);
-                        f.actual = Some(view::result_text(r));
-                        Err(f)
-                    }
-                    _ => Ok(()),
-                })
-            }
+            Step::Exec(block) => run_block(&engine, &mut st, *block, span),
             Step::Run(call) => engine.do_call(&mut st, call, 0, None).map_err(rt_fail).and_then(|_| advance(&engine, &mut st)),
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
             Step::Random(r) => script_random(&results, game, &st, r),
@@ -147,29 +133,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             }
         };
         if let Err(mut f) = r {
-            // A random result the step needed, scripted further down: name the line to move.
-            if f.message.contains("unscripted random result")
-                && let Some(later) = sc.steps.iter().skip_while(|s| !std::ptr::eq(*s, step)).find(|s| matches!(s.step, Step::Random(_)))
-                && let Some(file) = game.file(later.span.file)
-            {
-                let (line, _) = file.line_col(later.span.start as usize);
-                let (here, _) = file.line_col(span.start as usize);
-                let (text, step_text) = (file.slice(later.span).to_string(), file.slice(span).to_string());
-                f.help = Some(format!(
-                    "`{text}` ({}:{line}) is scripted after the step that needed it: move it above `{step_text}` (line {here})",
-                    file.name
-                ));
-            }
-            // An expectation that fails while a decision waits says whose it is and what it asks.
-            if let (Step::Expect(_), Some(d)) = (&step.step, &st.pending)
-                && !(f.message.contains(d.prompt.as_ref()) || f.actual.as_ref().is_some_and(|a| a.contains(d.prompt.as_ref())))
-            {
-                let waiting = format!("meanwhile P{} is deciding: {} (options: {})", d.seat + 1, d.prompt, d.labels().join(" | "));
-                f.help = Some(match f.help.take() {
-                    Some(h) => format!("{h}\n{waiting}"),
-                    None => waiting,
-                });
-            }
+            add_help(&mut f, game, sc, step, &st);
             failures.push(f);
             // A failed expectation lets the scenario go on (to report the next ones too), unless
             // it was a refusal that was taken: the state is no longer the scenario's.
@@ -195,6 +159,50 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     }
     let tracing = recorder.take();
     Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing, snapshots }
+}
+
+/// Run a block of the scenario's own statements to the end (or to a decision); the game ending
+/// before they are all done fails the step.
+fn run_block(engine: &Engine, st: &mut State, block: arbiter_ir::BlockId, span: Span) -> Result<(), Failure> {
+    let depth = st.frames.len();
+    st.frames.push(arbiter_runtime::state::Frame { kind: arbiter_runtime::state::FrameKind::Block { block, pc: 0 }, env: 0 });
+    advance(engine, st).and_then(|_| match &st.result {
+        Some(r) if st.frames.len() > depth => {
+            let mut f = fail("the game ended before these statements were all done", span);
+            f.actual = Some(view::result_text(r));
+            Err(f)
+        }
+        _ => Ok(()),
+    })
+}
+
+/// The help a failed step's failure gets: where the random result it needed is scripted (too
+/// late), and the decision waiting meanwhile.
+fn add_help(f: &mut Failure, game: &Game, sc: &ScenarioIr, step: &arbiter_ir::scenario::StepAt, st: &State) {
+    let span = trimmed(game, step.span);
+    // A random result the step needed, scripted further down: name the line to move.
+    if f.message.contains("unscripted random result")
+        && let Some(later) = sc.steps.iter().skip_while(|s| !std::ptr::eq(*s, step)).find(|s| matches!(s.step, Step::Random(_)))
+        && let Some(file) = game.file(later.span.file)
+    {
+        let (line, _) = file.line_col(later.span.start as usize);
+        let (here, _) = file.line_col(span.start as usize);
+        let (text, step_text) = (file.slice(later.span).to_string(), file.slice(span).to_string());
+        f.help = Some(format!(
+            "`{text}` ({}:{line}) is scripted after the step that needed it: move it above `{step_text}` (line {here})",
+            file.name
+        ));
+    }
+    // An expectation that fails while a decision waits says whose it is and what it asks.
+    if let (Step::Expect(_), Some(d)) = (&step.step, &st.pending)
+        && !(f.message.contains(d.prompt.as_ref()) || f.actual.as_ref().is_some_and(|a| a.contains(d.prompt.as_ref())))
+    {
+        let waiting = format!("meanwhile P{} is deciding: {} (options: {})", d.seat + 1, d.prompt, d.labels().join(" | "));
+        f.help = Some(match f.help.take() {
+            Some(h) => format!("{h}\n{waiting}"),
+            None => waiting,
+        });
+    }
 }
 
 /// A statement's span without the blank space after it (so that a failure underlines the line).
