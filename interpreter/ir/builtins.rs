@@ -167,3 +167,53 @@ impl Builtin {
 pub fn lookup(name: &str) -> Option<&'static Signature> {
     BUILTINS.iter().find(|s| s.name == name)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Each family's name and its file's text.
+    macro_rules! sources {
+        ($($family:ident $file:literal)*) => {
+            &[$((stringify!($family), include_str!($file))),*]
+        };
+    }
+    const FAMILIES: &[(&str, &str)] = builtin_families!(files sources);
+
+    /// The builtins' implementations are part of the runtime, held to what tests/untrusted.rs
+    /// asks of its folder: no files, network, environment or clock.
+    #[test]
+    fn no_builtin_implementation_reaches_outside_the_game() {
+        for (family, src) in FAMILIES {
+            for bad in ["std::fs", "std::env", "std::net", "std::process", "std::time", "SystemTime", "Instant::", "File::open"] {
+                assert!(!src.contains(bad), "interpreter/builtins/{family}.rs uses `{bad}`");
+            }
+        }
+    }
+
+    /// A family file that `builtin_families!` does not name would be left out without a word.
+    #[test]
+    fn every_family_file_is_named() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../builtins");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".rs"))
+            .collect();
+        let mut named: Vec<String> = FAMILIES.iter().map(|(f, _)| format!("{f}.rs")).collect();
+        files.sort();
+        named.sort();
+        assert_eq!(files, named);
+    }
+
+    /// Each family is one `builtins!`, and every builtin has a name of its own.
+    #[test]
+    fn each_family_file_is_one_invocation_and_names_are_unique() {
+        for (family, src) in FAMILIES {
+            assert_eq!(src.matches("builtins! {").count(), 1, "interpreter/builtins/{family}.rs");
+        }
+        let mut names: Vec<&str> = super::BUILTINS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "two builtins share a name");
+    }
+}
