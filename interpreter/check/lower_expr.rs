@@ -3,7 +3,7 @@
 
 use super::Checker;
 use super::scope::Scope;
-use arbiter_ir::builtins::{self, Ret};
+use arbiter_ir::builtins::{self, Returns};
 use arbiter_ir::value::{Value, ZoneRef};
 use arbiter_ir::*;
 use arbiter_syntax::ast::{self, BinOp, TextPart, UnOp};
@@ -549,25 +549,25 @@ impl Checker {
                 args.push(x);
             }
             let ty = match sig.ret {
-                Ret::Int => Ty::Int,
-                Ret::Bool => Ty::Bool,
-                Ret::Text => Ty::Text,
-                Ret::Player => Ty::Player,
-                Ret::Players => Ty::List(Box::new(Ty::Player)),
-                Ret::Same => match first_ty {
+                Returns::Int => Ty::Int,
+                Returns::Bool => Ty::Bool,
+                Returns::Text => Ty::Text,
+                Returns::Player => Ty::Player,
+                Returns::Players => Ty::List(Box::new(Ty::Player)),
+                Returns::Same => match first_ty {
                     Ty::Zone => Ty::List(Box::new(Ty::Obj(None))),
                     t => t,
                 },
-                Ret::Elem => first_ty.elem(),
-                Ret::Objects => Ty::List(Box::new(Ty::Obj(None))),
-                Ret::Defs => Ty::List(Box::new(Ty::Def(None))),
-                Ret::Ability => Ty::Ability,
-                Ret::Abilities => Ty::List(Box::new(Ty::Ability)),
-                Ret::Syms => Ty::List(Box::new(Ty::Sym(None))),
-                Ret::Ints => Ty::List(Box::new(Ty::Int)),
-                Ret::Pose => Ty::Pose,
-                Ret::Amount => Ty::Amount,
-                Ret::Poses => Ty::List(Box::new(Ty::Pose)),
+                Returns::Elem => first_ty.elem(),
+                Returns::Objects => Ty::List(Box::new(Ty::Obj(None))),
+                Returns::Defs => Ty::List(Box::new(Ty::Def(None))),
+                Returns::Ability => Ty::Ability,
+                Returns::Abilities => Ty::List(Box::new(Ty::Ability)),
+                Returns::Syms => Ty::List(Box::new(Ty::Sym(None))),
+                Returns::Ints => Ty::List(Box::new(Ty::Int)),
+                Returns::Pose => Ty::Pose,
+                Returns::Amount => Ty::Amount,
+                Returns::Poses => Ty::List(Box::new(Ty::Pose)),
             };
             if sig.builtin == builtins::Builtin::Definitions
                 && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.first()

@@ -1,93 +1,16 @@
 //! The built-in functions every game may call, as the checker sees them: each one's name, arity,
-//! result and one line of doc, grouped by family. Their implementations are in
-//! `runtime/builtins.rs`, in the same order.
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    Count,
-    Sum,
-    Min,
-    Max,
-    First,
-    Last,
-    Top,
-    Bottom,
-    Reverse,
-    Distinct,
-    IndexOf,
-    Rotate,
-    Take,
-    Drop,
-    Concat,
-    Without,
-    CountOf,
-    SortBy,
-    Lowest,
-    Highest,
-    Players,
-    AllPlayers,
-    Opponents,
-    NextPlayer,
-    Seat,
-    PlayerCount,
-    IsOut,
-    Knows,
-    TurnOrder,
-    Abilities,
-    Ability,
-    CanUse,
-    DistinctMatch,
-    Qty,
-    AmountOf,
-    Kinds,
-    QtyOf,
-    Text,
-    Join,
-    Pad,
-    PadLeft,
-    Repeat,
-    Decklist,
-    Abs,
-    Clamp,
-    Objects,
-    Active,
-    Pile,
-    Flatten,
-    Nth,
-    Range,
-    Definitions,
-    Mm,
-    Cm,
-    Deg,
-    Point,
-    PoseOf,
-    PoseX,
-    PoseY,
-    HeadingOf,
-    Step,
-    Forward,
-    Turned,
-    Place,
-    Distance,
-    Bearing,
-    AngleDiff,
-    PointIn,
-    Overlaps,
-    Crosses,
-    FirstEdge,
-    Within,
-    InArc,
-    NearestInArc,
-    PointsInArc,
-    DistanceTo,
-    ShapeDistance,
-    Regular,
-    Rect,
-}
+//! result and one line of doc (`Builtin`, `BUILTINS`, `lookup`).
+//!
+//! A builtin is written once, with its implementation, in a family file of
+//! `interpreter/builtins/` (lists, players, abilities, …; see the README.md there). That folder is
+//! not a crate: `builtin_families!` names its files, and each crate that needs the builtins expands
+//! them with a macro of its own. Here `signatures!` keeps the signatures and drops the
+//! implementations; `runtime/builtins.rs` makes each family a module of functions, the
+//! implementations, and dispatches to them.
 
 /// What a builtin returns, for the checker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ret {
+pub enum Returns {
     Amount,
     Pose,
     Poses,
@@ -96,7 +19,9 @@ pub enum Ret {
     Text,
     Player,
     Players,
+    /// The type of the first argument (a zone's: a list of objects).
     Same,
+    /// An item of the first argument.
     Elem,
     Objects,
     Defs,
@@ -106,138 +31,189 @@ pub enum Ret {
     Ints,
 }
 
-pub struct Sig {
+/// A builtin as the checker sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Signature {
     pub name: &'static str,
     pub builtin: Builtin,
     pub min: usize,
     pub max: usize,
-    pub ret: Ret,
+    pub ret: Returns,
     /// Argument position that must be a lambda `|x| ..`, and its parameter count.
     pub lambda: Option<(usize, usize)>,
     pub doc: &'static str,
 }
 
-const fn sig(name: &'static str, builtin: Builtin, min: usize, max: usize, ret: Ret, doc: &'static str) -> Sig {
-    Sig { name, builtin, min, max, ret, lambda: None, doc }
+/// Hands the builtins' family files to a macro, in this order (the order of `BUILTINS`, in which
+/// the checker suggests names). `builtin_families!(items m)` expands to `m! { lists { .. } players
+/// { .. } .. }`: each family's name and its items as written in its file. `builtin_families!(files
+/// m)` expands to `m! { lists "../builtins/lists.rs" .. }`: each family's name and file, for a
+/// crate that makes each family a module of its own (the runtime: then the implementations are
+/// the crate's own code, which clippy reads as such). The paths are from a file directly in
+/// `interpreter/ir` or `interpreter/runtime`, where the expansions are. A new family's file is
+/// named here.
+#[macro_export]
+macro_rules! builtin_families {
+    ($how:ident $then:ident) => {
+        $crate::__builtin_families! { $how $then [
+            lists "../builtins/lists.rs"
+            players "../builtins/players.rs"
+            abilities "../builtins/abilities.rs"
+            amounts "../builtins/amounts.rs"
+            text "../builtins/text.rs"
+            decks "../builtins/decks.rs"
+            numbers "../builtins/numbers.rs"
+            objects "../builtins/objects.rs"
+            geometry "../builtins/geometry.rs"
+        ] }
+    };
 }
 
-const fn sig_l(name: &'static str, builtin: Builtin, n: usize, ret: Ret, lambda: (usize, usize), doc: &'static str) -> Sig {
-    Sig { name, builtin, min: n, max: n, ret, lambda: Some(lambda), doc }
+/// `builtin_families!`'s work. For `items`, a loop: it includes the next family file with a
+/// `builtins!` that adds the file's items to those collected so far and goes on with the rest;
+/// after the last file, it calls `$then`. (`$d` is a `$`, for the `builtins!` macro it defines;
+/// each `builtins!` is defined inside the expansion of the one before, so that it may shadow it.)
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __builtin_families {
+    (files $then:ident [$($list:tt)*]) => {
+        $then! { $($list)* }
+    };
+    (items $then:ident [$($list:tt)*]) => {
+        $crate::__builtin_families! { ($) [] [$($list)*] $then }
+    };
+    (($d:tt) [$($done:tt)*] [$family:ident $file:literal $($rest:tt)*] $then:ident) => {
+        macro_rules! builtins {
+            ($d($d item:tt)*) => {
+                $crate::__builtin_families! { ($d) [$($done)* $family { $d($d item)* }] [$($rest)*] $then }
+            };
+        }
+        include!($file);
+    };
+    (($d:tt) [$($done:tt)*] [] $then:ident) => {
+        $then! { $($done)* }
+    };
 }
 
-pub const BUILTINS: &[Sig] = &[
-    sig("count", Builtin::Count, 1, 1, Ret::Int, "number of items in a list or objects in a zone"),
-    sig("sum", Builtin::Sum, 1, 1, Ret::Int, "sum of a list of numbers"),
-    sig("min", Builtin::Min, 1, 1, Ret::Int, "smallest number in a list (none when empty)"),
-    sig("max", Builtin::Max, 1, 1, Ret::Int, "largest number in a list (none when empty)"),
-    sig("first", Builtin::First, 1, 1, Ret::Elem, "first item (none when empty)"),
-    sig("last", Builtin::Last, 1, 1, Ret::Elem, "last item (none when empty)"),
-    sig("top", Builtin::Top, 1, 1, Ret::Elem, "top object of a zone (its first), none when empty"),
-    sig("bottom", Builtin::Bottom, 1, 1, Ret::Elem, "bottom object of a zone (its last), none when empty"),
-    sig("reverse", Builtin::Reverse, 1, 1, Ret::Same, "the list backwards"),
-    sig("distinct", Builtin::Distinct, 1, 1, Ret::Same, "the list without repeats, first occurrences kept"),
-    sig("index_of", Builtin::IndexOf, 2, 2, Ret::Int, "position of an item (0-based), -1 when absent"),
-    sig("rotate", Builtin::Rotate, 2, 2, Ret::Same, "the list rotated left by n"),
-    sig("take", Builtin::Take, 2, 2, Ret::Same, "the first n items"),
-    sig("drop", Builtin::Drop, 2, 2, Ret::Same, "all but the first n items"),
-    sig("concat", Builtin::Concat, 2, 2, Ret::Same, "two lists joined"),
-    sig("without", Builtin::Without, 2, 2, Ret::Same, "the list without an item (or without every item of a list)"),
-    sig("count_of", Builtin::CountOf, 2, 2, Ret::Int, "how many times an item occurs"),
-    sig_l("sort_by", Builtin::SortBy, 2, Ret::Same, (1, 1), "the list sorted by a key, stable"),
-    sig_l("lowest", Builtin::Lowest, 2, Ret::Same, (1, 1), "the items whose key is lowest"),
-    sig_l("highest", Builtin::Highest, 2, Ret::Same, (1, 1), "the items whose key is highest"),
-    sig("players", Builtin::Players, 0, 0, Ret::Players, "players still in the game, in seat order"),
-    sig("all_players", Builtin::AllPlayers, 0, 0, Ret::Players, "every seat, out or not"),
-    sig("opponents", Builtin::Opponents, 1, 1, Ret::Players, "the other players still in the game, in turn order after p"),
-    sig("next_player", Builtin::NextPlayer, 1, 1, Ret::Player, "the next player still in the game to the left"),
-    sig("seat", Builtin::Seat, 1, 1, Ret::Int, "a player's seat number, from 1"),
-    sig("player_count", Builtin::PlayerCount, 0, 0, Ret::Int, "how many players are still in the game"),
-    sig("is_out", Builtin::IsOut, 1, 1, Ret::Bool, "whether a player has left the game"),
-    sig("knows", Builtin::Knows, 2, 2, Ret::Bool, "whether player p may know which object o is (none as p: everyone's view, true)"),
-    sig("turn_order", Builtin::TurnOrder, 1, 1, Ret::Players, "players still in the game, starting with p and going left"),
-    sig("abilities", Builtin::Abilities, 2, 2, Ret::Abilities, "an object's abilities in a slot, like abilities(c, \"action\")"),
-    sig("ability", Builtin::Ability, 2, 2, Ret::Ability, "an object's first ability in a slot, or none"),
-    sig(
-        "can_use",
-        Builtin::CanUse,
-        1,
-        2,
-        Ret::Bool,
-        "whether an ability's costs, requirements and targets can be met (by its controller, or by the player given)",
-    ),
-    sig_l(
-        "distinct_match",
-        Builtin::DistinctMatch,
-        3,
-        Ret::Bool,
-        (2, 2),
-        "whether each requirement can be met by a different item: distinct_match(units, reqs, |u, r| ..)",
-    ),
-    sig("qty", Builtin::Qty, 1, 1, Ret::Int, "the total of an amount (`3 gold` → 3)"),
-    sig("amount", Builtin::AmountOf, 2, 2, Ret::Amount, "an amount of one kind: amount(2, persuasion)"),
-    sig("kinds", Builtin::Kinds, 1, 1, Ret::Syms, "the kinds named in an amount"),
-    sig("qty_of", Builtin::QtyOf, 2, 2, Ret::Int, "how much of one kind an amount holds"),
-    sig("text", Builtin::Text, 1, 1, Ret::Text, "a value as text"),
-    sig("join", Builtin::Join, 2, 2, Ret::Text, "a list's items as text, with a separator between them: join(names, \", \")"),
-    sig("pad", Builtin::Pad, 2, 2, Ret::Text, "a value as text, filled with spaces to a width (cut, ending in …, when longer)"),
-    sig("pad_left", Builtin::PadLeft, 2, 2, Ret::Text, "a value as text, spaces before it to a width (numbers in a column)"),
-    sig("repeat", Builtin::Repeat, 2, 2, Ret::Text, "a text repeated n times: repeat(\"-\", 9)"),
-    sig("decklist", Builtin::Decklist, 2, 2, Ret::Defs, "the definitions in a section of a player's deck list"),
-    sig("abs", Builtin::Abs, 1, 1, Ret::Int, "absolute value"),
-    sig("clamp", Builtin::Clamp, 3, 3, Ret::Int, "clamp(x, lo, hi)"),
-    sig("objects", Builtin::Objects, 1, 1, Ret::Objects, "the objects in a zone as a list"),
-    sig("active", Builtin::Active, 1, 1, Ret::Bool, "whether an object's abilities are in effect (in an active zone, not blank)"),
-    sig(
-        "definitions",
-        Builtin::Definitions,
-        1,
-        1,
-        Ret::Defs,
-        "every definition of a kind, in the order written, like definitions(\"card\")",
-    ),
-    sig("range", Builtin::Range, 2, 2, Ret::Ints, "the whole numbers from lo to hi, both included"),
-    sig("nth", Builtin::Nth, 2, 2, Ret::Elem, "the item at a position (0-based), none when out of range"),
-    sig("flatten", Builtin::Flatten, 1, 1, Ret::Elem, "a list of lists joined into one list"),
-    sig("pile", Builtin::Pile, 1, 1, Ret::Objects, "an object followed by every object under it"),
-    // Geometry: lengths in micrometres, angles in millidegrees (see runtime/geometry.rs).
-    sig("mm", Builtin::Mm, 1, 1, Ret::Int, "millimetres as a length (micrometres): mm(12)"),
-    sig("cm", Builtin::Cm, 1, 1, Ret::Int, "centimetres as a length (micrometres): cm(10)"),
-    sig("deg", Builtin::Deg, 1, 1, Ret::Int, "degrees as an angle (millidegrees): deg(30)"),
-    sig("point", Builtin::Point, 2, 2, Ret::Pose, "a point: point(x, y)"),
-    sig("pose", Builtin::PoseOf, 3, 3, Ret::Pose, "a point and a heading: pose(x, y, heading)"),
-    sig("pose_x", Builtin::PoseX, 1, 1, Ret::Int, "a pose's x"),
-    sig("pose_y", Builtin::PoseY, 1, 1, Ret::Int, "a pose's y"),
-    sig("heading_of", Builtin::HeadingOf, 1, 1, Ret::Int, "a pose's heading"),
-    sig("step", Builtin::Step, 4, 4, Ret::Pose, "move a pose by (forward, left) in its own frame, then turn it: step(p, f, l, turn)"),
-    sig("forward", Builtin::Forward, 2, 2, Ret::Pose, "move a pose forward along its heading"),
-    sig("turned", Builtin::Turned, 2, 2, Ret::Pose, "a pose turned by an angle (counterclockwise)"),
-    sig("place", Builtin::Place, 2, 2, Ret::Poses, "a shape (its corners in its own frame) placed in the world by a pose"),
-    sig("distance", Builtin::Distance, 2, 2, Ret::Int, "the distance between two points"),
-    sig("bearing", Builtin::Bearing, 2, 2, Ret::Int, "the direction from one point to another, in [0°, 360°)"),
-    sig("angle_diff", Builtin::AngleDiff, 2, 2, Ret::Int, "a - b as a turn in (-180°, 180°]"),
-    sig("point_in", Builtin::PointIn, 2, 2, Ret::Bool, "whether a point is inside a shape (or on its edge)"),
-    sig("overlaps", Builtin::Overlaps, 2, 2, Ret::Bool, "whether two shapes overlap (touching counts)"),
-    sig("crosses", Builtin::Crosses, 3, 3, Ret::Bool, "whether the segment from a to b meets a shape: crosses(a, b, shape)"),
-    sig("first_edge", Builtin::FirstEdge, 3, 3, Ret::Int, "the index of the shape's edge the segment from a to b meets first, or none"),
-    sig("within", Builtin::Within, 2, 2, Ret::Bool, "whether every corner of a shape lies inside another"),
-    sig("in_arc", Builtin::InArc, 3, 3, Ret::Bool, "whether a point lies in the arc of a pose: in_arc(from, half_angle, q)"),
-    sig("nearest_in_arc", Builtin::NearestInArc, 3, 3, Ret::Pose, "the nearest point of a shape inside the arc of a pose, or none"),
-    sig(
-        "points_in_arc",
-        Builtin::PointsInArc,
-        4,
-        4,
-        Ret::Poses,
-        "points along a shape's edges, one every `spacing`, that lie in the arc of a pose",
-    ),
-    sig("distance_to", Builtin::DistanceTo, 2, 2, Ret::Int, "the distance from a point to a shape (0 inside)"),
-    sig("shape_distance", Builtin::ShapeDistance, 2, 2, Ret::Int, "the distance between two shapes (0 when they overlap)"),
-    sig("regular", Builtin::Regular, 2, 2, Ret::Poses, "a regular polygon of n corners and radius r around the origin"),
-    sig("rect", Builtin::Rect, 2, 2, Ret::Poses, "a rectangle of a length (along x) and a width, centred on the origin"),
-];
+/// The first of `[value]` and `default`: an optional part of a builtin's signature.
+macro_rules! given_or {
+    ([$given:expr] $default:expr) => {
+        $given
+    };
+    ([] $default:expr) => {
+        $default
+    };
+}
 
-pub fn lookup(name: &str) -> Option<&'static Sig> {
+/// A builtin's doc, its `///` lines joined (each begins with a space) without the first space.
+const fn one_line(doc: &'static str) -> &'static str {
+    doc.trim_ascii_start()
+}
+
+/// The signatures: `Builtin`, `Builtin::signature` and `BUILTINS`, from every family's items (their
+/// implementations and helpers are read past).
+macro_rules! signatures {
+    ($($family:ident {
+        $(
+            $(#[doc = $doc:literal])+
+            $variant:ident $name:ident ($min:literal $(..= $max:literal)? $(, lambda $at:literal : $params:literal)?)
+            -> $ret:ident |$call:ident| $body:block
+        )*
+        $(fn $helper:ident $helper_params:tt $(-> $helper_ret:ty)? $helper_body:block)*
+    })*) => {
+        /// A built-in function, as compiled code calls it (`ExprKind::Builtin`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Builtin {
+            $($(
+                $(#[doc = $doc])+
+                $variant,
+            )*)*
+        }
+
+        impl Builtin {
+            /// Its name, arity, result and doc.
+            pub const fn signature(self) -> &'static Signature {
+                match self {
+                    $($(Builtin::$variant => {
+                        const SIGNATURE: Signature = Signature {
+                            name: stringify!($name),
+                            builtin: Builtin::$variant,
+                            min: $min,
+                            max: given_or!([$($max)?] $min),
+                            ret: Returns::$ret,
+                            lambda: given_or!([$(Some(($at, $params)))?] None),
+                            doc: one_line(concat!($($doc),+)),
+                        };
+                        &SIGNATURE
+                    })*)*
+                }
+            }
+        }
+
+        /// Every builtin, family by family.
+        pub const BUILTINS: &[Signature] = &[$($(*Builtin::$variant.signature(),)*)*];
+    };
+}
+
+builtin_families!(items signatures);
+
+impl Builtin {
+    /// Whether one of its arguments is a function `|x| ..`: then it is called with the env.
+    pub const fn takes_lambda(self) -> bool {
+        self.signature().lambda.is_some()
+    }
+}
+
+pub fn lookup(name: &str) -> Option<&'static Signature> {
     BUILTINS.iter().find(|s| s.name == name)
 }
 
-// The implementations: evaluated arguments in, a value out.
+#[cfg(test)]
+mod tests {
+    /// Each family's name and its file's text.
+    macro_rules! sources {
+        ($($family:ident $file:literal)*) => {
+            &[$((stringify!($family), include_str!($file))),*]
+        };
+    }
+    const FAMILIES: &[(&str, &str)] = builtin_families!(files sources);
+
+    /// The builtins' implementations are part of the runtime, held to what tests/untrusted.rs
+    /// asks of its folder: no files, network, environment or clock.
+    #[test]
+    fn no_builtin_implementation_reaches_outside_the_game() {
+        for (family, src) in FAMILIES {
+            for bad in ["std::fs", "std::env", "std::net", "std::process", "std::time", "SystemTime", "Instant::", "File::open"] {
+                assert!(!src.contains(bad), "interpreter/builtins/{family}.rs uses `{bad}`");
+            }
+        }
+    }
+
+    /// A family file that `builtin_families!` does not name would be left out without a word.
+    #[test]
+    fn every_family_file_is_named() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../builtins");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".rs"))
+            .collect();
+        let mut named: Vec<String> = FAMILIES.iter().map(|(f, _)| format!("{f}.rs")).collect();
+        files.sort();
+        named.sort();
+        assert_eq!(files, named);
+    }
+
+    /// Each family is one `builtins!`, and every builtin has a name of its own.
+    #[test]
+    fn each_family_file_is_one_invocation_and_names_are_unique() {
+        for (family, src) in FAMILIES {
+            assert_eq!(src.matches("builtins! {").count(), 1, "interpreter/builtins/{family}.rs");
+        }
+        let mut names: Vec<&str> = super::BUILTINS.iter().map(|s| s.name).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "two builtins share a name");
+    }
+}

@@ -1,19 +1,25 @@
-//! The built-in functions' implementations, in the order of their table (`ir/builtins.rs`, which
-//! gives the checker each one's name, arity and result).
+//! The built-in functions at run time: a call of one (`builtin`, with its fast paths), what an
+//! implementation reads its arguments through (`BuiltinCall`), and the dispatch to the
+//! implementations. Each builtin's implementation is written with its signature in a family file
+//! of `interpreter/builtins/` (see the README.md there), which is made a module here: `builtins!`
+//! below makes each implementation a function, which sees the names imported here.
 
+use super::RtError;
 use super::eval::{Evaluator, R, err, overflow};
+use super::geometry as geo;
 use super::state::Env;
 use arbiter_ir::builtins::Builtin;
 use arbiter_ir::value::{Seat, Value};
 use arbiter_ir::*;
 use arbiter_syntax::budgets::SIZE_BUDGET;
 use arbiter_syntax::span::Span;
+use std::sync::Arc;
 
 impl Evaluator<'_> {
     pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
         // A built-in that calls a function `|x| ..` needs the env: its arguments are evaluated into
         // values of their own first.
-        if matches!(b, Builtin::SortBy | Builtin::Lowest | Builtin::Highest | Builtin::DistinctMatch) {
+        if b.takes_lambda() {
             let vals = self.eval_args(args, env)?;
             let refs: Vec<&Value> = vals.iter().collect();
             return self.builtin_with(b, args, &refs, Some(env), span);
@@ -64,371 +70,187 @@ impl Evaluator<'_> {
         r
     }
 
+    /// The builtin `b` called with evaluated arguments (and the env, when it takes a function).
     fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> R<Value> {
-        let arg = |i: usize| vals.get(i).map(|v| (*v).clone()).unwrap_or_default();
-        let arg_span = |i: usize| args.get(i).map(|a| a.span).unwrap_or(span);
-        // A builtin walks its list arguments: one step per item.
-        let list = |i: usize| {
-            let l = self.as_list(arg(i), arg_span(i))?;
-            self.work(l.len(), span)?;
-            Ok(l)
-        };
-        let int = |i: usize| match vals.get(i) {
+        implementation(b, &mut BuiltinCall { ev: self, args, vals, env, span })
+    }
+}
+
+/// One call of a builtin, as its implementation sees it: its arguments' values and where each is
+/// written (for errors), the call's own span (for budgets and overflows), and the env a function
+/// argument `|x| ..` runs in. It derefs to the evaluator: `call.state`, `call.game`,
+/// `call.work(n, call.span)`.
+pub(super) struct BuiltinCall<'c, 'a> {
+    ev: &'c Evaluator<'a>,
+    args: &'c [Expr],
+    vals: &'c [&'c Value],
+    env: Option<&'c mut Env>,
+    /// Where the call is written.
+    pub span: Span,
+}
+
+impl<'a> std::ops::Deref for BuiltinCall<'_, 'a> {
+    type Target = Evaluator<'a>;
+
+    fn deref(&self) -> &Evaluator<'a> {
+        self.ev
+    }
+}
+
+impl BuiltinCall<'_, '_> {
+    /// Argument `i`'s value (none when absent: an optional argument left out).
+    #[inline]
+    pub fn arg(&self, i: usize) -> Value {
+        self.vals.get(i).map(|v| (*v).clone()).unwrap_or_default()
+    }
+
+    /// Where argument `i` is written (the call, when it is absent).
+    #[inline]
+    pub fn arg_span(&self, i: usize) -> Span {
+        self.args.get(i).map(|a| a.span).unwrap_or(self.span)
+    }
+
+    /// The type error of argument `i`: `what` was expected.
+    pub fn expected(&self, i: usize, what: &str) -> RtError {
+        self.type_err(self.arg_span(i), what, &self.arg(i))
+    }
+
+    /// Argument `i` as a list (a zone's objects), walked: one step per item.
+    #[inline]
+    pub fn list(&self, i: usize) -> R<Arc<Vec<Value>>> {
+        let l = self.as_list(self.arg(i), self.arg_span(i))?;
+        self.work(l.len(), self.span)?;
+        Ok(l)
+    }
+
+    #[inline]
+    pub fn int(&self, i: usize) -> R<i64> {
+        match self.vals.get(i) {
             Some(Value::Int(x)) => Ok(*x),
-            _ => Err(self.type_err(arg_span(i), "a number", &arg(i))),
-        };
-        let player = |i: usize| match arg(i) {
+            _ => Err(self.expected(i, "a number")),
+        }
+    }
+
+    #[inline]
+    pub fn player(&self, i: usize) -> R<Seat> {
+        match self.arg(i) {
             Value::Player(p) => Ok(p),
-            other => Err(self.type_err(arg_span(i), "a player", &other)),
-        };
-        let ints = |i: usize| -> R<Vec<i64>> {
-            list(i)?
-                .iter()
-                .map(|v| match v {
-                    Value::Int(x) => Ok(*x),
-                    other => Err(self.type_err(arg_span(i), "a list of numbers", other)),
-                })
-                .collect()
-        };
-        let players_v = |seats: Vec<Seat>| Value::list(seats.into_iter().map(Value::Player).collect());
-        use super::geometry as geo;
-        let pose = |i: usize| match arg(i) {
+            other => Err(self.type_err(self.arg_span(i), "a player", &other)),
+        }
+    }
+
+    /// Argument `i` as a text; `what` names it in the type error, like "a slot name in quotes".
+    pub fn text(&self, i: usize, what: &str) -> R<Arc<String>> {
+        match self.arg(i) {
+            Value::Text(t) => Ok(t),
+            other => Err(self.type_err(self.arg_span(i), what, &other)),
+        }
+    }
+
+    /// Argument `i` as a list of numbers.
+    pub fn ints(&self, i: usize) -> R<Vec<i64>> {
+        self.list(i)?
+            .iter()
+            .map(|v| match v {
+                Value::Int(x) => Ok(*x),
+                other => Err(self.type_err(self.arg_span(i), "a list of numbers", other)),
+            })
+            .collect()
+    }
+
+    pub fn pose(&self, i: usize) -> R<geo::Pose> {
+        match self.arg(i) {
             Value::Pose(p) => {
                 let [x, y, h] = *p;
                 Ok(geo::Pose { x, y, h })
             }
-            other => Err(self.type_err(arg_span(i), "a pose", &other)),
-        };
-        let shape = |i: usize| -> R<Vec<geo::P>> {
-            list(i)?
-                .iter()
-                .map(|v| match v {
-                    Value::Pose(p) => {
-                        let [x, y, _] = **p;
-                        Ok(geo::P { x: x as f64, y: y as f64 })
-                    }
-                    other => Err(self.type_err(arg_span(i), "a shape (a list of points)", other)),
-                })
-                .collect()
-        };
-        let pv = |p: geo::Pose| Value::pose(p.x, p.y, p.h);
-        let ptv = |p: geo::P| {
-            let q = geo::to_pose(p);
-            Value::pose(q.x, q.y, 0)
-        };
-        let shape_v = |s: Vec<geo::P>| Value::list(s.into_iter().map(ptv).collect());
-        let scaled = |i: usize, k: i64| int(i)?.checked_mul(k).map(Value::Int).ok_or_else(|| overflow(span));
-        Ok(match b {
-            Builtin::Count => match arg(0) {
-                Value::Zone(z) => Value::Int(self.state.zone_objects(self.game, z).len() as i64),
-                _ => Value::Int(list(0)?.len() as i64),
-            },
-            Builtin::Sum => Value::Int(ints(0)?.iter().try_fold(0i64, |a, x| a.checked_add(*x)).ok_or_else(|| overflow(span))?),
-            Builtin::Min => ints(0)?.into_iter().min().map(Value::Int).unwrap_or_default(),
-            Builtin::Max => ints(0)?.into_iter().max().map(Value::Int).unwrap_or_default(),
-            Builtin::First | Builtin::Top => match arg(0) {
-                Value::Zone(z) if let Some(objs) = self.one_zone(z) => objs.first().map(|o| Value::Obj(*o)).unwrap_or_default(),
-                _ => list(0)?.first().cloned().unwrap_or_default(),
-            },
-            Builtin::Last | Builtin::Bottom => list(0)?.last().cloned().unwrap_or_default(),
-            Builtin::Reverse => Value::list(list(0)?.iter().rev().cloned().collect()),
-            Builtin::Distinct => {
-                let mut out: Vec<Value> = Vec::new();
-                for v in list(0)?.iter() {
-                    self.work(out.len(), span)?;
-                    if !out.contains(v) {
-                        out.push(v.clone());
-                    }
+            other => Err(self.type_err(self.arg_span(i), "a pose", &other)),
+        }
+    }
+
+    /// Argument `i` as a shape: its corners.
+    pub fn shape(&self, i: usize) -> R<Vec<geo::P>> {
+        self.list(i)?
+            .iter()
+            .map(|v| match v {
+                Value::Pose(p) => {
+                    let [x, y, _] = **p;
+                    Ok(geo::P { x: x as f64, y: y as f64 })
                 }
-                Value::list(out)
-            }
-            Builtin::IndexOf => Value::Int(list(0)?.iter().position(|x| *x == arg(1)).map(|i| i as i64).unwrap_or(-1)),
-            Builtin::Rotate => {
-                let mut v = list(0)?.as_ref().clone();
-                if !v.is_empty() {
-                    let n = int(1)?.rem_euclid(v.len() as i64) as usize;
-                    v.rotate_left(n);
-                }
-                Value::list(v)
-            }
-            Builtin::Take => Value::list(list(0)?.iter().take(int(1)?.max(0) as usize).cloned().collect()),
-            Builtin::Drop => Value::list(list(0)?.iter().skip(int(1)?.max(0) as usize).cloned().collect()),
-            Builtin::Concat => {
-                let mut v = list(0)?.as_ref().clone();
-                v.extend(list(1)?.iter().cloned());
-                self.sized(v, span)?
-            }
-            Builtin::Without => {
-                let remove = match arg(1) {
-                    x @ (Value::List(_) | Value::Zone(_)) => self.as_list(x, arg_span(1))?.as_ref().clone(),
-                    x => vec![x],
-                };
-                let from = list(0)?;
-                self.work(from.len().saturating_mul(remove.len()), span)?;
-                Value::list(from.iter().filter(|x| !remove.contains(x)).cloned().collect())
-            }
-            Builtin::CountOf => Value::Int(list(0)?.iter().filter(|x| **x == arg(1)).count() as i64),
-            Builtin::SortBy | Builtin::Lowest | Builtin::Highest => {
-                let env = env.ok_or_else(|| err(span, "internal: a function argument without its env"))?;
-                let items = list(0)?;
-                let f = arg(1);
-                let mut keyed = Vec::with_capacity(items.len());
-                for it in items.iter() {
-                    let k = match self.call_lambda(&f, std::slice::from_ref(it), env, arg_span(1))? {
-                        Value::Int(k) => k,
-                        other => return Err(self.type_err(arg_span(1), "a number as the key", &other)),
-                    };
-                    keyed.push((k, it.clone()));
-                }
-                match b {
-                    Builtin::SortBy => {
-                        keyed.sort_by_key(|(k, _)| *k);
-                        Value::list(keyed.into_iter().map(|(_, v)| v).collect())
-                    }
-                    _ => {
-                        let best =
-                            if b == Builtin::Lowest { keyed.iter().map(|(k, _)| *k).min() } else { keyed.iter().map(|(k, _)| *k).max() };
-                        Value::list(keyed.into_iter().filter(|(k, _)| Some(*k) == best).map(|(_, v)| v).collect())
-                    }
-                }
-            }
-            Builtin::Players => self.seats_list(None, || players_v(self.state.active_seats())),
-            Builtin::AllPlayers => players_v((0..self.state.player_count()).map(|i| Seat::try_from(i).unwrap_or(0)).collect()),
-            Builtin::Opponents => {
-                let p = player(0)?;
-                self.seats_list(Some(p), || players_v(self.turn_order(p).into_iter().filter(|x| *x != p).collect()))
-            }
-            Builtin::NextPlayer => {
-                let p = player(0)?;
-                self.next_active(p).map(Value::Player).unwrap_or_default()
-            }
-            Builtin::Seat => Value::Int(i64::from(player(0)?) + 1),
-            Builtin::PlayerCount => Value::Int(self.state.active_seats().len() as i64),
-            Builtin::IsOut => Value::Bool(self.state.players.get(player(0)? as usize).is_none_or(|p| p.out)),
-            Builtin::Knows => {
-                let Value::Obj(o) = arg(1) else { return Err(self.type_err(arg_span(1), "an object", &arg(1))) };
-                match arg(0) {
-                    Value::None => Value::Bool(true),
-                    Value::Player(p) => Value::Bool(self.knows(o, p)),
-                    other => return Err(self.type_err(arg_span(0), "a player or none", &other)),
-                }
-            }
-            Builtin::TurnOrder => players_v(self.turn_order(player(0)?)),
-            Builtin::Abilities | Builtin::Ability => {
-                let slot = match arg(1) {
-                    Value::Text(t) => t,
-                    other => return Err(self.type_err(arg_span(1), "a slot name in quotes", &other)),
-                };
-                let abilities = match arg(0) {
-                    Value::Obj(o) => self.abilities(o, &slot)?,
-                    Value::None => vec![],
-                    other => return Err(self.type_err(arg_span(0), "an object", &other)),
-                };
-                if b == Builtin::Ability { abilities.into_iter().next().unwrap_or_default() } else { Value::list(abilities) }
-            }
-            Builtin::CanUse => match arg(0) {
-                Value::Ability(o, i) => {
-                    let by = match arg(1) {
-                        Value::Player(p) => Some(p),
-                        _ => None,
-                    };
-                    Value::Bool(self.can_use(o, i, by, span)?)
-                }
-                Value::None => Value::Bool(false),
-                other => return Err(self.type_err(arg_span(0), "an ability", &other)),
-            },
-            Builtin::DistinctMatch => {
-                let env = env.ok_or_else(|| err(span, "internal: a function argument without its env"))?;
-                let pool = list(0)?;
-                let reqs = list(1)?;
-                let f = arg(2);
-                if pool.len().saturating_mul(reqs.len()) > arbiter_syntax::budgets::MATCH_BUDGET {
-                    return Err(err(span, "size budget exceeded: matching more than a million item and requirement pairs"));
-                }
-                let mut ok = vec![vec![false; pool.len()]; reqs.len()];
-                for (ri, r) in reqs.iter().enumerate() {
-                    for (pi, p) in pool.iter().enumerate() {
-                        let v = self.call_lambda(&f, &[p.clone(), r.clone()], env, arg_span(2))?;
-                        if let Some(cell) = ok.get_mut(ri).and_then(|row| row.get_mut(pi)) {
-                            *cell = v == Value::Bool(true);
-                        }
-                    }
-                }
-                Value::Bool(bipartite_complete(&ok, pool.len()))
-            }
-            Builtin::Qty => match arg(0) {
-                Value::Amount(a) => Value::Int(a.iter().try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?),
-                Value::None => Value::Int(0),
-                other => return Err(self.type_err(arg_span(0), "an amount", &other)),
-            },
-            Builtin::AmountOf => match (arg(0), arg(1)) {
-                (Value::Int(n), Value::Sym(k)) if n >= 0 => arbiter_ir::value::amount(vec![(n, k)]),
-                (Value::Int(n), Value::Sym(_)) => {
-                    return Err(err(arg_span(0), format!("an amount cannot be negative, like {n}")).with_help("write 0 or more"));
-                }
-                (other, _) => return Err(self.type_err(arg_span(0), "a number and a kind", &other)),
-            },
-            Builtin::Kinds => match arg(0) {
-                Value::Amount(a) => Value::list(a.iter().map(|(_, s)| Value::Sym(*s)).collect()),
-                Value::None => Value::list(vec![]),
-                other => return Err(self.type_err(arg_span(0), "an amount", &other)),
-            },
-            Builtin::QtyOf => match (arg(0), arg(1)) {
-                (Value::Amount(a), Value::Sym(s)) => Value::Int(
-                    a.iter().filter(|(_, k)| *k == s).try_fold(0i64, |acc, (n, _)| acc.checked_add(*n)).ok_or_else(|| overflow(span))?,
-                ),
-                (Value::None, _) => Value::Int(0),
-                (other, _) => return Err(self.type_err(arg_span(0), "an amount and a kind", &other)),
-            },
-            Builtin::Text => {
-                let mut s = String::new();
-                self.push_label(&mut s, &arg(0), span)?;
-                self.charge(s.len(), span)?;
-                Value::text(s)
-            }
-            Builtin::Join => {
-                let items = list(0)?;
-                let Value::Text(sep) = arg(1) else { return Err(self.type_err(arg_span(1), "a text", &arg(1))) };
-                let mut s = String::new();
-                for (i, v) in items.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(&sep);
-                    }
-                    self.push_label(&mut s, v, span)?;
-                    self.charge(s.len(), span)?;
-                }
-                Value::text(s)
-            }
-            Builtin::Pad | Builtin::PadLeft => {
-                // The width is charged before any space is made for it.
-                let width = usize::try_from(int(1)?).unwrap_or(0);
-                self.charge(width, span)?;
-                let mut s = String::new();
-                self.push_label(&mut s, &arg(0), span)?;
-                let len = s.chars().count();
-                if len > width {
-                    s = s.chars().take(width.saturating_sub(1)).collect();
-                    if width > 0 {
-                        s.push('…');
-                    }
-                } else if b == Builtin::Pad {
-                    s.extend(std::iter::repeat_n(' ', width - len));
-                } else {
-                    s = " ".repeat(width - len) + &s;
-                }
-                self.charge(s.len(), span)?;
-                Value::text(s)
-            }
-            Builtin::Repeat => {
-                let Value::Text(t) = arg(0) else { return Err(self.type_err(arg_span(0), "a text", &arg(0))) };
-                let n = usize::try_from(int(1)?).unwrap_or(0);
-                self.charge(t.len().saturating_mul(n), span)?;
-                Value::text(t.repeat(n))
-            }
-            Builtin::Decklist => {
-                let p = player(0)?;
-                let section = match arg(1) {
-                    Value::Text(t) => t,
-                    other => return Err(self.type_err(arg_span(1), "a section name in quotes", &other)),
-                };
-                let defs = self.state.decklists.get(p as usize).and_then(|d| d.get(section.as_ref())).cloned().unwrap_or_default();
-                Value::list(defs.into_iter().map(Value::Def).collect())
-            }
-            Builtin::Abs => Value::Int(int(0)?.checked_abs().ok_or_else(|| overflow(span))?),
-            Builtin::Clamp => {
-                let (x, lo, hi) = (int(0)?, int(1)?, int(2)?);
-                Value::Int(x.max(lo).min(hi.max(lo)))
-            }
-            Builtin::Objects => Value::List(list(0)?),
-            Builtin::Active => match arg(0) {
-                Value::Obj(o) => Value::Bool(self.is_active(o)?),
-                _ => Value::Bool(false),
-            },
-            Builtin::Definitions => {
-                let name = match arg(0) {
-                    Value::Text(t) => t,
-                    other => return Err(self.type_err(arg_span(0), "a kind's name in quotes", &other)),
-                };
-                let kind = self.game.kinds.iter().position(|k| k.name == name.as_str());
-                Value::list(
-                    self.game
-                        .defs
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, d)| Some(d.kind as usize) == kind)
-                        .map(|(i, _)| Value::Def(u32::try_from(i).unwrap_or(0)))
-                        .collect(),
-                )
-            }
-            Builtin::Range => {
-                let (lo, hi) = (int(0)?, int(1)?);
-                if hi.saturating_sub(lo) >= SIZE_BUDGET as i64 {
-                    return Err(err(span, format!("size budget exceeded: a range of more than {SIZE_BUDGET} numbers")));
-                }
-                self.sized((lo..=hi).map(Value::Int).collect(), span)?
-            }
-            Builtin::Mm => scaled(0, 1_000)?,
-            Builtin::Cm => scaled(0, 10_000)?,
-            Builtin::Deg => scaled(0, 1_000)?,
-            Builtin::Point => Value::pose(int(0)?, int(1)?, 0),
-            Builtin::PoseOf => Value::pose(int(0)?, int(1)?, geo::norm_angle(int(2)?)),
-            Builtin::PoseX => Value::Int(pose(0)?.x),
-            Builtin::PoseY => Value::Int(pose(0)?.y),
-            Builtin::HeadingOf => Value::Int(pose(0)?.h),
-            Builtin::Step => pv(geo::step(pose(0)?, int(1)?, int(2)?, int(3)?)),
-            Builtin::Forward => pv(geo::step(pose(0)?, int(1)?, 0, 0)),
-            Builtin::Turned => pv(geo::step(pose(0)?, 0, 0, int(1)?)),
-            Builtin::Place => shape_v(geo::place(&shape(0)?, pose(1)?)),
-            Builtin::Distance => Value::Int(geo::round_len(geo::dist(pose(0)?.p(), pose(1)?.p()))),
-            Builtin::Bearing => Value::Int(geo::bearing(pose(0)?.p(), pose(1)?.p())),
-            Builtin::AngleDiff => Value::Int(geo::angle_diff(int(0)?, int(1)?)),
-            Builtin::PointIn => Value::Bool(geo::point_in(pose(0)?.p(), &shape(1)?)),
-            Builtin::Overlaps => Value::Bool(geo::overlaps(&shape(0)?, &shape(1)?)),
-            Builtin::Crosses => Value::Bool(geo::crosses(pose(0)?.p(), pose(1)?.p(), &shape(2)?)),
-            Builtin::FirstEdge => match geo::first_edge(pose(0)?.p(), pose(1)?.p(), &shape(2)?) {
-                Some(i) => Value::Int(i64::try_from(i).unwrap_or(0)),
-                None => Value::None,
-            },
-            Builtin::Within => Value::Bool(geo::within(&shape(0)?, &shape(1)?)),
-            Builtin::InArc => Value::Bool(geo::in_arc(pose(0)?, int(1)?, pose(2)?.p())),
-            Builtin::NearestInArc => geo::nearest_in_arc(pose(0)?, int(1)?, &shape(2)?).map(ptv).unwrap_or_default(),
-            Builtin::PointsInArc => shape_v(geo::points_in_arc(pose(0)?, int(1)?, &shape(2)?, int(3)? as f64)),
-            Builtin::DistanceTo => Value::Int(geo::round_len(geo::distance_to(pose(0)?.p(), &shape(1)?))),
-            Builtin::ShapeDistance => Value::Int(geo::round_len(geo::shape_distance(&shape(0)?, &shape(1)?))),
-            Builtin::Regular => {
-                let n = usize::try_from(int(0)?).unwrap_or(3);
-                shape_v(geo::regular(n, int(1)? as f64))
-            }
-            Builtin::Rect => {
-                let (l, w) = (int(0)? as f64 / 2.0, int(1)? as f64 / 2.0);
-                shape_v(vec![geo::P { x: l, y: w }, geo::P { x: -l, y: w }, geo::P { x: -l, y: -w }, geo::P { x: l, y: -w }])
-            }
-            // A zone in one place, or a list, by a number is answered in `builtin`; here, the rest.
-            Builtin::Nth => {
-                let i = int(1)?;
-                let l = list(0)?;
-                usize::try_from(i).ok().and_then(|i| l.get(i).cloned()).unwrap_or_default()
-            }
-            Builtin::Flatten => {
-                let mut out = Vec::new();
-                for inner in list(0)?.iter() {
-                    out.extend(self.as_list(inner.clone(), arg_span(0))?.iter().cloned());
-                }
-                self.sized(out, span)?
-            }
-            Builtin::Pile => match arg(0) {
-                Value::Obj(o) => {
-                    let mut v = vec![Value::Obj(o)];
-                    if let Some(ob) = self.state.obj(o) {
-                        v.extend(ob.under.iter().map(|u| Value::Obj(*u)));
-                    }
-                    Value::list(v)
-                }
-                _ => Value::list(vec![]),
-            },
-        })
+                other => Err(self.type_err(self.arg_span(i), "a shape (a list of points)", other)),
+            })
+            .collect()
+    }
+
+    /// The env a function argument runs in: a builtin that takes one (its signature's `lambda`)
+    /// is always called with it.
+    pub fn env(&mut self) -> R<&mut Env> {
+        self.env.as_deref_mut().ok_or_else(|| err(self.span, "internal: a function argument without its env"))
+    }
+
+    /// The function `f` (argument `at`) called on `params`.
+    pub fn lambda(&mut self, f: &Value, params: &[Value], at: usize) -> R<Value> {
+        let (ev, span) = (self.ev, self.arg_span(at));
+        ev.call_lambda(f, params, self.env()?, span)
     }
 }
+
+/// A family file's builtins as the runtime needs them: each one's implementation a function of
+/// the family's module, named after its `Builtin` and inlined into the dispatch (as the arms of
+/// one match were); then the family's helpers. The module sees the names imported here.
+macro_rules! builtins {
+    (
+        $(
+            $(#[doc = $doc:literal])+
+            $variant:ident $name:ident ($($signature:tt)*) -> $ret:ident |$call:ident| $body:block
+        )*
+        $(fn $helper:ident $helper_params:tt $(-> $helper_ret:ty)? $helper_body:block)*
+    ) => {
+        use super::*;
+        $(
+            $(#[doc = $doc])+
+            #[inline]
+            pub(super) fn $variant($call: &mut BuiltinCall<'_, '_>) -> R<Value> {
+                Ok($body)
+            }
+        )*
+        $(fn $helper $helper_params $(-> $helper_ret)? $helper_body)*
+    };
+}
+
+/// Each family file of `interpreter/builtins/` a module (`lists`, `players`, …).
+macro_rules! family_modules {
+    ($($family:ident $file:literal)*) => {
+        $(
+            #[allow(non_snake_case, reason = "each implementation is named after its `Builtin`")]
+            #[path = $file]
+            mod $family;
+        )*
+    };
+}
+
+arbiter_ir::builtin_families!(files family_modules);
+
+/// The dispatch: `implementation(b, call)` calls builtin `b`'s function in its family's module.
+macro_rules! dispatch {
+    ($($family:ident {
+        $(
+            $(#[doc = $doc:literal])+
+            $variant:ident $name:ident ($($signature:tt)*) -> $ret:ident |$call:ident| $body:block
+        )*
+        $(fn $helper:ident $helper_params:tt $(-> $helper_ret:ty)? $helper_body:block)*
+    })*) => {
+        /// Builtin `b`'s implementation, called.
+        #[inline]
+        fn implementation(b: Builtin, call: &mut BuiltinCall<'_, '_>) -> R<Value> {
+            match b {
+                $($(Builtin::$variant => $family::$variant(call),)*)*
+            }
+        }
+    };
+}
+
+arbiter_ir::builtin_families!(items dispatch);
 
 /// Whether every row (requirement) can be matched to a distinct column (item).
 fn bipartite_complete(ok: &[Vec<bool>], cols: usize) -> bool {

@@ -82,7 +82,7 @@ pub fn builtin_markdown(word: &str) -> Option<String> {
 }
 
 /// How many arguments a builtin takes, in words: `2 arguments`, `1 to 2 arguments`.
-pub fn arity(sig: &arbiter_ir::builtins::Sig) -> String {
+pub fn arity(sig: &arbiter_ir::builtins::Signature) -> String {
     let n = if sig.min == sig.max { format!("{}", sig.min) } else { format!("{} to {}", sig.min, sig.max) };
     format!("{n} argument{}", if sig.max == 1 { "" } else { "s" })
 }
