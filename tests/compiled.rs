@@ -151,8 +151,8 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     ] {
         for i in [i64::MIN, -3, -2, -1, 0, 1, 2, 5, i64::MAX] {
             // A fresh evaluator for each, so that nothing is remembered from the other.
-            let a = engine.ev(&st).forgetful().call_func(id(inlined), vec![Value::Int(i)], &env, Span::default());
-            let b = engine.ev(&st).forgetful().call_func(id(called), vec![Value::Int(i)], &env, Span::default());
+            let a = engine.evaluator(&st).forgetful().call_func(id(inlined), vec![Value::Int(i)], &env, Span::default());
+            let b = engine.evaluator(&st).forgetful().call_func(id(called), vec![Value::Int(i)], &env, Span::default());
             match (a, b) {
                 (Ok(x), Ok(y)) => assert_eq!(x, y, "{inlined}({i}) and {called}({i})"),
                 (Err(x), Err(y)) => {
@@ -166,9 +166,9 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
     }
     assert_eq!(compared, 45);
     // The errors the loop met are the ones the rules can give here: off the pile, and overflow.
-    let off = engine.ev(&st).call_func(id("use_at"), vec![Value::Int(5)], &env, Span::default()).unwrap_err();
+    let off = engine.evaluator(&st).call_func(id("use_at"), vec![Value::Int(5)], &env, Span::default()).unwrap_err();
     assert!(off.message.contains("cannot read `n` of none"), "{}", off.message);
-    let over = engine.ev(&st).call_func(id("use_at"), vec![Value::Int(i64::MAX)], &env, Span::default()).unwrap_err();
+    let over = engine.evaluator(&st).call_func(id("use_at"), vec![Value::Int(i64::MAX)], &env, Span::default()).unwrap_err();
     assert!(over.message.contains("overflow"), "{}", over.message);
     assert_eq!(source(over.span), "i + 1", "the overflow is reported at the argument, as the call would report it");
 }
@@ -182,7 +182,7 @@ fn an_inlined_call_counts_toward_the_depth_budget_as_the_call_does() {
     let st = common::played_out(&engine);
     let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
-    let run = |name: &str, n: i64| engine.ev(&st).forgetful().call_func(id(name), vec![Value::Int(n)], &env, Span::default());
+    let run = |name: &str, n: i64| engine.evaluator(&st).forgetful().call_func(id(name), vec![Value::Int(n)], &env, Span::default());
     let mut deepest = None;
     for n in 150..=260 {
         let (a, b) = (run("down", n), run("down_late", n));

@@ -96,14 +96,14 @@ proc turn.play() cite "probe" {
 }
 "#;
 
-/// `(blank, n, m)` of each of the three objects, as `ev` reads them.
-fn read_all(ev: &Evaluator, g: &arbiter::ir::Game) -> Vec<(bool, i64, i64)> {
+/// `(blank, n, m)` of each of the three objects, as `evaluator` reads them.
+fn read_all(evaluator: &Evaluator, g: &arbiter::ir::Game) -> Vec<(bool, i64, i64)> {
     let sym = |name: &str| *g.sym_index.get(name).unwrap();
-    let int = |o: u32, f: &str| match ev.read_field(o, sym(f), Span::default()).unwrap() {
+    let int = |o: u32, f: &str| match evaluator.read_field(o, sym(f), Span::default()).unwrap() {
         Value::Int(i) => i,
         other => panic!("#{o}.{f} is {other:?}"),
     };
-    (0..3).map(|o| (ev.is_blank(o).unwrap(), int(o, "n"), int(o, "m"))).collect()
+    (0..3).map(|o| (evaluator.is_blank(o).unwrap(), int(o, "n"), int(o, "m"))).collect()
 }
 
 #[test]
@@ -124,7 +124,7 @@ fn derived_facts_are_kept_until_what_they_read_changes() {
     let engine = Engine::new(g);
     let seen = RefCell::new(Vec::new());
     common::play_on(&engine, 1, 2, &|st| {
-        let kept = engine.ev(st);
+        let kept = engine.evaluator(st);
         let remembered: Vec<u32> = kept.remembered_now().blank.iter().map(|(o, _)| *o).collect();
         let values = read_all(&kept, g);
         assert_eq!(values, read_all(&Evaluator::new(g, st), g), "the engine's evaluator answers as a fresh one");

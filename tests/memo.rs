@@ -21,7 +21,7 @@ use std::cell::Cell;
 /// The number of answers compared.
 fn compare(engine: &Engine, st: &State, what: &str) -> usize {
     let game = engine.game;
-    let kept = engine.ev(st);
+    let kept = engine.evaluator(st);
     let fresh = Evaluator::new(game, st);
     let memo = kept.remembered_now();
     let mut n = memo.calls.len() + memo.fields.len() + memo.blank.len();

@@ -278,18 +278,18 @@ fn play_checked(b: &Built, table: &SecrecyTable, seed: u64, players: usize, what
             Status::Decision => {
                 let d = st.pending.clone().ok_or("no pending decision")?;
                 let a = bot.decide(game, &st, &d);
-                let ev = Evaluator::new(game, &st);
+                let evaluator = Evaluator::new(game, &st);
                 // A chosen object the chooser's label names (it knows it): others must know it too
                 // to read that label.
                 chosen =
                     a.0.iter()
                         .filter_map(|i| d.options.get(*i))
                         .filter_map(|c| match c.value {
-                            Value::Obj(o) | Value::Ability(o, _) if ev.knows(o, d.seat) => Some(o),
+                            Value::Obj(o) | Value::Ability(o, _) if evaluator.knows(o, d.seat) => Some(o),
                             _ => None,
                         })
                         .collect();
-                drop(ev);
+                drop(evaluator);
                 engine.answer(&mut st, d.seat, &a).map_err(|e| format!("{what}: a bot's answer was not taken: {e:?}"))?;
             }
             _ => break,

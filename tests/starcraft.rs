@@ -108,7 +108,7 @@ fn every_planet_is_connected_after_setup() {
     for seed in 0..80u64 {
         let players = 5 + (seed % 2) as usize;
         let st = play_until(&b, seed, players, &|st| st.pending.as_ref().is_some_and(|d| d.prompt.starts_with("Place an order")));
-        let ev = arbiter::runtime::eval::Evaluator::new(&b.game, &st);
+        let evaluator = arbiter::runtime::eval::Evaluator::new(&b.game, &st);
         let a_sym = b.game.sym_id("a").unwrap();
         let b_sym = b.game.sym_id("b").unwrap();
         let ends: Vec<(Value, Value)> = st
@@ -118,7 +118,7 @@ fn every_planet_is_connected_after_setup() {
             .filter(|(_, o)| matches!(o.place, Place::Zone(z) if z.zone == routes))
             .map(|(i, _)| {
                 let id = u32::try_from(i).unwrap();
-                (ev.read_field(id, a_sym, Default::default()).unwrap(), ev.read_field(id, b_sym, Default::default()).unwrap())
+                (evaluator.read_field(id, a_sym, Default::default()).unwrap(), evaluator.read_field(id, b_sym, Default::default()).unwrap())
             })
             .collect();
         for (i, o) in st.objects.iter().enumerate() {

@@ -72,9 +72,9 @@ fn guarded_modifiers_apply_exactly_where_their_conditions_hold() {
     let engine = Engine::new(g);
     let st = common::played_out(&engine);
     assert!(matches!(st.obj(3).unwrap().place, Place::Under(2)), "object #3 lies under #2, in the box");
-    let ev = engine.ev(&st);
+    let evaluator = engine.evaluator(&st);
     let sym = |name: &str| *g.sym_index.get(name).unwrap();
-    let read = |o: u32, f: &str| match ev.read_field(o, sym(f), Span::default()).unwrap() {
+    let read = |o: u32, f: &str| match evaluator.read_field(o, sym(f), Span::default()).unwrap() {
         arbiter::ir::value::Value::Int(i) => i,
         other => panic!("#{o}.{f} is {other:?}"),
     };

@@ -49,7 +49,7 @@ builtins! {
     }
 
     // The abilities of an object (argument 0, none: no abilities) in a slot (argument 1).
-    fn in_slot(call: &BuiltinCall) -> R<Vec<Value>> {
+    fn in_slot(call: &BuiltinCall) -> RtResult<Vec<Value>> {
         let slot = call.text(1, "a slot name in quotes")?;
         match call.arg(0) {
             Value::Obj(o) => call.abilities(o, &slot),

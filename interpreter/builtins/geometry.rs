@@ -140,11 +140,11 @@ builtins! {
     /// a rectangle of a length (along x) and a width, centred on the origin
     Rect rect(2) -> Poses |call| {
         let (l, w) = (call.int(0)? as f64 / 2.0, call.int(1)? as f64 / 2.0);
-        shape_value(vec![geo::P { x: l, y: w }, geo::P { x: -l, y: w }, geo::P { x: -l, y: -w }, geo::P { x: l, y: -w }])
+        shape_value(vec![geo::Point { x: l, y: w }, geo::Point { x: -l, y: w }, geo::Point { x: -l, y: -w }, geo::Point { x: l, y: -w }])
     }
 
     // Argument 0 times `k` (a length or an angle in the language's units).
-    fn scaled(call: &BuiltinCall, k: i64) -> R<Value> {
+    fn scaled(call: &BuiltinCall, k: i64) -> RtResult<Value> {
         call.int(0)?.checked_mul(k).map(Value::Int).ok_or_else(|| overflow(call.span))
     }
 
@@ -153,12 +153,12 @@ builtins! {
     }
 
     // A point as a pose heading 0, rounded to the micrometre.
-    fn point_value(p: geo::P) -> Value {
+    fn point_value(p: geo::Point) -> Value {
         let q = geo::to_pose(p);
         Value::pose(q.x, q.y, 0)
     }
 
-    fn shape_value(s: Vec<geo::P>) -> Value {
+    fn shape_value(s: Vec<geo::Point>) -> Value {
         Value::list(s.into_iter().map(point_value).collect())
     }
 }

@@ -132,7 +132,7 @@ builtins! {
     }
 
     // The first object of a zone in one place, without making its list; else the list's first.
-    fn first(call: &BuiltinCall) -> R<Value> {
+    fn first(call: &BuiltinCall) -> RtResult<Value> {
         Ok(match call.arg(0) {
             Value::Zone(z) if let Some(objs) = call.one_zone(z) => objs.first().map(|o| Value::Obj(*o)).unwrap_or_default(),
             _ => call.list(0)?.first().cloned().unwrap_or_default(),
@@ -140,7 +140,7 @@ builtins! {
     }
 
     // Each item of the list (argument 0) with its key, the function (argument 1) called on it.
-    fn keyed(call: &mut BuiltinCall) -> R<Vec<(i64, Value)>> {
+    fn keyed(call: &mut BuiltinCall) -> RtResult<Vec<(i64, Value)>> {
         call.env()?;
         let items = call.list(0)?;
         let f = call.arg(1);

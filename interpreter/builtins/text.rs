@@ -45,7 +45,7 @@ builtins! {
 
     // Argument 0 as text, cut to the width of argument 1 (ending in …) or filled to it with
     // spaces after it (before it when `before`).
-    fn padded(call: &BuiltinCall, before: bool) -> R<Value> {
+    fn padded(call: &BuiltinCall, before: bool) -> RtResult<Value> {
         // The width is charged before any space is made for it.
         let width = usize::try_from(call.int(1)?).unwrap_or(0);
         call.charge(width, call.span)?;

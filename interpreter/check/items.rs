@@ -221,12 +221,12 @@ impl Checker {
                 }
                 Item::Trigger(t) => {
                     self.want_cite(role, &t.name, &t.cite);
-                    let Some(&ev) = self.event_by_name.get(&t.on.node) else {
+                    let Some(&event) = self.event_by_name.get(&t.on.node) else {
                         self.unknown_event(&t.on);
                         continue;
                     };
                     let mut sc = Scope::new();
-                    self.bind_event_params(&mut sc, ev, &t.params, t.on.span);
+                    self.bind_event_params(&mut sc, event, &t.params, t.on.span);
                     let when = t.when.as_ref().map(|w| self.lower_cond(w, &mut sc, &pure));
                     let by = t.by.as_ref().map(|b| {
                         let (x, ty) = self.lower_expr(b, &mut sc, &pure);
@@ -236,7 +236,7 @@ impl Checker {
                     let body = self.lower_block(&t.body, &mut sc, &cx);
                     std::sync::Arc::make_mut(&mut self.game.triggers).push(TriggerDef {
                         info: info(&t.name, &t.cite),
-                        event: ev,
+                        event,
                         when,
                         by,
                         body,
@@ -284,10 +284,10 @@ impl Checker {
         self.error(Diag::error(n.span, format!("unknown event `{}`", n.node)).label("not declared").maybe_help(help));
     }
 
-    fn bind_event_params(&mut self, sc: &mut Scope, ev: EventId, names: &[ast::Param], span: Span) {
-        let params = self.game.events.get(ev as usize).map(|e| e.params.clone()).unwrap_or_default();
+    fn bind_event_params(&mut self, sc: &mut Scope, event: EventId, names: &[ast::Param], span: Span) {
+        let params = self.game.events.get(event as usize).map(|e| e.params.clone()).unwrap_or_default();
         if params.len() != names.len() {
-            let ename = self.game.events.get(ev as usize).map(|e| e.name.clone()).unwrap_or_default();
+            let ename = self.game.events.get(event as usize).map(|e| e.name.clone()).unwrap_or_default();
             self.error(
                 Diag::error(
                     span,
@@ -630,17 +630,17 @@ impl Checker {
             }
             let mut triggers = Vec::new();
             for t in &o.triggers {
-                let Some(&ev) = self.event_by_name.get(&t.on.node) else {
+                let Some(&event) = self.event_by_name.get(&t.on.node) else {
                     self.unknown_event(&t.on);
                     continue;
                 };
                 let mut sc = Scope::new();
-                self.bind_event_params(&mut sc, ev, &t.params, t.on.span);
+                self.bind_event_params(&mut sc, event, &t.params, t.on.span);
                 let pure = LowerContext { pure: true, ..cx.clone() };
                 let when = t.when.as_ref().map(|w| self.lower_cond(w, &mut sc, &pure));
                 let body = self.lower_block(&t.body, &mut sc, &cx);
                 let inf = RuleInfo { name: format!("{}: when {}", o.name.node, t.on.node), cite: None, span: t.span };
-                triggers.push(TriggerDef { info: inf, event: ev, when, by: None, body, slots: sc.max });
+                triggers.push(TriggerDef { info: inf, event, when, by: None, body, slots: sc.max });
             }
             let mut permits = Vec::new();
             for h in &o.permits {

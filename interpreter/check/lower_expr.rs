@@ -522,95 +522,7 @@ impl Checker {
             return self.bad(span, "`can` takes one procedure call, like `can(commit(u))`");
         }
         if let Some(sig) = builtins::lookup(name) {
-            if c.args.len() < sig.min || c.args.len() > sig.max {
-                let want = if sig.min == sig.max { sig.min.to_string() } else { format!("{} to {}", sig.min, sig.max) };
-                self.error(
-                    Diag::error(
-                        span,
-                        format!("`{name}` takes {want} argument{}, not {}", if sig.max == 1 { "" } else { "s" }, c.args.len()),
-                    )
-                    .label("wrong number of arguments")
-                    .help(format!("`{name}`: {}", sig.doc)),
-                );
-            }
-            let mut args = Vec::new();
-            let mut first_ty = Ty::Any;
-            for (i, a) in c.args.iter().enumerate() {
-                if let Some((pos, n)) = sig.lambda
-                    && pos == i
-                {
-                    args.push(self.lower_lambda(a, n, &first_ty, sc, cx));
-                    continue;
-                }
-                let (x, t) = self.lower_expr(a, sc, cx);
-                if i == 0 {
-                    first_ty = t;
-                }
-                args.push(x);
-            }
-            let ty = match sig.ret {
-                Returns::Int => Ty::Int,
-                Returns::Bool => Ty::Bool,
-                Returns::Text => Ty::Text,
-                Returns::Player => Ty::Player,
-                Returns::Players => Ty::List(Box::new(Ty::Player)),
-                Returns::Same => match first_ty {
-                    Ty::Zone => Ty::List(Box::new(Ty::Obj(None))),
-                    t => t,
-                },
-                Returns::Elem => first_ty.elem(),
-                Returns::Objects => Ty::List(Box::new(Ty::Obj(None))),
-                Returns::Defs => Ty::List(Box::new(Ty::Def(None))),
-                Returns::Ability => Ty::Ability,
-                Returns::Abilities => Ty::List(Box::new(Ty::Ability)),
-                Returns::Syms => Ty::List(Box::new(Ty::Sym(None))),
-                Returns::Ints => Ty::List(Box::new(Ty::Int)),
-                Returns::Pose => Ty::Pose,
-                Returns::Amount => Ty::Amount,
-                Returns::Poses => Ty::List(Box::new(Ty::Pose)),
-            };
-            if sig.builtin == builtins::Builtin::Definitions
-                && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.first()
-                && let Some(kind) = s.as_plain()
-            {
-                match self.kind_by_name.get(&kind) {
-                    Some(&k) => return (mk(ExprKind::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
-                    None => {
-                        let help = did_you_mean(&kind, self.kind_by_name.keys().map(String::as_str));
-                        self.error(Diag::error(*sspan, format!("no kind named `{kind}`")).maybe_help(help));
-                    }
-                }
-            }
-            if matches!(sig.builtin, builtins::Builtin::Abilities | builtins::Builtin::Ability)
-                && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.get(1)
-                && let Some(slot) = s.as_plain()
-                && !self.game.kinds.iter().any(|k| k.slots.iter().any(|(n, _)| *n == slot))
-            {
-                let cands: Vec<String> = self.game.kinds.iter().flat_map(|k| k.slots.iter().map(|(n, _)| n.clone())).collect();
-                let help = did_you_mean(&slot, cands.iter().map(String::as_str));
-                self.error(Diag::error(*sspan, format!("no kind has an ability slot `{slot}`")).maybe_help(help));
-            }
-            // `count` and `first` of a list comprehension with a condition walk it without
-            // building the list.
-            let fused = match (sig.builtin, args.as_mut_slice()) {
-                (builtins::Builtin::Count | builtins::Builtin::First, [Expr { kind: ExprKind::Filter { slot, list, cond }, .. }]) => {
-                    let (slot, list, cond) = (
-                        *slot,
-                        std::mem::replace(list, Box::new(mk(ExprKind::Lit(Value::None)))),
-                        std::mem::replace(cond, Box::new(mk(ExprKind::Lit(Value::None)))),
-                    );
-                    Some(if sig.builtin == builtins::Builtin::Count {
-                        ExprKind::CountWhere { slot, list, cond }
-                    } else {
-                        ExprKind::FirstWhere { slot, list, cond }
-                    })
-                }
-                _ => None,
-            };
-            if let Some(kind) = fused {
-                return (mk(kind), ty);
-            }
-            return (mk(ExprKind::Builtin(sig.builtin, args)), ty);
+            return self.lower_builtin_call(c, sig, sc, cx);
         }
         if self.proc_by_name.contains_key(name) {
             return self.bad(
@@ -627,6 +539,86 @@ impl Checker {
         let help = did_you_mean(name, cands.iter().copied());
         self.error(Diag::error(c.name.span, format!("unknown function `{name}`")).label("not declared").maybe_help(help));
         (mk(ExprKind::Lit(Value::None)), Ty::Any)
+    }
+
+    /// A builtin called: its arity checked, a function argument lowered as one, its result typed
+    /// from its first argument where it depends on it; `count` and `first` of a filtered list fused.
+    fn lower_builtin_call(
+        &mut self,
+        c: &ast::CallExpr,
+        sig: &'static builtins::Signature,
+        sc: &mut Scope,
+        cx: &LowerContext,
+    ) -> (Expr, Ty) {
+        let name = c.name.node.as_str();
+        let span = c.span;
+        let mk = |kind| Expr { kind, span };
+        if c.args.len() < sig.min || c.args.len() > sig.max {
+            let want = if sig.min == sig.max { sig.min.to_string() } else { format!("{} to {}", sig.min, sig.max) };
+            self.error(
+                Diag::error(span, format!("`{name}` takes {want} argument{}, not {}", if sig.max == 1 { "" } else { "s" }, c.args.len()))
+                    .label("wrong number of arguments")
+                    .help(format!("`{name}`: {}", sig.doc)),
+            );
+        }
+        let mut args = Vec::new();
+        let mut first_ty = Ty::Any;
+        for (i, a) in c.args.iter().enumerate() {
+            if let Some((pos, n)) = sig.lambda
+                && pos == i
+            {
+                args.push(self.lower_lambda(a, n, &first_ty, sc, cx));
+                continue;
+            }
+            let (x, t) = self.lower_expr(a, sc, cx);
+            if i == 0 {
+                first_ty = t;
+            }
+            args.push(x);
+        }
+        let ty = returned_type(sig.ret, first_ty);
+        if sig.builtin == builtins::Builtin::Definitions
+            && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.first()
+            && let Some(kind) = s.as_plain()
+        {
+            match self.kind_by_name.get(&kind) {
+                Some(&k) => return (mk(ExprKind::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
+                None => {
+                    let help = did_you_mean(&kind, self.kind_by_name.keys().map(String::as_str));
+                    self.error(Diag::error(*sspan, format!("no kind named `{kind}`")).maybe_help(help));
+                }
+            }
+        }
+        if matches!(sig.builtin, builtins::Builtin::Abilities | builtins::Builtin::Ability)
+            && let Some(ast::Spanned { node: ast::ExprKind::Str(s), span: sspan }) = c.args.get(1)
+            && let Some(slot) = s.as_plain()
+            && !self.game.kinds.iter().any(|k| k.slots.iter().any(|(n, _)| *n == slot))
+        {
+            let cands: Vec<String> = self.game.kinds.iter().flat_map(|k| k.slots.iter().map(|(n, _)| n.clone())).collect();
+            let help = did_you_mean(&slot, cands.iter().map(String::as_str));
+            self.error(Diag::error(*sspan, format!("no kind has an ability slot `{slot}`")).maybe_help(help));
+        }
+        // `count` and `first` of a list comprehension with a condition walk it without
+        // building the list.
+        let fused = match (sig.builtin, args.as_mut_slice()) {
+            (builtins::Builtin::Count | builtins::Builtin::First, [Expr { kind: ExprKind::Filter { slot, list, cond }, .. }]) => {
+                let (slot, list, cond) = (
+                    *slot,
+                    std::mem::replace(list, Box::new(mk(ExprKind::Lit(Value::None)))),
+                    std::mem::replace(cond, Box::new(mk(ExprKind::Lit(Value::None)))),
+                );
+                Some(if sig.builtin == builtins::Builtin::Count {
+                    ExprKind::CountWhere { slot, list, cond }
+                } else {
+                    ExprKind::FirstWhere { slot, list, cond }
+                })
+            }
+            _ => None,
+        };
+        if let Some(kind) = fused {
+            return (mk(kind), ty);
+        }
+        (mk(ExprKind::Builtin(sig.builtin, args)), ty)
     }
 
     fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &LowerContext) -> Expr {
@@ -657,5 +649,30 @@ fn dotted(e: &ast::Expr) -> Option<(&str, String)> {
         ast::ExprKind::Var(n) => Some((n.as_str(), n.clone())),
         ast::ExprKind::Field { base, field } => dotted(base).map(|(root, path)| (root, format!("{path}.{}", field.node))),
         _ => None,
+    }
+}
+
+/// The type a builtin returns, from its signature and the type of its first argument.
+fn returned_type(ret: Returns, first: Ty) -> Ty {
+    match ret {
+        Returns::Int => Ty::Int,
+        Returns::Bool => Ty::Bool,
+        Returns::Text => Ty::Text,
+        Returns::Player => Ty::Player,
+        Returns::Players => Ty::List(Box::new(Ty::Player)),
+        Returns::Same => match first {
+            Ty::Zone => Ty::List(Box::new(Ty::Obj(None))),
+            t => t,
+        },
+        Returns::Elem => first.elem(),
+        Returns::Objects => Ty::List(Box::new(Ty::Obj(None))),
+        Returns::Defs => Ty::List(Box::new(Ty::Def(None))),
+        Returns::Ability => Ty::Ability,
+        Returns::Abilities => Ty::List(Box::new(Ty::Ability)),
+        Returns::Syms => Ty::List(Box::new(Ty::Sym(None))),
+        Returns::Ints => Ty::List(Box::new(Ty::Int)),
+        Returns::Pose => Ty::Pose,
+        Returns::Amount => Ty::Amount,
+        Returns::Poses => Ty::List(Box::new(Ty::Pose)),
     }
 }

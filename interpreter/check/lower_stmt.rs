@@ -389,17 +389,17 @@ impl Checker {
 
     /// `signal event(args)`: the event must be declared, with as many arguments as it has parameters.
     fn lower_signal(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> Option<StmtKind> {
-        let Some(&ev) = self.event_by_name.get(&c.name.node) else {
+        let Some(&event) = self.event_by_name.get(&c.name.node) else {
             let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
             self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
             return None;
         };
-        let params = self.game.events.get(ev as usize).map(|e| e.params.clone()).unwrap_or_default();
+        let params = self.game.events.get(event as usize).map(|e| e.params.clone()).unwrap_or_default();
         if params.len() != c.args.len() {
             self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
         }
         let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
-        Some(StmtKind::Signal { event: ev, args })
+        Some(StmtKind::Signal { event, args })
     }
 
     /// `use ability by player`: an ability (not the object that has it), used by its controller or the player given.

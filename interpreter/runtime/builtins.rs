@@ -5,7 +5,8 @@
 //! below makes each implementation a function, which sees the names imported here.
 
 use super::RtError;
-use super::eval::{Evaluator, R, err, overflow};
+use super::RtResult;
+use super::eval::{Evaluator, err, overflow};
 use super::geometry as geo;
 use super::state::Env;
 use arbiter_ir::builtins::Builtin;
@@ -16,7 +17,7 @@ use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 impl Evaluator<'_> {
-    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
         // A built-in that calls a function `|x| ..` needs the env: its arguments are evaluated into
         // values of their own first.
         if b.takes_lambda() {
@@ -71,8 +72,8 @@ impl Evaluator<'_> {
     }
 
     /// The builtin `b` called with evaluated arguments (and the env, when it takes a function).
-    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> R<Value> {
-        implementation(b, &mut BuiltinCall { ev: self, args, vals, env, span })
+    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> RtResult<Value> {
+        implementation(b, &mut BuiltinCall { evaluator: self, args, vals, env, span })
     }
 }
 
@@ -81,7 +82,7 @@ impl Evaluator<'_> {
 /// argument `|x| ..` runs in. It derefs to the evaluator: `call.state`, `call.game`,
 /// `call.work(n, call.span)`.
 pub(super) struct BuiltinCall<'c, 'a> {
-    ev: &'c Evaluator<'a>,
+    evaluator: &'c Evaluator<'a>,
     args: &'c [Expr],
     vals: &'c [&'c Value],
     env: Option<&'c mut Env>,
@@ -93,7 +94,7 @@ impl<'a> std::ops::Deref for BuiltinCall<'_, 'a> {
     type Target = Evaluator<'a>;
 
     fn deref(&self) -> &Evaluator<'a> {
-        self.ev
+        self.evaluator
     }
 }
 
@@ -117,14 +118,14 @@ impl BuiltinCall<'_, '_> {
 
     /// Argument `i` as a list (a zone's objects), walked: one step per item.
     #[inline]
-    pub fn list(&self, i: usize) -> R<Arc<Vec<Value>>> {
+    pub fn list(&self, i: usize) -> RtResult<Arc<Vec<Value>>> {
         let l = self.as_list(self.arg(i), self.arg_span(i))?;
         self.work(l.len(), self.span)?;
         Ok(l)
     }
 
     #[inline]
-    pub fn int(&self, i: usize) -> R<i64> {
+    pub fn int(&self, i: usize) -> RtResult<i64> {
         match self.vals.get(i) {
             Some(Value::Int(x)) => Ok(*x),
             _ => Err(self.expected(i, "a number")),
@@ -132,7 +133,7 @@ impl BuiltinCall<'_, '_> {
     }
 
     #[inline]
-    pub fn player(&self, i: usize) -> R<Seat> {
+    pub fn player(&self, i: usize) -> RtResult<Seat> {
         match self.arg(i) {
             Value::Player(p) => Ok(p),
             other => Err(self.type_err(self.arg_span(i), "a player", &other)),
@@ -140,7 +141,7 @@ impl BuiltinCall<'_, '_> {
     }
 
     /// Argument `i` as a text; `what` names it in the type error, like "a slot name in quotes".
-    pub fn text(&self, i: usize, what: &str) -> R<Arc<String>> {
+    pub fn text(&self, i: usize, what: &str) -> RtResult<Arc<String>> {
         match self.arg(i) {
             Value::Text(t) => Ok(t),
             other => Err(self.type_err(self.arg_span(i), what, &other)),
@@ -148,7 +149,7 @@ impl BuiltinCall<'_, '_> {
     }
 
     /// Argument `i` as a list of numbers.
-    pub fn ints(&self, i: usize) -> R<Vec<i64>> {
+    pub fn ints(&self, i: usize) -> RtResult<Vec<i64>> {
         self.list(i)?
             .iter()
             .map(|v| match v {
@@ -158,7 +159,7 @@ impl BuiltinCall<'_, '_> {
             .collect()
     }
 
-    pub fn pose(&self, i: usize) -> R<geo::Pose> {
+    pub fn pose(&self, i: usize) -> RtResult<geo::Pose> {
         match self.arg(i) {
             Value::Pose(p) => {
                 let [x, y, h] = *p;
@@ -169,13 +170,13 @@ impl BuiltinCall<'_, '_> {
     }
 
     /// Argument `i` as a shape: its corners.
-    pub fn shape(&self, i: usize) -> R<Vec<geo::P>> {
+    pub fn shape(&self, i: usize) -> RtResult<Vec<geo::Point>> {
         self.list(i)?
             .iter()
             .map(|v| match v {
                 Value::Pose(p) => {
                     let [x, y, _] = **p;
-                    Ok(geo::P { x: x as f64, y: y as f64 })
+                    Ok(geo::Point { x: x as f64, y: y as f64 })
                 }
                 other => Err(self.type_err(self.arg_span(i), "a shape (a list of points)", other)),
             })
@@ -184,14 +185,14 @@ impl BuiltinCall<'_, '_> {
 
     /// The env a function argument runs in: a builtin that takes one (its signature's `lambda`)
     /// is always called with it.
-    pub fn env(&mut self) -> R<&mut Env> {
+    pub fn env(&mut self) -> RtResult<&mut Env> {
         self.env.as_deref_mut().ok_or_else(|| err(self.span, "internal: a function argument without its env"))
     }
 
     /// The function `f` (argument `at`) called on `params`.
-    pub fn lambda(&mut self, f: &Value, params: &[Value], at: usize) -> R<Value> {
-        let (ev, span) = (self.ev, self.arg_span(at));
-        ev.call_lambda(f, params, self.env()?, span)
+    pub fn lambda(&mut self, f: &Value, params: &[Value], at: usize) -> RtResult<Value> {
+        let (evaluator, span) = (self.evaluator, self.arg_span(at));
+        evaluator.call_lambda(f, params, self.env()?, span)
     }
 }
 
@@ -210,7 +211,7 @@ macro_rules! builtins {
         $(
             $(#[doc = $doc])+
             #[inline]
-            pub(super) fn $variant($call: &mut BuiltinCall<'_, '_>) -> R<Value> {
+            pub(super) fn $variant($call: &mut BuiltinCall<'_, '_>) -> RtResult<Value> {
                 Ok($body)
             }
         )*
@@ -242,7 +243,7 @@ macro_rules! dispatch {
     })*) => {
         /// Builtin `b`'s implementation, called.
         #[inline]
-        fn implementation(b: Builtin, call: &mut BuiltinCall<'_, '_>) -> R<Value> {
+        fn implementation(b: Builtin, call: &mut BuiltinCall<'_, '_>) -> RtResult<Value> {
             match b {
                 $($(Builtin::$variant => $family::$variant(call),)*)*
             }

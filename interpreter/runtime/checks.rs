@@ -1,6 +1,7 @@
 //! What may be done: `check`s with their forbids and permits (printed, lasting and on objects),
 //! procedures' `requires`, the turn order, and abilities with their costs and targets.
 
+use super::RtResult;
 use super::eval::*;
 use super::state::Env;
 use arbiter_ir::value::{ObjId, Seat, Value};
@@ -9,12 +10,12 @@ use arbiter_syntax::span::Span;
 
 impl<'a> Evaluator<'a> {
     /// A `check`: false if any forbid applies (can't beats can), else the rule or any permit.
-    pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+    pub fn check(&self, cid: CheckId, args: &[Value], env: &Env, span: Span) -> RtResult<Value> {
         let c = self.game.checks.get(cid as usize).ok_or_else(|| err(span, "no such check"))?;
         self.nested(span, || self.check_inner(cid, c, args, env)).map(Value::Bool)
     }
 
-    fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> R<bool> {
+    fn check_inner(&self, cid: CheckId, c: &CheckDef, args: &[Value], env: &Env) -> RtResult<bool> {
         for h in &c.forbids {
             if self.holds_in(&h.when, h.slots, args, env.you, env.self_obj)? {
                 return Ok(false);
@@ -50,7 +51,7 @@ impl<'a> Evaluator<'a> {
 
     /// Whether a lasting forbid (or permit) an effect made answers this check for these arguments:
     /// its condition read with the names of the code that made it, the arguments in its parameters.
-    fn lasting_holds(&self, target: Hooked, forbid: bool, args: &[Value]) -> R<bool> {
+    fn lasting_holds(&self, target: Hooked, forbid: bool, args: &[Value]) -> RtResult<bool> {
         for l in &self.state.lasting {
             let Some(d) = self.game.lasting.get(l.def as usize) else { continue };
             if d.target != target || d.forbid != forbid || d.replace.is_some() {
@@ -66,7 +67,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Permits and forbids printed on objects whose abilities are in effect.
-    fn object_hooks(&self, cid: CheckId) -> R<Vec<(ObjId, &'a HookDef, bool)>> {
+    fn object_hooks(&self, cid: CheckId) -> RtResult<Vec<(ObjId, &'a HookDef, bool)>> {
         let mut out = Vec::new();
         let any = self.game.objects_hook.check(cid);
         let t = Hooked::Check(cid);
@@ -80,7 +81,7 @@ impl<'a> Evaluator<'a> {
     /// Is a call of this procedure with these arguments forbidden — by the rulebook, by an effect
     /// for a while, or by an object whose abilities are in effect? Each forbid's condition is read
     /// with the procedure's arguments in its parameters.
-    pub fn proc_forbidden(&self, pid: ProcId, args: &[Value]) -> R<bool> {
+    pub fn proc_forbidden(&self, pid: ProcId, args: &[Value]) -> RtResult<bool> {
         let t = Hooked::Proc(pid);
         for h in self.game.proc_forbids.iter().filter(|h| h.target == t) {
             if self.holds_in(&h.when, h.slots, args, None, None)? {
@@ -106,7 +107,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Whether a procedure's `requires` holds for these arguments.
-    pub fn can_proc(&self, pid: ProcId, args: &[Value], env: &Env, span: Span) -> R<Value> {
+    pub fn can_proc(&self, pid: ProcId, args: &[Value], env: &Env, span: Span) -> RtResult<Value> {
         let p = self.game.proc_def(pid).ok_or_else(|| err(span, "no such procedure"))?;
         match &p.requires {
             None => Ok(Value::Bool(true)),
@@ -136,7 +137,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The abilities an object has in a slot, if its abilities are in effect.
-    pub fn abilities(&self, o: ObjId, slot: &str) -> R<Vec<Value>> {
+    pub fn abilities(&self, o: ObjId, slot: &str) -> RtResult<Vec<Value>> {
         let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
         // Only the top object of a pile acts: objects under another have no abilities.
         if matches!(ob.place, super::state::Place::Under(_)) || self.is_blank(o)? {
@@ -153,7 +154,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Costs payable, requirement met, and every target has a legal choice.
-    pub fn can_use(&self, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> R<bool> {
+    pub fn can_use(&self, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> RtResult<bool> {
         let Some(ob) = self.state.obj(o) else { return Ok(false) };
         let Some(a) = self.game.def(ob.def).and_then(|d| d.abilities.get(i as usize)) else { return Ok(false) };
         let mut env = new_env(a.slots, vec![], Some(by.unwrap_or(ob.controller)), Some(o));
@@ -180,7 +181,7 @@ impl<'a> Evaluator<'a> {
         Ok(true)
     }
 
-    pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> R<Vec<Value>> {
+    pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> RtResult<Vec<Value>> {
         let items = self.list_of(&t.from, env)?;
         let mut out = Vec::new();
         for it in items.iter() {

@@ -71,7 +71,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
         Ok(s) => s,
         Err(e) => return vec![e.to_diag()],
     };
-    let ev = Evaluator::new(game, &st);
+    let evaluator = Evaluator::new(game, &st);
     let sections = expand(game, deck);
     let mut names = vec![MAIN_SECTION.to_string()];
     names.extend(game.deck_sections.iter().filter(|s| *s != MAIN_SECTION).cloned());
@@ -82,7 +82,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
             set_slot(&mut env, i as Slot, Value::list(defs.into_iter().map(Value::Def).collect()));
         }
         let fail = |diags: &mut Vec<Diag>, env: &mut crate::state::Env, at: Option<&Value>| {
-            let text = ev.interpolate(&r.message, env, r.span).unwrap_or_default();
+            let text = evaluator.interpolate(&r.message, env, r.span).unwrap_or_default();
             let line = match at {
                 Some(Value::Def(d)) => deck.entries.iter().find(|l| l.def == *d).map(|l| l.span),
                 _ => None,
@@ -95,13 +95,13 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
             );
         };
         match &r.each {
-            None => match ev.truth(&r.cond, &mut env) {
+            None => match evaluator.truth(&r.cond, &mut env) {
                 Ok(true) => {}
                 Ok(false) => fail(&mut diags, &mut env, None),
                 Err(e) => diags.push(e.to_diag()),
             },
             Some((slot, list)) => {
-                let items = match ev.list_of(list, &mut env) {
+                let items = match evaluator.list_of(list, &mut env) {
                     Ok(l) => l,
                     Err(e) => {
                         diags.push(e.to_diag());
@@ -110,7 +110,7 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
                 };
                 for it in items.iter() {
                     set_slot(&mut env, *slot, it.clone());
-                    match ev.truth(&r.cond, &mut env) {
+                    match evaluator.truth(&r.cond, &mut env) {
                         Ok(true) => {}
                         Ok(false) => fail(&mut diags, &mut env, Some(it)),
                         Err(e) => diags.push(e.to_diag()),

@@ -92,14 +92,14 @@ impl<'g> Engine<'g> {
         self.random
     }
 
-    pub fn ev<'s>(&'s self, st: &'s State) -> Evaluator<'s>
+    pub fn evaluator<'s>(&'s self, st: &'s State) -> Evaluator<'s>
     where
         'g: 's,
     {
         let counting = self.tracer.filter(|t| t.counts_steps());
-        let ev = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
+        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
         // A tracer that must see every call has each one walked (a remembered one would not be).
-        if self.tracer.is_some_and(|t| t.walks_every_call()) { ev.forgetful() } else { ev }
+        if self.tracer.is_some_and(|t| t.walks_every_call()) { evaluator.forgetful() } else { evaluator }
     }
 
     /// A fresh state: fields at their defaults, constants evaluated, zones empty.
@@ -461,7 +461,7 @@ impl<'g> Engine<'g> {
             },
             (StmtKind::While { cond, body }, LoopIter::While) => {
                 let mut e = self.env_of(st, env);
-                let go = self.ev(st).truth(cond, &mut e);
+                let go = self.evaluator(st).truth(cond, &mut e);
                 Self::put_env(st, env, e);
                 (*body, go?, LoopIter::While)
             }
@@ -497,7 +497,7 @@ impl<'g> Engine<'g> {
             && let Some(req) = &a.requires
         {
             let mut e = self.env_of(st, env);
-            let holds = self.ev(st).truth(req, &mut e);
+            let holds = self.evaluator(st).truth(req, &mut e);
             Self::put_env(st, env, e);
             if !holds? {
                 st.frames.pop();
@@ -527,15 +527,15 @@ impl<'g> Engine<'g> {
 
     fn ask_target(&self, st: &mut State, t: &TargetDef, env: u32) -> Result<(), RtError> {
         let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-        let ev = self.ev(st);
-        let options = ev.target_options(t, &mut e)?;
+        let evaluator = self.evaluator(st);
+        let options = evaluator.target_options(t, &mut e)?;
         let chooser = match &t.chosen_by {
-            Some(x) => ev.player(x, &mut e)?,
+            Some(x) => evaluator.player(x, &mut e)?,
             None => e.you.ok_or_else(|| err(t.from.span, "no player to choose this target"))?,
         };
         let choices: Vec<Choice> =
-            options.into_iter().map(|v| Choice { label: ev.label_shared(&v, chooser), value: v, rarely: false }).collect();
-        drop(ev);
+            options.into_iter().map(|v| Choice { label: evaluator.label_shared(&v, chooser), value: v, rarely: false }).collect();
+        drop(evaluator);
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
     }
@@ -545,7 +545,7 @@ impl<'g> Engine<'g> {
         let order: Vec<Seat> = match self.game.trigger_order {
             Some(f) => {
                 let env = new_env(0, vec![], None, None);
-                match self.ev(st).call_func(f, vec![], &env, Span::default())? {
+                match self.evaluator(st).call_func(f, vec![], &env, Span::default())? {
                     Value::List(l) => l.iter().filter_map(|v| if let Value::Player(p) = v { Some(*p) } else { None }).collect(),
                     _ => vec![],
                 }
@@ -617,26 +617,28 @@ impl<'g> Engine<'g> {
         }
         let mut queued = Vec::new();
         {
-            let ev = self.ev(st);
+            let evaluator = self.evaluator(st);
             for (i, t) in self.game.triggers.iter().enumerate() {
                 if t.event != event {
                     continue;
                 }
                 let mut env = new_env(t.slots, args.clone(), None, None);
                 if let Some(w) = &t.when
-                    && !ev.truth(w, &mut env)?
+                    && !evaluator.truth(w, &mut env)?
                 {
                     continue;
                 }
                 let controller = match &t.by {
-                    Some(b) => Some(ev.player(b, &mut env)?),
+                    Some(b) => Some(evaluator.player(b, &mut env)?),
                     None => None,
                 };
                 queued.push(PendingTrigger { routine: Routine::Trigger(i as u32), args: args.clone(), controller, ts: 0 });
             }
-            for (id, def) in ev.active_passives(self.game.objects_hook.event(event), |d| d.triggers.iter().any(|t| t.event == event))? {
+            for (id, def) in
+                evaluator.active_passives(self.game.objects_hook.event(event), |d| d.triggers.iter().any(|t| t.event == event))?
+            {
                 let Some(o) = st.obj(id) else { continue };
-                queued.extend(object_triggers(&ev, def, id, event, &args, o.controller, o.since)?);
+                queued.extend(object_triggers(&evaluator, def, id, event, &args, o.controller, o.since)?);
             }
             // Last-known information: an object the event names that has just left play (since
             // the last decision) is seen as it was in play, so that its own triggers hear it —
@@ -651,12 +653,12 @@ impl<'g> Engine<'g> {
             }
             for id in named {
                 let Some(&(_, controller)) = st.left_play.iter().rev().find(|(o, _)| *o == id) else { continue };
-                if ev.is_active(id)? {
+                if evaluator.is_active(id)? {
                     continue;
                 }
                 let Some(def) = st.obj(id).and_then(|o| self.game.def(o.def)) else { continue };
                 let since = st.obj(id).map_or(0, |o| o.since);
-                queued.extend(object_triggers(&ev, def, id, event, &args, controller, since)?);
+                queued.extend(object_triggers(&evaluator, def, id, event, &args, controller, since)?);
             }
         }
         st.triggers.extend(queued);
@@ -666,7 +668,7 @@ impl<'g> Engine<'g> {
 
 /// An object's triggers on `event` whose conditions hold, queued with its controller `you`.
 fn object_triggers(
-    ev: &Evaluator,
+    evaluator: &Evaluator,
     def: &ObjDef,
     id: ObjId,
     event: EventId,
@@ -681,7 +683,7 @@ fn object_triggers(
         }
         let mut env = new_env(t.slots, args.to_vec(), Some(you), Some(id));
         if let Some(w) = &t.when
-            && !ev.truth(w, &mut env)?
+            && !evaluator.truth(w, &mut env)?
         {
             continue;
         }

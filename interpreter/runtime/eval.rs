@@ -2,6 +2,7 @@
 //! Expressions read the state and never change it; a recursion budget stops runaway rules.
 
 use super::RtError;
+use super::RtResult;
 use super::state::{Env, Place, State};
 use arbiter_ir::operators::UnaryOperator;
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
@@ -13,8 +14,6 @@ use std::sync::Arc;
 pub use super::items::Items;
 
 use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
-
-pub type R<T> = Result<T, RtError>;
 
 pub struct Evaluator<'a> {
     pub game: &'a Game,
@@ -288,13 +287,13 @@ impl<'a> Evaluator<'a> {
     /// makes sure the thread's stack has room for the expression it runs: one function body nests
     /// at most `EXPR_NESTING` expressions (a level takes well under 4 KiB), so only calls can
     /// nest without a bound.
-    pub fn nested<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
+    pub fn nested<T>(&self, span: Span, f: impl FnOnce() -> RtResult<T>) -> RtResult<T> {
         self.deeper(span, || stacker::maybe_grow(1024 * 1024, 8 * 1024 * 1024, f))
     }
 
     /// Run `f` one level deeper, under the depth budget.
     #[inline]
-    fn deeper<T>(&self, span: Span, f: impl FnOnce() -> R<T>) -> R<T> {
+    fn deeper<T>(&self, span: Span, f: impl FnOnce() -> RtResult<T>) -> RtResult<T> {
         let d = self.depth.get() + 1;
         if d > DEPTH_BUDGET {
             return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
@@ -307,7 +306,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline]
-    pub fn eval(&self, e: &Expr, env: &mut Env) -> R<Value> {
+    pub fn eval(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
         // Reading a local or a literal takes no step of its own (it belongs to the expression
         // around it) and is answered here, without the budgets' bookkeeping.
         match &e.kind {
@@ -322,13 +321,13 @@ impl<'a> Evaluator<'a> {
     /// Kept out of line: `eval` itself stays small, so that reading a local or a literal costs
     /// no more than a match.
     #[inline(never)]
-    fn eval_step(&self, e: &Expr, env: &mut Env) -> R<Value> {
-        self.step(e, |ev| ev.eval_inner(e, env))
+    fn eval_step(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
+        self.step(e, |evaluator| evaluator.eval_inner(e, env))
     }
 
     /// One evaluation step for `e`, counted toward the budget.
     #[inline]
-    pub(super) fn step<T>(&self, e: &Expr, f: impl FnOnce(&Self) -> R<T>) -> R<T> {
+    pub(super) fn step<T>(&self, e: &Expr, f: impl FnOnce(&Self) -> RtResult<T>) -> RtResult<T> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
             return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
@@ -338,7 +337,7 @@ impl<'a> Evaluator<'a> {
         f(self)
     }
 
-    fn eval_inner(&self, e: &Expr, env: &mut Env) -> R<Value> {
+    fn eval_inner(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
         match &e.kind {
             ExprKind::Lit(v) => Ok(v.clone()),
             ExprKind::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
@@ -443,7 +442,7 @@ impl<'a> Evaluator<'a> {
 
     /// A check called: it only reads the state too, so the same call gives the same answer.
     #[inline]
-    fn eval_check(&self, cid: CheckId, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+    fn eval_check(&self, cid: CheckId, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
         // A check only reads the state too: the same call gives the same answer.
         let mut vals = self.buf(args.len());
         for a in args {
@@ -458,14 +457,14 @@ impl<'a> Evaluator<'a> {
         Ok(v)
     }
 
-    pub fn int(&self, e: &Expr, env: &mut Env) -> R<i64> {
+    pub fn int(&self, e: &Expr, env: &mut Env) -> RtResult<i64> {
         match self.eval(e, env)? {
             Value::Int(i) => Ok(i),
             other => Err(self.type_err(e.span, "a number", &other)),
         }
     }
 
-    pub fn player(&self, e: &Expr, env: &mut Env) -> R<Seat> {
+    pub fn player(&self, e: &Expr, env: &mut Env) -> RtResult<Seat> {
         match self.eval(e, env)? {
             Value::Player(p) => Ok(p),
             other => Err(self.type_err(e.span, "a player", &other)),
@@ -480,7 +479,7 @@ impl<'a> Evaluator<'a> {
         err(span, format!("expected {expected}, found {shown}"))
     }
 
-    pub fn eval_args(&self, args: &[Expr], env: &mut Env) -> R<Vec<Value>> {
+    pub fn eval_args(&self, args: &[Expr], env: &mut Env) -> RtResult<Vec<Value>> {
         args.iter().map(|a| self.eval(a, env)).collect()
     }
 
@@ -492,12 +491,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A list from a list value or a zone (its objects, top first).
-    pub fn list_of(&self, e: &Expr, env: &mut Env) -> R<Arc<Vec<Value>>> {
+    pub fn list_of(&self, e: &Expr, env: &mut Env) -> RtResult<Arc<Vec<Value>>> {
         let v = self.eval(e, env)?;
         self.as_list(v, e.span)
     }
 
-    pub fn as_list(&self, v: Value, span: Span) -> R<Arc<Vec<Value>>> {
+    pub fn as_list(&self, v: Value, span: Span) -> RtResult<Arc<Vec<Value>>> {
         match v {
             Value::List(l) => Ok(l),
             Value::Zone(z) => Ok(Arc::new(self.state.zone_objects(self.game, z).into_iter().map(Value::Obj).collect())),
@@ -506,7 +505,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    pub fn call_func(&self, fid: FuncId, args: Vec<Value>, env: &Env, span: Span) -> R<Value> {
+    pub fn call_func(&self, fid: FuncId, args: Vec<Value>, env: &Env, span: Span) -> RtResult<Value> {
         let f = self.game.funcs.get(fid as usize).ok_or_else(|| err(span, "no such function"))?;
         let mut fenv = new_env(f.slots, args, env.you, env.self_obj);
         let r = self.nested(span, || self.as_routine("func", &f.info.name, || self.eval(&f.body, &mut fenv)));
@@ -515,7 +514,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A function called with these arguments.
-    fn call(&self, fid: FuncId, args: &[Expr], env: &mut Env, span: Span) -> R<Value> {
+    fn call(&self, fid: FuncId, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
         // The arguments become the function's slots: room for all of them at once.
         let slots = self.game.funcs.get(fid as usize).map_or(0, |f| f.slots as usize);
         let mut vals = self.buf(slots.max(args.len()));
@@ -540,7 +539,7 @@ impl<'a> Evaluator<'a> {
 
     /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call
     /// would be (see `check::inline`).
-    fn inlined(&self, body: &Expr, env: &mut Env, span: Span) -> R<Value> {
+    fn inlined(&self, body: &Expr, env: &mut Env, span: Span) -> RtResult<Value> {
         // No new stack is needed: an inlined body calls nothing.
         self.deeper(span, || self.eval(body, env))
     }
@@ -599,7 +598,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Whether a condition holds in a fresh environment from the pool.
-    pub(super) fn holds_in(&self, cond: &Expr, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> R<bool> {
+    pub(super) fn holds_in(&self, cond: &Expr, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> RtResult<bool> {
         let mut env = self.pooled_env(slots, args, you, self_obj);
         let r = self.truth(cond, &mut env);
         self.give(env.slots);
@@ -622,7 +621,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn obj_prop(&self, o: ObjId, prop: ObjProp, span: Span) -> R<Value> {
+    fn obj_prop(&self, o: ObjId, prop: ObjProp, span: Span) -> RtResult<Value> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         Ok(match prop {
             ObjProp::Owner => Value::Player(ob.owner),
@@ -653,7 +652,7 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    pub fn def_field(&self, d: DefId, f: Sym, span: Span) -> R<Value> {
+    pub fn def_field(&self, d: DefId, f: Sym, span: Span) -> RtResult<Value> {
         let def = self.game.def(d).ok_or_else(|| err(span, "no such definition"))?;
         if self.game.sym(f) == "name" {
             return Ok(def.name_text.clone());
@@ -663,7 +662,7 @@ impl<'a> Evaluator<'a> {
         Ok(def.fields.get(idx).cloned().flatten().or_else(|| kind.fields.get(idx).map(|fd| fd.default.clone())).unwrap_or_default())
     }
 
-    fn dynamic_field(&self, v: Value, f: Sym, span: Span) -> R<Value> {
+    fn dynamic_field(&self, v: Value, f: Sym, span: Span) -> RtResult<Value> {
         let name = self.game.sym(f);
         match v {
             Value::Obj(o) => {
@@ -692,7 +691,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Call a lambda argument with the given values.
-    pub fn call_lambda(&self, v: &Value, args: &[Value], env: &mut Env, span: Span) -> R<Value> {
+    pub fn call_lambda(&self, v: &Value, args: &[Value], env: &mut Env, span: Span) -> RtResult<Value> {
         let Value::Lambda(id) = v else { return Err(self.type_err(span, "a function `|x| ..`", v)) };
         let l = self.game.lambdas.get(*id as usize).ok_or_else(|| err(span, "no such function"))?;
         for (slot, a) in l.params.iter().zip(args) {

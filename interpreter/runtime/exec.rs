@@ -2,6 +2,7 @@
 //! either finishes at once, pushes frames (blocks, loops, calls), or asks a decision.
 
 use super::RtError;
+use super::RtResult;
 use super::engine::{Engine, SetName};
 use super::eval::{err, new_env, set_slot};
 use super::state::*;
@@ -9,8 +10,6 @@ use arbiter_ir::operators::{AssignOperator, ModifyOperator};
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::*;
 use arbiter_syntax::span::Span;
-
-type R = Result<(), RtError>;
 
 impl Engine<'_> {
     /// The env of running code, to evaluate in: its slots are moved out (not copied) and must be
@@ -30,7 +29,7 @@ impl Engine<'_> {
 
     pub(super) fn eval_in(&self, st: &mut State, env: u32, e: &Expr) -> Result<Value, RtError> {
         let mut en = self.env_of(st, env);
-        let v = self.ev(st).eval(e, &mut en);
+        let v = self.evaluator(st).eval(e, &mut en);
         Self::put_env(st, env, en);
         v
     }
@@ -41,7 +40,7 @@ impl Engine<'_> {
         }
     }
 
-    pub fn exec(&self, st: &mut State, stmt: &Stmt, env: u32, block: BlockId, pc: u32) -> R {
+    pub fn exec(&self, st: &mut State, stmt: &Stmt, env: u32, block: BlockId, pc: u32) -> RtResult {
         let span = stmt.span;
         match &stmt.kind {
             StmtKind::Let { slot, value } => {
@@ -66,9 +65,9 @@ impl Engine<'_> {
                 let mut chosen = None;
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
-                    let t = self.ev(st).truth(cond, &mut en)?;
+                    let t = self.evaluator(st).truth(cond, &mut en)?;
                     if let Some(tracer) = self.cause_recorder() {
-                        let detail = super::why::describe(&self.ev(st), &mut en, cond);
+                        let detail = super::why::describe(&self.evaluator(st), &mut en, cond);
                         let at_event = u32::try_from(st.log.len()).unwrap_or(u32::MAX);
                         tracer.branch_decided(super::state::BranchRec { call: en.rec, span: cond.span, value: t, detail, at_event });
                     }
@@ -85,7 +84,7 @@ impl Engine<'_> {
             StmtKind::For { list, .. } => {
                 let items = {
                     let mut en = self.env_of(st, env);
-                    let items = self.ev(st).list_of(list, &mut en);
+                    let items = self.evaluator(st).list_of(list, &mut en);
                     Self::put_env(st, env, en);
                     items?
                 };
@@ -97,7 +96,7 @@ impl Engine<'_> {
             StmtKind::Repeat { count, .. } => {
                 let n = match self.eval_in(st, env, count)? {
                     Value::Int(n) => n,
-                    other => return Err(self.ev(st).type_err(count.span, "a number", &other)),
+                    other => return Err(self.evaluator(st).type_err(count.span, "a number", &other)),
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::Repeat { left: n } }, env });
             }
@@ -114,7 +113,7 @@ impl Engine<'_> {
                 let items = self.objects_of(st, env, what)?;
                 let t = match self.eval_in(st, env, target)? {
                     Value::Obj(t) => t,
-                    other => return Err(self.ev(st).type_err(target.span, "an object", &other)),
+                    other => return Err(self.evaluator(st).type_err(target.span, "an object", &other)),
                 };
                 for o in items {
                     if *under { self.put_under(st, o, t, span)? } else { self.put_over(st, o, t, span)? }
@@ -167,10 +166,10 @@ impl Engine<'_> {
     }
 
     /// `let x = roll n`: a die of `n` sides rolled, told to everyone.
-    fn exec_roll(&self, st: &mut State, sides: &Expr, slot: Slot, env: u32, span: Span) -> R {
+    fn exec_roll(&self, st: &mut State, sides: &Expr, slot: Slot, env: u32, span: Span) -> RtResult {
         let n = match self.eval_in(st, env, sides)? {
             Value::Int(n) if n >= 1 => n,
-            other => return Err(self.ev(st).type_err(sides.span, "a number of sides of at least 1", &other)),
+            other => return Err(self.evaluator(st).type_err(sides.span, "a number of sides of at least 1", &other)),
         };
         let r = self.random_roll(st, n, span)?;
         self.log(st, EventKind::Rolled { sides: n, result: r }, ALL, span);
@@ -179,28 +178,28 @@ impl Engine<'_> {
     }
 
     /// `use ability by p`: the ability used, by its controller or the player named (none: nothing).
-    fn exec_use(&self, st: &mut State, ability: &Expr, by: Option<&Expr>, env: u32, span: Span) -> R {
+    fn exec_use(&self, st: &mut State, ability: &Expr, by: Option<&Expr>, env: u32, span: Span) -> RtResult {
         match self.eval_in(st, env, ability)? {
             Value::Ability(o, i) => {
                 let you = match by {
                     Some(b) => match self.eval_in(st, env, b)? {
                         Value::Player(p) => Some(p),
-                        other => return Err(self.ev(st).type_err(b.span, "a player", &other)),
+                        other => return Err(self.evaluator(st).type_err(b.span, "a player", &other)),
                     },
                     None => None,
                 };
                 self.use_ability(st, o, i, you, span)
             }
             Value::None => Ok(()),
-            other => Err(self.ev(st).type_err(ability.span, "an ability", &other)),
+            other => Err(self.evaluator(st).type_err(ability.span, "an ability", &other)),
         }
     }
 
     /// `let x = pick list`: one item at random, told to whoever may know it.
-    fn exec_pick(&self, st: &mut State, list: &Expr, slot: Slot, env: u32, span: Span) -> R {
+    fn exec_pick(&self, st: &mut State, list: &Expr, slot: Slot, env: u32, span: Span) -> RtResult {
         let items = {
             let mut en = self.env_of(st, env);
-            let items = self.ev(st).list_of(list, &mut en);
+            let items = self.evaluator(st).list_of(list, &mut en);
             Self::put_env(st, env, en);
             items?
         };
@@ -216,7 +215,7 @@ impl Engine<'_> {
     }
 
     /// `return v`: the frames up to the call closed, the value given to the caller.
-    fn exec_return(&self, st: &mut State, e: Option<&Expr>, env: u32) -> R {
+    fn exec_return(&self, st: &mut State, e: Option<&Expr>, env: u32) -> RtResult {
         let v = match e {
             Some(x) => self.eval_in(st, env, x)?,
             None => Value::None,
@@ -247,7 +246,7 @@ impl Engine<'_> {
         until: Option<usize>,
         env: u32,
         span: Span,
-    ) -> R {
+    ) -> RtResult {
         let v = self.eval_in(st, env, value)?;
         let until = until.or(self.game.default_duration);
         for o in self.objects_of(st, env, target)? {
@@ -262,7 +261,7 @@ impl Engine<'_> {
     }
 
     /// A `forbid`, `permit` or `replace` made by running code: kept with the values it reads, told.
-    fn exec_lasting(&self, st: &mut State, i: u32, env: u32, span: Span) -> R {
+    fn exec_lasting(&self, st: &mut State, i: u32, env: u32, span: Span) -> RtResult {
         let def = self.game.lasting.get(i as usize).ok_or_else(|| super::eval::err(span, "internal: no such lasting effect"))?;
         let en = self.env_of(st, env);
         let made = super::state::Lasting {
@@ -295,7 +294,7 @@ impl Engine<'_> {
     }
 
     /// `expire DURATION`: every change and lasting effect made until its end is gone.
-    fn exec_expire(&self, st: &mut State, d: usize, span: Span) -> R {
+    fn exec_expire(&self, st: &mut State, d: usize, span: Span) -> RtResult {
         let before = st.temp_mods.len() + st.lasting.len();
         st.touch();
         for i in 0..st.temp_mods.len() {
@@ -317,7 +316,7 @@ impl Engine<'_> {
     }
 
     /// `reveal x to p`: the objects made known to the players named (everyone without `to`).
-    fn exec_reveal(&self, st: &mut State, what: &Expr, to: Option<&Expr>, env: u32, span: Span) -> R {
+    fn exec_reveal(&self, st: &mut State, what: &Expr, to: Option<&Expr>, env: u32, span: Span) -> RtResult {
         let to = match to {
             Some(p) => Some(self.players_of(st, env, p)?),
             None => None,
@@ -337,7 +336,7 @@ impl Engine<'_> {
     }
 
     /// `conceal x`: the objects known again only as their zone shows them.
-    fn exec_conceal(&self, st: &mut State, what: &Expr, env: u32) -> R {
+    fn exec_conceal(&self, st: &mut State, what: &Expr, env: u32) -> RtResult {
         for o in self.objects_of(st, env, what)? {
             let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
             if let Some(ob) = st.obj_mut(o) {
@@ -352,7 +351,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    pub fn use_ability(&self, st: &mut State, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> R {
+    pub fn use_ability(&self, st: &mut State, o: ObjId, i: u16, by: Option<Seat>, span: Span) -> RtResult {
         let Some(def) = st.obj(o).and_then(|ob| self.game.def(ob.def)) else {
             return Err(err(span, format!("no object #{o}")));
         };
@@ -371,7 +370,7 @@ impl Engine<'_> {
 
     fn text_of(&self, st: &mut State, env: u32, s: &TextExpr, span: Span) -> Result<String, RtError> {
         let mut en = self.env_of(st, env);
-        let text = self.ev(st).interpolate(s, &mut en, span);
+        let text = self.evaluator(st).interpolate(s, &mut en, span);
         Self::put_env(st, env, en);
         text
     }
@@ -384,27 +383,27 @@ impl Engine<'_> {
                 .iter()
                 .map(|v| match v {
                     Value::Player(p) => Ok(*p),
-                    other => Err(self.ev(st).type_err(e.span, "a list of players", other)),
+                    other => Err(self.evaluator(st).type_err(e.span, "a list of players", other)),
                 })
                 .collect(),
-            other => Err(self.ev(st).type_err(e.span, "a player or a list of players", &other)),
+            other => Err(self.evaluator(st).type_err(e.span, "a player or a list of players", &other)),
         }
     }
 
     /// The objects a statement acts on: one object, a list, or a zone's contents.
     fn objects_of(&self, st: &mut State, env: u32, e: &Expr) -> Result<Vec<ObjId>, RtError> {
         let v = self.eval_in(st, env, e)?;
-        let ev = self.ev(st);
+        let evaluator = self.evaluator(st);
         match v {
             Value::Obj(o) => Ok(vec![o]),
             Value::None => Ok(vec![]),
-            other => ev
+            other => evaluator
                 .as_list(other, e.span)?
                 .iter()
                 .filter(|x| !x.is_none())
                 .map(|x| match x {
                     Value::Obj(o) => Ok(*o),
-                    other => Err(ev.type_err(e.span, "objects", other)),
+                    other => Err(evaluator.type_err(e.span, "objects", other)),
                 })
                 .collect(),
         }
@@ -420,35 +419,35 @@ impl Engine<'_> {
                 }
                 Ok(z)
             }
-            other => Err(self.ev(st).type_err(e.span, "a zone", &other)),
+            other => Err(self.evaluator(st).type_err(e.span, "a zone", &other)),
         }
     }
 
-    fn exec_choose(&self, st: &mut State, c: &ChooseIr, dest: Option<Slot>, env: u32, span: Span) -> R {
+    fn exec_choose(&self, st: &mut State, c: &ChooseIr, dest: Option<Slot>, env: u32, span: Span) -> RtResult {
         let mut en = self.env_of(st, env);
-        let ev = self.ev(st);
-        let seat = ev.player(&c.who, &mut en)?;
-        let prompt = ev.interpolate(&c.prompt, &mut en, span)?;
+        let evaluator = self.evaluator(st);
+        let seat = evaluator.player(&c.who, &mut en)?;
+        let prompt = evaluator.interpolate(&c.prompt, &mut en, span)?;
         match &c.form {
             ChooseFormIr::From { count, list, none } => {
-                let items = ev.list_of(list, &mut en)?;
+                let items = evaluator.list_of(list, &mut en)?;
                 let count = match count {
                     ChooseCountIr::One => Count::One,
-                    ChooseCountIr::Exactly(n) => Count::Exactly(u32::try_from(ev.int(n, &mut en)?.max(0)).unwrap_or(0)),
-                    ChooseCountIr::UpTo(n) => Count::UpTo(u32::try_from(ev.int(n, &mut en)?.max(0)).unwrap_or(0)),
+                    ChooseCountIr::Exactly(n) => Count::Exactly(u32::try_from(evaluator.int(n, &mut en)?.max(0)).unwrap_or(0)),
+                    ChooseCountIr::UpTo(n) => Count::UpTo(u32::try_from(evaluator.int(n, &mut en)?.max(0)).unwrap_or(0)),
                     ChooseCountIr::Order => Count::Order,
                 };
                 let none = match none {
-                    Some(s) => Some(ev.interpolate(s, &mut en, span)?),
+                    Some(s) => Some(evaluator.interpolate(s, &mut en, span)?),
                     None => None,
                 };
                 let options: Vec<Choice> =
-                    items.iter().map(|v| Choice { label: ev.label_shared(v, seat), value: v.clone(), rarely: false }).collect();
+                    items.iter().map(|v| Choice { label: evaluator.label_shared(v, seat), value: v.clone(), rarely: false }).collect();
                 let dest = match dest {
                     Some(slot) => Dest::Slot { env, slot },
                     None => Dest::Discard,
                 };
-                drop(ev);
+                drop(evaluator);
                 Self::put_env(st, env, en);
                 self.ask(st, seat, prompt, options, count, none, c.secret, dest, span)
             }
@@ -457,22 +456,22 @@ impl Engine<'_> {
                 let mut blocks = Vec::new();
                 for b in branches {
                     if let Some(cond) = &b.cond
-                        && !ev.truth(cond, &mut en)?
+                        && !evaluator.truth(cond, &mut en)?
                     {
                         continue;
                     }
-                    let label = ev.interpolate(&b.label, &mut en, span)?;
+                    let label = evaluator.interpolate(&b.label, &mut en, span)?;
                     options.push(Choice { label: label.into(), value: Value::Int(blocks.len() as i64), rarely: b.rarely });
                     blocks.push(b.body);
                 }
-                drop(ev);
+                drop(evaluator);
                 Self::put_env(st, env, en);
                 self.ask(st, seat, prompt, options, Count::One, None, c.secret, Dest::Branch { env, blocks }, span)
             }
         }
     }
 
-    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOperator, value: &Expr, env: u32, span: Span) -> R {
+    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOperator, value: &Expr, env: u32, span: Span) -> RtResult {
         let v = self.eval_in(st, env, value)?;
         let combine = |old: &Value, v: Value| -> Result<Value, RtError> {
             match op {
@@ -508,7 +507,7 @@ impl Engine<'_> {
             PlaceIr::PlayerField(pe, i) => {
                 let p = {
                     let mut en = self.env_of(st, env);
-                    let p = self.ev(st).player(pe, &mut en);
+                    let p = self.evaluator(st).player(pe, &mut en);
                     Self::put_env(st, env, en);
                     p?
                 };
@@ -530,16 +529,16 @@ impl Engine<'_> {
             PlaceIr::ObjField(oe, f) => {
                 let o = match self.eval_in(st, env, oe)? {
                     Value::Obj(o) => o,
-                    other => return Err(self.ev(st).type_err(oe.span, "an object", &other)),
+                    other => return Err(self.evaluator(st).type_err(oe.span, "an object", &other)),
                 };
-                let old = self.ev(st).read_field(o, *f, span)?;
+                let old = self.evaluator(st).read_field(o, *f, span)?;
                 let new = combine(&old, v)?;
                 if let Some(ob) = st.obj_mut(o) {
                     ob.fields.retain(|(s, _)| s != f);
                     ob.fields.push((*f, new.clone()));
                 }
                 if old != new {
-                    let name = || format!("{}.{}", self.ev(st).obj_name(o), self.game.sym(*f));
+                    let name = || format!("{}.{}", self.evaluator(st).obj_name(o), self.game.sym(*f));
                     let (what, announced) = match st.obj(o).map(|x| x.def) {
                         Some(def) => self.set_name(SetName::Field(def, *f), || {
                             let kind = self.game.def(def).and_then(|d| self.game.kinds.get(d.kind as usize));
@@ -559,7 +558,7 @@ impl Engine<'_> {
 
     /// Call a procedure: `requires` not met means nothing happens (do as much as you can);
     /// replacements may apply instead.
-    pub fn do_call(&self, st: &mut State, call: &CallIr, env: u32, ret: Option<(u32, Slot)>) -> R {
+    pub fn do_call(&self, st: &mut State, call: &CallIr, env: u32, ret: Option<(u32, Slot)>) -> RtResult {
         // The arguments become the procedure's first slots: room for all its slots at once.
         let slots = match &call.target {
             CallTarget::Proc(p) => self.game.proc_def(*p).map_or(0, |d| d.slots as usize),
@@ -573,7 +572,7 @@ impl Engine<'_> {
             CallTarget::Proc(p) => *p,
             CallTarget::Dynamic(e) => match self.eval_in(st, env, e)? {
                 Value::Proc(p) => p,
-                other => return Err(self.ev(st).type_err(e.span, "a procedure", &other)),
+                other => return Err(self.evaluator(st).type_err(e.span, "a procedure", &other)),
             },
         };
         self.call_proc(st, pid, args, ret, &[], call.span)
@@ -587,7 +586,7 @@ impl Engine<'_> {
         ret: Option<(u32, Slot)>,
         declined: &[ReplacementRef],
         span: Span,
-    ) -> R {
+    ) -> RtResult {
         // A call that returns nothing (it did nothing, or ended without `return`) leaves `none`.
         if let Some((renv, rslot)) = ret {
             Self::set_local(st, renv, rslot, Value::None);
@@ -598,13 +597,13 @@ impl Engine<'_> {
         }
         let (you, self_obj) = self.caller_context(st);
         if let Some(req) = &def.requires
-            && !self.ev(st).holds_in(req, def.slots, &args, you, self_obj)?
+            && !self.evaluator(st).holds_in(req, def.slots, &args, you, self_obj)?
         {
             return Ok(());
         }
         // A forbidden call does nothing, as one whose `requires` fails.
         let may_be_forbidden = !self.game.proc_forbids.is_empty() || !st.lasting.is_empty() || self.game.objects_hook.proc(pid);
-        if may_be_forbidden && self.ev(st).proc_forbidden(pid, &args)? {
+        if may_be_forbidden && self.evaluator(st).proc_forbidden(pid, &args)? {
             return Ok(());
         }
         if let Some((cand, optional)) = self.find_replacement(st, pid, &args, declined)? {
@@ -634,16 +633,16 @@ impl Engine<'_> {
     ) -> Result<Option<(ReplacementRef, Option<(Seat, String)>)>, RtError> {
         // Whether a routine is running now (a replacement never replaces its own calls).
         let running = |r: Routine| st.frames.iter().any(|f| matches!(f.kind, FrameKind::Call { routine, .. } if routine == r));
-        let ev = self.ev(st);
+        let evaluator = self.evaluator(st);
         // Does this replacement apply (and, if optional, who is asked what)?
         let applies = |r: &ReplaceDef, env: &mut Env| -> Result<Option<Option<(Seat, String)>>, RtError> {
             if let Some(w) = &r.when
-                && !ev.truth(w, env)?
+                && !evaluator.truth(w, env)?
             {
                 return Ok(None);
             }
             Ok(Some(match &r.optional {
-                Some((who, prompt)) => Some((ev.player(who, env)?, prompt.clone())),
+                Some((who, prompt)) => Some((evaluator.player(who, env)?, prompt.clone())),
                 None => None,
             }))
         };
@@ -665,16 +664,16 @@ impl Engine<'_> {
                 continue;
             }
             let mut env = Env { slots: lasting_slots(l, &d.params, args), you: l.you, self_obj: l.self_obj, rec: super::state::NO_CALL };
-            if !ev.truth(&d.when, &mut env)? {
+            if !evaluator.truth(&d.when, &mut env)? {
                 continue;
             }
             let opt = match &lr.optional {
-                Some((who, prompt)) => Some((ev.player(who, &mut env)?, prompt.clone())),
+                Some((who, prompt)) => Some((evaluator.player(who, &mut env)?, prompt.clone())),
                 None => None,
             };
             return Ok(Some((rr, opt)));
         }
-        for (id, def) in ev.active_passives(self.game.objects_hook.proc(pid), |d| d.replaces.iter().any(|r| r.target == pid))? {
+        for (id, def) in evaluator.active_passives(self.game.objects_hook.proc(pid), |d| d.replaces.iter().any(|r| r.target == pid))? {
             let controller = st.obj(id).map(|x| x.controller);
             for (ri, r) in def.replaces.iter().enumerate() {
                 let rr = ReplacementRef::Obj(id, ri as u16);
@@ -697,7 +696,7 @@ impl Engine<'_> {
         args: Vec<Value>,
         ret: Option<(u32, Slot)>,
         span: Span,
-    ) -> R {
+    ) -> RtResult {
         let (routine, body, slots, you, self_obj) = match r {
             ReplacementRef::Rule(i) => {
                 let d = self.game.replaces.get(i as usize).ok_or_else(|| err(span, "no such replacement"))?;
@@ -750,7 +749,7 @@ impl Engine<'_> {
         st.result = Some(result);
     }
 
-    fn player_out(&self, st: &mut State, p: Seat, reason: String, span: Span) -> R {
+    fn player_out(&self, st: &mut State, p: Seat, reason: String, span: Span) -> RtResult {
         if st.players.get(p as usize).is_none_or(|ps| ps.out) {
             return Ok(());
         }

@@ -20,7 +20,7 @@ pub const EPS: f64 = 1.0;
 const FULL_TURN: i64 = 360_000;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct P {
+pub struct Point {
     pub x: f64,
     pub y: f64,
 }
@@ -34,8 +34,8 @@ pub struct Pose {
 }
 
 impl Pose {
-    pub fn p(self) -> P {
-        P { x: self.x as f64, y: self.y as f64 }
+    pub fn p(self) -> Point {
+        Point { x: self.x as f64, y: self.y as f64 }
     }
 }
 
@@ -131,7 +131,7 @@ fn atan(x: f64) -> f64 {
 }
 
 /// The direction from a to b, in millidegrees [0, 360000); 0 when the points coincide.
-pub fn bearing(a: P, b: P) -> i64 {
+pub fn bearing(a: Point, b: Point) -> i64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     if dx.abs() < 1e-9 && dy.abs() < 1e-9 {
         return 0;
@@ -151,7 +151,7 @@ pub fn bearing(a: P, b: P) -> i64 {
     norm_angle(round(ang * 180_000.0 / PI))
 }
 
-pub fn dist(a: P, b: P) -> f64 {
+pub fn dist(a: Point, b: Point) -> f64 {
     ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).sqrt()
 }
 
@@ -163,34 +163,34 @@ pub fn step(p: Pose, forward: i64, left: i64, turn: i64) -> Pose {
 }
 
 /// A shape's corners placed in the world by a pose.
-pub fn place(shape: &[P], at: Pose) -> Vec<P> {
+pub fn place(shape: &[Point], at: Pose) -> Vec<Point> {
     let (s, c) = sin_cos(at.h);
     let (ox, oy) = (at.x as f64, at.y as f64);
-    shape.iter().map(|q| P { x: ox + q.x * c - q.y * s, y: oy + q.x * s + q.y * c }).collect()
+    shape.iter().map(|q| Point { x: ox + q.x * c - q.y * s, y: oy + q.x * s + q.y * c }).collect()
 }
 
-fn edges(poly: &[P]) -> impl Iterator<Item = (P, P)> + '_ {
+fn edges(poly: &[Point]) -> impl Iterator<Item = (Point, Point)> + '_ {
     let n = poly.len();
     (0..n).filter_map(move |i| Some((*poly.get(i)?, *poly.get((i + 1) % n)?)))
 }
 
-fn cross(o: P, a: P, b: P) -> f64 {
+fn cross(o: Point, a: Point, b: Point) -> f64 {
     (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
 }
 
 /// The point of segment [a, b] nearest to p.
-pub fn nearest_on_segment(p: P, a: P, b: P) -> P {
+pub fn nearest_on_segment(p: Point, a: Point, b: Point) -> Point {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let len2 = dx * dx + dy * dy;
     if len2 < 1e-12 {
         return a;
     }
     let t = (((p.x - a.x) * dx + (p.y - a.y) * dy) / len2).clamp(0.0, 1.0);
-    P { x: a.x + t * dx, y: a.y + t * dy }
+    Point { x: a.x + t * dx, y: a.y + t * dy }
 }
 
 /// Inside the polygon, or on its boundary.
-pub fn point_in(p: P, poly: &[P]) -> bool {
+pub fn point_in(p: Point, poly: &[Point]) -> bool {
     if poly.len() < 3 {
         return poly.iter().any(|q| dist(*q, p) <= EPS);
     }
@@ -212,11 +212,11 @@ pub fn point_in(p: P, poly: &[P]) -> bool {
 }
 
 /// Do segments [a, b] and [c, d] meet (touching counts)?
-pub fn segments_meet(a: P, b: P, c: P, d: P) -> bool {
+pub fn segments_meet(a: Point, b: Point, c: Point, d: Point) -> bool {
     seg_seg_distance(a, b, c, d) <= EPS
 }
 
-fn proper_cross(a: P, b: P, c: P, d: P) -> bool {
+fn proper_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
     let d1 = cross(c, d, a);
     let d2 = cross(c, d, b);
     let d3 = cross(a, b, c);
@@ -224,7 +224,7 @@ fn proper_cross(a: P, b: P, c: P, d: P) -> bool {
     ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
 }
 
-pub fn seg_seg_distance(a: P, b: P, c: P, d: P) -> f64 {
+pub fn seg_seg_distance(a: Point, b: Point, c: Point, d: Point) -> f64 {
     if proper_cross(a, b, c, d) {
         return 0.0;
     }
@@ -238,7 +238,7 @@ pub fn seg_seg_distance(a: P, b: P, c: P, d: P) -> f64 {
 }
 
 /// Do two polygons overlap (touching counts)?
-pub fn overlaps(s: &[P], t: &[P]) -> bool {
+pub fn overlaps(s: &[Point], t: &[Point]) -> bool {
     for (a, b) in edges(s) {
         for (c, d) in edges(t) {
             if segments_meet(a, b, c, d) {
@@ -250,7 +250,7 @@ pub fn overlaps(s: &[P], t: &[P]) -> bool {
 }
 
 /// Does the segment [a, b] cross or touch the polygon (or lie inside it)?
-pub fn crosses(a: P, b: P, poly: &[P]) -> bool {
+pub fn crosses(a: Point, b: Point, poly: &[Point]) -> bool {
     if point_in(a, poly) || point_in(b, poly) {
         return true;
     }
@@ -258,7 +258,7 @@ pub fn crosses(a: P, b: P, poly: &[P]) -> bool {
 }
 
 /// The index of the polygon's edge that the segment from a toward b meets first, if any.
-pub fn first_edge(a: P, b: P, poly: &[P]) -> Option<usize> {
+pub fn first_edge(a: Point, b: Point, poly: &[Point]) -> Option<usize> {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let mut best: Option<(f64, usize)> = None;
     for (i, (c, d)) in edges(poly).enumerate() {
@@ -278,12 +278,12 @@ pub fn first_edge(a: P, b: P, poly: &[P]) -> Option<usize> {
 }
 
 /// Is every corner of `s` inside `area`?
-pub fn within(s: &[P], area: &[P]) -> bool {
+pub fn within(s: &[Point], area: &[Point]) -> bool {
     s.iter().all(|p| point_in(*p, area))
 }
 
 /// Is q inside the arc seen from `from` (its heading, plus or minus `half` millidegrees)?
-pub fn in_arc(from: Pose, half: i64, q: P) -> bool {
+pub fn in_arc(from: Pose, half: i64, q: Point) -> bool {
     let o = from.p();
     if dist(o, q) <= EPS {
         return true;
@@ -292,13 +292,13 @@ pub fn in_arc(from: Pose, half: i64, q: P) -> bool {
 }
 
 /// The nearest point of the polygon (its inside included) that lies inside the arc, if any.
-pub fn nearest_in_arc(from: Pose, half: i64, poly: &[P]) -> Option<P> {
+pub fn nearest_in_arc(from: Pose, half: i64, poly: &[Point]) -> Option<Point> {
     let o = from.p();
     if point_in(o, poly) {
         return Some(o);
     }
-    let mut best: Option<(f64, P)> = None;
-    let mut consider = |q: P| {
+    let mut best: Option<(f64, Point)> = None;
+    let mut consider = |q: Point| {
         if in_arc(from, half, q) {
             let d = dist(o, q);
             if best.is_none_or(|(bd, _)| d < bd) {
@@ -307,11 +307,11 @@ pub fn nearest_in_arc(from: Pose, half: i64, poly: &[P]) -> Option<P> {
         }
     };
     // The arc's two edges as rays from the origin.
-    let rays: Vec<P> = [from.h - half, from.h + half]
+    let rays: Vec<Point> = [from.h - half, from.h + half]
         .iter()
         .map(|h| {
             let (s, c) = sin_cos(*h);
-            P { x: o.x + c, y: o.y + s }
+            Point { x: o.x + c, y: o.y + s }
         })
         .collect();
     for (a, b) in edges(poly) {
@@ -331,7 +331,7 @@ pub fn nearest_in_arc(from: Pose, half: i64, poly: &[P]) -> Option<P> {
             }
         }
         ts.sort_by(f64::total_cmp);
-        let at = |t: f64| P { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
+        let at = |t: f64| Point { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
         for w in ts.windows(2) {
             if let [t0, t1] = w {
                 let (p0, p1) = (at(*t0), at(*t1));
@@ -349,7 +349,7 @@ pub fn nearest_in_arc(from: Pose, half: i64, poly: &[P]) -> Option<P> {
 
 /// Points along the polygon's edges, one every `spacing` micrometres (and every corner), that lie
 /// inside the arc: the places a measurement may reach.
-pub fn points_in_arc(from: Pose, half: i64, poly: &[P], spacing: f64) -> Vec<P> {
+pub fn points_in_arc(from: Pose, half: i64, poly: &[Point], spacing: f64) -> Vec<Point> {
     let mut out = Vec::new();
     if let Some(q) = nearest_in_arc(from, half, poly) {
         out.push(q);
@@ -360,7 +360,7 @@ pub fn points_in_arc(from: Pose, half: i64, poly: &[P], spacing: f64) -> Vec<P> 
         let n = ((len / spacing).ceil() as usize).clamp(1, 10_000);
         for k in 0..n {
             let t = k as f64 / n as f64;
-            let q = P { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
+            let q = Point { x: a.x + t * (b.x - a.x), y: a.y + t * (b.y - a.y) };
             if in_arc(from, half, q) {
                 out.push(q);
             }
@@ -370,7 +370,7 @@ pub fn points_in_arc(from: Pose, half: i64, poly: &[P], spacing: f64) -> Vec<P> 
 }
 
 /// The distance from a point to a polygon (0 inside).
-pub fn distance_to(p: P, poly: &[P]) -> f64 {
+pub fn distance_to(p: Point, poly: &[Point]) -> f64 {
     if point_in(p, poly) {
         return 0.0;
     }
@@ -378,7 +378,7 @@ pub fn distance_to(p: P, poly: &[P]) -> f64 {
 }
 
 /// The distance between two polygons (0 when they overlap).
-pub fn shape_distance(s: &[P], t: &[P]) -> f64 {
+pub fn shape_distance(s: &[Point], t: &[Point]) -> f64 {
     if overlaps(s, t) {
         return 0.0;
     }
@@ -392,17 +392,17 @@ pub fn shape_distance(s: &[P], t: &[P]) -> f64 {
 }
 
 /// A regular polygon of n corners around the origin, the first on +x (a circle, for n large).
-pub fn regular(n: usize, r: f64) -> Vec<P> {
+pub fn regular(n: usize, r: f64) -> Vec<Point> {
     let n = n.clamp(3, 360);
     (0..n)
         .map(|k| {
             let (s, c) = sin_cos((k as i64) * FULL_TURN / n as i64);
-            P { x: r * c, y: r * s }
+            Point { x: r * c, y: r * s }
         })
         .collect()
 }
 
-pub fn to_pose(p: P) -> Pose {
+pub fn to_pose(p: Point) -> Pose {
     Pose { x: round(p.x), y: round(p.y), h: 0 }
 }
 
@@ -414,8 +414,8 @@ pub fn round_len(v: f64) -> i64 {
 mod tests {
     use super::*;
 
-    fn pt(x: f64, y: f64) -> P {
-        P { x, y }
+    fn pt(x: f64, y: f64) -> Point {
+        Point { x, y }
     }
 
     #[test]

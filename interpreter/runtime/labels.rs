@@ -1,6 +1,7 @@
 //! Values as text (what players see, with what they may not know hidden) and the budgets that
 //! building texts and lists counts toward.
 
+use super::RtResult;
 use super::eval::*;
 use super::state::Env;
 use arbiter_ir::value::{ObjId, Seat, Value};
@@ -11,7 +12,7 @@ use std::sync::Arc;
 
 impl<'a> Evaluator<'a> {
     /// A text with `{..}` parts filled in.
-    pub fn interpolate(&self, pieces: &[TextPiece], env: &mut Env, span: Span) -> R<String> {
+    pub fn interpolate(&self, pieces: &[TextPiece], env: &mut Env, span: Span) -> RtResult<String> {
         let mut s = String::new();
         for p in pieces {
             match p {
@@ -27,7 +28,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Append a value's text, unless the text would grow past the text budget.
-    pub(super) fn push_label(&self, s: &mut String, v: &Value, span: Span) -> R<()> {
+    pub(super) fn push_label(&self, s: &mut String, v: &Value, span: Span) -> RtResult<()> {
         let room = TEXT_BUDGET.saturating_sub(s.len());
         let len = self.label_len(v, room);
         if len > room {
@@ -59,14 +60,14 @@ impl<'a> Evaluator<'a> {
     /// Refuse an item that would nest lists more than `NEST_BUDGET` deep (dropping or printing a
     /// list nested without end would overflow the stack). Free for an item that is not a list; a
     /// list item is walked, one evaluation step per item it holds.
-    pub(super) fn check_nesting(&self, item: &Value, span: Span) -> R<()> {
+    pub(super) fn check_nesting(&self, item: &Value, span: Span) -> RtResult<()> {
         match item {
             Value::List(l) => self.nest_walk(l, 1, span),
             _ => Ok(()),
         }
     }
 
-    fn nest_walk(&self, l: &[Value], depth: u32, span: Span) -> R<()> {
+    fn nest_walk(&self, l: &[Value], depth: u32, span: Span) -> RtResult<()> {
         if depth >= NEST_BUDGET {
             return Err(err(span, format!("size budget exceeded: lists nested more than {NEST_BUDGET} deep"))
                 .with_help("a rule puts a list inside a list again and again; keep lists flat"));
@@ -81,12 +82,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Count work (list items walked) toward the evaluation's step budget.
-    pub(super) fn work(&self, items: usize, span: Span) -> R<()> {
+    pub(super) fn work(&self, items: usize, span: Span) -> RtResult<()> {
         self.count_steps(items, span, "a condition or function does too much work, or walks lists that keep growing")
     }
 
     /// Count steps toward the evaluation's step budget.
-    fn count_steps(&self, n: usize, span: Span, help: &str) -> R<()> {
+    fn count_steps(&self, n: usize, span: Span, help: &str) -> RtResult<()> {
         let steps = self.steps.get().saturating_add(n as u64);
         if steps > EVAL_BUDGET {
             return Err(err(span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps")).with_help(help));
@@ -96,7 +97,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Count bytes built toward the memory budget (between two decisions).
-    pub fn charge(&self, bytes: usize, span: Span) -> R<()> {
+    pub fn charge(&self, bytes: usize, span: Span) -> RtResult<()> {
         let used = self.built(bytes as u64);
         if used > MEMORY_BUDGET {
             return Err(err(

@@ -29,6 +29,9 @@ pub use decisions::AnswerError;
 pub use engine::{Engine, Setup, Status};
 pub use random::{RandomSource, ScriptedResults, SeededRandom};
 pub use state::{Answer, State};
+
+/// What running the rules gives: a value (nothing for a statement) or the error that stopped them.
+pub type RtResult<T = ()> = Result<T, RtError>;
 pub use trace::{CauseRecorder, Forgetful, Profiler, Tracer};
 
 use arbiter_syntax::diag::Diag;

@@ -5,7 +5,8 @@
 //! comes first: a field a blank object loses reads the kind's default with the rulebook's
 //! modifiers only; objects' and temporary changes pass it by (`through_modifiers`).
 
-use super::eval::{Evaluator, R, err};
+use super::RtResult;
+use super::eval::{Evaluator, err};
 use super::state::Place;
 use arbiter_ir::operators::ModifyOperator;
 use arbiter_ir::value::{ObjId, Value};
@@ -23,12 +24,12 @@ struct Applied {
 impl<'a> Evaluator<'a> {
     /// Is this object blank (its printed values and abilities ignored)? Only the rulebook's
     /// modifiers can blank an object; an object's own abilities cannot.
-    pub fn is_blank(&self, o: ObjId) -> R<bool> {
+    pub fn is_blank(&self, o: ObjId) -> RtResult<bool> {
         Ok(self.blank_except(o)?.is_some())
     }
 
     /// The fields kept when blank, or `None` when the object is not blank.
-    fn blank_except(&self, o: ObjId) -> R<Option<&'a [Sym]>> {
+    fn blank_except(&self, o: ObjId) -> RtResult<Option<&'a [Sym]>> {
         if self.game.blank_modifiers.is_empty() {
             return Ok(None);
         }
@@ -73,7 +74,7 @@ impl<'a> Evaluator<'a> {
 
     /// Whether an object's abilities are in effect: it is in a zone where its kind is active,
     /// directly (not under another object), and it is not blank.
-    pub fn is_active(&self, o: ObjId) -> R<bool> {
+    pub fn is_active(&self, o: ObjId) -> RtResult<bool> {
         let Some(ob) = self.state.obj(o) else { return Ok(false) };
         let Place::Zone(z) = ob.place else { return Ok(false) };
         let Some(def) = self.game.def(ob.def) else { return Ok(false) };
@@ -88,7 +89,7 @@ impl<'a> Evaluator<'a> {
     /// effect: the sources of continuous effects, triggers, permits, forbids and replacements.
     /// `any` says whether some definition can pass at all (worked out when the rules are checked):
     /// when none can, no object is looked at.
-    pub fn active_passives(&self, any: bool, wanted: impl Fn(&'a ObjDef) -> bool) -> R<Vec<(ObjId, &'a ObjDef)>> {
+    pub fn active_passives(&self, any: bool, wanted: impl Fn(&'a ObjDef) -> bool) -> RtResult<Vec<(ObjId, &'a ObjDef)>> {
         let mut out = Vec::new();
         if !any {
             return Ok(out);
@@ -112,7 +113,7 @@ impl<'a> Evaluator<'a> {
         Ok(out)
     }
 
-    fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> R<bool> {
+    fn modifier_applies(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>) -> RtResult<bool> {
         // A condition that needs `o in ZONE` (see `ModifierDef::zone_guard`) can't hold for an
         // object elsewhere: answer without evaluating it (field reads ask this of every object).
         // An object under another is in its top's zone here, so it is never skipped wrongly.
@@ -132,7 +133,7 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    fn modifier_holds(&self, m: &ModifierDef, source: Option<ObjId>, env: &mut super::state::Env) -> R<bool> {
+    fn modifier_holds(&self, m: &ModifierDef, source: Option<ObjId>, env: &mut super::state::Env) -> RtResult<bool> {
         if let (Some(cond), Some(_)) = (&m.active_while, source)
             && !self.truth(cond, env)?
         {
@@ -146,20 +147,20 @@ impl<'a> Evaluator<'a> {
 
     /// The printed value of a field (an override, the definition's value, or the default) and the
     /// kind's default.
-    fn printed(&self, o: ObjId, f: Sym, span: Span) -> R<(Value, Value)> {
+    fn printed(&self, o: ObjId, f: Sym, span: Span) -> RtResult<(Value, Value)> {
         let (ob, def, kind, idx) = self.field_of(o, f, span)?;
         let default = kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default();
         Ok((printed_in(ob, def, kind, f, idx), default))
     }
 
     /// The printed value alone.
-    fn printed_only(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+    fn printed_only(&self, o: ObjId, f: Sym, span: Span) -> RtResult<Value> {
         let (ob, def, kind, idx) = self.field_of(o, f, span)?;
         Ok(printed_in(ob, def, kind, f, idx))
     }
 
     /// An object, its definition and kind, and the field's index in the kind.
-    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> R<(&'a super::state::Obj, &'a ObjDef, &'a arbiter_ir::KindDef, usize)> {
+    fn field_of(&self, o: ObjId, f: Sym, span: Span) -> RtResult<(&'a super::state::Obj, &'a ObjDef, &'a arbiter_ir::KindDef, usize)> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let def = self.game.def(ob.def).ok_or_else(|| err(span, "no such definition"))?;
         let kind = self.game.kind(def.kind).ok_or_else(|| err(span, "no such kind"))?;
@@ -169,7 +170,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Read an object's field through every modifier.
-    pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+    pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> RtResult<Value> {
         // No modifier touches this field and no temporary change is made to it: only blankness
         // can hide the printed value (the blank check is remembered by object), and with no
         // blanking modifier, nothing can: the printed value is the value.
@@ -205,7 +206,7 @@ impl<'a> Evaluator<'a> {
     /// asset`): changes from objects' abilities and from effects with a duration pass it by, and
     /// apply again once the object is no longer blank (a +2 until end of phase on a card turned
     /// face down counts again if it is turned face up within the phase).
-    fn through_modifiers(&self, o: ObjId, f: Sym, span: Span) -> R<Value> {
+    fn through_modifiers(&self, o: ObjId, f: Sym, span: Span) -> RtResult<Value> {
         let (printed, default) = self.printed(o, f, span)?;
         let blank = self.blank_except(o)?;
         let lost = matches!(&blank, Some(keep) if !keep.contains(&f));
@@ -251,7 +252,7 @@ impl<'a> Evaluator<'a> {
         Ok(value)
     }
 
-    fn collect(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>, ts: u64, out: &mut Vec<Applied>) -> R<()> {
+    fn collect(&self, m: &ModifierDef, target: ObjId, source: Option<ObjId>, ts: u64, out: &mut Vec<Applied>) -> RtResult<()> {
         let you = source.and_then(|s| self.controller(s));
         for e in &m.effects {
             let mut env = self.pooled_env(m.slots, &[], you, source);
@@ -278,7 +279,7 @@ fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, 
 }
 
 /// Apply one modification to a value.
-pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> R<Value> {
+pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> RtResult<Value> {
     Ok(match (op, value, by) {
         (ModifyOperator::Set, _, v) => v,
         (ModifyOperator::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| super::eval::overflow(span))?),

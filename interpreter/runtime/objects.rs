@@ -2,14 +2,13 @@
 //! over other objects, turned face up or down.
 
 use super::RtError;
+use super::RtResult;
 use super::engine::Engine;
 use super::eval::err;
 use super::state::*;
 use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_ir::*;
 use arbiter_syntax::span::Span;
-
-type R = Result<(), RtError>;
 
 impl Engine<'_> {
     pub(super) fn exec_create(&self, st: &mut State, c: &CreateIr, env: u32, span: Span) -> Result<ObjId, RtError> {
@@ -18,16 +17,16 @@ impl Engine<'_> {
             Value::Text(t) => {
                 self.game.def_index.get(t.as_ref()).copied().ok_or_else(|| err(c.def.span, format!("no definition named `{t}`")))?
             }
-            other => return Err(self.ev(st).type_err(c.def.span, "a definition", &other)),
+            other => return Err(self.evaluator(st).type_err(c.def.span, "a definition", &other)),
         };
         let zone = match self.eval_in(st, env, &c.zone)? {
             Value::Zone(z) => z,
-            other => return Err(self.ev(st).type_err(c.zone.span, "a zone", &other)),
+            other => return Err(self.evaluator(st).type_err(c.zone.span, "a zone", &other)),
         };
         let owner = match &c.owner {
             Some(o) => match self.eval_in(st, env, o)? {
                 Value::Player(p) => p,
-                other => return Err(self.ev(st).type_err(o.span, "a player", &other)),
+                other => return Err(self.evaluator(st).type_err(o.span, "a player", &other)),
             },
             None => zone.owner.ok_or_else(|| err(span, "this zone belongs to no player: say who owns the new object with `owned by p`"))?,
         };
@@ -79,7 +78,7 @@ impl Engine<'_> {
         Ok(place)
     }
 
-    fn place_in_zone(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> R {
+    fn place_in_zone(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> RtResult {
         let zdef = self.game.zone(z.zone).ok_or_else(|| err(span, "no such zone"))?;
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
         let ordered = zdef.ordered;
@@ -122,7 +121,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    pub fn move_obj(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> R {
+    pub fn move_obj(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> RtResult {
         let before = st.obj(o).map(|x| x.known).unwrap_or(0);
         let def = st.obj(o).map(|x| x.def).ok_or_else(|| err(span, format!("no object #{o}")))?;
         let from_zone = st.zone_of(o);
@@ -147,7 +146,7 @@ impl Engine<'_> {
             return Ok(None);
         }
         let Some(ob) = st.obj(o) else { return Ok(None) };
-        if !self.left_play(def, ob.place, to) || !self.ev(st).is_active(o)? {
+        if !self.left_play(def, ob.place, to) || !self.evaluator(st).is_active(o)? {
             return Ok(None);
         }
         Ok(Some((o, ob.controller)))
@@ -172,7 +171,7 @@ impl Engine<'_> {
         }
     }
 
-    pub(super) fn put_under(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> R {
+    pub(super) fn put_under(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> RtResult {
         if o == target || self.is_within(st, target, o) {
             return Err(err(span, "an object cannot go under itself"));
         }
@@ -199,7 +198,7 @@ impl Engine<'_> {
     }
 
     /// `put x over y`: x takes y's place; y and everything under it go under x.
-    pub(super) fn put_over(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> R {
+    pub(super) fn put_over(&self, st: &mut State, o: ObjId, target: ObjId, span: Span) -> RtResult {
         if o == target || self.is_within(st, target, o) {
             return Err(err(span, "an object cannot go over itself"));
         }
@@ -294,7 +293,7 @@ impl Engine<'_> {
         self.random().pick(self.game, st, items, span)
     }
 
-    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> R {
+    pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> RtResult {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
         self.random().shuffle(self.game, st, z, &mut items, span)?;

@@ -2,7 +2,8 @@
 //! `and`, `or`, `not`, comparison and membership test in it (the same steps, the same errors as evaluating it);
 //! `binary` evaluates the operators as values.
 
-use super::eval::{Evaluator, R, err, overflow};
+use super::RtResult;
+use super::eval::{Evaluator, err, overflow};
 use super::state::Env;
 use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
 use arbiter_ir::value::Value;
@@ -13,32 +14,36 @@ use arbiter_syntax::span::Span;
 impl Evaluator<'_> {
     /// Whether a condition holds. The operators of conditions are answered here directly, each as
     /// one step, as `eval` would count it; anything else is evaluated and must be true or false.
-    pub fn truth(&self, e: &Expr, env: &mut Env) -> R<bool> {
+    pub fn truth(&self, e: &Expr, env: &mut Env) -> RtResult<bool> {
         match &e.kind {
-            ExprKind::Binary(BinaryOperator::And, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? && ev.truth(r, env)?)),
-            ExprKind::Binary(BinaryOperator::Or, l, r) => self.step(e, |ev| Ok(ev.truth(l, env)? || ev.truth(r, env)?)),
-            ExprKind::Unary(UnaryOperator::Not, x) => self.step(e, |ev| Ok(!ev.truth(x, env)?)),
+            ExprKind::Binary(BinaryOperator::And, l, r) => {
+                self.step(e, |evaluator| Ok(evaluator.truth(l, env)? && evaluator.truth(r, env)?))
+            }
+            ExprKind::Binary(BinaryOperator::Or, l, r) => {
+                self.step(e, |evaluator| Ok(evaluator.truth(l, env)? || evaluator.truth(r, env)?))
+            }
+            ExprKind::Unary(UnaryOperator::Not, x) => self.step(e, |evaluator| Ok(!evaluator.truth(x, env)?)),
             ExprKind::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => {
-                self.step(e, |ev| ev.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinaryOperator::Eq))))
+                self.step(e, |evaluator| evaluator.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinaryOperator::Eq))))
             }
             ExprKind::Binary(op @ (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge), l, r) => {
-                self.step(e, |ev| {
-                    ev.with_operands(l, r, env, |a, b| match (a, b) {
+                self.step(e, |evaluator| {
+                    evaluator.with_operands(l, r, env, |a, b| match (a, b) {
                         (Value::Int(x), Value::Int(y)) => Ok(op.compare(*x, *y)),
                         _ => {
-                            let (x, y) = ev.numbers(a.clone(), b.clone(), l, r)?;
+                            let (x, y) = evaluator.numbers(a.clone(), b.clone(), l, r)?;
                             Ok(op.compare(x, y))
                         }
                     })
                 })
             }
-            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => self.step(e, |ev| {
-                let a = ev.eval(l, env)?;
-                let b = ev.eval(r, env)?;
+            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => self.step(e, |evaluator| {
+                let a = evaluator.eval(l, env)?;
+                let b = evaluator.eval(r, env)?;
                 Ok(match op {
-                    BinaryOperator::In => ev.contains(&b, &a, r.span)?,
-                    BinaryOperator::NotIn => !ev.contains(&b, &a, r.span)?,
-                    _ => ev.contains(&a, &b, l.span)?,
+                    BinaryOperator::In => evaluator.contains(&b, &a, r.span)?,
+                    BinaryOperator::NotIn => !evaluator.contains(&b, &a, r.span)?,
+                    _ => evaluator.contains(&a, &b, l.span)?,
                 })
             }),
             _ => match self.eval(e, env)? {
@@ -48,7 +53,7 @@ impl Evaluator<'_> {
         }
     }
 
-    pub(super) fn binary(&self, op: BinaryOperator, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> R<Value> {
+    pub(super) fn binary(&self, op: BinaryOperator, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> RtResult<Value> {
         match op {
             BinaryOperator::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
             BinaryOperator::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
@@ -76,7 +81,7 @@ impl Evaluator<'_> {
     }
 
     /// A (non-logical) operator applied to its operands' values.
-    pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> R<Value> {
+    pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> RtResult<Value> {
         let overflow = || overflow(span);
         Ok(match op {
             BinaryOperator::Eq => Value::Bool(a == b),
@@ -128,7 +133,7 @@ impl Evaluator<'_> {
     /// or global is read in place, not copied (`Expr::is_leaf`): reading one never fails and
     /// changes nothing, so it may be read after the other operand is evaluated.
     #[inline(always)]
-    pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> R<T>) -> R<T> {
+    pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> RtResult<T>) -> RtResult<T> {
         let a_own = if l.is_leaf() { None } else { Some(self.eval(l, env)?) };
         let b_own = if r.is_leaf() { None } else { Some(self.eval(r, env)?) };
         let a = match &a_own {
@@ -157,7 +162,7 @@ impl Evaluator<'_> {
     }
 
     /// Both operands as numbers, or the error for the first that is not one.
-    fn numbers(&self, a: Value, b: Value, l: &Expr, r: &Expr) -> R<(i64, i64)> {
+    fn numbers(&self, a: Value, b: Value, l: &Expr, r: &Expr) -> RtResult<(i64, i64)> {
         match (a, b) {
             (Value::Int(x), Value::Int(y)) => Ok((x, y)),
             (Value::Int(_), other) => Err(self.type_err(r.span, "a number", &other)),
@@ -165,7 +170,7 @@ impl Evaluator<'_> {
         }
     }
 
-    pub fn sized(&self, v: Vec<Value>, span: Span) -> R<Value> {
+    pub fn sized(&self, v: Vec<Value>, span: Span) -> RtResult<Value> {
         if v.len() > SIZE_BUDGET {
             return Err(size_exceeded(span));
         }
@@ -174,7 +179,7 @@ impl Evaluator<'_> {
     }
 
     /// `item in container`: list membership, or an object directly in a zone.
-    pub(super) fn contains(&self, container: &Value, item: &Value, span: Span) -> R<bool> {
+    pub(super) fn contains(&self, container: &Value, item: &Value, span: Span) -> RtResult<bool> {
         match container {
             Value::List(l) => {
                 self.work(l.len(), span)?;

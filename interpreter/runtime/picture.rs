@@ -190,7 +190,7 @@ impl Frame {
     /// The frame around the play area if one is drawn, else around everything drawn, with a
     /// margin.
     fn around(items: &[Vec<Value>]) -> Frame {
-        let mut pts: Vec<geo::P> = Vec::new();
+        let mut pts: Vec<geo::Point> = Vec::new();
         for d in items {
             if text_of(d.first()) == "area" {
                 pts.extend(shape_of(d.get(1)));
@@ -205,7 +205,7 @@ impl Frame {
             }
         }
         if pts.is_empty() {
-            pts.push(geo::P { x: 0.0, y: 0.0 });
+            pts.push(geo::Point { x: 0.0, y: 0.0 });
         }
         let (minx, maxx) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.x), b.max(p.x)));
         let (miny, maxy) = pts.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.y), b.max(p.y)));
@@ -219,14 +219,14 @@ impl Frame {
     }
 
     /// A point of the table in the picture's millimetres (y down), as SVG numbers.
-    fn px(&self, p: geo::P) -> (String, String) {
+    fn px(&self, p: geo::Point) -> (String, String) {
         (num((p.x - self.left) / 1000.0), num((self.top - p.y) / 1000.0))
     }
 }
 
 /// One drawing of the picture function's list, as SVG (a `key` is drawn in the legend).
 fn draw(frame: &Frame, d: &[Value], out: &mut String) -> Result<(), PictureError> {
-    let px = |p: geo::P| frame.px(p);
+    let px = |p: geo::Point| frame.px(p);
     let kind = text_of(d.first());
     match kind.as_str() {
         "area" | "polygon" => {
@@ -245,7 +245,7 @@ fn draw(frame: &Frame, d: &[Value], out: &mut String) -> Result<(), PictureError
             for k in 0..=steps {
                 let a = p.h - half + (2 * half) * k / steps;
                 let (s, c) = geo::sin_cos(a);
-                let (qx, qy) = px(geo::P { x: p.x as f64 + r * c, y: p.y as f64 + r * s });
+                let (qx, qy) = px(geo::Point { x: p.x as f64 + r * c, y: p.y as f64 + r * s });
                 path.push(format!("L{qx},{qy}"));
             }
             path.push("Z".into());
@@ -299,14 +299,14 @@ fn pose_of(v: Option<&Value>) -> Option<geo::Pose> {
 }
 
 /// A drawing's part as a shape: its points (none when it is not a list of them).
-fn shape_of(v: Option<&Value>) -> Vec<geo::P> {
+fn shape_of(v: Option<&Value>) -> Vec<geo::Point> {
     match v {
         Some(Value::List(l)) => l
             .iter()
             .filter_map(|p| {
                 if let Value::Pose(p) = p {
                     let [x, y, _] = **p;
-                    Some(geo::P { x: x as f64, y: y as f64 })
+                    Some(geo::Point { x: x as f64, y: y as f64 })
                 } else {
                     None
                 }

@@ -3,6 +3,7 @@
 //! an error).
 
 use super::RtError;
+use super::RtResult;
 use super::eval::{Evaluator, err};
 use super::state::*;
 use arbiter_ir::Game;
@@ -10,8 +11,6 @@ use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_syntax::span::Span;
 use std::cell::RefCell;
 use std::collections::VecDeque;
-
-type R = Result<(), RtError>;
 
 /// Where the random results of play come from: the state's seeded generator in every game
 /// ([`SeededRandom`], the engine's default), the results a scenario scripts
@@ -24,7 +23,7 @@ pub trait RandomSource {
     fn pick(&self, game: &Game, st: &mut State, items: &[Value], span: Span) -> Result<Value, RtError>;
 
     /// The objects of the zone `zone`, `items`, in their new order.
-    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R;
+    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> RtResult;
 }
 
 /// Random results from the state's seeded generator: a game's, so that a seed plays the same
@@ -42,7 +41,7 @@ impl RandomSource for SeededRandom {
         Ok(items.get(i).cloned().unwrap_or_default())
     }
 
-    fn shuffle(&self, _game: &Game, st: &mut State, _zone: ZoneRef, items: &mut Vec<ObjId>, _span: Span) -> R {
+    fn shuffle(&self, _game: &Game, st: &mut State, _zone: ZoneRef, items: &mut Vec<ObjId>, _span: Span) -> RtResult {
         st.rng.shuffle(items);
         Ok(())
     }
@@ -94,7 +93,7 @@ impl RandomSource for ScriptedResults {
         }
     }
 
-    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> R {
+    fn shuffle(&self, game: &Game, st: &mut State, zone: ZoneRef, items: &mut Vec<ObjId>, span: Span) -> RtResult {
         let what = format!("a shuffle of {}", arbiter_ir::display::zone_name(game, zone));
         match self.next(&what, span)? {
             ScriptedRandom::Keep => {}

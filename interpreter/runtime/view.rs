@@ -559,11 +559,11 @@ fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Optio
 
 /// The state as one seat sees it (or everything, for `None`).
 pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
-    let ev = Evaluator::new(game, st);
+    let evaluator = Evaluator::new(game, st);
     // A field holding an object the viewer does not know shows its kind only.
     let shown = |v: &Value| match viewer {
-        Some(seat) => ev.label_for(v, seat),
-        None => ev.label(v),
+        Some(seat) => evaluator.label_for(v, seat),
+        None => evaluator.label(v),
     };
     let field = |name: &str, v: &Value| FieldView { name: name.to_string(), value: shown(v) };
     let globals = game.global_fields.iter().zip(&st.globals).map(|(f, v)| field(&f.name, v)).collect();

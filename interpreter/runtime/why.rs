@@ -12,9 +12,9 @@ use serde::Serialize;
 
 /// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
 /// through their parts (only the parts that were evaluated).
-pub fn describe(ev: &Evaluator, env: &mut super::state::Env, cond: &Expr) -> String {
+pub fn describe(evaluator: &Evaluator, env: &mut super::state::Env, cond: &Expr) -> String {
     let mut parts = Vec::new();
-    describe_into(ev, env, cond, &mut parts, 0);
+    describe_into(evaluator, env, cond, &mut parts, 0);
     parts.join("; ")
 }
 
@@ -33,31 +33,31 @@ fn span_source(game: &Game, span: Span) -> String {
 
 /// A value as a chain of causes shows it: as a choice names it, but an empty list or text said in
 /// words (a label would read as nothing at all).
-fn value_text(ev: &Evaluator, v: &arbiter_ir::value::Value) -> String {
+fn value_text(evaluator: &Evaluator, v: &arbiter_ir::value::Value) -> String {
     use arbiter_ir::value::Value;
     match v {
         Value::List(l) if l.is_empty() => "an empty list".to_string(),
         Value::Text(t) if t.is_empty() => "an empty text".to_string(),
-        other => ev.label(other),
+        other => evaluator.label(other),
     }
 }
 
-fn describe_into(ev: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mut Vec<String>, depth: usize) {
-    let shown = |ev: &Evaluator, env: &mut super::state::Env, x: &Expr| match ev.eval(x, env) {
-        Ok(v) => value_text(ev, &v),
+fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mut Vec<String>, depth: usize) {
+    let shown = |evaluator: &Evaluator, env: &mut super::state::Env, x: &Expr| match evaluator.eval(x, env) {
+        Ok(v) => value_text(evaluator, &v),
         Err(err) => format!("an error ({})", err.message),
     };
     match &e.kind {
         ExprKind::Binary(op @ (BinaryOperator::And | BinaryOperator::Or), l, r) if depth < 6 => {
-            describe_into(ev, env, l, out, depth + 1);
-            let left = ev.truth(l, env).unwrap_or(false);
+            describe_into(evaluator, env, l, out, depth + 1);
+            let left = evaluator.truth(l, env).unwrap_or(false);
             // `and` stops at a false left side, `or` at a true one.
             let evaluated_right = if *op == BinaryOperator::And { left } else { !left };
             if evaluated_right {
-                describe_into(ev, env, r, out, depth + 1);
+                describe_into(evaluator, env, r, out, depth + 1);
             }
         }
-        ExprKind::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(ev, env, x, out, depth + 1),
+        ExprKind::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(evaluator, env, x, out, depth + 1),
         ExprKind::Binary(
             BinaryOperator::Eq
             | BinaryOperator::Ne
@@ -73,13 +73,13 @@ fn describe_into(ev: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mu
         ) => {
             for side in [l, r] {
                 if !matches!(side.kind, ExprKind::Lit(_) | ExprKind::Const(_)) {
-                    out.push(format!("`{}` is {}", source(ev.game, side), shown(ev, env, side)));
+                    out.push(format!("`{}` is {}", source(evaluator.game, side), shown(evaluator, env, side)));
                 }
             }
         }
         ExprKind::Lit(_) => {}
         // A part of `and`/`or`: its own value; the whole condition's value is said by the caller.
-        _ if depth > 0 => out.push(format!("`{}` is {}", source(ev.game, e), shown(ev, env, e))),
+        _ if depth > 0 => out.push(format!("`{}` is {}", source(evaluator.game, e), shown(evaluator, env, e))),
         _ => {}
     }
 }
@@ -161,7 +161,7 @@ pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
         let depended_on = (rec.first_event as usize..upto)
             .filter(|i| t.event_call.get(*i) == Some(&call))
             .filter_map(|i| {
-                st.log.get(i).filter(|ev| is_input(&ev.kind)).map(|ev| format!("#{i} {}", view::event_text(game, st, ev, None)))
+                st.log.get(i).filter(|event| is_input(&event.kind)).map(|event| format!("#{i} {}", view::event_text(game, st, event, None)))
             })
             .collect();
         let called_from = match rec.site.routine {
@@ -182,7 +182,7 @@ pub fn why(game: &Game, st: &State, t: &Tracing, index: usize) -> Option<Why> {
 /// a trigger answers.
 pub fn param_names(game: &Game, st: &State, r: Routine) -> Vec<String> {
     let names = |ps: &[(String, arbiter_ir::Ty)]| ps.iter().map(|(n, _)| n.clone()).collect();
-    let event_params = |ev: arbiter_ir::EventId| game.events.get(ev as usize).map(|e| names(&e.params)).unwrap_or_default();
+    let event_params = |event: arbiter_ir::EventId| game.events.get(event as usize).map(|e| names(&e.params)).unwrap_or_default();
     match r {
         Routine::Proc(p) => game.proc_def(p).map(|d| names(&d.params)).unwrap_or_default(),
         Routine::Trigger(i) => game.triggers.get(i as usize).map(|t| event_params(t.event)).unwrap_or_default(),

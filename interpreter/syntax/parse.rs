@@ -377,9 +377,9 @@ impl ParseContext {
                 Rule::trigger_on => {
                     let xspan = self.span(&x);
                     let mut o = x.into_inner();
-                    let ev = self.name(self.next(&mut o, xspan, "trigger")?);
+                    let event = self.name(self.next(&mut o, xspan, "trigger")?);
                     let params = self.build_params(self.next(&mut o, xspan, "trigger")?)?;
-                    on = Some((ev, params));
+                    on = Some((event, params));
                 }
                 Rule::when_clause => when = Some(self.build_inner_expr(x)?),
                 Rule::by_clause => by = Some(self.build_inner_expr(x)?),

@@ -197,14 +197,14 @@ impl Header {
     /// The save file's text for this state of the game whose files are `files`.
     pub fn to_json(&self, files: &FileNumbers, st: &State) -> Result<String, WriteError> {
         #[derive(Serialize)]
-        struct Out<'a> {
+        struct SaveFileOut<'a> {
             format: &'static str,
             version: u64,
             #[serde(flatten)]
             header: &'a Header,
             state: &'a State,
         }
-        files.scope(|| serde_json::to_string(&Out { format: FORMAT, version: VERSION, header: self, state: st })).map_err(WriteError::Json)
+        files.scope(|| serde_json::to_string(&SaveFileOut { format: FORMAT, version: VERSION, header: self, state: st })).map_err(WriteError::Json)
     }
 }
 
@@ -277,7 +277,7 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
         }
     }
     // Read whole, to refuse a damaged file now; the state is read again with its game.
-    let In { header, state } = serde_json::from_str(text).map_err(|e| damaged(name, &e))?;
+    let SaveFileIn { header, state } = serde_json::from_str(text).map_err(|e| damaged(name, &e))?;
     if state.players.len() != header.players {
         return Err(refuse(
             format!("`{name}` is a damaged saved game: it says {} players but its state has {}", header.players, state.players.len()),
@@ -310,7 +310,7 @@ pub fn parse(text: &str, name: &str) -> Result<Saved, SaveError> {
 
 /// A save file's fields.
 #[derive(Deserialize)]
-struct In {
+struct SaveFileIn {
     #[serde(flatten)]
     header: Header,
     state: State,
@@ -375,7 +375,7 @@ impl Saved {
                 "a game goes on only under the rules it started with: restore those files (for example, check out the commit it was played on) to continue it, or start a new game",
             ));
         }
-        let In { state, .. } = FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
+        let SaveFileIn { state, .. } = FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
         let problems = arbiter_runtime::invariants::problems(game, &state);
         if !problems.is_empty() {
             return Err(refuse(

@@ -90,10 +90,10 @@ fn card_game_paths(c: &mut Criterion) {
     let power = *b.game.sym_index.get("power").unwrap();
     c.bench_function("bsg-ccg: read every object's power through the modifiers", |bench| {
         bench.iter(|| {
-            let ev = engine.ev(&mid);
+            let evaluator = engine.evaluator(&mid);
             let mut total = 0i64;
             for o in 0..mid.objects.len() {
-                if let Ok(arbiter::ir::value::Value::Int(p)) = ev.read_field(o as u32, power, Default::default()) {
+                if let Ok(arbiter::ir::value::Value::Int(p)) = evaluator.read_field(o as u32, power, Default::default()) {
                     total += p;
                 }
             }

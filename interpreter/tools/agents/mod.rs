@@ -231,7 +231,10 @@ pub fn hint_score(engine: &Engine, st: &State, seat: Seat) -> Result<i64, RtErro
 pub fn seat_call(engine: &Engine, st: &State, item: &HintDef, what: &str, seat: Seat) -> Result<Value, RtError> {
     let span = engine.game.funcs.get(item.func as usize).map(|f| f.info.span).unwrap_or_default();
     let env = new_env(0, vec![], None, None);
-    engine.ev(st).call_func(item.func, vec![Value::Player(seat)], &env, span).map_err(|e| e.in_rule(|| Some(item_name(engine, item, what))))
+    engine
+        .evaluator(st)
+        .call_func(item.func, vec![Value::Player(seat)], &env, span)
+        .map_err(|e| e.in_rule(|| Some(item_name(engine, item, what))))
 }
 
 /// An error of a hint or side that gave the wrong kind of value.

@@ -13,7 +13,7 @@ use arbiter_runtime::{CauseRecorder, Engine, view};
 use arbiter_syntax::span::Span;
 
 pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     match e {
         ExpectIr::True { cond, text, message } => expect_true(engine, st, cond, text, message.as_ref(), span),
         ExpectIr::Options { who, labels, count, message } => {
@@ -23,7 +23,7 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
             match (r, message) {
                 (Err(mut f), Some(m)) => {
                     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                    let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
+                    let t = evaluator.interpolate(m, &mut env, span).unwrap_or_default();
                     f.message = format!("expectation failed: {t} ({})", f.message);
                     Err(f)
                 }
@@ -60,7 +60,7 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
 
 /// `expect COND "message"`: the condition holds; if not, why not, in words.
 fn expect_true(engine: &Engine, st: &State, cond: &Expr, text: &str, message: Option<&TextExpr>, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     let v = eval0(engine, st, cond)?;
     if v == Value::Bool(true) {
         return Ok(());
@@ -69,7 +69,7 @@ fn expect_true(engine: &Engine, st: &State, cond: &Expr, text: &str, message: Op
         match message {
             Some(m) => {
                 let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
-                let t = ev.interpolate(m, &mut env, span).unwrap_or_default();
+                let t = evaluator.interpolate(m, &mut env, span).unwrap_or_default();
                 format!("expectation failed: {t}")
             }
             None => "expectation failed".to_string(),
@@ -144,10 +144,10 @@ fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happene
 
 /// `expect no log "text"`: no event of the log contains the text (or any of the texts).
 fn expect_no_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     let wants: Vec<String> = match eval0(engine, st, x)? {
-        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-        v => vec![ev.label(&v)],
+        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
+        v => vec![evaluator.label(&v)],
     };
     let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
     let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
@@ -181,7 +181,7 @@ fn expect_decision(engine: &Engine, st: &State, who: &Expr, prompt: Option<&str>
 
 /// `expect P sees x` / `expect P cannot see x`: what the seat's projection knows of the objects.
 fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         _ => return Err(fail("`expect .. sees` needs a player", who.span)),
@@ -197,7 +197,7 @@ fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool,
     let wrong: Vec<String> = objs
         .iter()
         .filter(|o| st.obj(**o).is_some_and(|x| view::sees(x.known, Some(seat)) != sees))
-        .map(|o| ev.label(&Value::Obj(*o)))
+        .map(|o| evaluator.label(&Value::Obj(*o)))
         .collect();
     if wrong.is_empty() {
         Ok(())
@@ -217,11 +217,11 @@ fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool,
 
 /// `expect log "text"` (or a list: events containing each, in that order).
 fn expect_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     // One text: some event contains it. A list: events containing each, in that order.
     let wants: Vec<String> = match eval0(engine, st, x)? {
-        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-        v => vec![ev.label(&v)],
+        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
+        v => vec![evaluator.label(&v)],
     };
     let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
     let mut at = 0;
@@ -280,14 +280,14 @@ fn expect_options(
     settled: &[Settled],
     span: Span,
 ) -> Result<(), Failure> {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         _ => return Err(fail("`expect options` needs a player", who.span)),
     };
     let want: Vec<String> = match eval0(engine, st, labels)? {
-        Value::List(l) => l.iter().map(|v| ev.label(v)).collect(),
-        other => vec![ev.label(&other)],
+        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
+        other => vec![evaluator.label(&other)],
     };
     let want_count = match count {
         None => None,
@@ -368,7 +368,7 @@ fn expect_options(
 
 /// For a failed comparison, show what each side was.
 fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String {
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     if let ExprKind::Binary(op, l, r) = &cond.kind
         && matches!(
             op,
@@ -383,17 +383,17 @@ fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String
                 | BinaryOperator::Has
         )
     {
-        let lv = eval0(engine, st, l).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
-        let rv = eval0(engine, st, r).map(|v| ev.label(&v)).unwrap_or_else(|f| f.message);
+        let lv = eval0(engine, st, l).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
+        let rv = eval0(engine, st, r).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
         let file = engine.game.file(cond.span.file);
         let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
         let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
         // `x in ZONE` that fails: say where `x` is.
         let whereabouts = match (op, eval0(engine, st, l)) {
             (BinaryOperator::In | BinaryOperator::NotIn, Ok(Value::Obj(o))) => Some(match st.obj(o).map(|x| x.place) {
-                Some(arbiter_runtime::state::Place::Under(h)) => format!("; `{ltext}` is under {}", ev.label(&Value::Obj(h))),
+                Some(arbiter_runtime::state::Place::Under(h)) => format!("; `{ltext}` is under {}", evaluator.label(&Value::Obj(h))),
                 _ => match st.zone_of(o) {
-                    Some(z) => format!("; `{ltext}` is in {}", ev.label(&Value::Zone(z))),
+                    Some(z) => format!("; `{ltext}` is in {}", evaluator.label(&Value::Zone(z))),
                     None => format!("; `{ltext}` is in no zone"),
                 },
             }),

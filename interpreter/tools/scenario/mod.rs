@@ -260,7 +260,7 @@ fn chosen(engine: &Engine, st: &State, who: &Expr, value: &Expr, span: Span) -> 
         return Err(f);
     }
     let labels = d.labels();
-    let ev = Evaluator::new(engine.game, st);
+    let evaluator = Evaluator::new(engine.game, st);
     let wanted = eval0(engine, st, value)?;
     let find = |v: &Value| -> Result<usize, Failure> {
         if let Value::Text(t) = v
@@ -271,7 +271,7 @@ fn chosen(engine: &Engine, st: &State, who: &Expr, value: &Expr, span: Span) -> 
         if let Some(i) = d.options.iter().position(|c| c.value == *v) {
             return Ok(i);
         }
-        let mut f = fail(format!("`{}` is not one of the options for: {}", ev.label(v), d.prompt), span);
+        let mut f = fail(format!("`{}` is not one of the options for: {}", evaluator.label(v), d.prompt), span);
         f.actual = Some(format!("options: {}", labels.join(" | ")));
         Err(f)
     };
@@ -319,16 +319,16 @@ fn script_random(results: &ScriptedResults, game: &Game, st: &State, r: &RandomI
 }
 
 fn scripted_value(game: &Game, st: &State, r: &RandomIr) -> Result<ScriptedRandom, Failure> {
-    let ev = Evaluator::new(game, st);
+    let evaluator = Evaluator::new(game, st);
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
     let item = match r {
-        RandomIr::Roll(e) => match ev.eval(e, &mut env).map_err(rt_fail)? {
+        RandomIr::Roll(e) => match evaluator.eval(e, &mut env).map_err(rt_fail)? {
             Value::Int(n) => ScriptedRandom::Roll(n),
             other => return Err(fail(format!("`random roll` needs a number, found {}", other.type_name()), e.span)),
         },
         RandomIr::Keep => ScriptedRandom::Keep,
-        RandomIr::Order(e) => ScriptedRandom::Order(ev.list_of(e, &mut env).map_err(rt_fail)?.as_ref().clone()),
-        RandomIr::Pick(e) => ScriptedRandom::Pick(ev.eval(e, &mut env).map_err(rt_fail)?),
+        RandomIr::Order(e) => ScriptedRandom::Order(evaluator.list_of(e, &mut env).map_err(rt_fail)?.as_ref().clone()),
+        RandomIr::Pick(e) => ScriptedRandom::Pick(evaluator.eval(e, &mut env).map_err(rt_fail)?),
     };
     Ok(item)
 }
