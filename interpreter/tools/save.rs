@@ -204,7 +204,9 @@ impl Header {
             header: &'a Header,
             state: &'a State,
         }
-        files.scope(|| serde_json::to_string(&SaveFileOut { format: FORMAT, version: VERSION, header: self, state: st })).map_err(WriteError::Json)
+        files
+            .scope(|| serde_json::to_string(&SaveFileOut { format: FORMAT, version: VERSION, header: self, state: st }))
+            .map_err(WriteError::Json)
     }
 }
 
@@ -375,7 +377,8 @@ impl Saved {
                 "a game goes on only under the rules it started with: restore those files (for example, check out the commit it was played on) to continue it, or start a new game",
             ));
         }
-        let SaveFileIn { state, .. } = FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
+        let SaveFileIn { state, .. } =
+            FileNumbers::of(&game.files).scope(|| serde_json::from_str(&self.text)).map_err(|e| damaged(name, &e))?;
         let problems = arbiter_runtime::invariants::problems(game, &state);
         if !problems.is_empty() {
             return Err(refuse(

@@ -140,7 +140,7 @@ pub fn builtins() -> Vec<CompletionItem> {
         .map(|b| CompletionItem {
             label: b.name.to_string(),
             kind: Some(CompletionItemKind::FUNCTION),
-            detail: Some(format!("builtin, {}", super::hover::arity(b))),
+            detail: Some(format!("builtin, {}", arity(b))),
             documentation: Some(lsp_types::Documentation::String(b.doc.to_string())),
             ..CompletionItem::default()
         })
@@ -185,4 +185,10 @@ pub fn declared<'a>(names: impl Iterator<Item = &'a super::names::Named>) -> Vec
             ..CompletionItem::default()
         })
         .collect()
+}
+
+/// How many arguments a builtin takes, in words: `2 arguments`, `1 to 2 arguments`.
+pub fn arity(sig: &arbiter_ir::builtins::Signature) -> String {
+    let n = if sig.min == sig.max { format!("{}", sig.min) } else { format!("{} to {}", sig.min, sig.max) };
+    format!("{n} argument{}", if sig.max == 1 { "" } else { "s" })
 }

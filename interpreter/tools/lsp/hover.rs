@@ -78,13 +78,7 @@ fn seed_text(project: &Project, game: &Game) -> Option<String> {
 /// Markdown for the builtin named `word`, if it is one.
 pub fn builtin_markdown(word: &str) -> Option<String> {
     let sig = arbiter_ir::builtins::lookup(word)?;
-    Some(format!("**builtin** `{}` — {}\n\n{}", sig.name, arity(sig), sig.doc))
-}
-
-/// How many arguments a builtin takes, in words: `2 arguments`, `1 to 2 arguments`.
-pub fn arity(sig: &arbiter_ir::builtins::Signature) -> String {
-    let n = if sig.min == sig.max { format!("{}", sig.min) } else { format!("{} to {}", sig.min, sig.max) };
-    format!("{n} argument{}", if sig.max == 1 { "" } else { "s" })
+    Some(format!("**builtin** `{}` — {}\n\n{}", sig.name, super::complete::arity(sig), sig.doc))
 }
 
 /// The word (letters, digits, `_`, `.`) around byte `at`, and where it starts.
