@@ -11,7 +11,7 @@
 mod common;
 
 use arbiter::ir::value::Value;
-use arbiter::ir::{ExprKind, Game};
+use arbiter::ir::{ExprKindIr, Game};
 use arbiter::runtime::Engine;
 use arbiter::runtime::state::Env;
 use arbiter::syntax::span::Span;
@@ -92,9 +92,9 @@ fn func<'g>(g: &'g Game, name: &str) -> &'g arbiter::ir::FuncDef {
 
 fn kind_of(g: &Game, name: &str) -> &'static str {
     match &func(g, name).body.kind {
-        ExprKind::Inline { .. } => "inline",
-        ExprKind::Call(..) => "call",
-        ExprKind::Lit(_) => "literal",
+        ExprKindIr::Inline { .. } => "inline",
+        ExprKindIr::Call(..) => "call",
+        ExprKindIr::Lit(_) => "literal",
         _ => "other",
     }
 }
@@ -120,10 +120,10 @@ fn constants_fold_and_small_functions_written_before_their_calls_are_inlined() {
     ] {
         assert_eq!(kind_of(g, name), kind, "the body of `{name}`");
     }
-    assert!(matches!(func(g, "folded").body.kind, ExprKind::Lit(Value::Int(7))), "six + 1 is folded to 7");
+    assert!(matches!(func(g, "folded").body.kind, ExprKindIr::Lit(Value::Int(7))), "six + 1 is folded to 7");
     // Arguments that are worked out go into slots of the caller's env, one each.
     let lets = |name: &str| match &func(g, name).body.kind {
-        ExprKind::Inline { lets, .. } => lets.len(),
+        ExprKindIr::Inline { lets, .. } => lets.len(),
         _ => panic!("`{name}` is not inlined"),
     };
     assert_eq!(lets("use_at"), 1, "`i + 1` is worked out: a slot");
@@ -177,7 +177,7 @@ fn an_inlined_call_gives_the_value_and_the_error_the_call_gives() {
 fn an_inlined_call_counts_toward_the_depth_budget_as_the_call_does() {
     let built = common::game_text("inline-probe.arb", GAME);
     let g = &built.game;
-    assert!(matches!(&func(g, "down").body.kind, ExprKind::If(_, _, x) if matches!(x.kind, ExprKind::Inline { .. })));
+    assert!(matches!(&func(g, "down").body.kind, ExprKindIr::If(_, _, x) if matches!(x.kind, ExprKindIr::Inline { .. })));
     let engine = Engine::new(g);
     let st = common::played_out(&engine);
     let id = |name: &str| u32::try_from(g.funcs.iter().position(|f| f.info.name == name).unwrap()).unwrap();

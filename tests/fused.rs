@@ -1,12 +1,12 @@
 //! `count([x in L where c])` and `first([x in L where c])` walk the list without building the
-//! filtered one (`ExprKind::CountWhere`, `FirstWhere`). Their values are the ones the filter and
+//! filtered one (`ExprKindIr::CountWhere`, `FirstWhere`). Their values are the ones the filter and
 //! the builtin give, over a zone and over a list, with none passing, some, and all.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
 mod common;
 
-use arbiter::ir::ExprKind;
+use arbiter::ir::ExprKindIr;
 use arbiter::ir::value::Value;
 use arbiter::runtime::Engine;
 use arbiter::runtime::state::Env;
@@ -65,17 +65,17 @@ fn fused_count_and_first_give_the_filters_values() {
     let pile = st.zone_contents(g, arbiter::ir::value::ZoneRef { zone: 0, owner: None }).to_vec();
     let first_big_expected = pile.iter().copied().find(|&o| o != 0).map(Value::Obj).unwrap();
     let (v, kind) = call("count_big");
-    assert!(matches!(kind, ExprKind::CountWhere { .. }), "count of a filter is fused");
+    assert!(matches!(kind, ExprKindIr::CountWhere { .. }), "count of a filter is fused");
     assert_eq!(v, Value::Int(2));
     assert_eq!(call("count_none").0, Value::Int(0));
     assert_eq!(call("count_all").0, Value::Int(4));
     let (v, kind) = call("first_big");
-    assert!(matches!(kind, ExprKind::FirstWhere { .. }), "first of a filter is fused");
+    assert!(matches!(kind, ExprKindIr::FirstWhere { .. }), "first of a filter is fused");
     assert_eq!(v, first_big_expected);
     assert_eq!(call("first_none").0, Value::None);
     assert_eq!(call("first_even").0, Value::Int(6));
     // `top` is not fused, and gives the same as `first` here.
     let (v, kind) = call("top_big");
-    assert!(matches!(kind, ExprKind::Builtin(..)));
+    assert!(matches!(kind, ExprKindIr::Builtin(..)));
     assert_eq!(v, first_big_expected);
 }

@@ -1,5 +1,5 @@
 //! Constant folding: an expression whose value is known when the rules are checked becomes that
-//! value (`ExprKind::Lit`), so that a running game never works it out again.
+//! value (`ExprKindIr::Lit`), so that a running game never works it out again.
 //!
 //! Folded, each as soon as it is lowered (its parts are folded first):
 //! - a constant whose value is itself a literal (`rows`, once `const rows: int = 6`);
@@ -20,10 +20,10 @@ use arbiter_syntax::budgets::{NEST_BUDGET, SIZE_BUDGET};
 /// The value of an expression made only of literals (numbers, texts, names, lists, `-`), once
 /// lowered: `fold` has made each such part a literal, except the empty list and a list too long or
 /// too deep to fold.
-pub fn literal_value(x: &Expr) -> Option<Value> {
+pub fn literal_value(x: &ExprIr) -> Option<Value> {
     match &x.kind {
-        ExprKind::Lit(v) => Some(v.clone()),
-        ExprKind::List(items) => items.iter().map(literal_value).collect::<Option<Vec<_>>>().map(Value::list),
+        ExprKindIr::Lit(v) => Some(v.clone()),
+        ExprKindIr::List(items) => items.iter().map(literal_value).collect::<Option<Vec<_>>>().map(Value::list),
         _ => None,
     }
 }
@@ -42,49 +42,49 @@ fn plain_text(pieces: &[TextPiece]) -> Option<String> {
 
 /// `e` with its value in place of it when that is known now; `consts` are the constants lowered
 /// so far (a constant is folded only once its own value is a literal).
-pub fn fold(e: Expr, consts: &[ConstDef]) -> Expr {
+pub fn fold(e: ExprIr, consts: &[ConstDef]) -> ExprIr {
     match known(&e, consts) {
-        Some(v) => Expr { kind: ExprKind::Lit(v), span: e.span },
+        Some(v) => ExprIr { kind: ExprKindIr::Lit(v), span: e.span },
         None => match e.kind {
-            ExprKind::If(c, t, o) => match c.kind {
-                ExprKind::Lit(Value::Bool(b)) => {
+            ExprKindIr::If(c, t, o) => match c.kind {
+                ExprKindIr::Lit(Value::Bool(b)) => {
                     if b {
                         *t
                     } else {
                         *o
                     }
                 }
-                _ => Expr { kind: ExprKind::If(c, t, o), span: e.span },
+                _ => ExprIr { kind: ExprKindIr::If(c, t, o), span: e.span },
             },
-            kind => Expr { kind, span: e.span },
+            kind => ExprIr { kind, span: e.span },
         },
     }
 }
 
-fn lit(e: &Expr) -> Option<&Value> {
+fn lit(e: &ExprIr) -> Option<&Value> {
     match &e.kind {
-        ExprKind::Lit(v) => Some(v),
+        ExprKindIr::Lit(v) => Some(v),
         _ => None,
     }
 }
 
-fn known(e: &Expr, consts: &[ConstDef]) -> Option<Value> {
+fn known(e: &ExprIr, consts: &[ConstDef]) -> Option<Value> {
     match &e.kind {
-        ExprKind::Const(i) => consts.get(*i as usize).and_then(|c| lit(&c.value)).cloned(),
-        ExprKind::Str(pieces) => plain_text(pieces).map(Value::text),
+        ExprKindIr::Const(i) => consts.get(*i as usize).and_then(|c| lit(&c.value)).cloned(),
+        ExprKindIr::Str(pieces) => plain_text(pieces).map(Value::text),
         // An empty list stays as written: `[]` takes its type from where it is used.
-        ExprKind::List(items) if items.is_empty() => None,
-        ExprKind::List(items) => {
+        ExprKindIr::List(items) if items.is_empty() => None,
+        ExprKindIr::List(items) => {
             let values = items.iter().map(|x| lit(x).cloned()).collect::<Option<Vec<_>>>()?;
             let fits = values.len() <= SIZE_BUDGET && values.iter().all(|v| depth(v) < NEST_BUDGET);
             fits.then(|| Value::list(values))
         }
-        ExprKind::Unary(op, x) => match (op, lit(x)?) {
+        ExprKindIr::Unary(op, x) => match (op, lit(x)?) {
             (UnaryOperator::Neg, Value::Int(i)) => i.checked_neg().map(Value::Int),
             (UnaryOperator::Not, Value::Bool(b)) => Some(Value::Bool(!b)),
             _ => None,
         },
-        ExprKind::Binary(op, l, r) => binary(*op, lit(l)?, lit(r)?),
+        ExprKindIr::Binary(op, l, r) => binary(*op, lit(l)?, lit(r)?),
         _ => None,
     }
 }

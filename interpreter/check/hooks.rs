@@ -25,7 +25,7 @@ impl Checker {
         forbid: bool,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> Option<(Hooked, Vec<Slot>, Expr)> {
+    ) -> Option<(Hooked, Vec<Slot>, ExprIr)> {
         let (target, params) = if let Some(&cid) = self.check_by_name.get(&h.name.node) {
             (Hooked::Check(cid), self.check_params.get(cid as usize).cloned().unwrap_or_default())
         } else if let Some(&pid) = self.proc_by_name.get(&h.name.node) {
@@ -106,7 +106,7 @@ impl Checker {
         r: &ast::ReplaceBody,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> Option<(ProcId, Vec<Slot>, Option<Expr>, LastingReplaceDef)> {
+    ) -> Option<(ProcId, Vec<Slot>, Option<ExprIr>, LastingReplaceDef)> {
         let (pid, params) = self.replaced_proc(r)?;
         let slots: Vec<Slot> = r
             .params

@@ -1,4 +1,4 @@
-//! Small functions inlined where they are called: `ExprKind::Inline` holds the call (for the
+//! Small functions inlined where they are called: `ExprKindIr::Inline` holds the call (for the
 //! profiler, which counts steps by routine), slots of the caller's env for the arguments that are
 //! worked out, and the function's body reading its arguments there. The running game evaluates it
 //! in the caller's env, without a frame of its own.
@@ -18,7 +18,7 @@ use arbiter_ir::*;
 
 /// A call of `f` inlined: the slots for the arguments that are worked out (slot, argument) and
 /// the body reading its arguments; `temp` gives a fresh slot of the caller's env.
-pub fn inline_call(f: &FuncDef, args: &[Expr], temp: &mut dyn FnMut() -> Slot) -> Option<(Vec<(Slot, u16)>, Expr)> {
+pub fn inline_call(f: &FuncDef, args: &[ExprIr], temp: &mut dyn FnMut() -> Slot) -> Option<(Vec<(Slot, u16)>, ExprIr)> {
     let n = f.params.len();
     if args.len() != n || usize::from(f.slots) > n || !is_leaf_body(&f.body, n) {
         return None;
@@ -31,32 +31,32 @@ pub fn inline_call(f: &FuncDef, args: &[Expr], temp: &mut dyn FnMut() -> Slot) -
         } else {
             let slot = temp();
             lets.push((slot, u16::try_from(i).ok()?));
-            reads.push(Expr { kind: ExprKind::Local(slot), span: a.span });
+            reads.push(ExprIr { kind: ExprKindIr::Local(slot), span: a.span });
         }
     }
     let mut body = f.body.clone();
     // An argument put in place is not looked into: its locals are the caller's.
     body.replace_each(&mut |x| match x.kind {
-        ExprKind::Local(s) => reads.get(usize::from(s)).cloned(),
+        ExprKindIr::Local(s) => reads.get(usize::from(s)).cloned(),
         _ => None,
     });
     Some((lets, body))
 }
 
 /// A body that calls nothing, binds nothing and reads no slot but its `n` parameters.
-fn is_leaf_body(body: &Expr, n: usize) -> bool {
+fn is_leaf_body(body: &ExprIr, n: usize) -> bool {
     !body.any(&mut |x| match &x.kind {
-        ExprKind::Local(s) => usize::from(*s) >= n,
-        ExprKind::Call(..)
-        | ExprKind::Inline { .. }
-        | ExprKind::Check(..)
-        | ExprKind::CanProc(..)
-        | ExprKind::Lambda(_)
-        | ExprKind::Quant { .. }
-        | ExprKind::Filter { .. }
-        | ExprKind::CountWhere { .. }
-        | ExprKind::FirstWhere { .. }
-        | ExprKind::Map { .. } => true,
+        ExprKindIr::Local(s) => usize::from(*s) >= n,
+        ExprKindIr::Call(..)
+        | ExprKindIr::Inline { .. }
+        | ExprKindIr::Check(..)
+        | ExprKindIr::CanProc(..)
+        | ExprKindIr::Lambda(_)
+        | ExprKindIr::Quant { .. }
+        | ExprKindIr::Filter { .. }
+        | ExprKindIr::CountWhere { .. }
+        | ExprKindIr::FirstWhere { .. }
+        | ExprKindIr::Map { .. } => true,
         _ => false,
     })
 }

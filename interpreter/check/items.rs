@@ -47,7 +47,7 @@ impl Checker {
         }
     }
 
-    pub(super) fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> Expr {
+    pub(super) fn lower_cond(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> ExprIr {
         let (x, t) = self.lower_expr(e, sc, cx);
         self.expect_ty(&t, &Ty::Bool, e.span);
         x
@@ -135,7 +135,7 @@ impl Checker {
             std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
                 info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
                 params: vec![],
-                body: Expr { kind: ExprKind::Lit(Value::None), span: Span::default() },
+                body: ExprIr { kind: ExprKindIr::Lit(Value::None), span: Span::default() },
                 slots: 0,
                 remember: false,
             });
@@ -717,10 +717,10 @@ impl Checker {
 /// condition is false whatever its other parts say, since `and` needs every part and expressions
 /// change nothing. (A part before the zone test that would fail with an error for such an object
 /// is not evaluated then: the answer is false, not the error.)
-fn zone_guard(cond: &Expr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
+fn zone_guard(cond: &ExprIr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
     use arbiter_ir::operators::BinaryOperator;
     match &cond.kind {
-        ExprKind::Binary(BinaryOperator::And, l, r) => {
+        ExprKindIr::Binary(BinaryOperator::And, l, r) => {
             let left = zone_guard(l, var);
             if left.is_empty() { zone_guard(r, var) } else { left }
         }
@@ -729,19 +729,19 @@ fn zone_guard(cond: &Expr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
 }
 
 /// `o in ZONE`, or several joined by `or`: the zones, else `None`.
-fn zones_of(cond: &Expr, var: Slot) -> Option<Vec<arbiter_ir::value::ZoneRef>> {
+fn zones_of(cond: &ExprIr, var: Slot) -> Option<Vec<arbiter_ir::value::ZoneRef>> {
     use arbiter_ir::operators::BinaryOperator;
     match &cond.kind {
-        ExprKind::Binary(BinaryOperator::Or, l, r) => {
+        ExprKindIr::Binary(BinaryOperator::Or, l, r) => {
             let mut zones = zones_of(l, var)?;
             zones.extend(zones_of(r, var)?);
             Some(zones)
         }
-        ExprKind::Binary(BinaryOperator::In, l, r) => match (&l.kind, &r.kind) {
-            (ExprKind::Local(s), ExprKind::Lit(arbiter_ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
+        ExprKindIr::Binary(BinaryOperator::In, l, r) => match (&l.kind, &r.kind) {
+            (ExprKindIr::Local(s), ExprKindIr::Lit(arbiter_ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
             // `o.top in ZONE`: the pile `o` is in lies in the zone, which is where `zone_of`
             // places `o` too.
-            (ExprKind::ObjProp(b, ObjProp::Top), ExprKind::Lit(arbiter_ir::value::Value::Zone(z))) if matches!(b.kind, ExprKind::Local(s) if s == var) => {
+            (ExprKindIr::ObjProp(b, ObjProp::Top), ExprKindIr::Lit(arbiter_ir::value::Value::Zone(z))) if matches!(b.kind, ExprKindIr::Local(s) if s == var) => {
                 Some(vec![*z])
             }
             _ => None,

@@ -458,15 +458,15 @@ impl Checker {
         self.game.modified_fields = modified;
         self.game.derived = reads::derived(&self.game);
         // Functions worth remembering: those that walk lists or zones, or call one that does.
-        let walks = |x: &Expr| {
+        let walks = |x: &ExprIr| {
             matches!(
                 x.kind,
-                ExprKind::Quant { .. }
-                    | ExprKind::Filter { .. }
-                    | ExprKind::CountWhere { .. }
-                    | ExprKind::FirstWhere { .. }
-                    | ExprKind::Map { .. }
-                    | ExprKind::Check(..)
+                ExprKindIr::Quant { .. }
+                    | ExprKindIr::Filter { .. }
+                    | ExprKindIr::CountWhere { .. }
+                    | ExprKindIr::FirstWhere { .. }
+                    | ExprKindIr::Map { .. }
+                    | ExprKindIr::Check(..)
             )
         };
         let mut remember: Vec<bool> = self.game.funcs.iter().map(|f| f.body.any(&mut |x| walks(x))).collect();
@@ -474,7 +474,7 @@ impl Checker {
             let mut changed = false;
             for (i, f) in self.game.funcs.iter().enumerate() {
                 if remember.get(i) == Some(&false)
-                    && f.body.any(&mut |x| matches!(x.kind, ExprKind::Call(g, _) if remember.get(g as usize) == Some(&true)))
+                    && f.body.any(&mut |x| matches!(x.kind, ExprKindIr::Call(g, _) if remember.get(g as usize) == Some(&true)))
                 {
                     if let Some(r) = remember.get_mut(i) {
                         *r = true;

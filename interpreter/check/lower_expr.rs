@@ -28,23 +28,23 @@ impl Checker {
         self.diags.push(d);
     }
 
-    fn bad(&mut self, span: Span, msg: impl Into<String>) -> (Expr, Ty) {
+    fn bad(&mut self, span: Span, msg: impl Into<String>) -> (ExprIr, Ty) {
         self.error(Diag::error(span, msg));
-        (Expr { kind: ExprKind::Lit(Value::None), span }, Ty::Any)
+        (ExprIr { kind: ExprKindIr::Lit(Value::None), span }, Ty::Any)
     }
 
-    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
+    pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
         let (x, t) = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx));
         (super::fold::fold(x, &self.game.consts), t)
     }
 
-    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
+    fn lower_expr_inner(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
         let span = e.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| ExprIr { kind, span };
         match &e.node {
-            ast::ExprKind::Int(i) => (mk(ExprKind::Lit(Value::Int(*i))), Ty::Int),
-            ast::ExprKind::Bool(b) => (mk(ExprKind::Lit(Value::Bool(*b))), Ty::Bool),
-            ast::ExprKind::None => (mk(ExprKind::Lit(Value::None)), Ty::Nothing),
+            ast::ExprKind::Int(i) => (mk(ExprKindIr::Lit(Value::Int(*i))), Ty::Int),
+            ast::ExprKind::Bool(b) => (mk(ExprKindIr::Lit(Value::Bool(*b))), Ty::Bool),
+            ast::ExprKind::None => (mk(ExprKindIr::Lit(Value::None)), Ty::Nothing),
             ast::ExprKind::Str(s) => (self.lower_str_expr(s, span, sc, cx), Ty::Text),
             ast::ExprKind::You => {
                 if !cx.has_you {
@@ -54,23 +54,23 @@ impl Checker {
                         ),
                     );
                 }
-                (mk(ExprKind::You), Ty::Player)
+                (mk(ExprKindIr::You), Ty::Player)
             }
             ast::ExprKind::SelfRef => match &cx.self_kind {
-                Some(k) => (mk(ExprKind::SelfObj), Ty::Obj(*k)),
+                Some(k) => (mk(ExprKindIr::SelfObj), Ty::Obj(*k)),
                 None => {
                     self.error(Diag::error(span, "`self` has no meaning here").help("`self` is the object whose ability this is"));
-                    (mk(ExprKind::SelfObj), Ty::Any)
+                    (mk(ExprKindIr::SelfObj), Ty::Any)
                 }
             },
             ast::ExprKind::Var(name) => self.lower_var(name, span, sc, cx),
             ast::ExprKind::Call(c) => self.lower_call_expr(c, sc, cx),
             ast::ExprKind::ProcRef(n) => match self.proc_by_name.get(&n.node) {
-                Some(p) => (mk(ExprKind::ProcRef(*p)), Ty::Proc),
+                Some(p) => (mk(ExprKindIr::ProcRef(*p)), Ty::Proc),
                 None => {
                     let help = did_you_mean(&n.node, self.proc_by_name.keys().map(String::as_str));
                     self.error(Diag::error(n.span, format!("unknown procedure `{}`", n.node)).label("not declared").maybe_help(help));
-                    (mk(ExprKind::Lit(Value::None)), Ty::Proc)
+                    (mk(ExprKindIr::Lit(Value::None)), Ty::Proc)
                 }
             },
             ast::ExprKind::Field { base, field } => {
@@ -79,7 +79,7 @@ impl Checker {
                     && sc.lookup(root).is_none()
                     && let Some((i, ty)) = self.const_by_name.get(&format!("{path}.{}", field.node)).cloned()
                 {
-                    return (mk(ExprKind::Const(i)), ty);
+                    return (mk(ExprKindIr::Const(i)), ty);
                 }
                 // `resource.gold`: an enum member named with its enum, when a local hides it.
                 if let ast::ExprKind::Var(n) = &base.node
@@ -88,7 +88,7 @@ impl Checker {
                 {
                     let members = self.game.enums.get(eid as usize).map(|e| e.members.clone()).unwrap_or_default();
                     if let Some(sym) = self.game.sym_id(&field.node).filter(|s| members.contains(s)) {
-                        return (mk(ExprKind::Lit(Value::Sym(sym))), Ty::Sym(Some(eid)));
+                        return (mk(ExprKindIr::Lit(Value::Sym(sym))), Ty::Sym(Some(eid)));
                     }
                     let names: Vec<String> = members.iter().map(|m| self.game.sym(*m).to_string()).collect();
                     let help = did_you_mean(&field.node, names.iter().map(String::as_str))
@@ -96,7 +96,7 @@ impl Checker {
                     self.error(
                         Diag::error(field.span, format!("`{}` is not a `{n}`", field.node)).label("unknown member").maybe_help(help),
                     );
-                    return (mk(ExprKind::Lit(Value::None)), Ty::Sym(Some(eid)));
+                    return (mk(ExprKindIr::Lit(Value::None)), Ty::Sym(Some(eid)));
                 }
                 let (b, bt) = self.lower_expr(base, sc, cx);
                 self.lower_field(b, bt, field, span)
@@ -105,7 +105,7 @@ impl Checker {
                 let (x, t) = self.lower_expr(expr, sc, cx);
                 let want = if *op == UnOp::Neg { Ty::Int } else { Ty::Bool };
                 self.expect_ty(&t, &want, expr.span);
-                (mk(ExprKind::Unary(super::operators::unary(*op), Box::new(x))), want)
+                (mk(ExprKindIr::Unary(super::operators::unary(*op), Box::new(x))), want)
             }
             ast::ExprKind::Binary { op, lhs, rhs } => self.lower_binary(*op, lhs, rhs, span, sc, cx),
             ast::ExprKind::If { cond, then, otherwise } => {
@@ -114,15 +114,15 @@ impl Checker {
                 let (a, at) = self.lower_expr(then, sc, cx);
                 let (b, bt) = self.lower_expr(otherwise, sc, cx);
                 let ty = if at == Ty::Nothing { bt } else { at };
-                (mk(ExprKind::If(Box::new(c), Box::new(a), Box::new(b))), ty)
+                (mk(ExprKindIr::If(Box::new(c), Box::new(a), Box::new(b))), ty)
             }
             ast::ExprKind::Quant { any, var, list, cond } => {
                 let (l, slot, c, _) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExprKind::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
+                (mk(ExprKindIr::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
             }
             ast::ExprKind::Filter { var, list, cond } => {
                 let (l, slot, c, elem) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExprKind::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
+                (mk(ExprKindIr::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
             }
             ast::ExprKind::Map { expr, var, list, cond } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
@@ -135,7 +135,7 @@ impl Checker {
                 });
                 let (x, xt) = self.lower_expr(expr, sc, cx);
                 sc.pop();
-                (mk(ExprKind::Map { slot, list: Box::new(l), expr: Box::new(x), cond: c }), Ty::List(Box::new(xt)))
+                (mk(ExprKindIr::Map { slot, list: Box::new(l), expr: Box::new(x), cond: c }), Ty::List(Box::new(xt)))
             }
             ast::ExprKind::List(items) => {
                 let mut out = Vec::new();
@@ -148,7 +148,7 @@ impl Checker {
                     out.push(x);
                 }
                 // A list of literals is built once, when it is folded, not each time it is evaluated.
-                (mk(ExprKind::List(out)), Ty::List(Box::new(ty)))
+                (mk(ExprKindIr::List(out)), Ty::List(Box::new(ty)))
             }
             ast::ExprKind::Lambda { .. } => {
                 self.bad(span, "a function `|x| ..` can only be passed straight to a built-in such as `sort_by` or `distinct_match`")
@@ -164,7 +164,7 @@ impl Checker {
         cond: &ast::Expr,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> (Expr, Slot, Expr, Ty) {
+    ) -> (ExprIr, Slot, ExprIr, Ty) {
         let (l, lt) = self.lower_list(list, sc, cx);
         sc.push();
         let slot = sc.declare(&var.node, lt.elem());
@@ -174,7 +174,7 @@ impl Checker {
         (l, slot, c, lt.elem())
     }
 
-    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
+    pub fn lower_list(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !t.is_listlike() {
             self.error(Diag::error(e.span, format!("expected a list or a zone, found {}", self.ty_name(&t))).label("not a list"));
@@ -182,8 +182,8 @@ impl Checker {
         (x, t)
     }
 
-    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &LowerContext) -> Expr {
-        Expr { kind: ExprKind::Str(self.lower_str(s, sc, cx)), span }
+    pub fn lower_str_expr(&mut self, s: &ast::StrLit, span: Span, sc: &mut Scope, cx: &LowerContext) -> ExprIr {
+        ExprIr { kind: ExprKindIr::Str(self.lower_str(s, sc, cx)), span }
     }
 
     pub fn lower_str(&mut self, s: &ast::StrLit, sc: &mut Scope, cx: &LowerContext) -> TextExpr {
@@ -226,31 +226,31 @@ impl Checker {
         }
     }
 
-    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
-        let mk = |kind| Expr { kind, span };
+    fn lower_var(&mut self, name: &str, span: Span, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
+        let mk = |kind| ExprIr { kind, span };
         if let Some((slot, ty)) = sc.lookup(name) {
-            return (mk(ExprKind::Local(slot)), ty.clone());
+            return (mk(ExprKindIr::Local(slot)), ty.clone());
         }
         if cx.scenario
             && let Some(n) = name.strip_prefix('P').and_then(|d| d.parse::<u8>().ok())
             && (1..=64).contains(&n)
         {
-            return (mk(ExprKind::Lit(Value::Player(n - 1))), Ty::Player);
+            return (mk(ExprKindIr::Lit(Value::Player(n - 1))), Ty::Player);
         }
         if let Some((i, ty)) = self.const_by_name.get(name).cloned() {
-            return (mk(ExprKind::Const(i)), ty);
+            return (mk(ExprKindIr::Const(i)), ty);
         }
         if let Some(i) = self.game.global_fields.iter().position(|f| f.name == name) {
             let ty = self.game.global_fields.get(i).map(|f| f.ty.clone()).unwrap_or(Ty::Any);
-            return (mk(ExprKind::Global(i as u16)), ty);
+            return (mk(ExprKindIr::Global(i as u16)), ty);
         }
         if let Some(sym) = self.game.sym_id(name)
             && let Some(&e) = self.member_of.get(&sym)
         {
-            return (mk(ExprKind::Lit(Value::Sym(sym))), Ty::Sym(Some(e)));
+            return (mk(ExprKindIr::Lit(Value::Sym(sym))), Ty::Sym(Some(e)));
         }
         if let Some(&z) = self.zone_by_name.get(name) {
-            return (mk(ExprKind::Lit(Value::Zone(ZoneRef { zone: z, owner: None }))), Ty::Zone);
+            return (mk(ExprKindIr::Lit(Value::Zone(ZoneRef { zone: z, owner: None }))), Ty::Zone);
         }
         let mut candidates: Vec<String> = sc.names().into_iter().map(String::from).collect();
         candidates.extend(self.const_by_name.keys().cloned());
@@ -265,17 +265,17 @@ impl Checker {
         }
         let d = Diag::error(span, format!("unknown name `{name}`")).label("not declared here").maybe_help(help);
         self.error(d);
-        (mk(ExprKind::Lit(Value::None)), Ty::Any)
+        (mk(ExprKindIr::Lit(Value::None)), Ty::Any)
     }
 
-    pub fn lower_field(&mut self, b: Expr, bt: Ty, field: &ast::Name, span: Span) -> (Expr, Ty) {
+    pub fn lower_field(&mut self, b: ExprIr, bt: Ty, field: &ast::Name, span: Span) -> (ExprIr, Ty) {
         let f = field.node.as_str();
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| ExprIr { kind, span };
         match &bt {
             Ty::Player => {
                 if let Some(i) = self.game.player_fields.iter().position(|x| x.name == f) {
                     let ty = self.game.player_fields.get(i).map(|x| x.ty.clone()).unwrap_or(Ty::Any);
-                    return (mk(ExprKind::PlayerField(Box::new(b), i as u16)), ty);
+                    return (mk(ExprKindIr::PlayerField(Box::new(b), i as u16)), ty);
                 }
                 if let Some(&z) = self.zone_by_name.get(f) {
                     if !self.game.zones.get(z as usize).is_some_and(|d| d.per_player) {
@@ -283,13 +283,13 @@ impl Checker {
                             Diag::error(field.span, format!("`{f}` is a shared zone, not a player's")).help(format!("write `{f}` alone")),
                         );
                     }
-                    return (mk(ExprKind::PlayerZone(Box::new(b), z)), Ty::Zone);
+                    return (mk(ExprKindIr::PlayerZone(Box::new(b), z)), Ty::Zone);
                 }
                 let mut cands: Vec<&str> = self.game.player_fields.iter().map(|x| x.name.as_str()).collect();
                 cands.extend(self.game.zones.iter().filter(|z| z.per_player).map(|z| z.name.as_str()));
                 let help = did_you_mean(f, cands.iter().copied()).or_else(|| Some(format!("players have: {}", cands.join(", "))));
                 self.error(Diag::error(field.span, format!("players have no field or zone `{f}`")).label("unknown field").maybe_help(help));
-                (mk(ExprKind::Lit(Value::None)), Ty::Any)
+                (mk(ExprKindIr::Lit(Value::None)), Ty::Any)
             }
             Ty::Obj(k) => {
                 if let Some((_, p)) = ObjProp::ALL.iter().find(|(n, _)| *n == f) {
@@ -303,32 +303,32 @@ impl Checker {
                         ObjProp::Above | ObjProp::Top => Ty::Obj(None),
                         ObjProp::Id => Ty::Int,
                     };
-                    return (mk(ExprKind::ObjProp(Box::new(b), *p)), ty);
+                    return (mk(ExprKindIr::ObjProp(Box::new(b), *p)), ty);
                 }
                 match self.object_field_type(*k, f) {
-                    Some((sym, ty)) => (mk(ExprKind::ObjField(Box::new(b), sym)), ty),
+                    Some((sym, ty)) => (mk(ExprKindIr::ObjField(Box::new(b), sym)), ty),
                     None => {
                         self.unknown_object_field(*k, field);
-                        (mk(ExprKind::Lit(Value::None)), Ty::Any)
+                        (mk(ExprKindIr::Lit(Value::None)), Ty::Any)
                     }
                 }
             }
             Ty::Def(k) => {
                 if f == "name" {
                     let sym = self.intern("name");
-                    return (mk(ExprKind::DefField(Box::new(b), sym)), Ty::Text);
+                    return (mk(ExprKindIr::DefField(Box::new(b), sym)), Ty::Text);
                 }
                 match self.object_field_type(*k, f) {
-                    Some((sym, ty)) => (mk(ExprKind::DefField(Box::new(b), sym)), ty),
+                    Some((sym, ty)) => (mk(ExprKindIr::DefField(Box::new(b), sym)), ty),
                     None => {
                         self.unknown_object_field(*k, field);
-                        (mk(ExprKind::Lit(Value::None)), Ty::Any)
+                        (mk(ExprKindIr::Lit(Value::None)), Ty::Any)
                     }
                 }
             }
-            Ty::Zone if f == "owner" => (mk(ExprKind::ZoneOwner(Box::new(b))), Ty::Player),
-            Ty::Ability if f == "label" => (mk(ExprKind::AbilityLabel(Box::new(b))), Ty::Text),
-            Ty::Ability if f == "source" => (mk(ExprKind::AbilitySource(Box::new(b))), Ty::Obj(None)),
+            Ty::Zone if f == "owner" => (mk(ExprKindIr::ZoneOwner(Box::new(b))), Ty::Player),
+            Ty::Ability if f == "label" => (mk(ExprKindIr::AbilityLabel(Box::new(b))), Ty::Text),
+            Ty::Ability if f == "source" => (mk(ExprKindIr::AbilitySource(Box::new(b))), Ty::Obj(None)),
             Ty::Any => {
                 let known = self.game.player_fields.iter().any(|x| x.name == f)
                     || self.zone_by_name.contains_key(f)
@@ -349,7 +349,7 @@ impl Checker {
                     );
                 }
                 let sym = self.intern(f);
-                (mk(ExprKind::Dynamic(Box::new(b), sym)), Ty::Any)
+                (mk(ExprKindIr::Dynamic(Box::new(b), sym)), Ty::Any)
             }
             other => {
                 let msg = format!("{} has no field `{f}`", self.ty_name(other));
@@ -402,7 +402,7 @@ impl Checker {
         self.error(Diag::error(field.span, format!("unknown field `{}` on {who}", field.node)).label("not a field").maybe_help(help));
     }
 
-    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
+    fn lower_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr, span: Span, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
         let (a, at) = self.lower_expr(l, sc, cx);
         let (b, bt) = self.lower_expr(r, sc, cx);
         let ty = match op {
@@ -457,7 +457,7 @@ impl Checker {
                 Ty::Int
             }
         };
-        (Expr { kind: ExprKind::Binary(super::operators::binary(op), Box::new(a), Box::new(b)), span }, ty)
+        (ExprIr { kind: ExprKindIr::Binary(super::operators::binary(op), Box::new(a), Box::new(b)), span }, ty)
     }
 
     fn lower_args(
@@ -468,7 +468,7 @@ impl Checker {
         span: Span,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> Vec<Expr> {
+    ) -> Vec<ExprIr> {
         if args.len() != params.len() {
             self.error(
                 Diag::error(
@@ -490,10 +490,10 @@ impl Checker {
         out
     }
 
-    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> (Expr, Ty) {
+    pub fn lower_call_expr(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
         let name = c.name.node.as_str();
         let span = c.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| ExprIr { kind, span };
         if let Some(&fid) = self.func_by_name.get(name) {
             let params = self.func_params.get(fid as usize).cloned().unwrap_or_default();
             let args = self.lower_args(&c.args, &params, name, span, sc, cx);
@@ -502,14 +502,14 @@ impl Checker {
             if let Some(f) = self.game.funcs.get(fid as usize).filter(|f| f.info.name == name)
                 && let Some((lets, body)) = super::inline::inline_call(f, &args, &mut || sc.temp())
             {
-                return (mk(ExprKind::Inline { func: fid, args, lets, body: Box::new(body) }), ty);
+                return (mk(ExprKindIr::Inline { func: fid, args, lets, body: Box::new(body) }), ty);
             }
-            return (mk(ExprKind::Call(fid, args)), ty);
+            return (mk(ExprKindIr::Call(fid, args)), ty);
         }
         if let Some(&cid) = self.check_by_name.get(name) {
             let params = self.check_params.get(cid as usize).cloned().unwrap_or_default();
             let args = self.lower_args(&c.args, &params, name, span, sc, cx);
-            return (mk(ExprKind::Check(cid, args)), Ty::Bool);
+            return (mk(ExprKindIr::Check(cid, args)), Ty::Bool);
         }
         if name == "can" {
             if let [ast::Spanned { node: ast::ExprKind::Call(inner), .. }] = c.args.as_slice()
@@ -517,7 +517,7 @@ impl Checker {
             {
                 let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
                 let args = self.lower_args(&inner.args, &params, &inner.name.node, inner.span, sc, cx);
-                return (mk(ExprKind::CanProc(pid, args)), Ty::Bool);
+                return (mk(ExprKindIr::CanProc(pid, args)), Ty::Bool);
             }
             return self.bad(span, "`can` takes one procedure call, like `can(commit(u))`");
         }
@@ -538,7 +538,7 @@ impl Checker {
         cands.extend(builtins::BUILTINS.iter().map(|s| s.name));
         let help = did_you_mean(name, cands.iter().copied());
         self.error(Diag::error(c.name.span, format!("unknown function `{name}`")).label("not declared").maybe_help(help));
-        (mk(ExprKind::Lit(Value::None)), Ty::Any)
+        (mk(ExprKindIr::Lit(Value::None)), Ty::Any)
     }
 
     /// A builtin called: its arity checked, a function argument lowered as one, its result typed
@@ -549,10 +549,10 @@ impl Checker {
         sig: &'static builtins::Signature,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> (Expr, Ty) {
+    ) -> (ExprIr, Ty) {
         let name = c.name.node.as_str();
         let span = c.span;
-        let mk = |kind| Expr { kind, span };
+        let mk = |kind| ExprIr { kind, span };
         if c.args.len() < sig.min || c.args.len() > sig.max {
             let want = if sig.min == sig.max { sig.min.to_string() } else { format!("{} to {}", sig.min, sig.max) };
             self.error(
@@ -582,7 +582,7 @@ impl Checker {
             && let Some(kind) = s.as_plain()
         {
             match self.kind_by_name.get(&kind) {
-                Some(&k) => return (mk(ExprKind::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
+                Some(&k) => return (mk(ExprKindIr::Builtin(sig.builtin, args)), Ty::List(Box::new(Ty::Def(Some(k))))),
                 None => {
                     let help = did_you_mean(&kind, self.kind_by_name.keys().map(String::as_str));
                     self.error(Diag::error(*sspan, format!("no kind named `{kind}`")).maybe_help(help));
@@ -601,16 +601,16 @@ impl Checker {
         // `count` and `first` of a list comprehension with a condition walk it without
         // building the list.
         let fused = match (sig.builtin, args.as_mut_slice()) {
-            (builtins::Builtin::Count | builtins::Builtin::First, [Expr { kind: ExprKind::Filter { slot, list, cond }, .. }]) => {
+            (builtins::Builtin::Count | builtins::Builtin::First, [ExprIr { kind: ExprKindIr::Filter { slot, list, cond }, .. }]) => {
                 let (slot, list, cond) = (
                     *slot,
-                    std::mem::replace(list, Box::new(mk(ExprKind::Lit(Value::None)))),
-                    std::mem::replace(cond, Box::new(mk(ExprKind::Lit(Value::None)))),
+                    std::mem::replace(list, Box::new(mk(ExprKindIr::Lit(Value::None)))),
+                    std::mem::replace(cond, Box::new(mk(ExprKindIr::Lit(Value::None)))),
                 );
                 Some(if sig.builtin == builtins::Builtin::Count {
-                    ExprKind::CountWhere { slot, list, cond }
+                    ExprKindIr::CountWhere { slot, list, cond }
                 } else {
-                    ExprKind::FirstWhere { slot, list, cond }
+                    ExprKindIr::FirstWhere { slot, list, cond }
                 })
             }
             _ => None,
@@ -618,16 +618,16 @@ impl Checker {
         if let Some(kind) = fused {
             return (mk(kind), ty);
         }
-        (mk(ExprKind::Builtin(sig.builtin, args)), ty)
+        (mk(ExprKindIr::Builtin(sig.builtin, args)), ty)
     }
 
-    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &LowerContext) -> Expr {
+    fn lower_lambda(&mut self, a: &ast::Expr, n: usize, first: &Ty, sc: &mut Scope, cx: &LowerContext) -> ExprIr {
         let ast::ExprKind::Lambda { params, body } = &a.node else {
             self.error(Diag::error(
                 a.span,
                 format!("expected a function with {n} parameter{}, like `|x| ..`", if n == 1 { "" } else { "s" }),
             ));
-            return Expr { kind: ExprKind::Lit(Value::None), span: a.span };
+            return ExprIr { kind: ExprKindIr::Lit(Value::None), span: a.span };
         };
         if params.len() != n {
             self.error(Diag::error(a.span, format!("this function needs {n} parameter{}", if n == 1 { "" } else { "s" })));
@@ -639,7 +639,7 @@ impl Checker {
         sc.pop();
         let id = self.game.lambdas.len() as u32;
         self.game.lambdas.push(LambdaDef { params: slots, body });
-        Expr { kind: ExprKind::Lambda(id), span: a.span }
+        ExprIr { kind: ExprKindIr::Lambda(id), span: a.span }
     }
 }
 

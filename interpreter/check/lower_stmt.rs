@@ -81,7 +81,7 @@ impl Checker {
             for a in &c.args {
                 args.push(self.lower_expr(a, sc, cx).0);
             }
-            return CallIr { target: CallTarget::Dynamic(Expr { kind: ExprKind::Local(slot), span: c.name.span }), args, span: c.span };
+            return CallIr { target: CallTarget::Dynamic(ExprIr { kind: ExprKindIr::Local(slot), span: c.name.span }), args, span: c.span };
         }
         let mut help = did_you_mean(name, self.proc_by_name.keys().map(String::as_str));
         if help.is_none() && (self.func_by_name.contains_key(name) || self.check_by_name.contains_key(name)) {
@@ -138,7 +138,7 @@ impl Checker {
             ast::ExprKind::Str(s) if s.as_plain().is_some() => {
                 let name = s.as_plain().unwrap_or_default();
                 match self.game.def_index.get(&name) {
-                    Some(d) => Expr { kind: ExprKind::Lit(Value::Def(*d)), span: c.def.span },
+                    Some(d) => ExprIr { kind: ExprKindIr::Lit(Value::Def(*d)), span: c.def.span },
                     None => {
                         let help = did_you_mean(&name, self.game.def_index.keys().map(String::as_str));
                         self.error(
@@ -146,7 +146,7 @@ impl Checker {
                                 .label("unknown card or object")
                                 .maybe_help(help),
                         );
-                        Expr { kind: ExprKind::Lit(Value::None), span: c.def.span }
+                        ExprIr { kind: ExprKindIr::Lit(Value::None), span: c.def.span }
                     }
                 }
             }
@@ -166,7 +166,7 @@ impl Checker {
         CreateIr { def, owner, zone, face_up: c.face_up }
     }
 
-    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> Expr {
+    fn objects_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> ExprIr {
         let (x, t) = self.lower_expr(e, sc, cx);
         if !(t.fits(&Ty::Obj(None)) || t.is_listlike()) {
             let msg = format!("expected an object, a list of objects or a zone, found {}", self.ty_name(&t));
@@ -175,7 +175,7 @@ impl Checker {
         x
     }
 
-    pub fn lower_stmt(&mut self, s: &ast::Stmt, sc: &mut Scope, cx: &LowerContext) -> Option<Stmt> {
+    pub fn lower_stmt(&mut self, s: &ast::Stmt, sc: &mut Scope, cx: &LowerContext) -> Option<StmtIr> {
         let span = s.span;
         if cx.pure {
             self.error(Diag::error(span, "statements are not allowed here"));
@@ -189,7 +189,7 @@ impl Checker {
                 if op.node != ast::AssignOp::Set {
                     self.expect_ty(&vt, &Ty::Int, value.span);
                 }
-                StmtKind::Assign { place, op: super::operators::assign(op.node), value: v }
+                StmtKindIr::Assign { place, op: super::operators::assign(op.node), value: v }
             }
             ast::StmtKind::If { arms, otherwise } => {
                 let mut out = Vec::new();
@@ -200,7 +200,7 @@ impl Checker {
                     out.push((x, body));
                 }
                 let otherwise = otherwise.as_ref().map(|b| self.lower_block(b, sc, cx));
-                StmtKind::If { arms: out, otherwise }
+                StmtKindIr::If { arms: out, otherwise }
             }
             ast::StmtKind::For { var, list, body } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
@@ -208,30 +208,30 @@ impl Checker {
                 let slot = sc.declare(&var.node, lt.elem());
                 let body = self.lower_block(body, sc, cx);
                 sc.pop();
-                StmtKind::For { slot, list: l, body }
+                StmtKindIr::For { slot, list: l, body }
             }
             ast::StmtKind::Step { body, name, cite } => {
                 self.game.steps.push(StepInfo { span, name: name.node.clone(), cite: cite.as_ref().map(|c| c.node.clone()) });
                 let body = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_open(body, sc, cx));
-                StmtKind::Block(body)
+                StmtKindIr::Block(body)
             }
             ast::StmtKind::While { cond, body } => {
                 let (c, t) = self.lower_expr(cond, sc, cx);
                 self.expect_ty(&t, &Ty::Bool, cond.span);
                 let body = self.lower_block(body, sc, cx);
-                StmtKind::While { cond: c, body }
+                StmtKindIr::While { cond: c, body }
             }
             ast::StmtKind::Repeat { count, body } => {
                 let (c, t) = self.lower_expr(count, sc, cx);
                 self.expect_ty(&t, &Ty::Int, count.span);
                 let body = self.lower_block(body, sc, cx);
-                StmtKind::Repeat { count: c, body }
+                StmtKindIr::Repeat { count: c, body }
             }
-            ast::StmtKind::Return(e) => StmtKind::Return(e.as_ref().map(|x| self.lower_expr(x, sc, cx).0)),
-            ast::StmtKind::Call(c) => StmtKind::Call(self.lower_call(c, sc, cx)),
+            ast::StmtKind::Return(e) => StmtKindIr::Return(e.as_ref().map(|x| self.lower_expr(x, sc, cx).0)),
+            ast::StmtKind::Call(c) => StmtKindIr::Call(self.lower_call(c, sc, cx)),
             ast::StmtKind::Choose(c) => {
                 let (choose, _) = self.lower_choose(c, sc, cx);
-                StmtKind::Choose { dest: None, choose: Box::new(choose) }
+                StmtKindIr::Choose { dest: None, choose: Box::new(choose) }
             }
             ast::StmtKind::Move { what, to, flags } => {
                 let what = self.objects_expr(what, sc, cx);
@@ -243,28 +243,28 @@ impl Checker {
                     MoveFlag::FaceDown => Some(false),
                     _ => None,
                 });
-                StmtKind::Move { what, to: to_x, bottom, face }
+                StmtKindIr::Move { what, to: to_x, bottom, face }
             }
             ast::StmtKind::Put { what, under, target } => {
                 let what = self.objects_expr(what, sc, cx);
                 let (t, tt) = self.lower_expr(target, sc, cx);
                 self.expect_ty(&tt, &Ty::Obj(None), target.span);
-                StmtKind::Put { what, under: *under, target: t }
+                StmtKindIr::Put { what, under: *under, target: t }
             }
-            ast::StmtKind::Turn { what, up } => StmtKind::Turn { what: self.objects_expr(what, sc, cx), up: *up },
+            ast::StmtKind::Turn { what, up } => StmtKindIr::Turn { what: self.objects_expr(what, sc, cx), up: *up },
             ast::StmtKind::Shuffle(z) => {
                 let (x, t) = self.lower_expr(z, sc, cx);
                 self.expect_ty(&t, &Ty::Zone, z.span);
-                StmtKind::Shuffle(x)
+                StmtKindIr::Shuffle(x)
             }
             ast::StmtKind::Modify { target, field, op, value, until } => {
                 self.lower_modify(target, field, op, value, until.as_ref(), sc, cx)
             }
-            ast::StmtKind::Expire(d) => StmtKind::Expire(self.duration(d)?),
+            ast::StmtKind::Expire(d) => StmtKindIr::Expire(self.duration(d)?),
             ast::StmtKind::Lasting { forbid, hook, until } => self.lower_lasting(hook, *forbid, until.as_ref(), span, sc, cx)?,
             ast::StmtKind::LastingReplace { body, until } => self.lower_lasting_replace_stmt(body, until.as_ref(), span, sc, cx)?,
             ast::StmtKind::Signal(c) => self.lower_signal(c, sc, cx)?,
-            ast::StmtKind::Log(t) => StmtKind::Log(self.lower_str(t, sc, cx)),
+            ast::StmtKind::Log(t) => StmtKindIr::Log(self.lower_str(t, sc, cx)),
             ast::StmtKind::Win { who, reason } | ast::StmtKind::Lose { who, reason } => {
                 let (w, wt) = self.lower_expr(who, sc, cx);
                 if !(wt.fits(&Ty::Player) || wt.fits(&Ty::List(Box::new(Ty::Player)))) {
@@ -273,19 +273,19 @@ impl Checker {
                 }
                 let reason = self.lower_str(reason, sc, cx);
                 if matches!(s.node, ast::StmtKind::Win { .. }) {
-                    StmtKind::Win { who: w, reason }
+                    StmtKindIr::Win { who: w, reason }
                 } else {
-                    StmtKind::Lose { who: w, reason }
+                    StmtKindIr::Lose { who: w, reason }
                 }
             }
-            ast::StmtKind::Draw(reason) => StmtKind::Draw(self.lower_str(reason, sc, cx)),
+            ast::StmtKind::Draw(reason) => StmtKindIr::Draw(self.lower_str(reason, sc, cx)),
             ast::StmtKind::Reveal { what, to } => {
                 let what = self.objects_expr(what, sc, cx);
                 let to = to.as_ref().map(|t| self.lower_expr(t, sc, cx).0);
-                StmtKind::Reveal { what, to }
+                StmtKindIr::Reveal { what, to }
             }
-            ast::StmtKind::Conceal(what) => StmtKind::Conceal(self.objects_expr(what, sc, cx)),
-            ast::StmtKind::Create(c) => StmtKind::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
+            ast::StmtKind::Conceal(what) => StmtKindIr::Conceal(self.objects_expr(what, sc, cx)),
+            ast::StmtKind::Create(c) => StmtKindIr::Create { dest: None, create: Box::new(self.lower_create(c, sc, cx)) },
             ast::StmtKind::Use(a, by) => self.lower_use(a, by.as_ref(), sc, cx),
             ast::StmtKind::Run(_)
             | ast::StmtKind::Answer { .. }
@@ -296,7 +296,7 @@ impl Checker {
                 return None;
             }
         };
-        Some(Stmt { kind, span })
+        Some(StmtIr { kind, span })
     }
 
     /// `modify x.f += v until ..`: a continuous change of a field of the objects named.
@@ -310,7 +310,7 @@ impl Checker {
         until: Option<&ast::Name>,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> StmtKind {
+    ) -> StmtKindIr {
         let (t, tt) = self.lower_expr(target, sc, cx);
         let kind = match &tt {
             Ty::Obj(k) => *k,
@@ -337,7 +337,7 @@ impl Checker {
         };
         let (v, _) = self.lower_expr(value, sc, cx);
         let until = until.as_ref().and_then(|u| self.duration(u));
-        StmtKind::Modify { target: t, field: fsym, op: super::operators::modify(op.node), value: v, until }
+        StmtKindIr::Modify { target: t, field: fsym, op: super::operators::modify(op.node), value: v, until }
     }
 
     /// `forbid`/`permit` made by running code, lasting until a duration ends.
@@ -349,7 +349,7 @@ impl Checker {
         span: Span,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> Option<StmtKind> {
+    ) -> Option<StmtKindIr> {
         sc.push();
         let lowered = self.lower_hook_in(hook, forbid, sc, cx);
         sc.pop();
@@ -360,7 +360,7 @@ impl Checker {
         };
         let i = self.game.lasting.len() as u32;
         self.game.lasting.push(LastingDef { target, replace: None, forbid, params, when, until, span });
-        Some(StmtKind::Lasting(i))
+        Some(StmtKindIr::Lasting(i))
     }
 
     /// `replace ..` made by running code, lasting until a duration ends.
@@ -371,7 +371,7 @@ impl Checker {
         span: Span,
         sc: &mut Scope,
         cx: &LowerContext,
-    ) -> Option<StmtKind> {
+    ) -> Option<StmtKindIr> {
         // Lowered in the scope of the code that makes it, so that it reads its names.
         sc.push();
         let lowered = self.lower_lasting_replace(body, sc, cx);
@@ -382,13 +382,13 @@ impl Checker {
             None => self.game.default_duration,
         };
         let i = self.game.lasting.len() as u32;
-        let when = when.unwrap_or(Expr { kind: ExprKind::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
+        let when = when.unwrap_or(ExprIr { kind: ExprKindIr::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
         self.game.lasting.push(LastingDef { target: Hooked::Proc(pid), replace: Some(replace), forbid: false, params, when, until, span });
-        Some(StmtKind::Lasting(i))
+        Some(StmtKindIr::Lasting(i))
     }
 
     /// `signal event(args)`: the event must be declared, with as many arguments as it has parameters.
-    fn lower_signal(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> Option<StmtKind> {
+    fn lower_signal(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> Option<StmtKindIr> {
         let Some(&event) = self.event_by_name.get(&c.name.node) else {
             let help = did_you_mean(&c.name.node, self.event_by_name.keys().map(String::as_str));
             self.error(Diag::error(c.name.span, format!("unknown event `{}`", c.name.node)).label("not declared").maybe_help(help));
@@ -399,11 +399,11 @@ impl Checker {
             self.error(Diag::error(c.span, format!("`{}` takes {} arguments, not {}", c.name.node, params.len(), c.args.len())));
         }
         let args = c.args.iter().map(|a| self.lower_expr(a, sc, cx).0).collect();
-        Some(StmtKind::Signal { event, args })
+        Some(StmtKindIr::Signal { event, args })
     }
 
     /// `use ability by player`: an ability (not the object that has it), used by its controller or the player given.
-    fn lower_use(&mut self, a: &ast::Expr, by: Option<&ast::Expr>, sc: &mut Scope, cx: &LowerContext) -> StmtKind {
+    fn lower_use(&mut self, a: &ast::Expr, by: Option<&ast::Expr>, sc: &mut Scope, cx: &LowerContext) -> StmtKindIr {
         let by = by.as_ref().map(|b| {
             let (bx, bt) = self.lower_expr(b, sc, cx);
             self.expect_ty(&bt, &Ty::Player, b.span);
@@ -420,22 +420,22 @@ impl Checker {
         } else {
             self.expect_ty(&t, &Ty::Ability, a.span);
         }
-        StmtKind::Use(x, by)
+        StmtKindIr::Use(x, by)
     }
 
     /// `let x = ..`: a new local, typed by what it is given.
     /// `let x = ..`: a new local, typed by what it is given.
-    fn lower_let(&mut self, name: &ast::Name, value: &LetValue, span: Span, sc: &mut Scope, cx: &LowerContext) -> StmtKind {
+    fn lower_let(&mut self, name: &ast::Name, value: &LetValue, span: Span, sc: &mut Scope, cx: &LowerContext) -> StmtKindIr {
         match value {
             LetValue::Expr(e) => {
                 let (x, t) = self.lower_expr(e, sc, cx);
                 let slot = sc.declare(&name.node, t);
-                StmtKind::Let { slot, value: x }
+                StmtKindIr::Let { slot, value: x }
             }
             LetValue::Call(c) => {
                 let call = self.lower_call(c, sc, cx);
                 let slot = sc.declare(&name.node, Ty::Any);
-                StmtKind::LetCall { slot, call }
+                StmtKindIr::LetCall { slot, call }
             }
             LetValue::Choose(c) => {
                 let (choose, ty) = self.lower_choose(c, sc, cx);
@@ -446,23 +446,23 @@ impl Checker {
                     );
                 }
                 let slot = sc.declare(&name.node, ty);
-                StmtKind::Choose { dest: Some(slot), choose: Box::new(choose) }
+                StmtKindIr::Choose { dest: Some(slot), choose: Box::new(choose) }
             }
             LetValue::Roll(e) => {
                 let (x, t) = self.lower_expr(e, sc, cx);
                 self.expect_ty(&t, &Ty::Int, e.span);
                 let slot = sc.declare(&name.node, Ty::Int);
-                StmtKind::Roll { slot, sides: x }
+                StmtKindIr::Roll { slot, sides: x }
             }
             LetValue::Pick(e) => {
                 let (x, t) = self.lower_list(e, sc, cx);
                 let slot = sc.declare(&name.node, t.elem());
-                StmtKind::Pick { slot, list: x }
+                StmtKindIr::Pick { slot, list: x }
             }
             LetValue::Create(c) => {
                 let create = self.lower_create(c, sc, cx);
                 let slot = sc.declare(&name.node, Ty::Obj(None));
-                StmtKind::Create { dest: Some(slot), create: Box::new(create) }
+                StmtKindIr::Create { dest: Some(slot), create: Box::new(create) }
             }
         }
     }

@@ -11,7 +11,7 @@
 //! comprehension — makes the fact `Reads::Everything`: remembered for one version of the state only.
 //! The analysis is conservative: an expression it does not know reads everything.
 
-use arbiter_ir::code::{Expr, ExprKind, ObjProp};
+use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::{Derived, Game, Reads, Slot, Sym, SymMap};
 use arbiter_syntax::budgets::READS_CALL_DEPTH;
@@ -26,27 +26,27 @@ struct Found {
 }
 
 impl Found {
-    fn walk(&mut self, game: &Game, e: &Expr, pile: &[Slot], depth: u32) {
+    fn walk(&mut self, game: &Game, e: &ExprIr, pile: &[Slot], depth: u32) {
         if self.everything {
             return;
         }
         match &e.kind {
-            ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj | ExprKind::Local(_) => {}
-            ExprKind::Global(g) => self.globals.push(*g),
-            ExprKind::Str(pieces) => {
+            ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::You | ExprKindIr::SelfObj | ExprKindIr::Local(_) => {}
+            ExprKindIr::Global(g) => self.globals.push(*g),
+            ExprKindIr::Str(pieces) => {
                 for p in pieces.iter() {
                     if let arbiter_ir::code::TextPiece::Expr(x) = p {
                         self.walk(game, x, pile, depth);
                     }
                 }
             }
-            ExprKind::ObjProp(x, _) if in_pile(x, pile) => {}
-            ExprKind::ObjField(x, f) | ExprKind::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
-            ExprKind::DefField(x, _) | ExprKind::Unary(_, x) => self.walk(game, x, pile, depth),
+            ExprKindIr::ObjProp(x, _) if in_pile(x, pile) => {}
+            ExprKindIr::ObjField(x, f) | ExprKindIr::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
+            ExprKindIr::DefField(x, _) | ExprKindIr::Unary(_, x) => self.walk(game, x, pile, depth),
             // `x in zone` reads where `x` is: only the object's own place (or its pile's) is known.
-            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
+            ExprKindIr::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
                 let (item, container) = if *op == BinaryOperator::Has { (r, l) } else { (l, r) };
-                let placeless = matches!(&item.kind, ExprKind::Lit(v) if !matches!(v, arbiter_ir::value::Value::Obj(_)));
+                let placeless = matches!(&item.kind, ExprKindIr::Lit(v) if !matches!(v, arbiter_ir::value::Value::Obj(_)));
                 if !(in_pile(item, pile) || placeless) {
                     self.everything = true;
                     return;
@@ -54,17 +54,17 @@ impl Found {
                 self.walk(game, item, pile, depth);
                 self.walk(game, container, pile, depth);
             }
-            ExprKind::Binary(_, l, r) => {
+            ExprKindIr::Binary(_, l, r) => {
                 self.walk(game, l, pile, depth);
                 self.walk(game, r, pile, depth);
             }
-            ExprKind::If(c, t, o) => {
+            ExprKindIr::If(c, t, o) => {
                 self.walk(game, c, pile, depth);
                 self.walk(game, t, pile, depth);
                 self.walk(game, o, pile, depth);
             }
-            ExprKind::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth)),
-            ExprKind::Call(f, args) if depth < READS_CALL_DEPTH => {
+            ExprKindIr::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth)),
+            ExprKindIr::Call(f, args) if depth < READS_CALL_DEPTH => {
                 let Some(func) = game.funcs.get(*f as usize) else {
                     self.everything = true;
                     return;
@@ -74,7 +74,7 @@ impl Found {
                     args.iter().enumerate().filter(|(_, a)| in_pile(a, pile)).filter_map(|(i, _)| Slot::try_from(i).ok()).collect();
                 self.walk(game, &func.body, &inner, depth + 1);
             }
-            ExprKind::Inline { args, lets, body, .. } if depth < READS_CALL_DEPTH => {
+            ExprKindIr::Inline { args, lets, body, .. } if depth < READS_CALL_DEPTH => {
                 args.iter().for_each(|a| self.walk(game, a, pile, depth));
                 let mut inner = pile.to_vec();
                 inner.extend(lets.iter().filter(|(_, i)| args.get(usize::from(*i)).is_some_and(|a| in_pile(a, pile))).map(|(s, _)| *s));
@@ -86,10 +86,10 @@ impl Found {
 }
 
 /// The object itself, or one it lies under.
-fn in_pile(e: &Expr, pile: &[Slot]) -> bool {
+fn in_pile(e: &ExprIr, pile: &[Slot]) -> bool {
     match &e.kind {
-        ExprKind::Local(s) => pile.contains(s),
-        ExprKind::ObjProp(x, ObjProp::Above | ObjProp::Top) => in_pile(x, pile),
+        ExprKindIr::Local(s) => pile.contains(s),
+        ExprKindIr::ObjProp(x, ObjProp::Above | ObjProp::Top) => in_pile(x, pile),
         _ => false,
     }
 }

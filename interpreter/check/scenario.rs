@@ -113,9 +113,9 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         let cx = LowerContext { scenario: true, ..LowerContext::default() };
         let pure = LowerContext { scenario: true, pure: true, ..LowerContext::default() };
         let mut steps = Vec::new();
-        let mut pending: Vec<Stmt> = Vec::new();
+        let mut pending: Vec<StmtIr> = Vec::new();
         let mut pending_span: Option<Span> = None;
-        let flush = |c: &mut Checker, steps: &mut Vec<StepAt>, pending: &mut Vec<Stmt>, span: &mut Option<Span>| {
+        let flush = |c: &mut Checker, steps: &mut Vec<StepAt>, pending: &mut Vec<StmtIr>, span: &mut Option<Span>| {
             if !pending.is_empty() {
                 let id = c.game.blocks.len() as BlockId;
                 c.game.blocks.push(std::mem::take(pending).into());

@@ -2,7 +2,7 @@
 //! declares, and triggers on events that nothing raises.
 
 use super::Checker;
-use arbiter_ir::StmtKind;
+use arbiter_ir::StmtKindIr;
 use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
@@ -27,7 +27,7 @@ impl Checker {
         let mut raised = vec![false; self.game.events.len()];
         for block in &self.game.blocks {
             for stmt in block.iter() {
-                if let StmtKind::Signal { event, .. } = &stmt.kind
+                if let StmtKindIr::Signal { event, .. } = &stmt.kind
                     && let Some(r) = raised.get_mut(*event as usize)
                 {
                     *r = true;

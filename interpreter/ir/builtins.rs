@@ -121,7 +121,7 @@ macro_rules! signatures {
         )*
         $(fn $helper:ident $helper_params:tt $(-> $helper_ret:ty)? $helper_body:block)*
     })*) => {
-        /// A built-in function, as compiled code calls it (`ExprKind::Builtin`).
+        /// A built-in function, as compiled code calls it (`ExprKindIr::Builtin`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Builtin {
             $($(

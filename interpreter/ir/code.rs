@@ -1,4 +1,4 @@
-//! The compiled code: expressions (`Expr`) and statements (`Stmt`), every name resolved to a slot or
+//! The compiled code: expressions (`ExprIr`) and statements (`StmtIr`), every name resolved to a slot or
 //! an id. Re-exported by `ir`, beside the game's definitions.
 
 use super::value::Value;
@@ -6,8 +6,8 @@ use crate::ids::*;
 use crate::operators::{BinaryOperator, ModifyOperator, UnaryOperator};
 use arbiter_syntax::span::Span;
 #[derive(Debug, Clone)]
-pub struct Expr {
-    pub kind: ExprKind,
+pub struct ExprIr {
+    pub kind: ExprKindIr,
     pub span: Span,
 }
 
@@ -44,7 +44,7 @@ impl ObjProp {
 #[derive(Debug, Clone)]
 pub enum TextPiece {
     Text(String),
-    Expr(Expr),
+    Expr(ExprIr),
 }
 
 pub type TextExpr = Vec<TextPiece>;
@@ -54,7 +54,7 @@ pub type TextExpr = Vec<TextPiece>;
 /// in Connect Four).
 #[derive(Debug, Clone)]
 #[repr(u8)]
-pub enum ExprKind {
+pub enum ExprKindIr {
     Lit(Value),
     Local(Slot),
     Global(u16),
@@ -62,101 +62,106 @@ pub enum ExprKind {
     You,
     SelfObj,
     Str(TextExpr),
-    PlayerField(Box<Expr>, u16),
-    PlayerZone(Box<Expr>, ZoneId),
+    PlayerField(Box<ExprIr>, u16),
+    PlayerZone(Box<ExprIr>, ZoneId),
     /// `o.power`: a kind field, read through modifiers.
-    ObjField(Box<Expr>, Sym),
-    ObjProp(Box<Expr>, ObjProp),
+    ObjField(Box<ExprIr>, Sym),
+    ObjProp(Box<ExprIr>, ObjProp),
     /// `d.power` on a definition: the printed value.
-    DefField(Box<Expr>, Sym),
-    ZoneOwner(Box<Expr>),
-    AbilityLabel(Box<Expr>),
-    AbilitySource(Box<Expr>),
+    DefField(Box<ExprIr>, Sym),
+    ZoneOwner(Box<ExprIr>),
+    AbilityLabel(Box<ExprIr>),
+    AbilitySource(Box<ExprIr>),
     /// A field whose base type is only known when it runs.
-    Dynamic(Box<Expr>, Sym),
-    Call(FuncId, Vec<Expr>),
+    Dynamic(Box<ExprIr>, Sym),
+    Call(FuncId, Vec<ExprIr>),
     /// A call of a small function, inlined when the rules were checked (see `check::inline`):
     /// the call's arguments; the slots of the caller's env that keep those that are worked out
     /// (slot, argument), in order; and the function's body, reading the other arguments in place.
     Inline {
         func: FuncId,
-        args: Vec<Expr>,
+        args: Vec<ExprIr>,
         lets: Vec<(Slot, u16)>,
-        body: Box<Expr>,
+        body: Box<ExprIr>,
     },
-    Check(CheckId, Vec<Expr>),
-    CanProc(ProcId, Vec<Expr>),
-    Builtin(crate::builtins::Builtin, Vec<Expr>),
+    Check(CheckId, Vec<ExprIr>),
+    CanProc(ProcId, Vec<ExprIr>),
+    Builtin(crate::builtins::Builtin, Vec<ExprIr>),
     ProcRef(ProcId),
     Lambda(u32),
-    Unary(UnaryOperator, Box<Expr>),
-    Binary(BinaryOperator, Box<Expr>, Box<Expr>),
-    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Unary(UnaryOperator, Box<ExprIr>),
+    Binary(BinaryOperator, Box<ExprIr>, Box<ExprIr>),
+    If(Box<ExprIr>, Box<ExprIr>, Box<ExprIr>),
     Quant {
         any: bool,
         slot: Slot,
-        list: Box<Expr>,
-        cond: Box<Expr>,
+        list: Box<ExprIr>,
+        cond: Box<ExprIr>,
     },
     Filter {
         slot: Slot,
-        list: Box<Expr>,
-        cond: Box<Expr>,
+        list: Box<ExprIr>,
+        cond: Box<ExprIr>,
     },
     /// `count([x in list where cond])`, counted without building the list.
     CountWhere {
         slot: Slot,
-        list: Box<Expr>,
-        cond: Box<Expr>,
+        list: Box<ExprIr>,
+        cond: Box<ExprIr>,
     },
     /// `first([x in list where cond])`: the first item that passes, without testing the rest.
     FirstWhere {
         slot: Slot,
-        list: Box<Expr>,
-        cond: Box<Expr>,
+        list: Box<ExprIr>,
+        cond: Box<ExprIr>,
     },
     Map {
         slot: Slot,
-        list: Box<Expr>,
-        expr: Box<Expr>,
-        cond: Option<Box<Expr>>,
+        list: Box<ExprIr>,
+        expr: Box<ExprIr>,
+        cond: Option<Box<ExprIr>>,
     },
-    List(Vec<Expr>),
+    List(Vec<ExprIr>),
 }
 
-impl Expr {
+impl ExprIr {
     /// Whether `f` holds for this expression or any expression inside it.
-    pub fn any(&self, f: &mut impl FnMut(&Expr) -> bool) -> bool {
+    pub fn any(&self, f: &mut impl FnMut(&ExprIr) -> bool) -> bool {
         if f(self) {
             return true;
         }
         match &self.kind {
-            ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => false,
-            ExprKind::ProcRef(_) | ExprKind::Lambda(_) => false,
-            ExprKind::Str(pieces) => pieces.iter().any(|p| matches!(p, TextPiece::Expr(x) if x.any(f))),
-            ExprKind::PlayerField(b, _)
-            | ExprKind::PlayerZone(b, _)
-            | ExprKind::ObjField(b, _)
-            | ExprKind::ObjProp(b, _)
-            | ExprKind::DefField(b, _)
-            | ExprKind::ZoneOwner(b)
-            | ExprKind::AbilityLabel(b)
-            | ExprKind::AbilitySource(b)
-            | ExprKind::Dynamic(b, _)
-            | ExprKind::Unary(_, b) => b.any(f),
-            ExprKind::Call(_, args)
-            | ExprKind::Check(_, args)
-            | ExprKind::CanProc(_, args)
-            | ExprKind::Builtin(_, args)
-            | ExprKind::List(args) => args.iter().any(|a| a.any(f)),
-            ExprKind::Inline { args, body, .. } => args.iter().any(|a| a.any(f)) || body.any(f),
-            ExprKind::Binary(_, l, r) => l.any(f) || r.any(f),
-            ExprKind::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
-            ExprKind::Quant { list, cond, .. }
-            | ExprKind::Filter { list, cond, .. }
-            | ExprKind::CountWhere { list, cond, .. }
-            | ExprKind::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
-            ExprKind::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
+            ExprKindIr::Lit(_)
+            | ExprKindIr::Local(_)
+            | ExprKindIr::Global(_)
+            | ExprKindIr::Const(_)
+            | ExprKindIr::You
+            | ExprKindIr::SelfObj => false,
+            ExprKindIr::ProcRef(_) | ExprKindIr::Lambda(_) => false,
+            ExprKindIr::Str(pieces) => pieces.iter().any(|p| matches!(p, TextPiece::Expr(x) if x.any(f))),
+            ExprKindIr::PlayerField(b, _)
+            | ExprKindIr::PlayerZone(b, _)
+            | ExprKindIr::ObjField(b, _)
+            | ExprKindIr::ObjProp(b, _)
+            | ExprKindIr::DefField(b, _)
+            | ExprKindIr::ZoneOwner(b)
+            | ExprKindIr::AbilityLabel(b)
+            | ExprKindIr::AbilitySource(b)
+            | ExprKindIr::Dynamic(b, _)
+            | ExprKindIr::Unary(_, b) => b.any(f),
+            ExprKindIr::Call(_, args)
+            | ExprKindIr::Check(_, args)
+            | ExprKindIr::CanProc(_, args)
+            | ExprKindIr::Builtin(_, args)
+            | ExprKindIr::List(args) => args.iter().any(|a| a.any(f)),
+            ExprKindIr::Inline { args, body, .. } => args.iter().any(|a| a.any(f)) || body.any(f),
+            ExprKindIr::Binary(_, l, r) => l.any(f) || r.any(f),
+            ExprKindIr::If(c, t, o) => c.any(f) || t.any(f) || o.any(f),
+            ExprKindIr::Quant { list, cond, .. }
+            | ExprKindIr::Filter { list, cond, .. }
+            | ExprKindIr::CountWhere { list, cond, .. }
+            | ExprKindIr::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
+            ExprKindIr::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
         }
     }
 
@@ -164,61 +169,66 @@ impl Expr {
     /// no evaluation step, so it may be read in place, whenever its value is wanted.
     #[inline(always)]
     pub fn is_leaf(&self) -> bool {
-        matches!(self.kind, ExprKind::Local(_) | ExprKind::Lit(_) | ExprKind::Const(_) | ExprKind::Global(_))
+        matches!(self.kind, ExprKindIr::Local(_) | ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::Global(_))
     }
 
     /// Replace each expression for which `f` gives a replacement, looking inside those it
     /// leaves (a replacement is not looked into).
-    pub fn replace_each(&mut self, f: &mut impl FnMut(&Expr) -> Option<Expr>) {
+    pub fn replace_each(&mut self, f: &mut impl FnMut(&ExprIr) -> Option<ExprIr>) {
         if let Some(new) = f(self) {
             *self = new;
             return;
         }
-        let mut each = |x: &mut Expr| x.replace_each(f);
+        let mut each = |x: &mut ExprIr| x.replace_each(f);
         match &mut self.kind {
-            ExprKind::Lit(_) | ExprKind::Local(_) | ExprKind::Global(_) | ExprKind::Const(_) | ExprKind::You | ExprKind::SelfObj => {}
-            ExprKind::ProcRef(_) | ExprKind::Lambda(_) => {}
-            ExprKind::Str(pieces) => pieces.iter_mut().for_each(|p| {
+            ExprKindIr::Lit(_)
+            | ExprKindIr::Local(_)
+            | ExprKindIr::Global(_)
+            | ExprKindIr::Const(_)
+            | ExprKindIr::You
+            | ExprKindIr::SelfObj => {}
+            ExprKindIr::ProcRef(_) | ExprKindIr::Lambda(_) => {}
+            ExprKindIr::Str(pieces) => pieces.iter_mut().for_each(|p| {
                 if let TextPiece::Expr(x) = p {
                     each(x)
                 }
             }),
-            ExprKind::PlayerField(b, _)
-            | ExprKind::PlayerZone(b, _)
-            | ExprKind::ObjField(b, _)
-            | ExprKind::ObjProp(b, _)
-            | ExprKind::DefField(b, _)
-            | ExprKind::ZoneOwner(b)
-            | ExprKind::AbilityLabel(b)
-            | ExprKind::AbilitySource(b)
-            | ExprKind::Dynamic(b, _)
-            | ExprKind::Unary(_, b) => each(b),
-            ExprKind::Call(_, args)
-            | ExprKind::Check(_, args)
-            | ExprKind::CanProc(_, args)
-            | ExprKind::Builtin(_, args)
-            | ExprKind::List(args) => args.iter_mut().for_each(each),
-            ExprKind::Inline { args, body, .. } => {
+            ExprKindIr::PlayerField(b, _)
+            | ExprKindIr::PlayerZone(b, _)
+            | ExprKindIr::ObjField(b, _)
+            | ExprKindIr::ObjProp(b, _)
+            | ExprKindIr::DefField(b, _)
+            | ExprKindIr::ZoneOwner(b)
+            | ExprKindIr::AbilityLabel(b)
+            | ExprKindIr::AbilitySource(b)
+            | ExprKindIr::Dynamic(b, _)
+            | ExprKindIr::Unary(_, b) => each(b),
+            ExprKindIr::Call(_, args)
+            | ExprKindIr::Check(_, args)
+            | ExprKindIr::CanProc(_, args)
+            | ExprKindIr::Builtin(_, args)
+            | ExprKindIr::List(args) => args.iter_mut().for_each(each),
+            ExprKindIr::Inline { args, body, .. } => {
                 args.iter_mut().for_each(&mut each);
                 each(body);
             }
-            ExprKind::Binary(_, l, r) => {
+            ExprKindIr::Binary(_, l, r) => {
                 each(l);
                 each(r);
             }
-            ExprKind::If(c, t, o) => {
+            ExprKindIr::If(c, t, o) => {
                 each(c);
                 each(t);
                 each(o);
             }
-            ExprKind::Quant { list, cond, .. }
-            | ExprKind::Filter { list, cond, .. }
-            | ExprKind::CountWhere { list, cond, .. }
-            | ExprKind::FirstWhere { list, cond, .. } => {
+            ExprKindIr::Quant { list, cond, .. }
+            | ExprKindIr::Filter { list, cond, .. }
+            | ExprKindIr::CountWhere { list, cond, .. }
+            | ExprKindIr::FirstWhere { list, cond, .. } => {
                 each(list);
                 each(cond);
             }
-            ExprKind::Map { list, expr, cond, .. } => {
+            ExprKindIr::Map { list, expr, cond, .. } => {
                 each(list);
                 each(expr);
                 if let Some(c) = cond {
@@ -230,21 +240,21 @@ impl Expr {
 }
 
 #[derive(Debug, Clone)]
-pub struct Stmt {
-    pub kind: StmtKind,
+pub struct StmtIr {
+    pub kind: StmtKindIr,
     pub span: Span,
 }
 
 #[derive(Debug, Clone)]
 pub enum CallTarget {
     Proc(ProcId),
-    Dynamic(Expr),
+    Dynamic(ExprIr),
 }
 
 #[derive(Debug, Clone)]
 pub struct CallIr {
     pub target: CallTarget,
-    pub args: Vec<Expr>,
+    pub args: Vec<ExprIr>,
     pub span: Span,
 }
 
@@ -252,53 +262,53 @@ pub struct CallIr {
 pub enum PlaceIr {
     Local(Slot),
     Global(u16),
-    PlayerField(Expr, u16),
-    ObjField(Expr, Sym),
+    PlayerField(ExprIr, u16),
+    ObjField(ExprIr, Sym),
 }
 
 #[derive(Debug, Clone)]
 pub enum ChooseCountIr {
     One,
-    Exactly(Expr),
-    UpTo(Expr),
+    Exactly(ExprIr),
+    UpTo(ExprIr),
     Order,
 }
 
 #[derive(Debug, Clone)]
 pub struct BranchIr {
     pub label: TextExpr,
-    pub cond: Option<Expr>,
+    pub cond: Option<ExprIr>,
     pub rarely: bool,
     pub body: BlockId,
 }
 
 #[derive(Debug, Clone)]
 pub enum ChooseFormIr {
-    From { count: ChooseCountIr, list: Expr, none: Option<TextExpr> },
+    From { count: ChooseCountIr, list: ExprIr, none: Option<TextExpr> },
     Branches(Vec<BranchIr>),
 }
 
 #[derive(Debug, Clone)]
 pub struct ChooseIr {
     pub secret: bool,
-    pub who: Expr,
+    pub who: ExprIr,
     pub prompt: TextExpr,
     pub form: ChooseFormIr,
 }
 
 #[derive(Debug, Clone)]
 pub struct CreateIr {
-    pub def: Expr,
-    pub owner: Option<Expr>,
-    pub zone: Expr,
+    pub def: ExprIr,
+    pub owner: Option<ExprIr>,
+    pub zone: ExprIr,
     pub face_up: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
-pub enum StmtKind {
+pub enum StmtKindIr {
     Let {
         slot: Slot,
-        value: Expr,
+        value: ExprIr,
     },
     LetCall {
         slot: Slot,
@@ -310,11 +320,11 @@ pub enum StmtKind {
     },
     Roll {
         slot: Slot,
-        sides: Expr,
+        sides: ExprIr,
     },
     Pick {
         slot: Slot,
-        list: Expr,
+        list: ExprIr,
     },
     Create {
         dest: Option<Slot>,
@@ -323,10 +333,10 @@ pub enum StmtKind {
     Assign {
         place: PlaceIr,
         op: crate::operators::AssignOperator,
-        value: Expr,
+        value: ExprIr,
     },
     If {
-        arms: Vec<(Expr, BlockId)>,
+        arms: Vec<(ExprIr, BlockId)>,
         otherwise: Option<BlockId>,
     },
     /// A procedure's named `step`: its statements, run in place.
@@ -335,62 +345,62 @@ pub enum StmtKind {
     Lasting(u32),
     For {
         slot: Slot,
-        list: Expr,
+        list: ExprIr,
         body: BlockId,
     },
     While {
-        cond: Expr,
+        cond: ExprIr,
         body: BlockId,
     },
     Repeat {
-        count: Expr,
+        count: ExprIr,
         body: BlockId,
     },
-    Return(Option<Expr>),
+    Return(Option<ExprIr>),
     Call(CallIr),
     Move {
-        what: Expr,
-        to: Expr,
+        what: ExprIr,
+        to: ExprIr,
         bottom: bool,
         face: Option<bool>,
     },
     Put {
-        what: Expr,
+        what: ExprIr,
         under: bool,
-        target: Expr,
+        target: ExprIr,
     },
     Turn {
-        what: Expr,
+        what: ExprIr,
         up: bool,
     },
-    Shuffle(Expr),
+    Shuffle(ExprIr),
     Modify {
-        target: Expr,
+        target: ExprIr,
         field: Sym,
         op: ModifyOperator,
-        value: Expr,
+        value: ExprIr,
         until: Option<usize>,
     },
     Expire(usize),
     Signal {
         event: EventId,
-        args: Vec<Expr>,
+        args: Vec<ExprIr>,
     },
     Log(TextExpr),
     Win {
-        who: Expr,
+        who: ExprIr,
         reason: TextExpr,
     },
     Lose {
-        who: Expr,
+        who: ExprIr,
         reason: TextExpr,
     },
     Draw(TextExpr),
     Reveal {
-        what: Expr,
-        to: Option<Expr>,
+        what: ExprIr,
+        to: Option<ExprIr>,
     },
-    Conceal(Expr),
+    Conceal(ExprIr),
     /// The ability, and the player who uses it (default: its object's controller).
-    Use(Expr, Option<Expr>),
+    Use(ExprIr, Option<ExprIr>),
 }

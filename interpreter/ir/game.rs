@@ -99,7 +99,7 @@ pub struct LastingDef {
     pub replace: Option<LastingReplaceDef>,
     pub forbid: bool,
     pub params: Vec<Slot>,
-    pub when: Expr,
+    pub when: ExprIr,
     pub until: Option<usize>,
     pub span: Span,
 }
@@ -109,7 +109,7 @@ pub struct LastingDef {
 #[derive(Debug, Clone)]
 pub struct LastingReplaceDef {
     pub body: BlockId,
-    pub optional: Option<(Expr, String)>,
+    pub optional: Option<(ExprIr, String)>,
 }
 
 /// A named step of a procedure, for explanations: where it is, its name and its citation.
@@ -160,7 +160,7 @@ pub struct Game {
     pub defs: std::sync::Arc<Vec<ObjDef>>,
     pub def_index: std::sync::Arc<IndexMap<String, DefId>>,
     /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
-    pub blocks: Vec<std::sync::Arc<[Stmt]>>,
+    pub blocks: Vec<std::sync::Arc<[StmtIr]>>,
     pub lambdas: Vec<LambdaDef>,
     pub durations: Vec<String>,
     pub default_duration: Option<usize>,
@@ -279,7 +279,7 @@ impl Game {
         self.sym_index.get(s).copied()
     }
 
-    pub fn block(&self, b: BlockId) -> &[Stmt] {
+    pub fn block(&self, b: BlockId) -> &[StmtIr] {
         self.blocks.get(b as usize).map(|b| &**b).unwrap_or(&[])
     }
 
@@ -402,7 +402,7 @@ pub struct KindDef {
     pub field_index: SymMap<usize>,
     pub slots: Vec<(String, bool)>,
     pub active_in: Vec<ZoneId>,
-    pub label: Option<Expr>,
+    pub label: Option<ExprIr>,
     pub label_slots: u16,
 }
 
@@ -434,7 +434,7 @@ pub struct ZoneDef {
 pub struct VarDef {
     pub name: String,
     pub ty: Ty,
-    pub default: Option<Expr>,
+    pub default: Option<ExprIr>,
     /// `announced`: a change to it is told at the table (`arbiter play`).
     pub announced: bool,
 }
@@ -442,7 +442,7 @@ pub struct VarDef {
 #[derive(Debug, Clone)]
 pub struct ConstDef {
     pub name: String,
-    pub value: Expr,
+    pub value: ExprIr,
     pub span: Span,
 }
 
@@ -473,7 +473,7 @@ pub struct HintDef {
 pub struct ProcDef {
     pub info: RuleInfo,
     pub params: Vec<(String, Ty)>,
-    pub requires: Option<Expr>,
+    pub requires: Option<ExprIr>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -482,7 +482,7 @@ pub struct ProcDef {
 pub struct FuncDef {
     pub info: RuleInfo,
     pub params: Vec<(String, Ty)>,
-    pub body: Expr,
+    pub body: ExprIr,
     pub slots: u16,
     /// Whether an evaluation remembers its calls (set when the rules are checked): for functions
     /// that walk lists or zones, directly or through other functions. A cheap function is
@@ -502,7 +502,7 @@ pub struct CheckDef {
 pub struct HookDef {
     pub info: RuleInfo,
     pub target: Hooked,
-    pub when: Expr,
+    pub when: ExprIr,
     pub slots: u16,
 }
 
@@ -518,8 +518,8 @@ pub enum Hooked {
 pub struct TriggerDef {
     pub info: RuleInfo,
     pub event: EventId,
-    pub when: Option<Expr>,
-    pub by: Option<Expr>,
+    pub when: Option<ExprIr>,
+    pub by: Option<ExprIr>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -528,9 +528,9 @@ pub struct TriggerDef {
 pub struct ModifierDef {
     pub info: RuleInfo,
     /// For modifiers printed on objects: the condition on `self` for the modifier to apply.
-    pub active_while: Option<Expr>,
+    pub active_while: Option<ExprIr>,
     pub var: Slot,
-    pub when: Option<Expr>,
+    pub when: Option<ExprIr>,
     /// The zones `when` requires the object to be directly in (one of them), when a part of it
     /// joined by `and` says so (`o in ZONE`, `o in Z1 or o in Z2`): the modifier is skipped at once
     /// for objects elsewhere (field reads ask every object). Empty: no such part.
@@ -545,15 +545,15 @@ pub struct ModifierDef {
 pub struct FieldEffectDef {
     pub field: Sym,
     pub op: ModifyOperator,
-    pub value: Expr,
+    pub value: ExprIr,
 }
 
 #[derive(Debug, Clone)]
 pub struct ReplaceDef {
     pub info: RuleInfo,
     pub target: ProcId,
-    pub when: Option<Expr>,
-    pub optional: Option<(Expr, String)>,
+    pub when: Option<ExprIr>,
+    pub optional: Option<(ExprIr, String)>,
     pub body: BlockId,
     pub slots: u16,
 }
@@ -571,7 +571,7 @@ pub struct AlwaysDef {
 #[derive(Debug, Clone)]
 pub struct LambdaDef {
     pub params: Vec<Slot>,
-    pub body: Expr,
+    pub body: ExprIr,
 }
 
 /// An object definition (a card, a token, a ship...).
@@ -602,7 +602,7 @@ pub struct AbilityDef {
     pub label: String,
     pub costs: Vec<CallIr>,
     pub targets: Vec<TargetDef>,
-    pub requires: Option<Expr>,
+    pub requires: Option<ExprIr>,
     pub body: Option<BlockId>,
     pub slots: u16,
 }
@@ -611,16 +611,16 @@ pub struct AbilityDef {
 pub struct TargetDef {
     pub slot: Slot,
     pub name: String,
-    pub from: Expr,
-    pub filter: Option<Expr>,
-    pub chosen_by: Option<Expr>,
+    pub from: ExprIr,
+    pub filter: Option<ExprIr>,
+    pub chosen_by: Option<ExprIr>,
     pub prompt: String,
 }
 
 #[derive(Debug, Clone)]
 pub struct DeckRuleDef {
-    pub each: Option<(Slot, Expr)>,
-    pub cond: Expr,
+    pub each: Option<(Slot, ExprIr)>,
+    pub cond: ExprIr,
     pub message: TextExpr,
     pub slots: u16,
     pub span: Span,

@@ -3,7 +3,7 @@
 //! (`arbiter-tools`) runs it.
 
 use crate::BlockId;
-use crate::code::{CallIr, ChooseCountIr, Expr, TextExpr};
+use crate::code::{CallIr, ChooseCountIr, ExprIr, TextExpr};
 use crate::ids::EventId;
 use arbiter_syntax::span::Span;
 
@@ -36,8 +36,8 @@ pub enum Step {
     /// Start a procedure and run until it needs a decision or finishes.
     Run(CallIr),
     Answer {
-        who: Expr,
-        value: Expr,
+        who: ExprIr,
+        value: ExprIr,
     },
     Random(RandomIr),
     Expect(ExpectIr),
@@ -46,17 +46,17 @@ pub enum Step {
 
 #[derive(Debug, Clone)]
 pub enum RandomIr {
-    Roll(Expr),
+    Roll(ExprIr),
     Keep,
-    Order(Expr),
-    Pick(Expr),
+    Order(ExprIr),
+    Pick(ExprIr),
 }
 
 #[derive(Debug, Clone)]
 pub enum ExpectIr {
     Options {
-        who: Expr,
-        labels: Expr,
+        who: ExprIr,
+        labels: ExprIr,
         count: Option<ChooseCountIr>,
         message: Option<TextExpr>,
     },
@@ -64,11 +64,11 @@ pub enum ExpectIr {
     /// The game has no result.
     NotFinished,
     /// The game is over: these seats won (`None`: a draw, nobody won).
-    Winner(Option<Expr>),
+    Winner(Option<ExprIr>),
     /// This answer is refused, with a message containing `fragment`.
     Refused {
-        who: Expr,
-        value: Expr,
+        who: ExprIr,
+        value: ExprIr,
         fragment: Option<String>,
     },
     /// An event of this kind has (or has not) happened.
@@ -78,25 +78,25 @@ pub enum ExpectIr {
         happened: bool,
     },
     /// No event's text contains this.
-    NoLog(Expr),
+    NoLog(ExprIr),
     Decision {
-        who: Expr,
+        who: ExprIr,
         prompt: Option<String>,
     },
-    Log(Expr),
+    Log(ExprIr),
     Deck {
         deck: usize,
         valid: bool,
         fragment: Option<String>,
     },
     True {
-        cond: Expr,
+        cond: ExprIr,
         text: String,
         message: Option<TextExpr>,
     },
     Sees {
-        who: Expr,
-        what: Expr,
+        who: ExprIr,
+        what: ExprIr,
         sees: bool,
     },
 }

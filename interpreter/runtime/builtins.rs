@@ -17,7 +17,7 @@ use arbiter_syntax::span::Span;
 use std::sync::Arc;
 
 impl Evaluator<'_> {
-    pub(super) fn builtin(&self, b: Builtin, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
+    pub(super) fn builtin(&self, b: Builtin, args: &[ExprIr], env: &mut Env, span: Span) -> RtResult<Value> {
         // A built-in that calls a function `|x| ..` needs the env: its arguments are evaluated into
         // values of their own first.
         if b.takes_lambda() {
@@ -72,7 +72,7 @@ impl Evaluator<'_> {
     }
 
     /// The builtin `b` called with evaluated arguments (and the env, when it takes a function).
-    fn builtin_with(&self, b: Builtin, args: &[Expr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> RtResult<Value> {
+    fn builtin_with(&self, b: Builtin, args: &[ExprIr], vals: &[&Value], env: Option<&mut Env>, span: Span) -> RtResult<Value> {
         implementation(b, &mut BuiltinCall { evaluator: self, args, vals, env, span })
     }
 }
@@ -83,7 +83,7 @@ impl Evaluator<'_> {
 /// `call.work(n, call.span)`.
 pub(super) struct BuiltinCall<'c, 'a> {
     evaluator: &'c Evaluator<'a>,
-    args: &'c [Expr],
+    args: &'c [ExprIr],
     vals: &'c [&'c Value],
     env: Option<&'c mut Env>,
     /// Where the call is written.

@@ -449,7 +449,7 @@ impl<'g> Engine<'g> {
         let game: &'g Game = self.game;
         let stmt = game.block(block).get(index as usize).ok_or_else(|| err(Span::default(), "internal: loop"))?;
         let (body, go, next_iter) = match (&stmt.kind, iter) {
-            (StmtKind::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
+            (StmtKindIr::For { slot, body, .. }, LoopIter::For { items, next }) => match items.get(next as usize) {
                 Some(v) => {
                     let v = v.clone();
                     if let Some(e) = st.envs.get_mut(env as usize) {
@@ -459,13 +459,13 @@ impl<'g> Engine<'g> {
                 }
                 None => (*body, false, LoopIter::While),
             },
-            (StmtKind::While { cond, body }, LoopIter::While) => {
+            (StmtKindIr::While { cond, body }, LoopIter::While) => {
                 let mut e = self.env_of(st, env);
                 let go = self.evaluator(st).truth(cond, &mut e);
                 Self::put_env(st, env, e);
                 (*body, go?, LoopIter::While)
             }
-            (StmtKind::Repeat { body, .. }, LoopIter::Repeat { left }) => {
+            (StmtKindIr::Repeat { body, .. }, LoopIter::Repeat { left }) => {
                 (*body, left > 0, LoopIter::Repeat { left: left.saturating_sub(1) })
             }
             _ => return Err(err(stmt.span, "internal: loop shape")),

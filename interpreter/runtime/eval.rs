@@ -306,14 +306,14 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline]
-    pub fn eval(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
+    pub fn eval(&self, e: &ExprIr, env: &mut Env) -> RtResult<Value> {
         // Reading a local or a literal takes no step of its own (it belongs to the expression
         // around it) and is answered here, without the budgets' bookkeeping.
         match &e.kind {
-            ExprKind::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
-            ExprKind::Lit(v) => Ok(v.clone()),
-            ExprKind::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
-            ExprKind::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Lit(v) => Ok(v.clone()),
+            ExprKindIr::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
             _ => self.eval_step(e, env),
         }
     }
@@ -321,13 +321,13 @@ impl<'a> Evaluator<'a> {
     /// Kept out of line: `eval` itself stays small, so that reading a local or a literal costs
     /// no more than a match.
     #[inline(never)]
-    fn eval_step(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
+    fn eval_step(&self, e: &ExprIr, env: &mut Env) -> RtResult<Value> {
         self.step(e, |evaluator| evaluator.eval_inner(e, env))
     }
 
     /// One evaluation step for `e`, counted toward the budget.
     #[inline]
-    pub(super) fn step<T>(&self, e: &Expr, f: impl FnOnce(&Self) -> RtResult<T>) -> RtResult<T> {
+    pub(super) fn step<T>(&self, e: &ExprIr, f: impl FnOnce(&Self) -> RtResult<T>) -> RtResult<T> {
         let steps = self.steps.get() + 1;
         if steps > EVAL_BUDGET {
             return Err(err(e.span, format!("step budget exceeded: one evaluation took more than {EVAL_BUDGET} steps"))
@@ -337,31 +337,31 @@ impl<'a> Evaluator<'a> {
         f(self)
     }
 
-    fn eval_inner(&self, e: &Expr, env: &mut Env) -> RtResult<Value> {
+    fn eval_inner(&self, e: &ExprIr, env: &mut Env) -> RtResult<Value> {
         match &e.kind {
-            ExprKind::Lit(v) => Ok(v.clone()),
-            ExprKind::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
-            ExprKind::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
-            ExprKind::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
-            ExprKind::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
-            ExprKind::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
-            ExprKind::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
-            ExprKind::PlayerField(b, i) => {
+            ExprKindIr::Lit(v) => Ok(v.clone()),
+            ExprKindIr::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
+            ExprKindIr::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
+            ExprKindIr::Str(pieces) => Ok(Value::text(self.interpolate(pieces, env, e.span)?)),
+            ExprKindIr::PlayerField(b, i) => {
                 let p = self.player(b, env)?;
                 let ps = self.state.players.get(p as usize).ok_or_else(|| err(b.span, "no such player"))?;
                 Ok(ps.fields.get(*i as usize).cloned().unwrap_or_default())
             }
-            ExprKind::PlayerZone(b, z) => {
+            ExprKindIr::PlayerZone(b, z) => {
                 let p = self.player(b, env)?;
                 Ok(Value::Zone(ZoneRef { zone: *z, owner: Some(p) }))
             }
-            ExprKind::ObjField(b, f) => match self.eval(b, env)? {
+            ExprKindIr::ObjField(b, f) => match self.eval(b, env)? {
                 Value::Obj(o) => self.read_field(o, *f, e.span),
                 Value::Def(d) => self.def_field(d, *f, e.span),
                 Value::None => Err(err(b.span, format!("cannot read `{}` of none", self.game.sym(*f)))),
                 other => Err(self.type_err(b.span, "an object", &other)),
             },
-            ExprKind::ObjProp(b, prop) => {
+            ExprKindIr::ObjProp(b, prop) => {
                 let v = self.eval(b, env)?;
                 let o = match v {
                     Value::Obj(o) => o,
@@ -370,30 +370,30 @@ impl<'a> Evaluator<'a> {
                 };
                 self.obj_prop(o, *prop, b.span)
             }
-            ExprKind::DefField(b, f) => match self.eval(b, env)? {
+            ExprKindIr::DefField(b, f) => match self.eval(b, env)? {
                 Value::Def(d) => self.def_field(d, *f, e.span),
                 Value::Obj(o) => self.read_field(o, *f, e.span),
                 other => Err(self.type_err(b.span, "a definition", &other)),
             },
-            ExprKind::ZoneOwner(b) => match self.eval(b, env)? {
+            ExprKindIr::ZoneOwner(b) => match self.eval(b, env)? {
                 Value::Zone(z) => Ok(z.owner.map(Value::Player).unwrap_or_default()),
                 other => Err(self.type_err(b.span, "a zone", &other)),
             },
-            ExprKind::AbilityLabel(b) => match self.eval(b, env)? {
+            ExprKindIr::AbilityLabel(b) => match self.eval(b, env)? {
                 Value::Ability(o, i) => Ok(Value::text(self.ability_label(o, i))),
                 other => Err(self.type_err(b.span, "an ability", &other)),
             },
-            ExprKind::AbilitySource(b) => match self.eval(b, env)? {
+            ExprKindIr::AbilitySource(b) => match self.eval(b, env)? {
                 Value::Ability(o, _) => Ok(Value::Obj(o)),
                 other => Err(self.type_err(b.span, "an ability", &other)),
             },
-            ExprKind::Dynamic(b, f) => {
+            ExprKindIr::Dynamic(b, f) => {
                 let v = self.eval(b, env)?;
                 self.dynamic_field(v, *f, e.span)
             }
-            ExprKind::Call(fid, args) => self.call(*fid, args, env, e.span),
+            ExprKindIr::Call(fid, args) => self.call(*fid, args, env, e.span),
             // The profiler counts steps by routine: there, an inlined call is made as written.
-            ExprKind::Inline { func, args, lets, body } => match self.counting {
+            ExprKindIr::Inline { func, args, lets, body } => match self.counting {
                 Some(_) => self.call(*func, args, env, e.span),
                 None => {
                     for (slot, i) in lets {
@@ -406,15 +406,15 @@ impl<'a> Evaluator<'a> {
                     self.inlined(body, env, e.span)
                 }
             },
-            ExprKind::Check(cid, args) => self.eval_check(*cid, args, env, e.span),
-            ExprKind::CanProc(pid, args) => {
+            ExprKindIr::Check(cid, args) => self.eval_check(*cid, args, env, e.span),
+            ExprKindIr::CanProc(pid, args) => {
                 let vals = self.eval_args(args, env)?;
                 self.can_proc(*pid, &vals, env, e.span)
             }
-            ExprKind::Builtin(b, args) => self.builtin(*b, args, env, e.span),
-            ExprKind::ProcRef(p) => Ok(Value::Proc(*p)),
-            ExprKind::Lambda(l) => Ok(Value::Lambda(*l)),
-            ExprKind::Unary(op, x) => {
+            ExprKindIr::Builtin(b, args) => self.builtin(*b, args, env, e.span),
+            ExprKindIr::ProcRef(p) => Ok(Value::Proc(*p)),
+            ExprKindIr::Lambda(l) => Ok(Value::Lambda(*l)),
+            ExprKindIr::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 match (op, v) {
                     (UnaryOperator::Neg, Value::Int(i)) => Ok(Value::Int(i.checked_neg().ok_or_else(|| overflow(e.span))?)),
@@ -423,26 +423,26 @@ impl<'a> Evaluator<'a> {
                     (UnaryOperator::Not, other) => Err(self.type_err(x.span, "true or false", &other)),
                 }
             }
-            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),
-            ExprKind::If(c, t, o) => {
+            ExprKindIr::Binary(op, l, r) => self.binary(*op, l, r, env, e.span),
+            ExprKindIr::If(c, t, o) => {
                 if self.truth(c, env)? {
                     self.eval(t, env)
                 } else {
                     self.eval(o, env)
                 }
             }
-            ExprKind::Quant { any, slot, list, cond } => self.eval_quant(*any, *slot, list, cond, env),
-            ExprKind::Filter { slot, list, cond } => self.eval_filter(*slot, list, cond, env),
-            ExprKind::CountWhere { slot, list, cond } => self.eval_count_where(*slot, list, cond, env),
-            ExprKind::FirstWhere { slot, list, cond } => self.eval_first_where(*slot, list, cond, env),
-            ExprKind::Map { slot, list, expr, cond } => self.eval_map(*slot, list, expr, cond.as_deref(), env, e.span),
-            ExprKind::List(items) => self.eval_list(items, env, e.span),
+            ExprKindIr::Quant { any, slot, list, cond } => self.eval_quant(*any, *slot, list, cond, env),
+            ExprKindIr::Filter { slot, list, cond } => self.eval_filter(*slot, list, cond, env),
+            ExprKindIr::CountWhere { slot, list, cond } => self.eval_count_where(*slot, list, cond, env),
+            ExprKindIr::FirstWhere { slot, list, cond } => self.eval_first_where(*slot, list, cond, env),
+            ExprKindIr::Map { slot, list, expr, cond } => self.eval_map(*slot, list, expr, cond.as_deref(), env, e.span),
+            ExprKindIr::List(items) => self.eval_list(items, env, e.span),
         }
     }
 
     /// A check called: it only reads the state too, so the same call gives the same answer.
     #[inline]
-    fn eval_check(&self, cid: CheckId, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
+    fn eval_check(&self, cid: CheckId, args: &[ExprIr], env: &mut Env, span: Span) -> RtResult<Value> {
         // A check only reads the state too: the same call gives the same answer.
         let mut vals = self.buf(args.len());
         for a in args {
@@ -457,14 +457,14 @@ impl<'a> Evaluator<'a> {
         Ok(v)
     }
 
-    pub fn int(&self, e: &Expr, env: &mut Env) -> RtResult<i64> {
+    pub fn int(&self, e: &ExprIr, env: &mut Env) -> RtResult<i64> {
         match self.eval(e, env)? {
             Value::Int(i) => Ok(i),
             other => Err(self.type_err(e.span, "a number", &other)),
         }
     }
 
-    pub fn player(&self, e: &Expr, env: &mut Env) -> RtResult<Seat> {
+    pub fn player(&self, e: &ExprIr, env: &mut Env) -> RtResult<Seat> {
         match self.eval(e, env)? {
             Value::Player(p) => Ok(p),
             other => Err(self.type_err(e.span, "a player", &other)),
@@ -479,7 +479,7 @@ impl<'a> Evaluator<'a> {
         err(span, format!("expected {expected}, found {shown}"))
     }
 
-    pub fn eval_args(&self, args: &[Expr], env: &mut Env) -> RtResult<Vec<Value>> {
+    pub fn eval_args(&self, args: &[ExprIr], env: &mut Env) -> RtResult<Vec<Value>> {
         args.iter().map(|a| self.eval(a, env)).collect()
     }
 
@@ -491,7 +491,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A list from a list value or a zone (its objects, top first).
-    pub fn list_of(&self, e: &Expr, env: &mut Env) -> RtResult<Arc<Vec<Value>>> {
+    pub fn list_of(&self, e: &ExprIr, env: &mut Env) -> RtResult<Arc<Vec<Value>>> {
         let v = self.eval(e, env)?;
         self.as_list(v, e.span)
     }
@@ -514,7 +514,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A function called with these arguments.
-    fn call(&self, fid: FuncId, args: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
+    fn call(&self, fid: FuncId, args: &[ExprIr], env: &mut Env, span: Span) -> RtResult<Value> {
         // The arguments become the function's slots: room for all of them at once.
         let slots = self.game.funcs.get(fid as usize).map_or(0, |f| f.slots as usize);
         let mut vals = self.buf(slots.max(args.len()));
@@ -539,7 +539,7 @@ impl<'a> Evaluator<'a> {
 
     /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call
     /// would be (see `check::inline`).
-    fn inlined(&self, body: &Expr, env: &mut Env, span: Span) -> RtResult<Value> {
+    fn inlined(&self, body: &ExprIr, env: &mut Env, span: Span) -> RtResult<Value> {
         // No new stack is needed: an inlined body calls nothing.
         self.deeper(span, || self.eval(body, env))
     }
@@ -598,7 +598,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Whether a condition holds in a fresh environment from the pool.
-    pub(super) fn holds_in(&self, cond: &Expr, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> RtResult<bool> {
+    pub(super) fn holds_in(&self, cond: &ExprIr, slots: u16, args: &[Value], you: Option<Seat>, self_obj: Option<ObjId>) -> RtResult<bool> {
         let mut env = self.pooled_env(slots, args, you, self_obj);
         let r = self.truth(cond, &mut env);
         self.give(env.slots);

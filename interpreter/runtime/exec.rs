@@ -27,7 +27,7 @@ impl Engine<'_> {
         }
     }
 
-    pub(super) fn eval_in(&self, st: &mut State, env: u32, e: &Expr) -> Result<Value, RtError> {
+    pub(super) fn eval_in(&self, st: &mut State, env: u32, e: &ExprIr) -> Result<Value, RtError> {
         let mut en = self.env_of(st, env);
         let v = self.evaluator(st).eval(e, &mut en);
         Self::put_env(st, env, en);
@@ -40,28 +40,28 @@ impl Engine<'_> {
         }
     }
 
-    pub fn exec(&self, st: &mut State, stmt: &Stmt, env: u32, block: BlockId, pc: u32) -> RtResult {
+    pub fn exec(&self, st: &mut State, stmt: &StmtIr, env: u32, block: BlockId, pc: u32) -> RtResult {
         let span = stmt.span;
         match &stmt.kind {
-            StmtKind::Let { slot, value } => {
+            StmtKindIr::Let { slot, value } => {
                 let v = self.eval_in(st, env, value)?;
                 Self::set_local(st, env, *slot, v);
             }
-            StmtKind::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
-            StmtKind::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
-            StmtKind::Roll { slot, sides } => self.exec_roll(st, sides, *slot, env, span)?,
-            StmtKind::Pick { slot, list } => self.exec_pick(st, list, *slot, env, span)?,
-            StmtKind::Create { dest, create } => {
+            StmtKindIr::LetCall { slot, call } => self.do_call(st, call, env, Some((env, *slot)))?,
+            StmtKindIr::Choose { dest, choose } => self.exec_choose(st, choose, *dest, env, span)?,
+            StmtKindIr::Roll { slot, sides } => self.exec_roll(st, sides, *slot, env, span)?,
+            StmtKindIr::Pick { slot, list } => self.exec_pick(st, list, *slot, env, span)?,
+            StmtKindIr::Create { dest, create } => {
                 let o = self.exec_create(st, create, env, span)?;
                 if let Some(s) = dest {
                     Self::set_local(st, env, *s, Value::Obj(o));
                 }
             }
-            StmtKind::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
-            StmtKind::Block(b) => {
+            StmtKindIr::Assign { place, op, value } => self.exec_assign(st, place, *op, value, env, span)?,
+            StmtKindIr::Block(b) => {
                 st.frames.push(Frame { kind: FrameKind::Block { block: *b, pc: 0 }, env });
             }
-            StmtKind::If { arms, otherwise } => {
+            StmtKindIr::If { arms, otherwise } => {
                 let mut chosen = None;
                 for (cond, body) in arms {
                     let mut en = self.env_of(st, env);
@@ -81,7 +81,7 @@ impl Engine<'_> {
                     st.frames.push(Frame { kind: FrameKind::Block { block: b, pc: 0 }, env });
                 }
             }
-            StmtKind::For { list, .. } => {
+            StmtKindIr::For { list, .. } => {
                 let items = {
                     let mut en = self.env_of(st, env);
                     let items = self.evaluator(st).list_of(list, &mut en);
@@ -90,26 +90,26 @@ impl Engine<'_> {
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::For { items, next: 0 } }, env });
             }
-            StmtKind::While { .. } => {
+            StmtKindIr::While { .. } => {
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::While }, env });
             }
-            StmtKind::Repeat { count, .. } => {
+            StmtKindIr::Repeat { count, .. } => {
                 let n = match self.eval_in(st, env, count)? {
                     Value::Int(n) => n,
                     other => return Err(self.evaluator(st).type_err(count.span, "a number", &other)),
                 };
                 st.frames.push(Frame { kind: FrameKind::Loop { block, index: pc, iter: LoopIter::Repeat { left: n } }, env });
             }
-            StmtKind::Return(e) => self.exec_return(st, e.as_ref(), env)?,
-            StmtKind::Call(call) => self.do_call(st, call, env, None)?,
-            StmtKind::Move { what, to, bottom, face } => {
+            StmtKindIr::Return(e) => self.exec_return(st, e.as_ref(), env)?,
+            StmtKindIr::Call(call) => self.do_call(st, call, env, None)?,
+            StmtKindIr::Move { what, to, bottom, face } => {
                 let items = self.objects_of(st, env, what)?;
                 let zone = self.zone_value(st, env, to)?;
                 for o in items {
                     self.move_obj(st, o, zone, *bottom, *face, span)?;
                 }
             }
-            StmtKind::Put { what, under, target } => {
+            StmtKindIr::Put { what, under, target } => {
                 let items = self.objects_of(st, env, what)?;
                 let t = match self.eval_in(st, env, target)? {
                     Value::Obj(t) => t,
@@ -119,19 +119,21 @@ impl Engine<'_> {
                     if *under { self.put_under(st, o, t, span)? } else { self.put_over(st, o, t, span)? }
                 }
             }
-            StmtKind::Turn { what, up } => {
+            StmtKindIr::Turn { what, up } => {
                 for o in self.objects_of(st, env, what)? {
                     self.turn(st, o, *up, span);
                 }
             }
-            StmtKind::Shuffle(z) => {
+            StmtKindIr::Shuffle(z) => {
                 let zone = self.zone_value(st, env, z)?;
                 self.shuffle(st, zone, span)?;
             }
-            StmtKind::Modify { target, field, op, value, until } => self.exec_modify(st, target, *field, *op, value, *until, env, span)?,
-            StmtKind::Lasting(i) => self.exec_lasting(st, *i, env, span)?,
-            StmtKind::Expire(d) => self.exec_expire(st, *d, span)?,
-            StmtKind::Signal { event, args } => {
+            StmtKindIr::Modify { target, field, op, value, until } => {
+                self.exec_modify(st, target, *field, *op, value, *until, env, span)?
+            }
+            StmtKindIr::Lasting(i) => self.exec_lasting(st, *i, env, span)?,
+            StmtKindIr::Expire(d) => self.exec_expire(st, *d, span)?,
+            StmtKindIr::Signal { event, args } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push(self.eval_in(st, env, a)?);
@@ -139,34 +141,34 @@ impl Engine<'_> {
                 self.log(st, EventKind::Signal { event: *event, args: vals.clone() }, ALL, span);
                 self.emit(st, *event, vals)?;
             }
-            StmtKind::Log(s) => {
+            StmtKindIr::Log(s) => {
                 let text = self.text_of(st, env, s, span)?.into();
                 self.log(st, EventKind::Log { text }, ALL, span);
             }
-            StmtKind::Win { who, reason } => {
+            StmtKindIr::Win { who, reason } => {
                 let winners = self.players_of(st, env, who)?;
                 let reason = self.text_of(st, env, reason, span)?;
                 self.end_game(st, winners, reason, false, span);
             }
-            StmtKind::Lose { who, reason } => {
+            StmtKindIr::Lose { who, reason } => {
                 let reason = self.text_of(st, env, reason, span)?;
                 for p in self.players_of(st, env, who)? {
                     self.player_out(st, p, reason.clone(), span)?;
                 }
             }
-            StmtKind::Draw(reason) => {
+            StmtKindIr::Draw(reason) => {
                 let reason = self.text_of(st, env, reason, span)?;
                 self.end_game(st, vec![], reason, true, span);
             }
-            StmtKind::Reveal { what, to } => self.exec_reveal(st, what, to.as_ref(), env, span)?,
-            StmtKind::Conceal(what) => self.exec_conceal(st, what, env)?,
-            StmtKind::Use(a, by) => self.exec_use(st, a, by.as_ref(), env, span)?,
+            StmtKindIr::Reveal { what, to } => self.exec_reveal(st, what, to.as_ref(), env, span)?,
+            StmtKindIr::Conceal(what) => self.exec_conceal(st, what, env)?,
+            StmtKindIr::Use(a, by) => self.exec_use(st, a, by.as_ref(), env, span)?,
         }
         Ok(())
     }
 
     /// `let x = roll n`: a die of `n` sides rolled, told to everyone.
-    fn exec_roll(&self, st: &mut State, sides: &Expr, slot: Slot, env: u32, span: Span) -> RtResult {
+    fn exec_roll(&self, st: &mut State, sides: &ExprIr, slot: Slot, env: u32, span: Span) -> RtResult {
         let n = match self.eval_in(st, env, sides)? {
             Value::Int(n) if n >= 1 => n,
             other => return Err(self.evaluator(st).type_err(sides.span, "a number of sides of at least 1", &other)),
@@ -178,7 +180,7 @@ impl Engine<'_> {
     }
 
     /// `use ability by p`: the ability used, by its controller or the player named (none: nothing).
-    fn exec_use(&self, st: &mut State, ability: &Expr, by: Option<&Expr>, env: u32, span: Span) -> RtResult {
+    fn exec_use(&self, st: &mut State, ability: &ExprIr, by: Option<&ExprIr>, env: u32, span: Span) -> RtResult {
         match self.eval_in(st, env, ability)? {
             Value::Ability(o, i) => {
                 let you = match by {
@@ -196,7 +198,7 @@ impl Engine<'_> {
     }
 
     /// `let x = pick list`: one item at random, told to whoever may know it.
-    fn exec_pick(&self, st: &mut State, list: &Expr, slot: Slot, env: u32, span: Span) -> RtResult {
+    fn exec_pick(&self, st: &mut State, list: &ExprIr, slot: Slot, env: u32, span: Span) -> RtResult {
         let items = {
             let mut en = self.env_of(st, env);
             let items = self.evaluator(st).list_of(list, &mut en);
@@ -215,7 +217,7 @@ impl Engine<'_> {
     }
 
     /// `return v`: the frames up to the call closed, the value given to the caller.
-    fn exec_return(&self, st: &mut State, e: Option<&Expr>, env: u32) -> RtResult {
+    fn exec_return(&self, st: &mut State, e: Option<&ExprIr>, env: u32) -> RtResult {
         let v = match e {
             Some(x) => self.eval_in(st, env, x)?,
             None => Value::None,
@@ -239,10 +241,10 @@ impl Engine<'_> {
     fn exec_modify(
         &self,
         st: &mut State,
-        target: &Expr,
+        target: &ExprIr,
         field: Sym,
         op: ModifyOperator,
-        value: &Expr,
+        value: &ExprIr,
         until: Option<usize>,
         env: u32,
         span: Span,
@@ -316,7 +318,7 @@ impl Engine<'_> {
     }
 
     /// `reveal x to p`: the objects made known to the players named (everyone without `to`).
-    fn exec_reveal(&self, st: &mut State, what: &Expr, to: Option<&Expr>, env: u32, span: Span) -> RtResult {
+    fn exec_reveal(&self, st: &mut State, what: &ExprIr, to: Option<&ExprIr>, env: u32, span: Span) -> RtResult {
         let to = match to {
             Some(p) => Some(self.players_of(st, env, p)?),
             None => None,
@@ -336,7 +338,7 @@ impl Engine<'_> {
     }
 
     /// `conceal x`: the objects known again only as their zone shows them.
-    fn exec_conceal(&self, st: &mut State, what: &Expr, env: u32) -> RtResult {
+    fn exec_conceal(&self, st: &mut State, what: &ExprIr, env: u32) -> RtResult {
         for o in self.objects_of(st, env, what)? {
             let vis = st.zone_of(o).and_then(|z| self.game.zone(z.zone).map(|d| (d.visibility, z.owner)));
             if let Some(ob) = st.obj_mut(o) {
@@ -375,7 +377,7 @@ impl Engine<'_> {
         text
     }
 
-    fn players_of(&self, st: &mut State, env: u32, e: &Expr) -> Result<Vec<Seat>, RtError> {
+    fn players_of(&self, st: &mut State, env: u32, e: &ExprIr) -> Result<Vec<Seat>, RtError> {
         match self.eval_in(st, env, e)? {
             Value::Player(p) => Ok(vec![p]),
             Value::None => Ok(vec![]),
@@ -391,7 +393,7 @@ impl Engine<'_> {
     }
 
     /// The objects a statement acts on: one object, a list, or a zone's contents.
-    fn objects_of(&self, st: &mut State, env: u32, e: &Expr) -> Result<Vec<ObjId>, RtError> {
+    fn objects_of(&self, st: &mut State, env: u32, e: &ExprIr) -> Result<Vec<ObjId>, RtError> {
         let v = self.eval_in(st, env, e)?;
         let evaluator = self.evaluator(st);
         match v {
@@ -409,7 +411,7 @@ impl Engine<'_> {
         }
     }
 
-    fn zone_value(&self, st: &mut State, env: u32, e: &Expr) -> Result<ZoneRef, RtError> {
+    fn zone_value(&self, st: &mut State, env: u32, e: &ExprIr) -> Result<ZoneRef, RtError> {
         match self.eval_in(st, env, e)? {
             Value::Zone(z) => {
                 let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
@@ -471,7 +473,7 @@ impl Engine<'_> {
         }
     }
 
-    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOperator, value: &Expr, env: u32, span: Span) -> RtResult {
+    fn exec_assign(&self, st: &mut State, place: &PlaceIr, op: AssignOperator, value: &ExprIr, env: u32, span: Span) -> RtResult {
         let v = self.eval_in(st, env, value)?;
         let combine = |old: &Value, v: Value| -> Result<Value, RtError> {
             match op {

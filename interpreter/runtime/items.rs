@@ -67,15 +67,15 @@ impl<'a> Evaluator<'a> {
     /// lists or zones joined by `+` are walked one after the other: the same items, in the same
     /// order, with the same step for the `+` and the same size and memory budgets, as the joined
     /// list.
-    pub fn items_of(&self, e: &Expr, env: &mut Env) -> RtResult<Items<'a>> {
-        if let ExprKind::Binary(BinaryOperator::Add, l, r) = &e.kind {
+    pub fn items_of(&self, e: &ExprIr, env: &mut Env) -> RtResult<Items<'a>> {
+        if let ExprKindIr::Binary(BinaryOperator::Add, l, r) = &e.kind {
             return self.step(e, |evaluator| evaluator.joined(l, r, env, e.span));
         }
         let v = self.eval(e, env)?;
         Ok(Items { first: self.part(v, e.span)?, second: None })
     }
 
-    fn joined(&self, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> RtResult<Items<'a>> {
+    fn joined(&self, l: &ExprIr, r: &ExprIr, env: &mut Env, span: Span) -> RtResult<Items<'a>> {
         let a = self.eval(l, env)?;
         let b = self.eval(r, env)?;
         if matches!(a, Value::List(_) | Value::Zone(_)) && matches!(b, Value::List(_) | Value::Zone(_) | Value::None) {
@@ -110,7 +110,7 @@ impl<'a> Evaluator<'a> {
 impl Evaluator<'_> {
     /// `any x in l: c` (or `all`, `no`): whether some item meets the condition (or none fails it).
     #[inline]
-    pub(super) fn eval_quant(&self, any: bool, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> RtResult<Value> {
+    pub(super) fn eval_quant(&self, any: bool, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
         let items = self.items_of(list, env)?;
         for i in 0..items.len() {
             set_slot(env, slot, items.get(i));
@@ -123,7 +123,7 @@ impl Evaluator<'_> {
 
     /// `l where c`: the items that meet the condition, in order.
     #[inline]
-    pub(super) fn eval_filter(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> RtResult<Value> {
+    pub(super) fn eval_filter(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
         let items = self.items_of(list, env)?;
         let mut out = Vec::with_capacity(items.len());
         for i in 0..items.len() {
@@ -138,7 +138,7 @@ impl Evaluator<'_> {
 
     /// `count(l where c)`: how many items meet the condition, without the list.
     #[inline]
-    pub(super) fn eval_count_where(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> RtResult<Value> {
+    pub(super) fn eval_count_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
         let items = self.items_of(list, env)?;
         let mut n = 0i64;
         for i in 0..items.len() {
@@ -152,7 +152,7 @@ impl Evaluator<'_> {
 
     /// `first(l where c)`: the first item that meets the condition, or none.
     #[inline]
-    pub(super) fn eval_first_where(&self, slot: Slot, list: &Expr, cond: &Expr, env: &mut Env) -> RtResult<Value> {
+    pub(super) fn eval_first_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
         let items = self.items_of(list, env)?;
         for i in 0..items.len() {
             let item = items.get(i);
@@ -166,7 +166,15 @@ impl Evaluator<'_> {
 
     /// `[f(x) for x in l if c]`: each item that meets the condition, mapped.
     #[inline]
-    pub(super) fn eval_map(&self, slot: Slot, list: &Expr, expr: &Expr, cond: Option<&Expr>, env: &mut Env, span: Span) -> RtResult<Value> {
+    pub(super) fn eval_map(
+        &self,
+        slot: Slot,
+        list: &ExprIr,
+        expr: &ExprIr,
+        cond: Option<&ExprIr>,
+        env: &mut Env,
+        span: Span,
+    ) -> RtResult<Value> {
         let items = self.items_of(list, env)?;
         let mut out = Vec::with_capacity(items.len());
         for i in 0..items.len() {
@@ -186,7 +194,7 @@ impl Evaluator<'_> {
 
     /// `[a, b, c]`: each item evaluated, the list charged to the memory budget.
     #[inline]
-    pub(super) fn eval_list(&self, items: &[Expr], env: &mut Env, span: Span) -> RtResult<Value> {
+    pub(super) fn eval_list(&self, items: &[ExprIr], env: &mut Env, span: Span) -> RtResult<Value> {
         let mut out = Vec::with_capacity(items.len());
         for i in items {
             let v = self.eval(i, env)?;

@@ -14,20 +14,20 @@ use arbiter_syntax::span::Span;
 impl Evaluator<'_> {
     /// Whether a condition holds. The operators of conditions are answered here directly, each as
     /// one step, as `eval` would count it; anything else is evaluated and must be true or false.
-    pub fn truth(&self, e: &Expr, env: &mut Env) -> RtResult<bool> {
+    pub fn truth(&self, e: &ExprIr, env: &mut Env) -> RtResult<bool> {
         match &e.kind {
-            ExprKind::Binary(BinaryOperator::And, l, r) => {
+            ExprKindIr::Binary(BinaryOperator::And, l, r) => {
                 self.step(e, |evaluator| Ok(evaluator.truth(l, env)? && evaluator.truth(r, env)?))
             }
-            ExprKind::Binary(BinaryOperator::Or, l, r) => {
+            ExprKindIr::Binary(BinaryOperator::Or, l, r) => {
                 self.step(e, |evaluator| Ok(evaluator.truth(l, env)? || evaluator.truth(r, env)?))
             }
-            ExprKind::Unary(UnaryOperator::Not, x) => self.step(e, |evaluator| Ok(!evaluator.truth(x, env)?)),
-            ExprKind::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => {
+            ExprKindIr::Unary(UnaryOperator::Not, x) => self.step(e, |evaluator| Ok(!evaluator.truth(x, env)?)),
+            ExprKindIr::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => {
                 self.step(e, |evaluator| evaluator.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinaryOperator::Eq))))
             }
-            ExprKind::Binary(op @ (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge), l, r) => {
-                self.step(e, |evaluator| {
+            ExprKindIr::Binary(op @ (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge), l, r) => self
+                .step(e, |evaluator| {
                     evaluator.with_operands(l, r, env, |a, b| match (a, b) {
                         (Value::Int(x), Value::Int(y)) => Ok(op.compare(*x, *y)),
                         _ => {
@@ -35,17 +35,18 @@ impl Evaluator<'_> {
                             Ok(op.compare(x, y))
                         }
                     })
+                }),
+            ExprKindIr::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
+                self.step(e, |evaluator| {
+                    let a = evaluator.eval(l, env)?;
+                    let b = evaluator.eval(r, env)?;
+                    Ok(match op {
+                        BinaryOperator::In => evaluator.contains(&b, &a, r.span)?,
+                        BinaryOperator::NotIn => !evaluator.contains(&b, &a, r.span)?,
+                        _ => evaluator.contains(&a, &b, l.span)?,
+                    })
                 })
             }
-            ExprKind::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => self.step(e, |evaluator| {
-                let a = evaluator.eval(l, env)?;
-                let b = evaluator.eval(r, env)?;
-                Ok(match op {
-                    BinaryOperator::In => evaluator.contains(&b, &a, r.span)?,
-                    BinaryOperator::NotIn => !evaluator.contains(&b, &a, r.span)?,
-                    _ => evaluator.contains(&a, &b, l.span)?,
-                })
-            }),
             _ => match self.eval(e, env)? {
                 Value::Bool(b) => Ok(b),
                 other => Err(self.type_err(e.span, "true or false", &other)),
@@ -53,7 +54,7 @@ impl Evaluator<'_> {
         }
     }
 
-    pub(super) fn binary(&self, op: BinaryOperator, l: &Expr, r: &Expr, env: &mut Env, span: Span) -> RtResult<Value> {
+    pub(super) fn binary(&self, op: BinaryOperator, l: &ExprIr, r: &ExprIr, env: &mut Env, span: Span) -> RtResult<Value> {
         match op {
             BinaryOperator::And => return Ok(Value::Bool(self.truth(l, env)? && self.truth(r, env)?)),
             BinaryOperator::Or => return Ok(Value::Bool(self.truth(l, env)? || self.truth(r, env)?)),
@@ -81,7 +82,7 @@ impl Evaluator<'_> {
     }
 
     /// A (non-logical) operator applied to its operands' values.
-    pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &Expr, r: &Expr, span: Span) -> RtResult<Value> {
+    pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &ExprIr, r: &ExprIr, span: Span) -> RtResult<Value> {
         let overflow = || overflow(span);
         Ok(match op {
             BinaryOperator::Eq => Value::Bool(a == b),
@@ -130,10 +131,16 @@ impl Evaluator<'_> {
     }
 
     /// `f` of both operands of an operator, evaluated left then right. A local, literal, constant
-    /// or global is read in place, not copied (`Expr::is_leaf`): reading one never fails and
+    /// or global is read in place, not copied (`ExprIr::is_leaf`): reading one never fails and
     /// changes nothing, so it may be read after the other operand is evaluated.
     #[inline(always)]
-    pub(super) fn with_operands<T>(&self, l: &Expr, r: &Expr, env: &mut Env, f: impl FnOnce(&Value, &Value) -> RtResult<T>) -> RtResult<T> {
+    pub(super) fn with_operands<T>(
+        &self,
+        l: &ExprIr,
+        r: &ExprIr,
+        env: &mut Env,
+        f: impl FnOnce(&Value, &Value) -> RtResult<T>,
+    ) -> RtResult<T> {
         let a_own = if l.is_leaf() { None } else { Some(self.eval(l, env)?) };
         let b_own = if r.is_leaf() { None } else { Some(self.eval(r, env)?) };
         let a = match &a_own {
@@ -149,20 +156,20 @@ impl Evaluator<'_> {
 
     /// A leaf's value in place (see `with_operands`); what `eval` would give for it.
     #[inline(always)]
-    pub(super) fn leaf<'x>(&'x self, e: &'x Expr, env: &'x Env) -> &'x Value {
+    pub(super) fn leaf<'x>(&'x self, e: &'x ExprIr, env: &'x Env) -> &'x Value {
         static NONE: Value = Value::None;
         match &e.kind {
-            ExprKind::Local(s) => env.slots.get(*s as usize),
-            ExprKind::Lit(v) => Some(v),
-            ExprKind::Const(i) => self.state.consts.get(*i as usize),
-            ExprKind::Global(i) => self.state.globals.get(*i as usize),
+            ExprKindIr::Local(s) => env.slots.get(*s as usize),
+            ExprKindIr::Lit(v) => Some(v),
+            ExprKindIr::Const(i) => self.state.consts.get(*i as usize),
+            ExprKindIr::Global(i) => self.state.globals.get(*i as usize),
             _ => None,
         }
         .unwrap_or(&NONE)
     }
 
     /// Both operands as numbers, or the error for the first that is not one.
-    fn numbers(&self, a: Value, b: Value, l: &Expr, r: &Expr) -> RtResult<(i64, i64)> {
+    fn numbers(&self, a: Value, b: Value, l: &ExprIr, r: &ExprIr) -> RtResult<(i64, i64)> {
         match (a, b) {
             (Value::Int(x), Value::Int(y)) => Ok((x, y)),
             (Value::Int(_), other) => Err(self.type_err(r.span, "a number", &other)),

@@ -6,19 +6,19 @@ use super::state::Tracing;
 use super::state::{BranchRec, EventKind, NO_CALL, Routine, State};
 use super::view;
 use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
-use arbiter_ir::{Expr, ExprKind, Game};
+use arbiter_ir::{ExprIr, ExprKindIr, Game};
 use arbiter_syntax::span::Span;
 use serde::Serialize;
 
 /// A condition as it was decided: each comparison with its two sides' values, `and`/`or`/`not`
 /// through their parts (only the parts that were evaluated).
-pub fn describe(evaluator: &Evaluator, env: &mut super::state::Env, cond: &Expr) -> String {
+pub fn describe(evaluator: &Evaluator, env: &mut super::state::Env, cond: &ExprIr) -> String {
     let mut parts = Vec::new();
     describe_into(evaluator, env, cond, &mut parts, 0);
     parts.join("; ")
 }
 
-fn source(game: &Game, e: &Expr) -> String {
+fn source(game: &Game, e: &ExprIr) -> String {
     span_source(game, e.span)
 }
 
@@ -42,13 +42,13 @@ fn value_text(evaluator: &Evaluator, v: &arbiter_ir::value::Value) -> String {
     }
 }
 
-fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &Expr, out: &mut Vec<String>, depth: usize) {
-    let shown = |evaluator: &Evaluator, env: &mut super::state::Env, x: &Expr| match evaluator.eval(x, env) {
+fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &ExprIr, out: &mut Vec<String>, depth: usize) {
+    let shown = |evaluator: &Evaluator, env: &mut super::state::Env, x: &ExprIr| match evaluator.eval(x, env) {
         Ok(v) => value_text(evaluator, &v),
         Err(err) => format!("an error ({})", err.message),
     };
     match &e.kind {
-        ExprKind::Binary(op @ (BinaryOperator::And | BinaryOperator::Or), l, r) if depth < 6 => {
+        ExprKindIr::Binary(op @ (BinaryOperator::And | BinaryOperator::Or), l, r) if depth < 6 => {
             describe_into(evaluator, env, l, out, depth + 1);
             let left = evaluator.truth(l, env).unwrap_or(false);
             // `and` stops at a false left side, `or` at a true one.
@@ -57,8 +57,8 @@ fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &Expr, o
                 describe_into(evaluator, env, r, out, depth + 1);
             }
         }
-        ExprKind::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(evaluator, env, x, out, depth + 1),
-        ExprKind::Binary(
+        ExprKindIr::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(evaluator, env, x, out, depth + 1),
+        ExprKindIr::Binary(
             BinaryOperator::Eq
             | BinaryOperator::Ne
             | BinaryOperator::Lt
@@ -72,12 +72,12 @@ fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &Expr, o
             r,
         ) => {
             for side in [l, r] {
-                if !matches!(side.kind, ExprKind::Lit(_) | ExprKind::Const(_)) {
+                if !matches!(side.kind, ExprKindIr::Lit(_) | ExprKindIr::Const(_)) {
                     out.push(format!("`{}` is {}", source(evaluator.game, side), shown(evaluator, env, side)));
                 }
             }
         }
-        ExprKind::Lit(_) => {}
+        ExprKindIr::Lit(_) => {}
         // A part of `and`/`or`: its own value; the whole condition's value is said by the caller.
         _ if depth > 0 => out.push(format!("`{}` is {}", source(evaluator.game, e), shown(evaluator, env, e))),
         _ => {}

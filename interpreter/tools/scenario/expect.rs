@@ -5,7 +5,7 @@ use super::{Failure, Since, eval0, fail};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
-use arbiter_ir::{ChooseCountIr, EventId, Expr, ExprKind, TextExpr};
+use arbiter_ir::{ChooseCountIr, EventId, ExprIr, ExprKindIr, TextExpr};
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::{Count, State};
 use arbiter_runtime::trace::Settled;
@@ -59,7 +59,7 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
 }
 
 /// `expect COND "message"`: the condition holds; if not, why not, in words.
-fn expect_true(engine: &Engine, st: &State, cond: &Expr, text: &str, message: Option<&TextExpr>, span: Span) -> Result<(), Failure> {
+fn expect_true(engine: &Engine, st: &State, cond: &ExprIr, text: &str, message: Option<&TextExpr>, span: Span) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
     let v = eval0(engine, st, cond)?;
     if v == Value::Bool(true) {
@@ -82,7 +82,7 @@ fn expect_true(engine: &Engine, st: &State, cond: &Expr, text: &str, message: Op
 }
 
 /// `expect winner P` (or `expect draw`): the game is over, won by exactly these seats (none: a draw).
-fn expect_winner(engine: &Engine, st: &State, who: Option<&Expr>, span: Span) -> Result<(), Failure> {
+fn expect_winner(engine: &Engine, st: &State, who: Option<&ExprIr>, span: Span) -> Result<(), Failure> {
     let want: Option<Vec<u8>> = match who {
         None => None,
         Some(w) => Some(match eval0(engine, st, w)? {
@@ -143,7 +143,7 @@ fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happene
 }
 
 /// `expect no log "text"`: no event of the log contains the text (or any of the texts).
-fn expect_no_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
+fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
     let wants: Vec<String> = match eval0(engine, st, x)? {
         Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
@@ -162,7 +162,7 @@ fn expect_no_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<()
 }
 
 /// `expect decision P "prompt"`: the seat is deciding, asked something containing the prompt.
-fn expect_decision(engine: &Engine, st: &State, who: &Expr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
+fn expect_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         _ => return Err(fail("`expect decision` needs a player", who.span)),
@@ -180,7 +180,7 @@ fn expect_decision(engine: &Engine, st: &State, who: &Expr, prompt: Option<&str>
 }
 
 /// `expect P sees x` / `expect P cannot see x`: what the seat's projection knows of the objects.
-fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool, span: Span) -> Result<(), Failure> {
+fn expect_sees(engine: &Engine, st: &State, who: &ExprIr, what: &ExprIr, sees: bool, span: Span) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
@@ -216,7 +216,7 @@ fn expect_sees(engine: &Engine, st: &State, who: &Expr, what: &Expr, sees: bool,
 }
 
 /// `expect log "text"` (or a list: events containing each, in that order).
-fn expect_log(engine: &Engine, st: &State, x: &Expr, span: Span) -> Result<(), Failure> {
+fn expect_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
     // One text: some event contains it. A list: events containing each, in that order.
     let wants: Vec<String> = match eval0(engine, st, x)? {
@@ -274,8 +274,8 @@ fn expect_deck(engine: &Engine, deck: usize, valid: bool, fragment: Option<&str>
 fn expect_options(
     engine: &Engine,
     st: &State,
-    who: &Expr,
-    labels: &Expr,
+    who: &ExprIr,
+    labels: &ExprIr,
     count: Option<&ChooseCountIr>,
     settled: &[Settled],
     span: Span,
@@ -367,9 +367,9 @@ fn expect_options(
 }
 
 /// For a failed comparison, show what each side was.
-fn explain_false(engine: &Engine, st: &State, cond: &Expr, text: &str) -> String {
+fn explain_false(engine: &Engine, st: &State, cond: &ExprIr, text: &str) -> String {
     let evaluator = Evaluator::new(engine.game, st);
-    if let ExprKind::Binary(op, l, r) = &cond.kind
+    if let ExprKindIr::Binary(op, l, r) = &cond.kind
         && matches!(
             op,
             BinaryOperator::Eq

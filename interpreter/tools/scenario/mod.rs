@@ -4,7 +4,7 @@
 
 use arbiter_ir::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
 use arbiter_ir::value::Value;
-use arbiter_ir::{Expr, Game};
+use arbiter_ir::{ExprIr, Game};
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::Tracing;
 use arbiter_runtime::state::{Answer, Mode, ScriptedRandom, State};
@@ -228,12 +228,12 @@ fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
     }
 }
 
-fn eval0(engine: &Engine, st: &State, e: &Expr) -> Result<Value, Failure> {
+fn eval0(engine: &Engine, st: &State, e: &ExprIr) -> Result<Value, Failure> {
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
     Evaluator::new(engine.game, st).eval(e, &mut env).map_err(rt_fail)
 }
 
-fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span) -> Result<(), Failure> {
+fn answer(engine: &Engine, st: &mut State, who: &ExprIr, value: &ExprIr, span: Span) -> Result<(), Failure> {
     let (seat, idx) = chosen(engine, st, who, value, span)??;
     match engine.answer(st, seat, &Answer(idx)) {
         Ok(()) => {}
@@ -246,7 +246,7 @@ fn answer(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, span: Span)
 /// The seat answering and the options its answer names; `Ok(Err(..))` when the answer names
 /// something that is not an option (a refusal `expect refused` accepts); `Err` when the answer
 /// can't be made at all (nobody is deciding, or someone else is).
-fn chosen(engine: &Engine, st: &State, who: &Expr, value: &Expr, span: Span) -> Result<Result<(u8, Vec<usize>), Failure>, Failure> {
+fn chosen(engine: &Engine, st: &State, who: &ExprIr, value: &ExprIr, span: Span) -> Result<Result<(u8, Vec<usize>), Failure>, Failure> {
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         other => return Err(fail(format!("`answer` needs a player, found {}", other.type_name()), who.span)),
@@ -284,7 +284,7 @@ fn chosen(engine: &Engine, st: &State, who: &Expr, value: &Expr, span: Span) -> 
 
 /// `expect refused answer P X`: the answer is not taken — it names no option, or the engine
 /// refuses it — with a message containing `fragment`; the decision stays pending, nothing changes.
-fn refused(engine: &Engine, st: &mut State, who: &Expr, value: &Expr, fragment: Option<&str>, span: Span) -> Result<(), Failure> {
+fn refused(engine: &Engine, st: &mut State, who: &ExprIr, value: &ExprIr, fragment: Option<&str>, span: Span) -> Result<(), Failure> {
     let message = match chosen(engine, st, who, value, span)? {
         Err(f) => f.message,
         Ok((seat, idx)) => {

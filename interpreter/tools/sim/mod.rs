@@ -313,13 +313,13 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
 /// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
 fn outcome(engine: &Engine, st: &State) -> End {
     let game = engine.game;
-    use arbiter_ir::{StmtKind, TextPiece};
+    use arbiter_ir::{StmtKindIr, TextPiece};
     let Some(result) = &st.result else { return End::Error("the game stopped without a result".into()) };
     // The `win` or `end draw` statement that ended the game: its reason as written.
     let ended_by = st.log.iter().rev().find(|e| matches!(e.kind, EventKind::GameOver { .. })).map(|e| e.cause.span);
     let written = ended_by.and_then(|span| {
         game.blocks.iter().flat_map(|b| b.iter()).find_map(|stmt| match &stmt.kind {
-            StmtKind::Win { reason, .. } | StmtKind::Draw(reason) if stmt.span == span => Some(reason),
+            StmtKindIr::Win { reason, .. } | StmtKindIr::Draw(reason) if stmt.span == span => Some(reason),
             _ => None,
         })
     });
@@ -330,7 +330,9 @@ fn outcome(engine: &Engine, st: &State) -> End {
                 .map(|p| match p {
                     TextPiece::Text(t) => Piece::Text(t.clone()),
                     // A constant is the same in every game: it is shown as it ran.
-                    TextPiece::Expr(x) if matches!(x.kind, arbiter_ir::ExprKind::Const(_) | arbiter_ir::ExprKind::Lit(_)) => Piece::Fixed,
+                    TextPiece::Expr(x) if matches!(x.kind, arbiter_ir::ExprKindIr::Const(_) | arbiter_ir::ExprKindIr::Lit(_)) => {
+                        Piece::Fixed
+                    }
                     TextPiece::Expr(x) => {
                         let source = game.file(x.span.file).map_or("..", |f| f.slice(x.span));
                         Piece::Hole(format!("{{{source}}}"))
