@@ -1,6 +1,7 @@
 //! The house's layers are crates, and a crate may use only the layers below it (ARCHITECTURE.md):
 //! `arbiter-syntax` → `arbiter-ir` → `arbiter-check` and `arbiter-runtime` (neither uses the
-//! other) → `arbiter-tools` → `arbiter`. The compiler forbids a cycle; this test forbids an
+//! other) → `arbiter-tools` → `arbiter-web` and `arbiter-lsp` (neither uses the other) →
+//! `arbiter`. The compiler forbids a cycle; this test forbids an
 //! upward or sideways dependency, in any section of any manifest, and a crate no layer names.
 
 #![allow(clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
@@ -8,13 +9,15 @@
 use std::path::Path;
 
 /// Each crate of the workspace with its layer: a crate may depend only on crates of a lower one.
-const LAYERS: [(&str, &str, u32); 6] = [
+const LAYERS: [(&str, &str, u32); 8] = [
     ("arbiter-syntax", "interpreter/syntax", 0),
     ("arbiter-ir", "interpreter/ir", 1),
     ("arbiter-check", "interpreter/check", 2),
     ("arbiter-runtime", "interpreter/runtime", 2),
     ("arbiter-tools", "interpreter/tools", 3),
-    ("arbiter", ".", 4),
+    ("arbiter-web", "interpreter/web", 4),
+    ("arbiter-lsp", "interpreter/lsp", 4),
+    ("arbiter", ".", 5),
 ];
 
 fn manifest(dir: &str) -> toml::Table {

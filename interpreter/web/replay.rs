@@ -4,8 +4,6 @@
 //! its replay shows everything; a saved game is replayed as one of its seats sees it, or with
 //! everything in view when asked for.
 
-use crate::save::SaveError;
-use crate::scenario::{Bases, ScenarioFileError, run_file_shared};
 use arbiter_check::project::{Project, canonical};
 use arbiter_ir::Game;
 use arbiter_ir::value::Seat;
@@ -13,6 +11,8 @@ use arbiter_runtime::state::{State, Tracing};
 use arbiter_runtime::view::{self, RuleRef};
 use arbiter_runtime::why::{Why, why, why_text};
 use arbiter_syntax::diag::Diag;
+use arbiter_tools::save::SaveError;
+use arbiter_tools::scenario::{Bases, ScenarioFileError, run_file_shared};
 use serde::Serialize;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -171,7 +171,7 @@ impl Replayed {
 
     /// A saved game, played again from its start (`saved::rerun`) for its steps and causes.
     pub fn save(project: &Project, path: &Path, name: &str) -> Result<Replayed, ReplayError> {
-        let (built, header, state) = crate::save::load(project, path, None, &[])?;
+        let (built, header, state) = arbiter_tools::save::load(project, path, None, &[])?;
         let game = Arc::new(built.game);
         let rerun = super::saved::rerun(&game, header.players, header.seed, &state);
         let variants = if header.variants.is_empty() { String::new() } else { format!(" ({})", header.variants.join(", ")) };

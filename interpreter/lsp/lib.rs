@@ -521,7 +521,7 @@ impl Server {
         let Ok(path) = uri.to_file_path() else { return vec![] };
         let mut by_file: Vec<(Url, Vec<Diagnostic>)> = vec![(uri.clone(), vec![])];
         if path.exists() {
-            let checked = crate::check_files::check_files(&self.project, std::slice::from_ref(&path), None, &[]);
+            let checked = arbiter_tools::check_files::check_files(&self.project, std::slice::from_ref(&path), None, &[]);
             // A file no game can be found for says so (at its top, as below).
             let unplaced: Vec<Diag> = checked.unplaced().iter().map(|m| Diag::error(arbiter_syntax::span::Span::NONE, m.clone())).collect();
             for (d, file) in checked.diagnostics().chain(unplaced.iter().map(|d| (d, None))) {

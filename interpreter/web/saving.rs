@@ -17,8 +17,8 @@
 //! this server was not started with is refused before anything is read.
 
 use super::{ApiError, ApiResult, App, SeatPath, blocking, parse_body, seat_of, seat_path, seat_table, secrets_of};
-use crate::save::Header;
 use arbiter_syntax::budgets::WEB_SAVES_KEPT;
+use arbiter_tools::save::Header;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
@@ -108,7 +108,7 @@ fn summary(app: &App, path: &Path) -> ApiResult<Arc<SaveSummary>> {
     if let Some(s) = app.summaries.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
         return Ok(s.clone());
     }
-    let saved = crate::save::read(path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
+    let saved = arbiter_tools::save::read(path).map_err(|e| ApiError(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
     let s = Arc::new(SaveSummary { header: saved.header, finished: saved.finished });
     let mut kept = app.summaries.lock().unwrap_or_else(PoisonError::into_inner);
     if kept.len() > WEB_SAVES_KEPT {
@@ -121,7 +121,7 @@ fn summary(app: &App, path: &Path) -> ApiResult<Arc<SaveSummary>> {
 /// Whom the request's secrets let see the save at `path`.
 pub fn access(app: &App, path: &Path, headers: &HeaderMap) -> ApiResult<Access> {
     let summary = summary(app, path)?;
-    let digests: Vec<String> = secrets_of(headers).iter().map(|s| crate::save::secret_digest(s)).collect();
+    let digests: Vec<String> = secrets_of(headers).iter().map(|s| arbiter_tools::save::secret_digest(s)).collect();
     let held = summary.header.secrets.iter().filter(|s| digests.contains(&s.sha256)).map(|s| s.seat).collect();
     Ok(Access { summary, held })
 }
@@ -227,7 +227,7 @@ pub async fn resume_table(
             return Err(ApiError(StatusCode::FORBIDDEN, why.to_string()));
         }
         files_of_this_server(&app2, &access.summary.header, &req.file)?;
-        let (built, header, state) = crate::save::load(&app2.project, &path, None, &[]).map_err(|e| super::bad(e.to_string()))?;
+        let (built, header, state) = arbiter_tools::save::load(&app2.project, &path, None, &[]).map_err(|e| super::bad(e.to_string()))?;
         let table = super::Table::resumed(Arc::new(built), header, state).map_err(|e| super::bad(e.to_string()))?;
         Ok((table, access.held))
     })

@@ -6,9 +6,6 @@
 //! the searching bots on the bots' own threads (`bots.rs`), which take a copy of the state
 //! (`prepare_bot`) and give their answer back (`take_bot_answer`).
 
-use crate::agents::Stop;
-use crate::agents::plan::{BotKind, BotPlan, BotPlanError, Bots, Thinking};
-use crate::save::{SaveError, SeatSecret, secret_digest};
 use arbiter_check::Built;
 use arbiter_check::project::Project;
 use arbiter_runtime::decks::DeckChoiceError;
@@ -19,6 +16,9 @@ use arbiter_syntax::budgets::WEB_EVENTS_SENT;
 use arbiter_syntax::budgets::{WEB_DEPTH, WEB_INLINE, WEB_PLAYOUTS};
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
+use arbiter_tools::agents::Stop;
+use arbiter_tools::agents::plan::{BotKind, BotPlan, BotPlanError, Bots, Thinking};
+use arbiter_tools::save::{SaveError, SeatSecret, secret_digest};
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -162,7 +162,7 @@ pub struct Table {
     /// The human seats that have left the table.
     left: Vec<bool>,
     /// What a save of this game says it is (game, variants, players, seed, who plays each seat).
-    header: crate::save::Header,
+    header: arbiter_tools::save::Header,
     activity: Arc<Activity>,
 }
 
@@ -283,7 +283,7 @@ impl Table {
         let state = Engine::new(g).new_state(Mode::Game, Setup { players, seed, decklists }).map_err(TableError::Setup)?;
         let humans: Vec<u8> =
             (1..=players).filter(|s| seats.get(s - 1) == Some(&SeatKind::Human)).filter_map(|s| u8::try_from(s).ok()).collect();
-        let mut header = crate::save::Header::new(g, variants, &[], players, seed, &humans);
+        let mut header = arbiter_tools::save::Header::new(g, variants, &[], players, seed, &humans);
         header.bots = specs;
         header.rules = own.iter().map(|p| p.display().to_string()).collect();
         let tokens: Vec<Option<String>> = seats.iter().map(|k| (*k == SeatKind::Human).then(new_token)).collect();
@@ -294,7 +294,7 @@ impl Table {
 
     /// A saved game going on: its seats are played as they were (its human seats here, each with
     /// the secret it was saved with).
-    pub fn resumed(built: Arc<Built>, header: crate::save::Header, state: State) -> Result<Table, TableError> {
+    pub fn resumed(built: Arc<Built>, header: arbiter_tools::save::Header, state: State) -> Result<Table, TableError> {
         let g = &built.game;
         let plan = BotPlan::parse(&header.bots, g, header.players)?;
         let mut secrets = Vec::new();
@@ -315,7 +315,7 @@ impl Table {
 
     fn seated(
         built: Arc<Built>,
-        mut header: crate::save::Header,
+        mut header: arbiter_tools::save::Header,
         state: State,
         plan: BotPlan,
         seats: Vec<SeatKind>,
@@ -340,7 +340,7 @@ impl Table {
     pub fn save(&self, path: &std::path::Path, seat: u8) -> Result<(), SaveError> {
         let mut header = self.header.clone();
         header.saved_by = Some(seat + 1);
-        let mut saver = crate::save::Saver::new(header, &self.built.game, None, None)?;
+        let mut saver = arbiter_tools::save::Saver::new(header, &self.built.game, None, None)?;
         saver.save_to(&self.state, Some(path)).map(|_| ())
     }
 

@@ -262,9 +262,7 @@ fn router(app: Arc<App>) -> Router {
         .method_not_allowed_fallback(|method: axum::http::Method| async move {
             ApiError(
                 StatusCode::METHOD_NOT_ALLOWED,
-                format!(
-                    "{method} is not how this is asked (the API's table at the top of interpreter/tools/web/mod.rs lists each request)"
-                ),
+                format!("{method} is not how this is asked (the API's table at the top of interpreter/web/lib.rs lists each request)"),
             )
         })
         .layer(DefaultBodyLimit::max(WEB_BODY_LIMIT))
