@@ -354,13 +354,24 @@ impl Checker {
         let lowered = self.lower_hook_in(hook, forbid, sc, cx);
         sc.pop();
         let (target, params, when) = lowered?;
-        let until = match until {
-            Some(u) => Some(self.duration(u)?),
-            None => self.game.default_duration,
-        };
+        let until = self.lasting_until(until)?;
+        Some(self.keep_lasting(LastingDef { target, replace: None, forbid, params, when, until, span }))
+    }
+
+    /// When a lasting effect made by running code ends: the duration named, else the game's
+    /// default (`None` when the name is no duration: an error is reported).
+    fn lasting_until(&mut self, until: Option<&ast::Name>) -> Option<Option<usize>> {
+        match until {
+            Some(u) => Some(Some(self.duration(u)?)),
+            None => Some(self.game.default_duration),
+        }
+    }
+
+    /// Keep a lasting effect made by running code: the statement that makes it.
+    fn keep_lasting(&mut self, def: LastingDef) -> StmtKindIr {
         let i = self.game.lasting.len() as u32;
-        self.game.lasting.push(LastingDef { target, replace: None, forbid, params, when, until, span });
-        Some(StmtKindIr::Lasting(i))
+        self.game.lasting.push(def);
+        StmtKindIr::Lasting(i)
     }
 
     /// `replace ..` made by running code, lasting until a duration ends.
@@ -377,14 +388,9 @@ impl Checker {
         let lowered = self.lower_lasting_replace(body, sc, cx);
         sc.pop();
         let (pid, params, when, replace) = lowered?;
-        let until = match until {
-            Some(u) => Some(self.duration(u)?),
-            None => self.game.default_duration,
-        };
-        let i = self.game.lasting.len() as u32;
+        let until = self.lasting_until(until)?;
         let when = when.unwrap_or(ExprIr { kind: ExprKindIr::Lit(arbiter_ir::value::Value::Bool(true)), span: body.target.span });
-        self.game.lasting.push(LastingDef { target: Hooked::Proc(pid), replace: Some(replace), forbid: false, params, when, until, span });
-        Some(StmtKindIr::Lasting(i))
+        Some(self.keep_lasting(LastingDef { target: Hooked::Proc(pid), replace: Some(replace), forbid: false, params, when, until, span }))
     }
 
     /// `signal event(args)`: the event must be declared, with as many arguments as it has parameters.

@@ -480,11 +480,11 @@ mod tests {
         let Err(e) = deck_args(&["one=x".to_string()]) else { panic!("a seat that is not a number") };
         assert_eq!(e.to_string(), "`--deck one=x`: `one` is not a seat number");
         // A message that ends with its help is printed whole; the diagnostic has the two apart.
-        let e = DeckArgError::NoSuchDeck { seat: 0, name: "Cylons".into(), help: "did you mean `Cylon`?".into() };
-        assert_eq!(e.to_string(), "`--deck 1=Cylons`: no such file, and no deck named `Cylons`\n  help: did you mean `Cylon`?");
+        let e = DeckArgError::NoSuchDeck { seat: 0, name: "Knights".into(), help: "did you mean `Knight`?".into() };
+        assert_eq!(e.to_string(), "`--deck 1=Knights`: no such file, and no deck named `Knights`\n  help: did you mean `Knight`?");
         let d = Diag::from(e);
-        assert_eq!(d.message, "`--deck 1=Cylons`: no such file, and no deck named `Cylons`");
-        assert_eq!(d.help.as_deref(), Some("did you mean `Cylon`?"));
+        assert_eq!(d.message, "`--deck 1=Knights`: no such file, and no deck named `Knights`");
+        assert_eq!(d.help.as_deref(), Some("did you mean `Knight`?"));
         let d = Diag::from(DeckArgError::NoDeckInFile { seat: 1 });
         assert_eq!(d.message, "the deck file for seat 2 holds no `deck`");
         assert_eq!(d.help.as_deref(), Some("a file of cards only goes with `--rules FILE`"));

@@ -36,26 +36,21 @@ impl BinaryOperator {
         }
     }
 
-    /// The operator as the rules write it.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinaryOperator::Or => "or",
-            BinaryOperator::And => "and",
-            BinaryOperator::Eq => "==",
-            BinaryOperator::Ne => "!=",
-            BinaryOperator::Lt => "<",
-            BinaryOperator::Le => "<=",
-            BinaryOperator::Gt => ">",
-            BinaryOperator::Ge => ">=",
-            BinaryOperator::In => "in",
-            BinaryOperator::NotIn => "not in",
-            BinaryOperator::Has => "has",
-            BinaryOperator::Add => "+",
-            BinaryOperator::Sub => "-",
-            BinaryOperator::Mul => "*",
-            BinaryOperator::Div => "/",
-            BinaryOperator::Rem => "%",
-        }
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in`, `has`: an operator that compares its sides
+    /// (what an explanation shows each side of).
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOperator::Eq
+                | BinaryOperator::Ne
+                | BinaryOperator::Lt
+                | BinaryOperator::Le
+                | BinaryOperator::Gt
+                | BinaryOperator::Ge
+                | BinaryOperator::In
+                | BinaryOperator::NotIn
+                | BinaryOperator::Has
+        )
     }
 }
 

@@ -83,11 +83,6 @@ impl<'g> Engine<'g> {
         self.with_tracer(&Forgetful)
     }
 
-    /// The tracer watching this engine, if any.
-    pub fn tracer(&self) -> Option<&'g dyn Tracer> {
-        self.tracer
-    }
-
     pub(super) fn random(&self) -> &'g dyn RandomSource {
         self.random
     }

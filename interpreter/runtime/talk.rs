@@ -86,7 +86,7 @@ pub fn in_words(text: &str) -> String {
         if c == '_' {
             out.push(' ');
         } else if c == '.' && after_name && next.is_some_and(|n| n.is_ascii_lowercase()) {
-            // `P1.hand`, `Galactica.power`: the owner's field or zone.
+            // `P1.hand`, `Knight.power`: the owner's field or zone.
             out.push_str("'s ");
         } else {
             out.push(c);

@@ -58,19 +58,7 @@ fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &ExprIr,
             }
         }
         ExprKindIr::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(evaluator, env, x, out, depth + 1),
-        ExprKindIr::Binary(
-            BinaryOperator::Eq
-            | BinaryOperator::Ne
-            | BinaryOperator::Lt
-            | BinaryOperator::Le
-            | BinaryOperator::Gt
-            | BinaryOperator::Ge
-            | BinaryOperator::In
-            | BinaryOperator::NotIn
-            | BinaryOperator::Has,
-            l,
-            r,
-        ) => {
+        ExprKindIr::Binary(op, l, r) if op.is_comparison() => {
             for side in [l, r] {
                 if !matches!(side.kind, ExprKindIr::Lit(_) | ExprKindIr::Const(_)) {
                     out.push(format!("`{}` is {}", source(evaluator.game, side), shown(evaluator, env, side)));

@@ -753,38 +753,3 @@ pub enum BinOp {
     Div,
     Rem,
 }
-
-impl BinOp {
-    /// `<`, `<=`, `>` or `>=` on two whole numbers (any other operator is read as `>=`): for the
-    /// evaluator and for folding constants alike.
-    #[inline]
-    pub fn compare(self, x: i64, y: i64) -> bool {
-        match self {
-            BinOp::Lt => x < y,
-            BinOp::Le => x <= y,
-            BinOp::Gt => x > y,
-            _ => x >= y,
-        }
-    }
-
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Or => "or",
-            BinOp::And => "and",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-            BinOp::In => "in",
-            BinOp::NotIn => "not in",
-            BinOp::Has => "has",
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::Div => "/",
-            BinOp::Rem => "%",
-        }
-    }
-}

@@ -256,7 +256,7 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
 }
 
 /// The variants switched on from the command line, then the others (each once).
-pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
+fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
     let mut out = forced.to_vec();
     for v in more {
         if !out.contains(v) {
@@ -268,7 +268,7 @@ pub fn with_variants(forced: &[String], more: &[String]) -> Vec<String> {
 
 /// The sets of variants a scenario file's scenarios ask for, each once, in the order written (at
 /// least one: none).
-pub fn scenario_variants(project: &Project, p: &Path) -> Vec<Vec<String>> {
+fn scenario_variants(project: &Project, p: &Path) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
     if let Ok(f) = peek(project, p) {
         for it in &f.items {

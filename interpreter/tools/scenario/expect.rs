@@ -370,18 +370,7 @@ fn expect_options(
 fn explain_false(engine: &Engine, st: &State, cond: &ExprIr, text: &str) -> String {
     let evaluator = Evaluator::new(engine.game, st);
     if let ExprKindIr::Binary(op, l, r) = &cond.kind
-        && matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::Ne
-                | BinaryOperator::Lt
-                | BinaryOperator::Le
-                | BinaryOperator::Gt
-                | BinaryOperator::Ge
-                | BinaryOperator::In
-                | BinaryOperator::NotIn
-                | BinaryOperator::Has
-        )
+        && op.is_comparison()
     {
         let lv = eval0(engine, st, l).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
         let rv = eval0(engine, st, r).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
