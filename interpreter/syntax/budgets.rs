@@ -32,6 +32,10 @@ pub const MATCH_BUDGET: usize = 1_000_000;
 /// the size of a value). Counted where they are built, so that it costs an addition.
 pub const MEMORY_BUDGET: u64 = 256 << 20;
 
+/// The stack a file is parsed on: enough for the largest file accepted (`FILE_LIMIT`), its
+/// operators chained without brackets. Reserved, not used unless needed.
+pub const PARSE_STACK: usize = 256 << 20;
+
 // ---------------------------------------------------------------------------------------------
 // Running the game
 

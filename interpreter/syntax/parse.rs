@@ -8,7 +8,7 @@ use super::span::{FileId, Span, Spanned};
 use crate::diag::Diag;
 use pest::Parser;
 
-use crate::budgets::{FILE_LIMIT, NESTING_LIMIT};
+use crate::budgets::{FILE_LIMIT, NESTING_LIMIT, PARSE_STACK};
 
 /// Parse one file. `file` is the id the spans will carry (the source map gives it).
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
@@ -18,8 +18,14 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     }
     check_nesting(file, text)?;
     // Long chains of operators or `if .. then .. else` nest without brackets: parse on a stack
-    // big enough for the largest file accepted (it is reserved, not used, unless needed).
-    stacker::grow(256 << 20, || parse_nested(file, text))
+    // big enough for the largest file accepted (it is reserved, not used, unless needed). A
+    // thread made with such a stack (`PARSE_STACK`: the checker's) parses on its own; any other
+    // gets a new one for the file.
+    if stacker::remaining_stack().is_some_and(|r| r >= PARSE_STACK) {
+        parse_nested(file, text)
+    } else {
+        stacker::grow(PARSE_STACK, || parse_nested(file, text))
+    }
 }
 
 /// Refuse absurdly deep nesting before the recursive parser sees it.
