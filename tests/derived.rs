@@ -1,4 +1,4 @@
-//! Derived facts kept from one version of a state to the next (`check::reads`, `eval::Memo`): an
+//! Derived facts kept from one version of a state to the next (`check::reads`, `memo::Memo`): an
 //! object's blankness and its fields read through modifiers, when they read only the object, the
 //! pile it lies in and some globals, are remembered under the object's number and the globals'
 //! and must be worked out again exactly when one of those changes. The probe changes each in

@@ -1,10 +1,14 @@
-//! What evaluations remember between them (`eval::Memo`: blankness, fields read through
-//! modifiers, function and check calls) is only ever used for the version of the state it was
-//! made for. The oracle: at decisions of seeded random games of every rulebook, the engine's
-//! evaluator, whose memo the game's own evaluations have just filled, answers exactly as a fresh
-//! evaluator that remembers nothing: every field of every object, whether each object is blank,
-//! and every function without parameters. A change to the state that forgot to give it a new
-//! version (`State::touch`) shows up here as a stale answer.
+//! What evaluations remember between them (`memo::Memo`: blankness, fields read through
+//! modifiers, function and check calls) is only ever used while what it read is unchanged: for
+//! the version of the state it was made for, or, for a function whose reads the checker bounds
+//! (`check::call_reads`), under the numbers of those reads. The oracle: at decisions of seeded
+//! random games of every rulebook, the engine's evaluator, whose memo the game's own evaluations
+//! have just filled, answers exactly as a fresh evaluator that remembers nothing: every answer
+//! its memo holds for now (calls kept from earlier versions among them), every field of every
+//! object, whether each object is blank, and every function without parameters. A change to the
+//! state that forgot to give it, or what it changed, a new number (`State::touch`,
+//! `State::obj_mut`, `State::zone_mut`) shows up here as a stale answer, and the probe game
+//! below makes each kind of change once.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
@@ -150,6 +154,7 @@ kind token {
 
 zone pile shared public ordered holds token
 zone bag shared public ordered holds token
+zone hand per player public ordered holds token
 
 player {
   score: int = 0
@@ -166,6 +171,13 @@ func g_scores() = [p.score for p in players()]
 func g_ns() = [t.n for t in pile]
 func g_pile() = [count(pile) for x in [0]]
 func g_bag() = [count(bag) for x in [0]]
+func g_hand(p: player) = [t.n for t in p.hand]
+func g_zone(z: zone) = [t.n for t in z]
+func g_token(t: token) = [t.n for x in [0]]
+func g_pile_of(t: token) = [count(t.under) for x in [0]]
+func g_beneath(t: token) = [u.n for u in t.under]
+func g_hand_total(p: player) = sum(g_hand(p))
+func g_hand_beneath(p: player) = [sum([u.n for u in t.under]) for t in p.hand]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -195,6 +207,39 @@ proc turn.play() {
   let h = g_bag()
   move first(pile) to bag
   if g_bag() == h { end draw "stale after an object moved" }
+  let q = last(players())
+  let i = g_hand(q)
+  let i2 = g_hand_total(q)
+  let i3 = g_zone(q.hand)
+  let i4 = g_zone(bag)
+  move first(pile) to q.hand
+  if g_hand(q) == i { end draw "stale after an object came into a player's zone" }
+  if g_hand_total(q) == i2 { end draw "stale through a function that calls one" }
+  if g_zone(q.hand) == i3 { end draw "stale after an object came into a zone given" }
+  if g_zone(bag) != i4 { end draw "a zone given was read as another" }
+  create "a" in bag owned by p
+  if g_zone(bag) == i4 { end draw "stale after an object came into a shared zone given" }
+  let j = g_hand(q)
+  let u = first(q.hand)
+  u.n += 5
+  if g_hand(q) == j { end draw "stale after an object in a player's zone changed" }
+  let k = g_token(u)
+  u.n += 1
+  if g_token(u) == k { end draw "stale after an object given changed" }
+  let l = g_pile_of(u)
+  create "a" in bag owned by p
+  put first(bag) under u
+  if g_pile_of(u) == l { end draw "stale after an object went beneath one given" }
+  let m = g_beneath(u)
+  let w = first(u.under)
+  w.n += 7
+  if g_beneath(u) == m { end draw "stale after an object beneath one given changed" }
+  let o = g_hand_beneath(q)
+  w.n += 1
+  if g_hand_beneath(q) == o { end draw "stale after an object in a pile in a player's zone changed" }
+  let r = g_hand(p)
+  move first(bag) to p.hand
+  if g_hand(p) == r { end draw "stale after the other player's zone changed" }
   win p "every change was seen"
 }
 "#;
@@ -210,4 +255,49 @@ fn every_kind_of_change_gives_the_state_a_new_version() {
     let result = st.result.expect("a result");
     assert_eq!(result.reason, "every change was seen");
     assert_eq!(result.winners, vec![0]);
+}
+
+/// What the checker works out each probe function reads (`ir::CallReads`): a zone named through a
+/// parameter is that parameter's instance, an object given is read through its own number, and
+/// objects beneath one given are not covered by it (so the function is remembered for one version
+/// only).
+#[test]
+fn the_checker_bounds_what_a_function_reads() {
+    use arbiter::ir::{CallReads, GivenObject, ZoneOwner};
+    let built = common::game_text("memo-probe.arb", PROBE);
+    let game = &built.game;
+    let reads = |name: &str| {
+        let f = game.funcs.iter().position(|f| f.info.name == name).unwrap_or_else(|| panic!("no function {name}"));
+        game.call_reads[f].clone()
+    };
+    let zone = |name: &str| game.zones.iter().position(|z| z.name == name).map(|z| u16::try_from(z).unwrap()).unwrap();
+    let only = |name: &str| match reads(name) {
+        CallReads::Only(d) => d,
+        CallReads::Everything => panic!("{name} reads everything"),
+    };
+    assert_eq!(only("g_hand").zones, vec![(zone("hand"), ZoneOwner::Param(0))]);
+    assert_eq!(only("g_hand_total").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a call's reads are its callee's");
+    assert_eq!(only("g_zone").zones, vec![(0, ZoneOwner::ZoneParam(0))]);
+    assert_eq!(only("g_ns").zones, vec![(zone("pile"), ZoneOwner::Any)]);
+    assert!(only("g_tally").globals && !only("g_tally").players);
+    assert!(only("g_scores").players && !only("g_scores").globals);
+    assert_eq!(only("g_token").objects, vec![GivenObject::Param(0)]);
+    assert_eq!(only("g_pile_of").objects, vec![GivenObject::Param(0)], "counting what lies beneath reads the object given");
+    assert_eq!(reads("g_beneath"), CallReads::Everything, "the objects beneath one given are not covered by it");
+    assert_eq!(only("g_hand_beneath").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a zone covers the piles in it");
+}
+
+/// The calls kept across versions are used: in a seeded card game, some answer the memo holds at a
+/// decision was worked out at an earlier version (the oracle above checks each is still right).
+#[test]
+fn calls_are_kept_from_one_version_to_the_next() {
+    let b = common::load("bsg-ccg", &[]);
+    let engine = Engine::new(&b.game);
+    let kept_earlier = Cell::new(0usize);
+    common::play_on(&engine, 3, 2, &|st| {
+        let evaluator = engine.evaluator(st);
+        kept_earlier.set(kept_earlier.get() + evaluator.kept_across_versions());
+        false
+    });
+    assert!(kept_earlier.get() > 0, "no call was kept across versions");
 }

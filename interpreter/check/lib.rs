@@ -1,6 +1,7 @@
 //! Checking and compiling: every name resolved, every kind and field checked, every error
 //! reported at once; the result is an immutable `ir::Game`.
 
+mod call_reads;
 pub mod decks;
 mod declare;
 pub mod fold;
@@ -141,6 +142,7 @@ impl Checker {
             passive_fields: vec![],
             modified_fields: vec![],
             derived: Default::default(),
+            call_reads: Default::default(),
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -457,6 +459,7 @@ impl Checker {
         }
         self.game.modified_fields = modified;
         self.game.derived = reads::derived(&self.game);
+        self.game.call_reads = std::sync::Arc::new(call_reads::call_reads(&self.game));
         // Functions worth remembering: those that walk lists or zones, or call one that does.
         let walks = |x: &ExprIr| {
             matches!(

@@ -207,6 +207,9 @@ pub struct Game {
     /// What an object's blankness and its fields read through modifiers depend on, and so how
     /// long what is worked out about them may be remembered (`check::reads`).
     pub derived: Derived,
+    /// By function: what its calls read, and so how long their values may be remembered
+    /// (`check::call_reads`).
+    pub call_reads: std::sync::Arc<Vec<crate::CallReads>>,
     pub builtin_events: BuiltinEvents,
 }
 

@@ -4,6 +4,7 @@
 //! use it.
 
 pub mod builtins;
+pub mod call_reads;
 pub mod code;
 pub mod display;
 pub mod game;
@@ -12,6 +13,7 @@ pub mod operators;
 pub mod scenario;
 pub mod value;
 
+pub use call_reads::*;
 pub use code::*;
 pub use game::*;
 pub use ids::*;

@@ -127,6 +127,10 @@ impl<'g> Engine<'g> {
             decisions: 0,
             version: 0,
             derived_globals: 0,
+            zone_versions: vec![],
+            zones_base: 0,
+            globals_version: 0,
+            players_version: 0,
             left_play: vec![],
             checked_now: None,
         };

@@ -12,6 +12,8 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 pub use super::items::Items;
+pub use super::memo::{CallMemo, FieldMemo, Memoised, Remembered, RememberedCall, Stamp};
+use super::memo::{Memo, memo_kept};
 
 use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
 
@@ -25,60 +27,20 @@ pub struct Evaluator<'a> {
     scratch: Scratchpad<'a>,
     /// Which memo this evaluation may use (`Memo::version`): the state's version when memos are
     /// kept between evaluations (see `memo_kept`), else a number of its own.
-    memo_key: u64,
+    pub(super) memo_key: u64,
     /// Whether memos are kept between evaluations (`memo_kept`): then facts about one object that
     /// read little are remembered under that object's number (see `Memo`).
-    kept: bool,
+    pub(super) kept: bool,
     /// The engine's tracer, when it counts where the steps go by routine (a profile).
     counting: Option<&'a dyn super::trace::Tracer>,
 }
-
-/// Function and check calls remembered, by routine (see `Evaluator::calls`).
-pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
-
-/// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Memoised {
-    Func(FuncId),
-    Check(CheckId),
-}
-
-/// A remembered call: the routine, its arguments, `you`, `self`, and its value.
-pub type RememberedCall = (Memoised, Vec<Value>, Option<Seat>, Option<ObjId>, Value);
-
-/// A copy of what a memo holds (see `Evaluator::remembered_now`).
-#[derive(Debug, Default)]
-pub struct Remembered {
-    pub calls: Vec<RememberedCall>,
-    pub fields: Vec<(ObjId, Sym, Value)>,
-    pub blank: Vec<(ObjId, bool)>,
-}
-
-/// A function call remembered: its arguments, `you` and `self`, and its value.
-pub struct Call {
-    args: Vec<Value>,
-    you: Option<Seat>,
-    me: Option<ObjId>,
-    value: Value,
-}
-
-/// How many different calls of one function an evaluation remembers.
-const CALLS_KEPT: usize = 32;
-
-/// Field values by `object << 32 | field`, each with the stamp it was worked out under (see
-/// `Memo`).
-pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
-
-/// What a remembered fact about an object may be used for: the numbers of what it read (see
-/// `Memo`). A fact is used again only under the same stamp.
-pub type Stamp = (u64, u64);
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
 /// vectors for reuse, and what they worked out about one version of a state.
 pub type Pool = std::cell::RefCell<Scratch>;
 
 enum Scratchpad<'a> {
-    Own(Pool),
+    Own(Box<Pool>),
     Shared(&'a Pool),
 }
 
@@ -87,7 +49,7 @@ pub struct Scratch {
     /// Emptied value vectors kept for reuse: function environments and argument lists are made
     /// and dropped at a high rate, and reusing their buffers saves an allocation each.
     vecs: Vec<Vec<Value>>,
-    memo: Memo,
+    pub(super) memo: Memo,
     /// Evaluation steps since the engine last started advancing: the work budget
     /// (`WORK_BUDGET`), added as each evaluation ends.
     work: u64,
@@ -111,47 +73,6 @@ impl Scratch {
     }
 }
 
-/// What evaluations worked out about a state.
-///
-/// Invalidation: every change to what an expression can read gives the state a new version
-/// (`State::touch`, called where the engine changes objects, zones, fields, players, temporary
-/// modifiers and lasting effects). Remembered calls are only ever used by evaluations of the
-/// version they were made for: they are emptied when an evaluation with another key uses the
-/// memo. Facts about one object (blankness, fields read through modifiers) carry a stamp instead
-/// (`Evaluator::stamp`): a fact that reads only the object, its pile and some globals
-/// (`Reads::Local`, worked out when the rules are checked) is stamped with the object's number
-/// and the globals' (`Obj::version`, `State::derived_globals`), which change whenever what it
-/// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
-/// stamped with the version. Memos are kept between evaluations only in games whose version is
-/// known (not for a loaded game before its first change, not in scenarios, whose scripts change
-/// the state directly, and not by an engine that records causes (a `Tracer` that walks every call, `trace::CauseRecorder`), since
-/// `explain` records each call it walks); otherwise each evaluation has a key of its own and stamps everything with it.
-#[derive(Default)]
-pub(super) struct Memo {
-    version: u64,
-    /// Whether each object is blank, with its stamp: 0 not known, 1 not blank, k + 2 blanked by
-    /// the game's k-th blanking modifier.
-    pub(super) blank: Vec<(Stamp, u32)>,
-    /// Field values computed through modifiers, by object and field. Only reads that went
-    /// through modifiers are kept. The table is never emptied (emptying a big table costs as much
-    /// as the reads it saves): a value whose stamp is not the one its fact has now is not used
-    /// (and is written over when read again).
-    pub(super) fields: FieldMemo,
-    /// Function and check calls and their values, by routine (see `remembered`).
-    calls: CallMemo,
-}
-
-impl Memo {
-    /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
-    pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&Value> {
-        self.fields.get(&key).filter(|(s, _)| *s == stamp).map(|(_, v)| v)
-    }
-
-    pub(super) fn keep_field(&mut self, key: u64, stamp: Stamp, v: Value) {
-        self.fields.insert(key, (stamp, v));
-    }
-}
-
 impl Drop for Evaluator<'_> {
     /// Every step counts toward the work between two decisions (`arbiter_syntax::budgets::WORK_BUDGET`), added
     /// when the evaluation ends (the engine checks it between statements).
@@ -165,12 +86,6 @@ impl Drop for Evaluator<'_> {
     }
 }
 
-/// Whether what evaluations work out about this state may be kept for the next evaluation of the
-/// same version (see `Memo`).
-fn memo_kept(st: &State) -> bool {
-    st.version != 0 && st.mode == super::state::Mode::Game
-}
-
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError::new(message.into(), span)
 }
@@ -182,7 +97,7 @@ pub fn overflow(span: Span) -> RtError {
 
 impl<'a> Evaluator<'a> {
     pub fn new(game: &'a Game, state: &'a State) -> Self {
-        Evaluator::with(game, state, Scratchpad::Own(Pool::default()))
+        Evaluator::with(game, state, Scratchpad::Own(Box::default()))
     }
 
     /// An evaluation that uses (and leaves) the engine's buffers and memo in `pool`.
@@ -203,16 +118,6 @@ impl<'a> Evaluator<'a> {
         self
     }
 
-    /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
-    pub(super) fn stamp(&self, o: ObjId, reads: arbiter_ir::Reads) -> Stamp {
-        match reads {
-            arbiter_ir::Reads::Local { globals } if self.kept => {
-                (self.state.obj(o).map_or(0, |x| x.version), if globals { self.state.derived_globals } else { 0 })
-            }
-            _ => (self.memo_key, 0),
-        }
-    }
-
     /// Count bytes built (see `Scratch::built`); the total so far.
     pub(super) fn built(&self, bytes: u64) -> u64 {
         let mut s = self.scratch().borrow_mut();
@@ -220,50 +125,11 @@ impl<'a> Evaluator<'a> {
         s.built
     }
 
-    fn scratch(&self) -> &Pool {
+    pub(super) fn scratch(&self) -> &Pool {
         match &self.scratch {
             Scratchpad::Own(p) => p,
             Scratchpad::Shared(p) => p,
         }
-    }
-
-    /// What this evaluation may take from the memo now: each remembered call (routine,
-    /// arguments, `you`, `self`, value), each field read through modifiers (object, field,
-    /// value) and each object known blank or not. For the test that checks every remembered
-    /// answer against a fresh evaluation (tests/memo.rs).
-    pub fn remembered_now(&self) -> Remembered {
-        let m = self.memo();
-        let calls = m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        let fields = m
-            .fields
-            .keys()
-            .filter_map(|k| {
-                let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
-                Some((o, f, m.field(*k, self.stamp(o, self.game.derived.field(f)))?.clone()))
-            })
-            .collect();
-        let blank = m
-            .blank
-            .iter()
-            .enumerate()
-            .filter(|(o, (stamp, b))| *b != 0 && *stamp == self.stamp(*o as ObjId, self.game.derived.blank))
-            .map(|(o, (_, b))| (o as ObjId, *b > 1))
-            .collect();
-        Remembered { calls, fields, blank }
-    }
-
-    /// The memo this evaluation may use, emptied first if another evaluation's.
-    pub(super) fn memo(&self) -> std::cell::RefMut<'_, Memo> {
-        let key = self.memo_key;
-        std::cell::RefMut::map(self.scratch().borrow_mut(), |s| {
-            let m = &mut s.memo;
-            if m.version != key {
-                m.version = key;
-                // Each routine's list of calls is emptied, not dropped: its room is kept.
-                m.calls.values_mut().for_each(Vec::clear);
-            }
-            m
-        })
     }
 
     /// Tell `counting` (a tracer that counts steps, or none) where the steps go, by routine.
@@ -527,6 +393,22 @@ impl<'a> Evaluator<'a> {
         if !remember {
             return self.call_func(fid, vals, env, span);
         }
+        // A function whose reads are known gives the same value while none of them changes.
+        if self.kept
+            && let Some(CallReads::Only(deps)) = self.game.call_reads.get(fid as usize)
+            && self.worth_keeping(fid)
+            && let Some(stamps) = self.stamps(deps, &vals, env.you, env.self_obj)
+        {
+            if let Some(v) = self.kept_across(fid, &vals, env, &stamps) {
+                self.give(vals);
+                return Ok(v);
+            }
+            let key = vals.clone();
+            let before = self.steps.get();
+            let v = self.call_func(fid, vals, env, span)?;
+            self.keep_across(fid, key, env, &stamps, &v, self.steps.get().saturating_sub(before));
+            return Ok(v);
+        }
         if let Some(v) = self.remembered(Memoised::Func(fid), &vals, env) {
             self.give(vals);
             return Ok(v);
@@ -542,21 +424,6 @@ impl<'a> Evaluator<'a> {
     fn inlined(&self, body: &ExprIr, env: &mut Env, span: Span) -> RtResult<Value> {
         // No new stack is needed: an inlined body calls nothing.
         self.deeper(span, || self.eval(body, env))
-    }
-
-    /// The value of a call made before in this evaluation with the same arguments, `you` and
-    /// `self`.
-    fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
-        let memo = self.memo();
-        memo.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
-    }
-
-    fn remember(&self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
-        let mut memo = self.memo();
-        let kept = memo.calls.entry(r).or_default();
-        if kept.len() < CALLS_KEPT {
-            kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
-        }
     }
 
     /// A list of seats (`players()` for `None`, `opponents(p)` for `Some(p)`), made by `make` once

@@ -492,8 +492,11 @@ impl Engine<'_> {
                 let old = st.globals.get(*i as usize).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
                 st.touch();
-                if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
-                    st.derived_global_changed();
+                if old != new {
+                    st.globals_version = st.version;
+                    if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
+                        st.derived_global_changed();
+                    }
                 }
                 if let Some(g) = st.globals.get_mut(*i as usize) {
                     *g = new.clone();
@@ -516,6 +519,9 @@ impl Engine<'_> {
                 let old = st.players.get(p as usize).and_then(|x| x.fields.get(*i as usize)).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
                 st.touch();
+                if old != new {
+                    st.players_version = st.version;
+                }
                 if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
                     *f = new.clone();
                 }
@@ -756,6 +762,7 @@ impl Engine<'_> {
             return Ok(());
         }
         st.touch();
+        st.players_version = st.version;
         if let Some(ps) = st.players.get_mut(p as usize) {
             ps.out = true;
         }

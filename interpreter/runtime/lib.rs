@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod invariants;
 pub mod items;
 pub mod labels;
+pub mod memo;
 pub mod modifiers;
 pub mod objects;
 pub mod operators;

@@ -63,7 +63,7 @@ impl Engine<'_> {
         match place {
             Place::Zone(z) => {
                 if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zone_mut(i)
+                    && let Some(list) = st.zone_mut(i, z)
                 {
                     list.retain(|x| *x != o);
                 }
@@ -83,7 +83,7 @@ impl Engine<'_> {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
         let ordered = zdef.ordered;
         let vis = zdef.visibility;
-        if let Some(list) = st.zone_mut(slot) {
+        if let Some(list) = st.zone_mut(slot, z) {
             if ordered && !bottom {
                 list.insert(0, o);
             } else {
@@ -209,7 +209,7 @@ impl Engine<'_> {
         match tplace {
             Place::Zone(z) => {
                 if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zone_mut(i)
+                    && let Some(list) = st.zone_mut(i, z)
                     && let Some(pos) = list.iter().position(|x| *x == target)
                     && let Some(slot) = list.get_mut(pos)
                 {
@@ -297,9 +297,8 @@ impl Engine<'_> {
         let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
         let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
         self.random().shuffle(self.game, st, z, &mut items, span)?;
-        st.touch();
-        if let Some(list) = st.zones.get_mut(slot) {
-            *list = std::sync::Arc::new(items);
+        if let Some(list) = st.zone_mut(slot, z) {
+            *list = items;
         }
         st.dirty = true;
         self.log(st, EventKind::Shuffled { zone: z }, ALL, span);

@@ -64,14 +64,29 @@ pub struct State {
     pub decisions: u64,
     /// Which contents this is: a new number whenever something an expression can read changes
     /// (`touch`), unique across states and threads; 0 when unknown (a loaded game). Evaluations
-    /// keep what they work out for one version (`eval::Memo`). Not part of the saved game.
+    /// keep what they work out for one version (`memo::Memo`). Not part of the saved game.
     #[serde(skip)]
     pub version: u64,
     /// A new number whenever a global that some object's derived fact reads changes
     /// (`Game::derived`); with each object's `Obj::version`, what its blankness and fields
-    /// read through modifiers may be remembered under (`eval::Memo`). Not part of the saved game.
+    /// read through modifiers may be remembered under (`memo::Memo`). Not part of the saved game.
     #[serde(skip)]
     pub derived_globals: u64,
+    /// Each zone instance's deep version, by `zone_key`: a new number whenever its contents
+    /// change, or anything about an object in it or beneath one (`zone_mut`, `obj_mut`). What a
+    /// function's call read is remembered under these (`ir::CallReads`, `memo::Memo`). A zone not
+    /// listed has `zones_base`. Not part of the saved game.
+    #[serde(skip)]
+    pub zone_versions: Vec<u64>,
+    #[serde(skip)]
+    pub zones_base: u64,
+    /// A new number whenever a global changes. Not part of the saved game.
+    #[serde(skip)]
+    pub globals_version: u64,
+    /// A new number whenever a player's field changes or a player is out. Not part of the saved
+    /// game.
+    #[serde(skip)]
+    pub players_version: u64,
     /// The version (`version`) the `always .. immediately` checks last ran at inside a card
     /// effect, so that they run once for each new state. Not part of the saved game.
     #[serde(skip)]
@@ -523,6 +538,10 @@ impl State {
     pub fn obj_mut(&mut self, id: ObjId) -> Option<&mut Obj> {
         self.touch();
         self.renumber_beneath(id);
+        // The zone it is in (its pile's top's) takes a new deep version too.
+        if let Some(z) = self.zone_of(id) {
+            self.zone_changed(z);
+        }
         // The state's new version is a number no object has had: it serves as this object's.
         let v = self.version;
         let ob = self.objects.get_mut(id as usize)?;
@@ -557,10 +576,34 @@ impl State {
         self.derived_globals = new_version();
     }
 
-    /// The objects of the zone instance at `slot`, to change: copied first if a clone shares them.
-    pub fn zone_mut(&mut self, slot: usize) -> Option<&mut Vec<ObjId>> {
+    /// The objects of the zone instance `z` (at `slot`), to change: copied first if a clone
+    /// shares them.
+    pub fn zone_mut(&mut self, slot: usize, z: ZoneRef) -> Option<&mut Vec<ObjId>> {
         self.touch();
+        self.zone_changed(z);
         self.zones.get_mut(slot).map(Arc::make_mut)
+    }
+
+    /// Where a zone instance's deep version is kept in `zone_versions`.
+    pub fn zone_key(&self, z: ZoneRef) -> usize {
+        (z.zone as usize) * (self.players.len() + 1) + z.owner.map_or(0, |s| usize::from(s) + 1)
+    }
+
+    /// The deep version of zone instance `z` (see `zone_versions`).
+    pub fn zone_version(&self, z: ZoneRef) -> u64 {
+        self.zone_versions.get(self.zone_key(z)).copied().unwrap_or(self.zones_base)
+    }
+
+    /// Zone instance `z`, or something in it, changed: it takes the state's new version (call
+    /// `touch` first).
+    pub fn zone_changed(&mut self, z: ZoneRef) {
+        let k = self.zone_key(z);
+        if self.zone_versions.len() <= k {
+            self.zone_versions.resize(k + 1, self.zones_base);
+        }
+        if let Some(v) = self.zone_versions.get_mut(k) {
+            *v = self.version;
+        }
     }
 
     /// Something an expression can read is about to change: a new version (see `version`).
@@ -574,6 +617,10 @@ impl State {
                 }
             }
             self.derived_globals = new_version();
+            self.zones_base = new_version();
+            self.zone_versions.clear();
+            self.globals_version = new_version();
+            self.players_version = new_version();
         }
         self.version = new_version();
     }

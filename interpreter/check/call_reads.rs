@@ -1,0 +1,514 @@
+//! What each function's calls read of the state (`Game::call_reads`), so that a call's value can
+//! be remembered from one version of the state to the next, under the numbers of what it read.
+//!
+//! The analysis follows values, not names. A zone named in the rules (`p.hand`, `alert`) is read
+//! whole: its instance goes into the call's reads, and the objects taken from it (and from the
+//! piles beneath them) are *covered*: whatever changes about them gives the zone a new number
+//! (`State::zone_version`), so reading them adds nothing. An object the call is given (or
+//! `self`) is read through its own number (`Obj::version`), which covers the piles above it but
+//! not the objects beneath it. A player's field or who is out, a global, and a field read through
+//! modifiers that read globals each add their number. Anything else read — an object the analysis
+//! cannot place, a field other objects' modifiers change (`Reads::Everything`), a check, an
+//! ability, a lambda, a text, a built-in not known to read only its arguments — makes the
+//! function `CallReads::Everything`: remembered for one version of the state only, as before.
+//! The analysis is conservative: what it does not know reads everything. Recursion reads
+//! everything too.
+
+use arbiter_ir::builtins::Builtin;
+use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
+use arbiter_ir::operators::BinaryOperator;
+use arbiter_ir::value::Value;
+use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, Ty, ZoneOwner};
+
+/// What a value is, as far as reading through it goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prov {
+    /// A plain value (a number, a list the call was given, …): comparing or counting it reads
+    /// nothing, but the objects in it are not covered.
+    Plain,
+    /// Anything, a zone perhaps: reading through it, iterating it or looking in it reads what the
+    /// analysis cannot bound.
+    Unknown,
+    /// Objects (or zones, or lists of them) whose every fact the recorded reads cover.
+    Covered,
+    /// An object the call is given, or an object above it.
+    Given(GivenObject),
+    /// A player: whose zone instance `p.hand` is.
+    Player(ZoneOwner),
+    /// The zone the call is given as argument `i`.
+    ZoneParam(u16),
+}
+
+/// The reads of every function of `game`, by function.
+pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
+    let mut done: Vec<State> = vec![State::Unknown; game.funcs.len()];
+    for f in 0..game.funcs.len() {
+        summary(game, &mut done, f);
+    }
+    done.into_iter().map(|s| if let State::Done(r) = s { r } else { CallReads::Everything }).collect()
+}
+
+#[derive(Clone)]
+enum State {
+    Unknown,
+    Working,
+    Done(CallReads),
+}
+
+fn summary(game: &Game, done: &mut Vec<State>, f: usize) -> CallReads {
+    match done.get(f) {
+        Some(State::Done(r)) => return r.clone(),
+        Some(State::Working) | None => return CallReads::Everything,
+        Some(State::Unknown) => {}
+    }
+    if let Some(s) = done.get_mut(f) {
+        *s = State::Working;
+    }
+    let Some(func) = game.funcs.get(f) else { return CallReads::Everything };
+    let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(i, ty)).collect();
+    let mut w = Walk { game, done, deps: CallDeps::default(), everything: false };
+    let result = w.walk(&func.body, &mut slots);
+    let reads = if w.everything {
+        CallReads::Everything
+    } else {
+        w.deps.result = match result {
+            Prov::Covered => Returned::Covered,
+            Prov::Given(GivenObject::Param(i)) => Returned::Param(i),
+            Prov::Plain | Prov::Player(_) => Returned::Plain,
+            _ => Returned::Opaque,
+        };
+        CallReads::Only(Box::new(w.deps))
+    };
+    if let Some(s) = done.get_mut(f) {
+        *s = State::Done(reads.clone());
+    }
+    reads
+}
+
+/// What a parameter of type `ty` is.
+fn param(i: usize, ty: &Ty) -> Prov {
+    let Ok(i) = u16::try_from(i) else { return Prov::Unknown };
+    match ty {
+        Ty::Obj(_) => Prov::Given(GivenObject::Param(i)),
+        Ty::Player => Prov::Player(ZoneOwner::Param(i)),
+        Ty::Zone => Prov::ZoneParam(i),
+        Ty::Bool | Ty::Int | Ty::Text | Ty::Def(_) | Ty::Sym(_) | Ty::Amount | Ty::Pose | Ty::List(_) | Ty::Nothing => Prov::Plain,
+        Ty::Any | Ty::Proc | Ty::Ability | Ty::Lambda => Prov::Unknown,
+    }
+}
+
+struct Walk<'g> {
+    game: &'g Game,
+    done: &'g mut Vec<State>,
+    deps: CallDeps,
+    everything: bool,
+}
+
+impl Walk<'_> {
+    fn zone(&mut self, zone: arbiter_ir::ZoneId, owner: ZoneOwner) {
+        // A shared zone has one instance; a zone given names its own.
+        let shared = self.game.zone(zone).is_none_or(|d| !d.per_player);
+        let owner = if shared && !matches!(owner, ZoneOwner::ZoneParam(_)) { ZoneOwner::Any } else { owner };
+        if !self.deps.zones.contains(&(zone, owner)) {
+            self.deps.zones.push((zone, owner));
+        }
+    }
+
+    fn object(&mut self, g: GivenObject) {
+        if !self.deps.objects.contains(&g) {
+            self.deps.objects.push(g);
+        }
+    }
+
+    /// An object read: its own facts must be covered.
+    fn read_object(&mut self, p: Prov) {
+        match p {
+            Prov::Covered => {}
+            Prov::Given(g) => self.object(g),
+            _ => self.everything = true,
+        }
+    }
+
+    /// A list (or zone) read item by item: what its items are.
+    fn items(&mut self, p: Prov) -> Prov {
+        match p {
+            Prov::Covered => Prov::Covered,
+            Prov::ZoneParam(i) => {
+                self.zone(0, ZoneOwner::ZoneParam(i));
+                Prov::Covered
+            }
+            Prov::Plain | Prov::Player(_) | Prov::Given(_) => Prov::Plain,
+            Prov::Unknown => {
+                self.everything = true;
+                Prov::Plain
+            }
+        }
+    }
+
+    /// A field of an object read through the modifiers.
+    fn field(&mut self, f: arbiter_ir::Sym) {
+        match self.game.derived.field(f) {
+            Reads::Everything => self.everything = true,
+            Reads::Local { globals } => self.deps.derived |= globals,
+        }
+    }
+
+    /// What a kind field's value is: unknown if some kind's field of that name may hold a zone.
+    fn field_value(&self, f: arbiter_ir::Sym) -> Prov {
+        let mut tys = self.game.kinds.iter().flat_map(|k| k.fields.iter().filter(move |x| x.name == f).map(|x| of_type(&x.ty)));
+        if tys.any(|p| p == Prov::Unknown) { Prov::Unknown } else { Prov::Plain }
+    }
+
+    fn walk(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
+        if self.everything {
+            return Prov::Unknown;
+        }
+        match &e.kind {
+            ExprKindIr::Lit(Value::Zone(z)) => {
+                self.zone(z.zone, z.owner.map_or(ZoneOwner::Any, ZoneOwner::Seat));
+                Prov::Covered
+            }
+            ExprKindIr::Lit(Value::Player(s)) => Prov::Player(ZoneOwner::Seat(*s)),
+            ExprKindIr::Lit(v) => literal(v),
+            ExprKindIr::Local(s) => slots.get(usize::from(*s)).copied().unwrap_or(Prov::Unknown),
+            ExprKindIr::Global(g) => {
+                self.deps.globals = true;
+                self.game.global_fields.get(usize::from(*g)).map_or(Prov::Unknown, |v| of_type(&v.ty))
+            }
+            ExprKindIr::Const(c) => match self.game.consts.get(usize::from(*c)).map(|c| &c.value.kind) {
+                Some(ExprKindIr::Lit(v)) if !matches!(v, Value::Zone(_)) => literal(v),
+                _ => Prov::Unknown,
+            },
+            ExprKindIr::You => Prov::Player(ZoneOwner::You),
+            ExprKindIr::SelfObj => Prov::Given(GivenObject::SelfObj),
+            ExprKindIr::PlayerField(p, i) => {
+                self.walk(p, slots);
+                self.deps.players = true;
+                self.game.player_fields.get(usize::from(*i)).map_or(Prov::Unknown, |v| of_type(&v.ty))
+            }
+            ExprKindIr::PlayerZone(p, z) => {
+                let owner = match self.walk(p, slots) {
+                    Prov::Player(o) => o,
+                    _ => ZoneOwner::Any,
+                };
+                self.zone(*z, owner);
+                Prov::Covered
+            }
+            ExprKindIr::ObjField(x, f) => {
+                let p = self.walk(x, slots);
+                self.read_object(p);
+                self.field(*f);
+                self.field_value(*f)
+            }
+            ExprKindIr::Dynamic(x, f) => {
+                match self.walk(x, slots) {
+                    Prov::Player(_) => self.deps.players = true,
+                    p => {
+                        self.read_object(p);
+                        self.field(*f);
+                    }
+                }
+                Prov::Unknown
+            }
+            ExprKindIr::ObjProp(x, prop) => {
+                let p = self.walk(x, slots);
+                self.read_object(p);
+                match prop {
+                    ObjProp::Under if p == Prov::Covered => Prov::Covered,
+                    ObjProp::Above | ObjProp::Top => p,
+                    ObjProp::Owner | ObjProp::Controller => Prov::Player(ZoneOwner::Any),
+                    ObjProp::Zone => Prov::Unknown,
+                    ObjProp::Under | ObjProp::FaceUp | ObjProp::Name | ObjProp::Def | ObjProp::Id => Prov::Plain,
+                }
+            }
+            ExprKindIr::DefField(x, _) => {
+                self.walk(x, slots);
+                Prov::Plain
+            }
+            ExprKindIr::ZoneOwner(x) => {
+                self.walk(x, slots);
+                Prov::Player(ZoneOwner::Any)
+            }
+            ExprKindIr::Unary(_, x) => {
+                self.walk(x, slots);
+                Prov::Plain
+            }
+            ExprKindIr::Binary(op, l, r) => self.binary(*op, l, r, slots),
+            ExprKindIr::If(c, t, o) => {
+                self.walk(c, slots);
+                let a = self.walk(t, slots);
+                let b = self.walk(o, slots);
+                join(a, b)
+            }
+            ExprKindIr::Call(f, args) => self.call(*f as usize, args, slots),
+            ExprKindIr::Inline { args, lets, body, .. } => {
+                let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
+                for (slot, i) in lets {
+                    let s = usize::from(*slot);
+                    if slots.len() <= s {
+                        slots.resize(s + 1, Prov::Unknown);
+                    }
+                    if let Some(x) = slots.get_mut(s) {
+                        *x = given.get(usize::from(*i)).copied().unwrap_or(Prov::Unknown);
+                    }
+                }
+                self.walk(body, slots)
+            }
+            ExprKindIr::Builtin(b, args) => self.builtin(*b, args, slots),
+            ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond } => {
+                let items = self.walk_items(list, slots);
+                bind(slots, *slot, items);
+                self.walk(cond, slots);
+                Prov::Plain
+            }
+            ExprKindIr::Filter { slot, list, cond } | ExprKindIr::FirstWhere { slot, list, cond } => {
+                let items = self.walk_items(list, slots);
+                bind(slots, *slot, items);
+                self.walk(cond, slots);
+                items
+            }
+            ExprKindIr::Map { slot, list, expr, cond } => {
+                let items = self.walk_items(list, slots);
+                bind(slots, *slot, items);
+                if let Some(c) = cond {
+                    self.walk(c, slots);
+                }
+                match self.walk(expr, slots) {
+                    Prov::Covered => Prov::Covered,
+                    Prov::Unknown => Prov::Unknown,
+                    _ => Prov::Plain,
+                }
+            }
+            ExprKindIr::List(xs) => xs.iter().fold(Prov::Covered, |acc, x| {
+                let p = self.walk(x, slots);
+                join(acc, if p == Prov::Covered { p } else { widen(p) })
+            }),
+            ExprKindIr::Str(_)
+            | ExprKindIr::AbilityLabel(_)
+            | ExprKindIr::AbilitySource(_)
+            | ExprKindIr::Check(..)
+            | ExprKindIr::CanProc(..)
+            | ExprKindIr::ProcRef(_)
+            | ExprKindIr::Lambda(_) => {
+                self.everything = true;
+                Prov::Unknown
+            }
+        }
+    }
+
+    fn walk_items(&mut self, list: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
+        let p = self.walk(list, slots);
+        self.items(p)
+    }
+
+    fn binary(&mut self, op: BinaryOperator, l: &ExprIr, r: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
+        let (a, b) = (self.walk(l, slots), self.walk(r, slots));
+        match op {
+            // Looking in a zone reads it; looking in a list compares values.
+            BinaryOperator::In | BinaryOperator::NotIn => {
+                self.items(b);
+                Prov::Plain
+            }
+            BinaryOperator::Has => {
+                self.items(a);
+                Prov::Plain
+            }
+            // `+` and `-` join lists (and zones, read whole) or add numbers.
+            BinaryOperator::Add | BinaryOperator::Sub => {
+                if a == Prov::Unknown || b == Prov::Unknown {
+                    self.everything = true;
+                }
+                let (a, b) = (self.items(a), self.items(b));
+                if a == Prov::Covered && b == Prov::Covered { Prov::Covered } else { Prov::Plain }
+            }
+            _ => Prov::Plain,
+        }
+    }
+
+    /// A call of function `f`: its reads, with its parameters put in terms of the caller's.
+    fn call(&mut self, f: usize, args: &[ExprIr], slots: &mut Vec<Prov>) -> Prov {
+        let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
+        let arg = |i: u16| given.get(usize::from(i)).copied().unwrap_or(Prov::Unknown);
+        let CallReads::Only(d) = summary(self.game, self.done, f) else {
+            self.everything = true;
+            return Prov::Unknown;
+        };
+        for &(zone, owner) in &d.zones {
+            match owner {
+                ZoneOwner::Param(i) => match arg(i) {
+                    Prov::Player(o) => self.zone(zone, o),
+                    _ => self.zone(zone, ZoneOwner::Any),
+                },
+                ZoneOwner::ZoneParam(i) => {
+                    self.items(arg(i));
+                }
+                ZoneOwner::You | ZoneOwner::Seat(_) | ZoneOwner::Any => self.zone(zone, owner),
+            }
+        }
+        for &g in &d.objects {
+            match g {
+                GivenObject::Param(i) => self.read_object(arg(i)),
+                GivenObject::SelfObj => self.object(g),
+            }
+        }
+        self.deps.globals |= d.globals;
+        self.deps.players |= d.players;
+        self.deps.derived |= d.derived;
+        match d.result {
+            Returned::Covered => Prov::Covered,
+            Returned::Param(i) => match arg(i) {
+                p @ (Prov::Covered | Prov::Given(_)) => p,
+                _ => Prov::Unknown,
+            },
+            Returned::Plain => Prov::Plain,
+            Returned::Opaque => Prov::Unknown,
+        }
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[ExprIr], slots: &mut Vec<Prov>) -> Prov {
+        let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
+        let first = given.first().copied().unwrap_or(Prov::Plain);
+        match b {
+            // Only their arguments' values (a zone given is read whole).
+            Builtin::Qty
+            | Builtin::AmountOf
+            | Builtin::Kinds
+            | Builtin::QtyOf
+            | Builtin::Mm
+            | Builtin::Cm
+            | Builtin::Deg
+            | Builtin::Point
+            | Builtin::PoseOf
+            | Builtin::PoseX
+            | Builtin::PoseY
+            | Builtin::HeadingOf
+            | Builtin::Step
+            | Builtin::Forward
+            | Builtin::Turned
+            | Builtin::Place
+            | Builtin::Distance
+            | Builtin::Bearing
+            | Builtin::AngleDiff
+            | Builtin::PointIn
+            | Builtin::Overlaps
+            | Builtin::Crosses
+            | Builtin::FirstEdge
+            | Builtin::Within
+            | Builtin::InArc
+            | Builtin::NearestInArc
+            | Builtin::PointsInArc
+            | Builtin::DistanceTo
+            | Builtin::ShapeDistance
+            | Builtin::Regular
+            | Builtin::Rect
+            | Builtin::Count
+            | Builtin::Sum
+            | Builtin::Min
+            | Builtin::Max
+            | Builtin::IndexOf
+            | Builtin::Abs
+            | Builtin::Clamp
+            | Builtin::Range
+            | Builtin::Definitions
+            | Builtin::Seat => {
+                for p in given {
+                    self.items(p);
+                }
+                Prov::Plain
+            }
+            // An item, or some items, of their first argument.
+            Builtin::First
+            | Builtin::Last
+            | Builtin::Top
+            | Builtin::Bottom
+            | Builtin::Reverse
+            | Builtin::Distinct
+            | Builtin::Rotate
+            | Builtin::Take
+            | Builtin::Drop
+            | Builtin::Nth
+            | Builtin::Flatten
+            | Builtin::Without => {
+                for p in given.iter().skip(1) {
+                    self.items(*p);
+                }
+                self.items(first)
+            }
+            Builtin::Concat => {
+                let a = self.items(first);
+                let b = self.items(given.get(1).copied().unwrap_or(Prov::Plain));
+                if a == Prov::Covered && b == Prov::Covered { Prov::Covered } else { Prov::Plain }
+            }
+            // Who is out, and the seats.
+            Builtin::Players
+            | Builtin::AllPlayers
+            | Builtin::Opponents
+            | Builtin::NextPlayer
+            | Builtin::PlayerCount
+            | Builtin::IsOut
+            | Builtin::TurnOrder => {
+                self.deps.players = true;
+                Prov::Plain
+            }
+            // Abilities, decklists, lambdas, objects by kind, texts (which name objects): and
+            // any built-in added later, until it is known to read only its arguments.
+            _ => {
+                self.everything = true;
+                Prov::Unknown
+            }
+        }
+    }
+}
+
+/// What a value of type `ty` read from the state is: a player's zones are the player's; a value
+/// that may be a zone is unknown; any other is plain (an object in it is not covered).
+fn of_type(ty: &Ty) -> Prov {
+    match ty {
+        Ty::Zone | Ty::Any | Ty::Proc | Ty::Ability | Ty::Lambda => Prov::Unknown,
+        Ty::List(inner) => match of_type(inner) {
+            Prov::Unknown => Prov::Unknown,
+            _ => Prov::Plain,
+        },
+        Ty::Player => Prov::Player(ZoneOwner::Any),
+        _ => Prov::Plain,
+    }
+}
+
+/// A value written in the rules (or folded from them): unknown if it holds a zone.
+fn literal(v: &Value) -> Prov {
+    match v {
+        Value::Zone(_) => Prov::Unknown,
+        Value::List(items) if items.iter().any(|x| literal(x) == Prov::Unknown) => Prov::Unknown,
+        _ => Prov::Plain,
+    }
+}
+
+fn bind(slots: &mut Vec<Prov>, slot: arbiter_ir::Slot, p: Prov) {
+    let s = usize::from(slot);
+    if slots.len() <= s {
+        slots.resize(s + 1, Prov::Unknown);
+    }
+    if let Some(x) = slots.get_mut(s) {
+        *x = p;
+    }
+}
+
+/// A value that is one of two.
+fn join(a: Prov, b: Prov) -> Prov {
+    if a == b {
+        a
+    } else if a == Prov::Unknown || b == Prov::Unknown {
+        Prov::Unknown
+    } else {
+        Prov::Plain
+    }
+}
+
+/// What a value is inside a list: objects given or players are plain there.
+fn widen(p: Prov) -> Prov {
+    match p {
+        Prov::Covered | Prov::Unknown => p,
+        Prov::ZoneParam(_) => Prov::Unknown,
+        Prov::Plain | Prov::Given(_) | Prov::Player(_) => Prov::Plain,
+    }
+}

@@ -1,0 +1,76 @@
+//! What a function call reads of the state, worked out when the rules are checked
+//! (`check::call_reads`), so that its value can be remembered from one version of the state to
+//! the next: under the numbers of what it reads (`runtime::eval`, `Memo`), used again only while
+//! none of them has changed.
+
+use crate::ids::ZoneId;
+use crate::value::Seat;
+
+/// What one function's calls read (`Game::call_reads`, by function).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CallReads {
+    /// Something the analysis cannot bound (a check, an ability, a lambda, an object it cannot
+    /// follow, a field that other objects' modifiers change): remembered for one version only.
+    #[default]
+    Everything,
+    /// Only these: remembered under their numbers.
+    Only(Box<CallDeps>),
+}
+
+/// The parts of the state a call reads; each has its own number in the state, which changes
+/// whenever it does.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallDeps {
+    /// Zone instances: their contents, and everything about the objects in them and beneath
+    /// those (a zone's deep version, `State::zone_version`).
+    pub zones: Vec<(ZoneId, ZoneOwner)>,
+    /// Objects the call is given (or `self`): everything about each, and the piles above it
+    /// (`Obj::version`), but not the objects beneath it.
+    pub objects: Vec<GivenObject>,
+    /// Any global (`State::globals_version`).
+    pub globals: bool,
+    /// Any player's field, or who is out (`State::players_version`).
+    pub players: bool,
+    /// The globals that objects' fields read through modifiers read (`State::derived_globals`).
+    pub derived: bool,
+    /// What the value is, for a caller that reads through it.
+    pub result: Returned,
+}
+
+/// Whose instance of a zone a call reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZoneOwner {
+    /// The player given as argument `i`.
+    Param(u16),
+    /// `you`.
+    You,
+    /// One seat, written in the rules.
+    Seat(Seat),
+    /// Every instance (a shared zone has one).
+    Any,
+    /// The zone given as argument `i` (the zone id is then not used).
+    ZoneParam(u16),
+}
+
+/// An object a call reads about itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GivenObject {
+    Param(u16),
+    SelfObj,
+}
+
+/// What a call's value is, as far as reading through it goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Returned {
+    /// Anything, a zone perhaps: a caller reading through it reads what the analysis cannot
+    /// bound.
+    #[default]
+    Opaque,
+    /// A plain value (a number, a list of numbers, …): counting or comparing it reads nothing,
+    /// but the objects in it are not covered.
+    Plain,
+    /// Objects (or lists of them) whose every fact the call's own zones cover.
+    Covered,
+    /// Argument `i`, or an object above it.
+    Param(u16),
+}

@@ -1,0 +1,354 @@
+//! What evaluations remember: facts about objects, and function and check calls, for one
+//! version of the state or, for a function whose reads are known, across versions (`Memo`).
+
+use super::eval::Evaluator;
+use super::state::{Env, State};
+use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
+use arbiter_ir::*;
+
+/// Function and check calls remembered, by routine (see `Evaluator::calls`).
+pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
+
+/// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Memoised {
+    Func(FuncId),
+    Check(CheckId),
+}
+
+/// A remembered call: the routine, its arguments, `you`, `self`, and its value.
+pub type RememberedCall = (Memoised, Vec<Value>, Option<Seat>, Option<ObjId>, Value);
+
+/// A copy of what a memo holds (see `Evaluator::remembered_now`).
+#[derive(Debug, Default)]
+pub struct Remembered {
+    pub calls: Vec<RememberedCall>,
+    pub fields: Vec<(ObjId, Sym, Value)>,
+    pub blank: Vec<(ObjId, bool)>,
+}
+
+/// A function call remembered: its arguments, `you` and `self`, and its value.
+pub struct Call {
+    args: Vec<Value>,
+    you: Option<Seat>,
+    me: Option<ObjId>,
+    value: Value,
+}
+
+/// How many different calls of one function an evaluation remembers.
+const CALLS_KEPT: usize = 32;
+
+/// Field values by `object << 32 | field`, each with the stamp it was worked out under (see
+/// `Memo`).
+pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
+
+/// What a remembered fact about an object may be used for: the numbers of what it read (see
+/// `Memo`). A fact is used again only under the same stamp.
+pub type Stamp = (u64, u64);
+
+/// What evaluations worked out about a state.
+///
+/// Invalidation: every change to what an expression can read gives the state a new version
+/// (`State::touch`, called where the engine changes objects, zones, fields, players, temporary
+/// modifiers and lasting effects). Remembered calls are only ever used by evaluations of the
+/// version they were made for: they are emptied when an evaluation with another key uses the
+/// memo. Facts about one object (blankness, fields read through modifiers) carry a stamp instead
+/// (`Evaluator::stamp`): a fact that reads only the object, its pile and some globals
+/// (`Reads::Local`, worked out when the rules are checked) is stamped with the object's number
+/// and the globals' (`Obj::version`, `State::derived_globals`), which change whenever what it
+/// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
+/// stamped with the version. A call of a function whose reads the checker bounds
+/// (`ir::CallReads::Only`, `check::call_reads`) is kept across versions too, under the numbers
+/// of what it reads (`Evaluator::stamps`): the deep version of each zone instance it reads
+/// (`State::zone_version`: new whenever the zone's contents change, `State::zone_mut`, or
+/// anything about an object in it or beneath one, `State::obj_mut`), the number of each object
+/// it is given (`Obj::version`), and the globals', the players' and the derived globals'
+/// (`State::globals_version`, `State::players_version`, `State::derived_globals`, each new when
+/// one of them takes another value). Every number is unique across states and threads, so equal
+/// numbers mean unchanged reads. Memos are kept between evaluations only in games whose version
+/// is known (not for a loaded game before its first change, not in scenarios, whose scripts
+/// change the state directly, and not by an engine that records causes (a `Tracer` that walks
+/// every call, `trace::CauseRecorder`), since `explain` records each call it walks); otherwise
+/// each evaluation has a key of its own and stamps everything with it. tests/memo.rs checks
+/// every remembered answer against a fresh evaluation in seeded games of every rulebook, and a
+/// probe game changes each thing a function can read, one at a time.
+#[derive(Default)]
+pub(super) struct Memo {
+    version: u64,
+    /// Whether each object is blank, with its stamp: 0 not known, 1 not blank, k + 2 blanked by
+    /// the game's k-th blanking modifier.
+    pub(super) blank: Vec<(Stamp, u32)>,
+    /// Field values computed through modifiers, by object and field. Only reads that went
+    /// through modifiers are kept. The table is never emptied (emptying a big table costs as much
+    /// as the reads it saves): a value whose stamp is not the one its fact has now is not used
+    /// (and is written over when read again).
+    pub(super) fields: FieldMemo,
+    /// Function and check calls and their values, by routine (see `remembered`).
+    calls: CallMemo,
+    /// Calls of functions whose reads are known (`ir::CallReads::Only`), kept from one version
+    /// to the next under the numbers of what they read (see `Evaluator::call`). Never emptied: a
+    /// call whose numbers changed is worked out again and written over.
+    across: AcrossMemo,
+    /// By function: how many of its calls were found kept and unchanged, how many were worked
+    /// out, and the steps those took (`Evaluator::worth_keeping`).
+    tally: Vec<(u32, u32, u64)>,
+}
+
+/// A function's calls are kept across versions for a trial of this many calls worked out, then
+/// only while what the calls found save outweighs what keeping costs (`KEEPING_COST` steps a
+/// call, measured: the card game's and the board game's rules).
+const TALLY_TRIAL: u32 = 256;
+const KEEPING_COST: u64 = 6;
+
+/// Calls kept across versions, by function (see `Memo::across`).
+pub type AcrossMemo = std::collections::HashMap<FuncId, Vec<KeptCall>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
+
+/// A call kept across versions: its arguments, `you` and `self`, the numbers of what it read
+/// (`Evaluator::stamps`) and its value.
+pub struct KeptCall {
+    /// The version of the state it was worked out at (for `kept_across_versions`).
+    made: u64,
+    args: Vec<Value>,
+    you: Option<Seat>,
+    me: Option<ObjId>,
+    stamps: Box<[u64]>,
+    value: Value,
+}
+
+/// How many different calls of one function are kept across versions.
+const CALLS_KEPT_ACROSS: usize = 64;
+
+/// The numbers of what one call reads (`Evaluator::stamps`); a call that reads more is not kept.
+type Stamps = ([u64; 32], usize);
+
+impl Memo {
+    /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
+    pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&Value> {
+        self.fields.get(&key).filter(|(s, _)| *s == stamp).map(|(_, v)| v)
+    }
+
+    pub(super) fn keep_field(&mut self, key: u64, stamp: Stamp, v: Value) {
+        self.fields.insert(key, (stamp, v));
+    }
+}
+
+/// Whether what evaluations work out about this state may be kept for the next evaluation of the
+/// same version (see `Memo`).
+pub(super) fn memo_kept(st: &State) -> bool {
+    st.version != 0 && st.mode == super::state::Mode::Game
+}
+
+impl Evaluator<'_> {
+    /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
+    pub(super) fn stamp(&self, o: ObjId, reads: arbiter_ir::Reads) -> Stamp {
+        match reads {
+            arbiter_ir::Reads::Local { globals } if self.kept => {
+                (self.state.obj(o).map_or(0, |x| x.version), if globals { self.state.derived_globals } else { 0 })
+            }
+            _ => (self.memo_key, 0),
+        }
+    }
+
+    /// What this evaluation may take from the memo now: each remembered call (routine,
+    /// arguments, `you`, `self`, value), each field read through modifiers (object, field,
+    /// value) and each object known blank or not. For the test that checks every remembered
+    /// answer against a fresh evaluation (tests/memo.rs).
+    pub fn remembered_now(&self) -> Remembered {
+        let m = self.memo();
+        let mut calls: Vec<RememberedCall> =
+            m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
+        for (f, kept) in &m.across {
+            let Some(CallReads::Only(deps)) = self.game.call_reads.get(*f as usize) else { continue };
+            for c in kept {
+                let now = self.stamps(deps, &c.args, c.you, c.me);
+                if now.is_some_and(|(n, len)| n.get(..len) == Some(&*c.stamps)) {
+                    calls.push((Memoised::Func(*f), c.args.clone(), c.you, c.me, c.value.clone()));
+                }
+            }
+        }
+        let fields = m
+            .fields
+            .keys()
+            .filter_map(|k| {
+                let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
+                Some((o, f, m.field(*k, self.stamp(o, self.game.derived.field(f)))?.clone()))
+            })
+            .collect();
+        let blank = m
+            .blank
+            .iter()
+            .enumerate()
+            .filter(|(o, (stamp, b))| *b != 0 && *stamp == self.stamp(*o as ObjId, self.game.derived.blank))
+            .map(|(o, (_, b))| (o as ObjId, *b > 1))
+            .collect();
+        Remembered { calls, fields, blank }
+    }
+
+    /// How many calls kept across versions hold for this version and were worked out at an
+    /// earlier one: what remembering across versions saves here (for tests/memo.rs).
+    pub fn kept_across_versions(&self) -> usize {
+        let m = self.memo();
+        m.across
+            .iter()
+            .filter_map(|(f, kept)| match self.game.call_reads.get(*f as usize) {
+                Some(CallReads::Only(deps)) => Some((deps, kept)),
+                _ => None,
+            })
+            .flat_map(|(deps, kept)| kept.iter().map(move |c| (deps, c)))
+            .filter(|(deps, c)| {
+                c.made != self.state.version
+                    && self.stamps(deps, &c.args, c.you, c.me).is_some_and(|(n, len)| n.get(..len) == Some(&*c.stamps))
+            })
+            .count()
+    }
+
+    /// The memo this evaluation may use, emptied first if another evaluation's.
+    pub(super) fn memo(&self) -> std::cell::RefMut<'_, Memo> {
+        let key = self.memo_key;
+        std::cell::RefMut::map(self.scratch().borrow_mut(), |s| {
+            let m = &mut s.memo;
+            if m.version != key {
+                m.version = key;
+                // Each routine's list of calls is emptied, not dropped: its room is kept.
+                m.calls.values_mut().for_each(Vec::clear);
+            }
+            m
+        })
+    }
+
+    /// The numbers of what a call with these arguments, `you` and `self` reads (see
+    /// `ir::CallDeps`); none when they are too many or an argument is not what the function's
+    /// reads expect (then the call is not kept).
+    pub(super) fn stamps(&self, deps: &CallDeps, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> Option<Stamps> {
+        let st = self.state;
+        let mut out: Stamps = ([0; 32], 0);
+        let mut put = |v: u64| -> Option<()> {
+            *out.0.get_mut(out.1)? = v;
+            out.1 += 1;
+            Some(())
+        };
+        let seats = st.players.len();
+        for &(zone, owner) in &deps.zones {
+            let (zone, seat) = match owner {
+                ZoneOwner::Param(i) => match args.get(usize::from(i)) {
+                    Some(Value::Player(p)) => (zone, Some(*p)),
+                    _ => (zone, None),
+                },
+                ZoneOwner::You => (zone, you),
+                ZoneOwner::Seat(p) => (zone, Some(p)),
+                ZoneOwner::Any => (zone, None),
+                ZoneOwner::ZoneParam(i) => match args.get(usize::from(i)) {
+                    Some(Value::Zone(z)) => (z.zone, z.owner),
+                    _ => return None,
+                },
+            };
+            if !self.game.zone(zone).is_some_and(|d| d.per_player) {
+                put(st.zone_version(ZoneRef { zone, owner: None }))?;
+            } else if let Some(p) = seat {
+                put(st.zone_version(ZoneRef { zone, owner: Some(p) }))?;
+            } else {
+                for p in 0..seats {
+                    put(st.zone_version(ZoneRef { zone, owner: Seat::try_from(p).ok() }))?;
+                }
+            }
+        }
+        for g in &deps.objects {
+            let o = match g {
+                GivenObject::Param(i) => match args.get(usize::from(*i)) {
+                    Some(Value::Obj(o)) => Some(*o),
+                    Some(Value::None) => None,
+                    _ => return None,
+                },
+                GivenObject::SelfObj => me,
+            };
+            put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
+        }
+        if deps.globals {
+            put(st.globals_version)?;
+        }
+        if deps.players {
+            put(st.players_version)?;
+        }
+        if deps.derived {
+            put(st.derived_globals)?;
+        }
+        Some(out)
+    }
+
+    /// Whether `fid`'s calls are worth keeping across versions: while too few of them are found
+    /// unchanged, keeping them costs more than it saves, and each version keeps its own instead
+    /// (see `Memo::tally`).
+    pub(super) fn worth_keeping(&self, fid: FuncId) -> bool {
+        let memo = self.scratch().borrow();
+        let (found, missed, steps) = memo.memo.tally.get(fid as usize).copied().unwrap_or_default();
+        // The steps a call found saves (those of an average call worked out), against what
+        // looking and keeping cost every call (`KEEPING_COST`, in steps).
+        let saved = u64::from(found).saturating_mul(steps / u64::from(missed.max(1)));
+        missed < TALLY_TRIAL || saved >= (u64::from(found) + u64::from(missed)).saturating_mul(KEEPING_COST)
+    }
+
+    /// A call kept across versions whose reads have not changed since.
+    pub(super) fn kept_across(&self, fid: FuncId, args: &[Value], env: &Env, stamps: &Stamps) -> Option<Value> {
+        let mut s = self.scratch().borrow_mut();
+        let memo = &mut s.memo;
+        let now = stamps.0.get(..stamps.1)?;
+        let found = memo
+            .across
+            .get(&fid)
+            .and_then(|kept| kept.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args))
+            .filter(|c| &*c.stamps == now)
+            .map(|c| c.value.clone());
+        let i = fid as usize;
+        if memo.tally.len() <= i {
+            memo.tally.resize(i + 1, (0, 0, 0));
+        }
+        if let Some((f, _, _)) = memo.tally.get_mut(i)
+            && found.is_some()
+        {
+            *f = f.saturating_add(1);
+        }
+        found
+    }
+
+    /// Keep a call worked out in `steps` steps.
+    pub(super) fn keep_across(&self, fid: FuncId, args: Vec<Value>, env: &Env, stamps: &Stamps, value: &Value, steps: u64) {
+        let mut s = self.scratch().borrow_mut();
+        if let Some((_, m, n)) = s.memo.tally.get_mut(fid as usize) {
+            *m = m.saturating_add(1);
+            *n = n.saturating_add(steps);
+        }
+        let kept = s.memo.across.entry(fid).or_default();
+        let call = KeptCall {
+            made: self.state.version,
+            stamps: stamps.0.get(..stamps.1).unwrap_or_default().into(),
+            value: value.clone(),
+            you: env.you,
+            me: env.self_obj,
+            args,
+        };
+        match kept.iter_mut().find(|c| c.you == call.you && c.me == call.me && c.args == call.args) {
+            Some(old) => *old = call,
+            None => {
+                if kept.len() >= CALLS_KEPT_ACROSS {
+                    kept.remove(0);
+                }
+                kept.push(call);
+            }
+        }
+    }
+
+    /// The value of a call made before in this evaluation with the same arguments, `you` and
+    /// `self`.
+    pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
+        let memo = self.memo();
+        memo.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
+    }
+
+    pub(super) fn remember(&self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
+        let mut memo = self.memo();
+        let kept = memo.calls.entry(r).or_default();
+        if kept.len() < CALLS_KEPT {
+            kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
+        }
+    }
+}
