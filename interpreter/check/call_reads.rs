@@ -18,7 +18,7 @@ use arbiter_ir::builtins::Builtin;
 use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::value::Value;
-use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, Ty, ZoneOwner};
+use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, SymMap, Ty, ZoneOwner};
 
 /// What a value is, as far as reading through it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,8 +42,17 @@ enum Prov {
 /// The reads of every function of `game`, by function.
 pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
     let mut done: Vec<State> = vec![State::Unknown; game.funcs.len()];
+    // What each kind field's value may be, by field name (`Walk::field_value`).
+    let mut fields: SymMap<Prov> = SymMap::default();
+    for f in game.kinds.iter().flat_map(|k| k.fields.iter()) {
+        let p = of_type(&f.ty);
+        let e = fields.entry(f.name).or_insert(Prov::Plain);
+        if p == Prov::Unknown {
+            *e = Prov::Unknown;
+        }
+    }
     for f in 0..game.funcs.len() {
-        summary(game, &mut done, f);
+        summary(game, &fields, &mut done, f);
     }
     done.into_iter().map(|s| if let State::Done(r) = s { r } else { CallReads::Everything }).collect()
 }
@@ -55,7 +64,7 @@ enum State {
     Done(CallReads),
 }
 
-fn summary(game: &Game, done: &mut Vec<State>, f: usize) -> CallReads {
+fn summary(game: &Game, fields: &SymMap<Prov>, done: &mut Vec<State>, f: usize) -> CallReads {
     match done.get(f) {
         Some(State::Done(r)) => return r.clone(),
         Some(State::Working) | None => return CallReads::Everything,
@@ -66,7 +75,7 @@ fn summary(game: &Game, done: &mut Vec<State>, f: usize) -> CallReads {
     }
     let Some(func) = game.funcs.get(f) else { return CallReads::Everything };
     let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(i, ty)).collect();
-    let mut w = Walk { game, done, deps: CallDeps::default(), everything: false };
+    let mut w = Walk { game, fields, done, deps: CallDeps::default(), everything: false };
     let result = w.walk(&func.body, &mut slots);
     let reads = if w.everything {
         CallReads::Everything
@@ -99,6 +108,7 @@ fn param(i: usize, ty: &Ty) -> Prov {
 
 struct Walk<'g> {
     game: &'g Game,
+    fields: &'g SymMap<Prov>,
     done: &'g mut Vec<State>,
     deps: CallDeps,
     everything: bool,
@@ -155,8 +165,7 @@ impl Walk<'_> {
 
     /// What a kind field's value is: unknown if some kind's field of that name may hold a zone.
     fn field_value(&self, f: arbiter_ir::Sym) -> Prov {
-        let mut tys = self.game.kinds.iter().flat_map(|k| k.fields.iter().filter(move |x| x.name == f).map(|x| of_type(&x.ty)));
-        if tys.any(|p| p == Prov::Unknown) { Prov::Unknown } else { Prov::Plain }
+        self.fields.get(&f).copied().unwrap_or(Prov::Unknown)
     }
 
     fn walk(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
@@ -329,7 +338,7 @@ impl Walk<'_> {
     fn call(&mut self, f: usize, args: &[ExprIr], slots: &mut Vec<Prov>) -> Prov {
         let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
         let arg = |i: u16| given.get(usize::from(i)).copied().unwrap_or(Prov::Unknown);
-        let CallReads::Only(d) = summary(self.game, self.done, f) else {
+        let CallReads::Only(d) = summary(self.game, self.fields, self.done, f) else {
             self.everything = true;
             return Prov::Unknown;
         };

@@ -458,8 +458,14 @@ impl Checker {
             set_flag(&mut modified, f);
         }
         self.game.modified_fields = modified;
-        self.game.derived = reads::derived(&self.game);
-        self.game.call_reads = std::sync::Arc::new(call_reads::call_reads(&self.game));
+        let derived = reads::derived(&self.game);
+        // What functions read depends on the functions and on what fields read: worked out again
+        // only when either changed (a scenario file's cards can change the second).
+        let same = derived == self.game.derived && self.game.call_reads.len() == self.game.funcs.len();
+        self.game.derived = derived;
+        if !same {
+            self.game.call_reads = std::sync::Arc::new(call_reads::call_reads(&self.game));
+        }
         // Functions worth remembering: those that walk lists or zones, or call one that does.
         let walks = |x: &ExprIr| {
             matches!(

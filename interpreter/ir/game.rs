@@ -214,7 +214,7 @@ pub struct Game {
 }
 
 /// See `Game::derived`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Derived {
     pub blank: Reads,
     /// Fields some modifier touches; any other field reads what `blank` reads.
