@@ -178,6 +178,7 @@ func g_pile_of(t: token) = [count(t.under) for x in [0]]
 func g_beneath(t: token) = [u.n for u in t.under]
 func g_hand_total(p: player) = sum(g_hand(p))
 func g_hand_beneath(p: player) = [sum([u.n for u in t.under]) for t in p.hand]
+func g_printed(t: token) = [t.def.n for x in [0]]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -284,6 +285,10 @@ fn the_checker_bounds_what_a_function_reads() {
     assert_eq!(only("g_token").objects, vec![GivenObject::Param(0)]);
     assert_eq!(only("g_pile_of").objects, vec![GivenObject::Param(0)], "counting what lies beneath reads the object given");
     assert_eq!(reads("g_beneath"), CallReads::Everything, "the objects beneath one given are not covered by it");
+    assert!(
+        only("g_printed").objects == vec![GivenObject::Param(0)] && !only("g_printed").derived,
+        "a printed value reads the object's definition only"
+    );
     assert_eq!(only("g_hand_beneath").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a zone covers the piles in it");
 }
 

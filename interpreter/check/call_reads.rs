@@ -37,6 +37,8 @@ enum Prov {
     Player(ZoneOwner),
     /// The zone the call is given as argument `i`.
     ZoneParam(u16),
+    /// A definition: its printed values never change.
+    Def,
 }
 
 /// The reads of every function of `game`, by function.
@@ -101,7 +103,8 @@ fn param(i: usize, ty: &Ty) -> Prov {
         Ty::Obj(_) => Prov::Given(GivenObject::Param(i)),
         Ty::Player => Prov::Player(ZoneOwner::Param(i)),
         Ty::Zone => Prov::ZoneParam(i),
-        Ty::Bool | Ty::Int | Ty::Text | Ty::Def(_) | Ty::Sym(_) | Ty::Amount | Ty::Pose | Ty::List(_) | Ty::Nothing => Prov::Plain,
+        Ty::Def(_) => Prov::Def,
+        Ty::Bool | Ty::Int | Ty::Text | Ty::Sym(_) | Ty::Amount | Ty::Pose | Ty::List(_) | Ty::Nothing => Prov::Plain,
         Ty::Any | Ty::Proc | Ty::Ability | Ty::Lambda => Prov::Unknown,
     }
 }
@@ -147,7 +150,7 @@ impl Walk<'_> {
                 self.zone(0, ZoneOwner::ZoneParam(i));
                 Prov::Covered
             }
-            Prov::Plain | Prov::Player(_) | Prov::Given(_) => Prov::Plain,
+            Prov::Plain | Prov::Player(_) | Prov::Given(_) | Prov::Def => Prov::Plain,
             Prov::Unknown => {
                 self.everything = true;
                 Prov::Plain
@@ -178,6 +181,7 @@ impl Walk<'_> {
                 Prov::Covered
             }
             ExprKindIr::Lit(Value::Player(s)) => Prov::Player(ZoneOwner::Seat(*s)),
+            ExprKindIr::Lit(Value::Def(_)) => Prov::Def,
             ExprKindIr::Lit(v) => literal(v),
             ExprKindIr::Local(s) => slots.get(usize::from(*s)).copied().unwrap_or(Prov::Unknown),
             ExprKindIr::Global(g) => {
@@ -227,12 +231,20 @@ impl Walk<'_> {
                     ObjProp::Above | ObjProp::Top => p,
                     ObjProp::Owner | ObjProp::Controller => Prov::Player(ZoneOwner::Any),
                     ObjProp::Zone => Prov::Unknown,
-                    ObjProp::Under | ObjProp::FaceUp | ObjProp::Name | ObjProp::Def | ObjProp::Id => Prov::Plain,
+                    ObjProp::Def => Prov::Def,
+                    ObjProp::Under | ObjProp::FaceUp | ObjProp::Name | ObjProp::Id => Prov::Plain,
                 }
             }
-            ExprKindIr::DefField(x, _) => {
-                self.walk(x, slots);
-                Prov::Plain
+            // A definition's printed value; given an object instead, its field as `ObjField`
+            // reads it.
+            ExprKindIr::DefField(x, f) => {
+                let p = self.walk(x, slots);
+                if p == Prov::Def {
+                    return Prov::Plain;
+                }
+                self.read_object(p);
+                self.field(*f);
+                self.field_value(*f)
             }
             ExprKindIr::ZoneOwner(x) => {
                 self.walk(x, slots);
@@ -479,6 +491,7 @@ fn of_type(ty: &Ty) -> Prov {
             _ => Prov::Plain,
         },
         Ty::Player => Prov::Player(ZoneOwner::Any),
+        Ty::Def(_) => Prov::Def,
         _ => Prov::Plain,
     }
 }
@@ -518,6 +531,6 @@ fn widen(p: Prov) -> Prov {
     match p {
         Prov::Covered | Prov::Unknown => p,
         Prov::ZoneParam(_) => Prov::Unknown,
-        Prov::Plain | Prov::Given(_) | Prov::Player(_) => Prov::Plain,
+        Prov::Plain | Prov::Given(_) | Prov::Player(_) | Prov::Def => Prov::Plain,
     }
 }
