@@ -179,6 +179,8 @@ func g_beneath(t: token) = [u.n for u in t.under]
 func g_hand_total(p: player) = sum(g_hand(p))
 func g_hand_beneath(p: player) = [sum([u.n for u in t.under]) for t in p.hand]
 func g_printed(t: token) = [t.def.n for x in [0]]
+func g_defs() = [d for d in definitions("token")]
+func g_printed_all() = [d.n for d in g_defs()]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -288,6 +290,11 @@ fn the_checker_bounds_what_a_function_reads() {
     assert!(
         only("g_printed").objects == vec![GivenObject::Param(0)] && !only("g_printed").derived,
         "a printed value reads the object's definition only"
+    );
+    assert_eq!(
+        *only("g_printed_all"),
+        arbiter::ir::CallDeps { result: arbiter::ir::Returned::Plain, ..Default::default() },
+        "definitions' printed values read nothing"
     );
     assert_eq!(only("g_hand_beneath").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a zone covers the piles in it");
 }

@@ -37,7 +37,7 @@ enum Prov {
     Player(ZoneOwner),
     /// The zone the call is given as argument `i`.
     ZoneParam(u16),
-    /// A definition: its printed values never change.
+    /// A definition, or a list of them: their printed values never change.
     Def,
 }
 
@@ -85,6 +85,7 @@ fn summary(game: &Game, fields: &SymMap<Prov>, done: &mut Vec<State>, f: usize) 
         w.deps.result = match result {
             Prov::Covered => Returned::Covered,
             Prov::Given(GivenObject::Param(i)) => Returned::Param(i),
+            Prov::Def => Returned::Def,
             Prov::Plain | Prov::Player(_) => Returned::Plain,
             _ => Returned::Opaque,
         };
@@ -150,7 +151,9 @@ impl Walk<'_> {
                 self.zone(0, ZoneOwner::ZoneParam(i));
                 Prov::Covered
             }
-            Prov::Plain | Prov::Player(_) | Prov::Given(_) | Prov::Def => Prov::Plain,
+            // The items of definitions are definitions.
+            Prov::Def => Prov::Def,
+            Prov::Plain | Prov::Player(_) | Prov::Given(_) => Prov::Plain,
             Prov::Unknown => {
                 self.everything = true;
                 Prov::Plain
@@ -294,11 +297,8 @@ impl Walk<'_> {
                 if let Some(c) = cond {
                     self.walk(c, slots);
                 }
-                match self.walk(expr, slots) {
-                    Prov::Covered => Prov::Covered,
-                    Prov::Unknown => Prov::Unknown,
-                    _ => Prov::Plain,
-                }
+                let p = self.walk(expr, slots);
+                widen(p)
             }
             ExprKindIr::List(xs) => xs.iter().fold(Prov::Covered, |acc, x| {
                 let p = self.walk(x, slots);
@@ -382,6 +382,7 @@ impl Walk<'_> {
                 _ => Prov::Unknown,
             },
             Returned::Plain => Prov::Plain,
+            Returned::Def => Prov::Def,
             Returned::Opaque => Prov::Unknown,
         }
     }
@@ -430,7 +431,6 @@ impl Walk<'_> {
             | Builtin::Abs
             | Builtin::Clamp
             | Builtin::Range
-            | Builtin::Definitions
             | Builtin::Seat => {
                 for p in given {
                     self.items(p);
@@ -455,6 +455,8 @@ impl Walk<'_> {
                 }
                 self.items(first)
             }
+            // The definitions of a kind: printed, never changed.
+            Builtin::Definitions => Prov::Def,
             Builtin::Concat => {
                 let a = self.items(first);
                 let b = self.items(given.get(1).copied().unwrap_or(Prov::Plain));
@@ -531,6 +533,7 @@ fn widen(p: Prov) -> Prov {
     match p {
         Prov::Covered | Prov::Unknown => p,
         Prov::ZoneParam(_) => Prov::Unknown,
-        Prov::Plain | Prov::Given(_) | Prov::Player(_) | Prov::Def => Prov::Plain,
+        Prov::Def => Prov::Def,
+        Prov::Plain | Prov::Given(_) | Prov::Player(_) => Prov::Plain,
     }
 }

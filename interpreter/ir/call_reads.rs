@@ -73,4 +73,6 @@ pub enum Returned {
     Covered,
     /// Argument `i`, or an object above it.
     Param(u16),
+    /// A definition, or a list of them: printed, never changed.
+    Def,
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 pub use super::items::Items;
 pub use super::memo::{CallMemo, FieldMemo, Memoised, Remembered, RememberedCall, Stamp};
-use super::memo::{Memo, memo_kept};
+use super::memo::{Memo, Stamps, memo_kept};
 
 use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
 
@@ -123,6 +123,35 @@ impl<'a> Evaluator<'a> {
         let mut s = self.scratch().borrow_mut();
         s.built = s.built.saturating_add(bytes);
         s.built
+    }
+
+    /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
+    pub(super) fn stamp(&self, o: ObjId, reads: Reads) -> Stamp {
+        super::memo::object_stamp(self.state, self.kept, self.memo_key, o, reads)
+    }
+
+    /// The memo this evaluation may use, emptied first if another evaluation's.
+    pub(super) fn memo(&self) -> std::cell::RefMut<'_, Memo> {
+        let key = self.memo_key;
+        std::cell::RefMut::map(self.scratch().borrow_mut(), |s| s.memo.at(key))
+    }
+
+    /// What this evaluation may take from the memo now: each remembered call (routine,
+    /// arguments, `you`, `self`, value), kept ones whose reads are unchanged among them, each
+    /// field read through modifiers (object, field, value) and each object known blank or not. For
+    /// the test that checks every remembered answer against a fresh evaluation (tests/memo.rs).
+    pub fn remembered_now(&self) -> Remembered {
+        self.memo().now(self.game, self.state, |o, reads| self.stamp(o, reads))
+    }
+
+    /// How many calls kept across versions hold for this version and were worked out at an
+    /// earlier one: what remembering across versions saves here (for tests/memo.rs).
+    pub fn kept_across_versions(&self) -> usize {
+        self.memo().kept_earlier(self.game, self.state)
+    }
+
+    fn stamps(&self, deps: &CallDeps, args: &[Value], env: &Env) -> Option<Stamps> {
+        super::memo::stamps(self.game, self.state, deps, args, env.you, env.self_obj)
     }
 
     pub(super) fn scratch(&self) -> &Pool {
@@ -314,12 +343,13 @@ impl<'a> Evaluator<'a> {
         for a in args {
             vals.push(self.eval(a, env)?);
         }
-        if let Some(v) = self.remembered(Memoised::Check(cid), &vals, env) {
+        let found = self.memo().remembered(Memoised::Check(cid), &vals, env);
+        if let Some(v) = found {
             self.give(vals);
             return Ok(v);
         }
         let v = self.check(cid, &vals, env, span)?;
-        self.remember(Memoised::Check(cid), vals, env, &v);
+        self.memo().remember(Memoised::Check(cid), vals, env, &v);
         Ok(v)
     }
 
@@ -396,26 +426,29 @@ impl<'a> Evaluator<'a> {
         // A function whose reads are known gives the same value while none of them changes.
         if self.kept
             && let Some(CallReads::Only(deps)) = self.game.call_reads.get(fid as usize)
-            && self.worth_keeping(fid)
-            && let Some(stamps) = self.stamps(deps, &vals, env.you, env.self_obj)
+            && self.scratch().borrow().memo.worth_keeping(fid)
+            && let Some(stamps) = self.stamps(deps, &vals, env)
         {
-            if let Some(v) = self.kept_across(fid, &vals, env, &stamps) {
+            let found = self.scratch().borrow_mut().memo.kept_across(fid, &vals, env, &stamps);
+            if let Some(v) = found {
                 self.give(vals);
                 return Ok(v);
             }
             let key = vals.clone();
             let before = self.steps.get();
             let v = self.call_func(fid, vals, env, span)?;
-            self.keep_across(fid, key, env, &stamps, &v, self.steps.get().saturating_sub(before));
+            let steps = self.steps.get().saturating_sub(before);
+            self.scratch().borrow_mut().memo.keep_across(fid, self.state.version, key, env, &stamps, &v, steps);
             return Ok(v);
         }
-        if let Some(v) = self.remembered(Memoised::Func(fid), &vals, env) {
+        let found = self.memo().remembered(Memoised::Func(fid), &vals, env);
+        if let Some(v) = found {
             self.give(vals);
             return Ok(v);
         }
         let key = vals.clone();
         let v = self.call_func(fid, vals, env, span)?;
-        self.remember(Memoised::Func(fid), key, env, &v);
+        self.memo().remember(Memoised::Func(fid), key, env, &v);
         Ok(v)
     }
 

@@ -1,7 +1,6 @@
 //! What evaluations remember: facts about objects, and function and check calls, for one
 //! version of the state or, for a function whose reads are known, across versions (`Memo`).
 
-use super::eval::Evaluator;
 use super::state::{Env, State};
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::*;
@@ -118,8 +117,8 @@ pub struct KeptCall {
 /// How many different calls of one function are kept across versions.
 const CALLS_KEPT_ACROSS: usize = 64;
 
-/// The numbers of what one call reads (`Evaluator::stamps`); a call that reads more is not kept.
-type Stamps = ([u64; 32], usize);
+/// The numbers of what one call reads (`stamps`); a call that reads more is not kept.
+pub(super) type Stamps = ([u64; 32], usize);
 
 impl Memo {
     /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
@@ -138,149 +137,100 @@ pub(super) fn memo_kept(st: &State) -> bool {
     st.version != 0 && st.mode == super::state::Mode::Game
 }
 
-impl Evaluator<'_> {
-    /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`).
-    pub(super) fn stamp(&self, o: ObjId, reads: arbiter_ir::Reads) -> Stamp {
-        match reads {
-            arbiter_ir::Reads::Local { globals } if self.kept => {
-                (self.state.obj(o).map_or(0, |x| x.version), if globals { self.state.derived_globals } else { 0 })
-            }
-            _ => (self.memo_key, 0),
-        }
+/// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`): the
+/// object's number and the derived globals' when the fact is local and memos are `kept`, else
+/// `key` (the evaluation's).
+#[inline]
+pub(super) fn object_stamp(st: &State, kept: bool, key: u64, o: ObjId, reads: Reads) -> Stamp {
+    match reads {
+        Reads::Local { globals } if kept => (st.obj(o).map_or(0, |x| x.version), if globals { st.derived_globals } else { 0 }),
+        _ => (key, 0),
     }
+}
 
-    /// What this evaluation may take from the memo now: each remembered call (routine,
-    /// arguments, `you`, `self`, value), each field read through modifiers (object, field,
-    /// value) and each object known blank or not. For the test that checks every remembered
-    /// answer against a fresh evaluation (tests/memo.rs).
-    pub fn remembered_now(&self) -> Remembered {
-        let m = self.memo();
-        let mut calls: Vec<RememberedCall> =
-            m.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        for (f, kept) in &m.across {
-            let Some(CallReads::Only(deps)) = self.game.call_reads.get(*f as usize) else { continue };
-            for c in kept {
-                let now = self.stamps(deps, &c.args, c.you, c.me);
-                if now.is_some_and(|(n, len)| n.get(..len) == Some(&*c.stamps)) {
-                    calls.push((Memoised::Func(*f), c.args.clone(), c.you, c.me, c.value.clone()));
-                }
-            }
-        }
-        let fields = m
-            .fields
-            .keys()
-            .filter_map(|k| {
-                let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
-                Some((o, f, m.field(*k, self.stamp(o, self.game.derived.field(f)))?.clone()))
-            })
-            .collect();
-        let blank = m
-            .blank
-            .iter()
-            .enumerate()
-            .filter(|(o, (stamp, b))| *b != 0 && *stamp == self.stamp(*o as ObjId, self.game.derived.blank))
-            .map(|(o, (_, b))| (o as ObjId, *b > 1))
-            .collect();
-        Remembered { calls, fields, blank }
-    }
-
-    /// How many calls kept across versions hold for this version and were worked out at an
-    /// earlier one: what remembering across versions saves here (for tests/memo.rs).
-    pub fn kept_across_versions(&self) -> usize {
-        let m = self.memo();
-        m.across
-            .iter()
-            .filter_map(|(f, kept)| match self.game.call_reads.get(*f as usize) {
-                Some(CallReads::Only(deps)) => Some((deps, kept)),
-                _ => None,
-            })
-            .flat_map(|(deps, kept)| kept.iter().map(move |c| (deps, c)))
-            .filter(|(deps, c)| {
-                c.made != self.state.version
-                    && self.stamps(deps, &c.args, c.you, c.me).is_some_and(|(n, len)| n.get(..len) == Some(&*c.stamps))
-            })
-            .count()
-    }
-
-    /// The memo this evaluation may use, emptied first if another evaluation's.
-    pub(super) fn memo(&self) -> std::cell::RefMut<'_, Memo> {
-        let key = self.memo_key;
-        std::cell::RefMut::map(self.scratch().borrow_mut(), |s| {
-            let m = &mut s.memo;
-            if m.version != key {
-                m.version = key;
-                // Each routine's list of calls is emptied, not dropped: its room is kept.
-                m.calls.values_mut().for_each(Vec::clear);
-            }
-            m
-        })
-    }
-
-    /// The numbers of what a call with these arguments, `you` and `self` reads (see
-    /// `ir::CallDeps`); none when they are too many or an argument is not what the function's
-    /// reads expect (then the call is not kept).
-    pub(super) fn stamps(&self, deps: &CallDeps, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> Option<Stamps> {
-        let st = self.state;
-        let mut out: Stamps = ([0; 32], 0);
-        let mut put = |v: u64| -> Option<()> {
-            *out.0.get_mut(out.1)? = v;
-            out.1 += 1;
-            Some(())
+/// The numbers of what a call with these arguments, `you` and `self` reads (see
+/// `ir::CallDeps`); none when they are too many or an argument is not what the function's reads
+/// expect (then the call is not kept).
+#[inline]
+pub(super) fn stamps(game: &Game, st: &State, deps: &CallDeps, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> Option<Stamps> {
+    let mut out: Stamps = ([0; 32], 0);
+    let mut put = |v: u64| -> Option<()> {
+        *out.0.get_mut(out.1)? = v;
+        out.1 += 1;
+        Some(())
+    };
+    let seats = st.players.len();
+    for &(zone, owner) in &deps.zones {
+        let (zone, seat) = match owner {
+            ZoneOwner::Param(i) => match args.get(usize::from(i)) {
+                Some(Value::Player(p)) => (zone, Some(*p)),
+                _ => (zone, None),
+            },
+            ZoneOwner::You => (zone, you),
+            ZoneOwner::Seat(p) => (zone, Some(p)),
+            ZoneOwner::Any => (zone, None),
+            ZoneOwner::ZoneParam(i) => match args.get(usize::from(i)) {
+                Some(Value::Zone(z)) => (z.zone, z.owner),
+                _ => return None,
+            },
         };
-        let seats = st.players.len();
-        for &(zone, owner) in &deps.zones {
-            let (zone, seat) = match owner {
-                ZoneOwner::Param(i) => match args.get(usize::from(i)) {
-                    Some(Value::Player(p)) => (zone, Some(*p)),
-                    _ => (zone, None),
-                },
-                ZoneOwner::You => (zone, you),
-                ZoneOwner::Seat(p) => (zone, Some(p)),
-                ZoneOwner::Any => (zone, None),
-                ZoneOwner::ZoneParam(i) => match args.get(usize::from(i)) {
-                    Some(Value::Zone(z)) => (z.zone, z.owner),
-                    _ => return None,
-                },
-            };
-            if !self.game.zone(zone).is_some_and(|d| d.per_player) {
-                put(st.zone_version(ZoneRef { zone, owner: None }))?;
-            } else if let Some(p) = seat {
-                put(st.zone_version(ZoneRef { zone, owner: Some(p) }))?;
-            } else {
-                for p in 0..seats {
-                    put(st.zone_version(ZoneRef { zone, owner: Seat::try_from(p).ok() }))?;
-                }
+        if !game.zone(zone).is_some_and(|d| d.per_player) {
+            put(st.zone_version(ZoneRef { zone, owner: None }))?;
+        } else if let Some(p) = seat {
+            put(st.zone_version(ZoneRef { zone, owner: Some(p) }))?;
+        } else {
+            for p in 0..seats {
+                put(st.zone_version(ZoneRef { zone, owner: Seat::try_from(p).ok() }))?;
             }
         }
-        for g in &deps.objects {
-            let o = match g {
-                GivenObject::Param(i) => match args.get(usize::from(*i)) {
-                    Some(Value::Obj(o)) => Some(*o),
-                    Some(Value::None) => None,
-                    _ => return None,
-                },
-                GivenObject::SelfObj => me,
-            };
-            put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
+    }
+    for g in &deps.objects {
+        let o = match g {
+            GivenObject::Param(i) => match args.get(usize::from(*i)) {
+                Some(Value::Obj(o)) => Some(*o),
+                Some(Value::None) => None,
+                _ => return None,
+            },
+            GivenObject::SelfObj => me,
+        };
+        put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
+    }
+    if deps.globals {
+        put(st.globals_version)?;
+    }
+    if deps.players {
+        put(st.players_version)?;
+    }
+    if deps.derived {
+        put(st.derived_globals)?;
+    }
+    Some(out)
+}
+
+/// Whether stamps worked out now are those a call was kept under.
+fn unchanged(now: Option<Stamps>, kept: &[u64]) -> bool {
+    now.is_some_and(|(n, len)| n.get(..len) == Some(kept))
+}
+
+impl Memo {
+    /// This memo for an evaluation with memo key `key`: emptied of the calls of one version first
+    /// if another evaluation's.
+    #[inline]
+    pub(super) fn at(&mut self, key: u64) -> &mut Memo {
+        if self.version != key {
+            self.version = key;
+            // Each routine's list of calls is emptied, not dropped: its room is kept.
+            self.calls.values_mut().for_each(Vec::clear);
         }
-        if deps.globals {
-            put(st.globals_version)?;
-        }
-        if deps.players {
-            put(st.players_version)?;
-        }
-        if deps.derived {
-            put(st.derived_globals)?;
-        }
-        Some(out)
+        self
     }
 
     /// Whether `fid`'s calls are worth keeping across versions: while too few of them are found
     /// unchanged, keeping them costs more than it saves, and each version keeps its own instead
     /// (see `Memo::tally`).
+    #[inline]
     pub(super) fn worth_keeping(&self, fid: FuncId) -> bool {
-        let memo = self.scratch().borrow();
-        let (found, missed, steps) = memo.memo.tally.get(fid as usize).copied().unwrap_or_default();
+        let (found, missed, steps) = self.tally.get(fid as usize).copied().unwrap_or_default();
         // The steps a call found saves (those of an average call worked out), against what
         // looking and keeping cost every call (`KEEPING_COST`, in steps).
         let saved = u64::from(found).saturating_mul(steps / u64::from(missed.max(1)));
@@ -288,21 +238,20 @@ impl Evaluator<'_> {
     }
 
     /// A call kept across versions whose reads have not changed since.
-    pub(super) fn kept_across(&self, fid: FuncId, args: &[Value], env: &Env, stamps: &Stamps) -> Option<Value> {
-        let mut s = self.scratch().borrow_mut();
-        let memo = &mut s.memo;
+    #[inline]
+    pub(super) fn kept_across(&mut self, fid: FuncId, args: &[Value], env: &Env, stamps: &Stamps) -> Option<Value> {
         let now = stamps.0.get(..stamps.1)?;
-        let found = memo
+        let found = self
             .across
             .get(&fid)
             .and_then(|kept| kept.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args))
             .filter(|c| &*c.stamps == now)
             .map(|c| c.value.clone());
         let i = fid as usize;
-        if memo.tally.len() <= i {
-            memo.tally.resize(i + 1, (0, 0, 0));
+        if self.tally.len() <= i {
+            self.tally.resize(i + 1, (0, 0, 0));
         }
-        if let Some((f, _, _)) = memo.tally.get_mut(i)
+        if let Some((f, _, _)) = self.tally.get_mut(i)
             && found.is_some()
         {
             *f = f.saturating_add(1);
@@ -310,16 +259,16 @@ impl Evaluator<'_> {
         found
     }
 
-    /// Keep a call worked out in `steps` steps.
-    pub(super) fn keep_across(&self, fid: FuncId, args: Vec<Value>, env: &Env, stamps: &Stamps, value: &Value, steps: u64) {
-        let mut s = self.scratch().borrow_mut();
-        if let Some((_, m, n)) = s.memo.tally.get_mut(fid as usize) {
+    /// Keep a call worked out at version `made` in `steps` steps.
+    #[expect(clippy::too_many_arguments, reason = "a kept call's whole description, passed once")]
+    pub(super) fn keep_across(&mut self, fid: FuncId, made: u64, args: Vec<Value>, env: &Env, stamps: &Stamps, value: &Value, steps: u64) {
+        if let Some((_, m, n)) = self.tally.get_mut(fid as usize) {
             *m = m.saturating_add(1);
             *n = n.saturating_add(steps);
         }
-        let kept = s.memo.across.entry(fid).or_default();
+        let kept = self.across.entry(fid).or_default();
         let call = KeptCall {
-            made: self.state.version,
+            made,
             stamps: stamps.0.get(..stamps.1).unwrap_or_default().into(),
             value: value.clone(),
             you: env.you,
@@ -337,18 +286,59 @@ impl Evaluator<'_> {
         }
     }
 
-    /// The value of a call made before in this evaluation with the same arguments, `you` and
+    /// The value of a call made before at this version with the same arguments, `you` and
     /// `self`.
+    #[inline]
     pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
-        let memo = self.memo();
-        memo.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
+        self.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
     }
 
-    pub(super) fn remember(&self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
-        let mut memo = self.memo();
-        let kept = memo.calls.entry(r).or_default();
+    pub(super) fn remember(&mut self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
+        let kept = self.calls.entry(r).or_default();
         if kept.len() < CALLS_KEPT {
             kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
         }
+    }
+
+    /// What an evaluation may take from this memo now (see `Evaluator::remembered_now`);
+    /// `stamp` gives a fact about an object the stamp it has now.
+    pub(super) fn now(&self, game: &Game, st: &State, stamp: impl Fn(ObjId, Reads) -> Stamp) -> Remembered {
+        let mut calls: Vec<RememberedCall> =
+            self.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
+        for (f, kept) in &self.across {
+            let Some(CallReads::Only(deps)) = game.call_reads.get(*f as usize) else { continue };
+            for c in kept.iter().filter(|c| unchanged(stamps(game, st, deps, &c.args, c.you, c.me), &c.stamps)) {
+                calls.push((Memoised::Func(*f), c.args.clone(), c.you, c.me, c.value.clone()));
+            }
+        }
+        let fields = self
+            .fields
+            .keys()
+            .filter_map(|k| {
+                let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
+                Some((o, f, self.field(*k, stamp(o, game.derived.field(f)))?.clone()))
+            })
+            .collect();
+        let blank = self
+            .blank
+            .iter()
+            .enumerate()
+            .filter(|(o, (s, b))| *b != 0 && *s == stamp(*o as ObjId, game.derived.blank))
+            .map(|(o, (_, b))| (o as ObjId, *b > 1))
+            .collect();
+        Remembered { calls, fields, blank }
+    }
+
+    /// How many calls kept across versions hold now and were worked out at an earlier version.
+    pub(super) fn kept_earlier(&self, game: &Game, st: &State) -> usize {
+        self.across
+            .iter()
+            .filter_map(|(f, kept)| match game.call_reads.get(*f as usize) {
+                Some(CallReads::Only(deps)) => Some((deps, kept)),
+                _ => None,
+            })
+            .flat_map(|(deps, kept)| kept.iter().map(move |c| (deps, c)))
+            .filter(|(deps, c)| c.made != st.version && unchanged(stamps(game, st, deps, &c.args, c.you, c.me), &c.stamps))
+            .count()
     }
 }
