@@ -180,6 +180,9 @@ func g_hand_total(p: player) = sum(g_hand(p))
 func g_hand_beneath(p: player) = [sum([u.n for u in t.under]) for t in p.hand]
 func g_printed(t: token) = [t.def.n for x in [0]]
 func g_defs() = [d for d in definitions("token")]
+func g_which(i: int) = nth([pile, bag], i)
+func g_count_which(i: int) = [count(g_which(i)) for x in [0]]
+func g_flat() = flatten([pile, bag])
 func g_printed_all() = [d.n for d in g_defs()]
 
 proc setup.game() {
@@ -215,13 +218,17 @@ proc turn.play() {
   let i2 = g_hand_total(q)
   let i3 = g_zone(q.hand)
   let i4 = g_zone(bag)
+  let i6 = g_count_which(1)
+  let i7 = g_flat()
   move first(pile) to q.hand
   if g_hand(q) == i { end draw "stale after an object came into a player's zone" }
   if g_hand_total(q) == i2 { end draw "stale through a function that calls one" }
   if g_zone(q.hand) == i3 { end draw "stale after an object came into a zone given" }
   if g_zone(bag) != i4 { end draw "a zone given was read as another" }
+  if g_flat() == i7 { end draw "stale after zones flattened changed" }
   create "a" in bag owned by p
   if g_zone(bag) == i4 { end draw "stale after an object came into a shared zone given" }
+  if g_count_which(1) == i6 { end draw "stale after a zone a function named changed" }
   let j = g_hand(q)
   let u = first(q.hand)
   u.n += 5
@@ -266,7 +273,7 @@ fn every_kind_of_change_gives_the_state_a_new_version() {
 /// only).
 #[test]
 fn the_checker_bounds_what_a_function_reads() {
-    use arbiter::ir::{CallReads, GivenObject, ZoneOwner};
+    use arbiter::ir::{CallReads, GivenObject, Returned, ZoneOwner};
     let built = common::game_text("memo-probe.arb", PROBE);
     let game = &built.game;
     let reads = |name: &str| {
@@ -295,6 +302,19 @@ fn the_checker_bounds_what_a_function_reads() {
         *only("g_printed_all"),
         arbiter::ir::CallDeps { result: arbiter::ir::Returned::Plain, ..Default::default() },
         "definitions' printed values read nothing"
+    );
+    let (pile, bag) = (zone("pile"), zone("bag"));
+    let which = only("g_which");
+    assert!(which.reads_nothing() && which.result == Returned::Zones(1 << pile | 1 << bag), "naming zones reads nothing: {which:?}");
+    assert_eq!(
+        only("g_count_which").zones,
+        vec![(pile, ZoneOwner::Any), (bag, ZoneOwner::Any)],
+        "counting a zone named by a call reads it"
+    );
+    assert_eq!(only("g_flat").zones, vec![(pile, ZoneOwner::Any), (bag, ZoneOwner::Any)], "flattening zones reads them");
+    assert!(
+        game.funcs.iter().find(|f| f.info.name == "g_which").is_some_and(|f| f.remember),
+        "a function that reads nothing is remembered"
     );
     assert_eq!(only("g_hand_beneath").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a zone covers the piles in it");
 }

@@ -18,7 +18,7 @@ use arbiter_ir::builtins::Builtin;
 use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::value::Value;
-use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, SymMap, Ty, ZoneOwner};
+use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, SymMap, Ty, ZoneId, ZoneOwner};
 
 /// What a value is, as far as reading through it goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +39,13 @@ enum Prov {
     ZoneParam(u16),
     /// A definition, or a list of them: their printed values never change.
     Def,
+    /// A zone named in the rules (an instance, by owner), not read yet: reading through it
+    /// (its objects, its size) reads it.
+    Zone(ZoneId, ZoneOwner),
+    /// One of these zones (by id, any instance), not read yet.
+    Zones(u64),
+    /// A list of such zones, not read: its items are zones.
+    ZoneList(u64),
 }
 
 /// The reads of every function of `game`, by function.
@@ -86,6 +93,10 @@ fn summary(game: &Game, fields: &SymMap<Prov>, done: &mut Vec<State>, f: usize) 
             Prov::Covered => Returned::Covered,
             Prov::Given(GivenObject::Param(i)) => Returned::Param(i),
             Prov::Def => Returned::Def,
+            Prov::Zone(z, o) => Returned::Zone(z, o),
+            Prov::ZoneParam(i) => Returned::Zone(0, ZoneOwner::ZoneParam(i)),
+            Prov::Zones(m) => Returned::Zones(m),
+            Prov::ZoneList(m) => Returned::ZoneList(m),
             Prov::Plain | Prov::Player(_) => Returned::Plain,
             _ => Returned::Opaque,
         };
@@ -134,11 +145,28 @@ impl Walk<'_> {
         }
     }
 
+    /// A zone value read through: the zones it may be are read.
+    fn record(&mut self, p: Prov) {
+        match p {
+            Prov::Zone(z, o) => self.zone(z, o),
+            Prov::Zones(m) | Prov::ZoneList(m) => {
+                for z in 0..64u16 {
+                    if m & (1 << z) != 0 {
+                        self.zone(z, ZoneOwner::Any);
+                    }
+                }
+            }
+            Prov::ZoneParam(i) => self.zone(0, ZoneOwner::ZoneParam(i)),
+            _ => {}
+        }
+    }
+
     /// An object read: its own facts must be covered.
     fn read_object(&mut self, p: Prov) {
         match p {
             Prov::Covered => {}
             Prov::Given(g) => self.object(g),
+            Prov::Zone(..) | Prov::Zones(_) => self.record(p),
             _ => self.everything = true,
         }
     }
@@ -147,10 +175,12 @@ impl Walk<'_> {
     fn items(&mut self, p: Prov) -> Prov {
         match p {
             Prov::Covered => Prov::Covered,
-            Prov::ZoneParam(i) => {
-                self.zone(0, ZoneOwner::ZoneParam(i));
+            Prov::ZoneParam(_) | Prov::Zone(..) | Prov::Zones(_) => {
+                self.record(p);
                 Prov::Covered
             }
+            // The items of a list of zones are zones, not read yet.
+            Prov::ZoneList(m) => Prov::Zones(m),
             // The items of definitions are definitions.
             Prov::Def => Prov::Def,
             Prov::Plain | Prov::Player(_) | Prov::Given(_) => Prov::Plain,
@@ -179,10 +209,7 @@ impl Walk<'_> {
             return Prov::Unknown;
         }
         match &e.kind {
-            ExprKindIr::Lit(Value::Zone(z)) => {
-                self.zone(z.zone, z.owner.map_or(ZoneOwner::Any, ZoneOwner::Seat));
-                Prov::Covered
-            }
+            ExprKindIr::Lit(Value::Zone(z)) => Prov::Zone(z.zone, z.owner.map_or(ZoneOwner::Any, ZoneOwner::Seat)),
             ExprKindIr::Lit(Value::Player(s)) => Prov::Player(ZoneOwner::Seat(*s)),
             ExprKindIr::Lit(Value::Def(_)) => Prov::Def,
             ExprKindIr::Lit(v) => literal(v),
@@ -207,8 +234,7 @@ impl Walk<'_> {
                     Prov::Player(o) => o,
                     _ => ZoneOwner::Any,
                 };
-                self.zone(*z, owner);
-                Prov::Covered
+                Prov::Zone(*z, owner)
             }
             ExprKindIr::ObjField(x, f) => {
                 let p = self.walk(x, slots);
@@ -300,10 +326,14 @@ impl Walk<'_> {
                 let p = self.walk(expr, slots);
                 widen(p)
             }
-            ExprKindIr::List(xs) => xs.iter().fold(Prov::Covered, |acc, x| {
-                let p = self.walk(x, slots);
-                join(acc, if p == Prov::Covered { p } else { widen(p) })
-            }),
+            ExprKindIr::List(xs) => {
+                let mut out: Option<Prov> = None;
+                for x in xs {
+                    let p = widen(self.walk(x, slots));
+                    out = Some(out.map_or(p, |acc| join(acc, p)));
+                }
+                out.unwrap_or(Prov::Covered)
+            }
             ExprKindIr::Str(_)
             | ExprKindIr::AbilityLabel(_)
             | ExprKindIr::AbilitySource(_)
@@ -335,14 +365,23 @@ impl Walk<'_> {
                 Prov::Plain
             }
             // `+` and `-` join lists (and zones, read whole) or add numbers.
-            BinaryOperator::Add | BinaryOperator::Sub => {
-                if a == Prov::Unknown || b == Prov::Unknown {
-                    self.everything = true;
-                }
+            BinaryOperator::Add | BinaryOperator::Sub => self.joined(a, b),
+            _ => Prov::Plain,
+        }
+    }
+
+    /// Two lists (or zones, read whole) joined (`+`, `-`, `concat`), or two numbers added.
+    fn joined(&mut self, a: Prov, b: Prov) -> Prov {
+        match (a, b) {
+            (Prov::ZoneList(x), Prov::ZoneList(y)) => Prov::ZoneList(x | y),
+            (Prov::ZoneList(_), _) | (_, Prov::ZoneList(_)) | (Prov::Unknown, _) | (_, Prov::Unknown) => {
+                self.everything = true;
+                Prov::Unknown
+            }
+            _ => {
                 let (a, b) = (self.items(a), self.items(b));
                 if a == Prov::Covered && b == Prov::Covered { Prov::Covered } else { Prov::Plain }
             }
-            _ => Prov::Plain,
         }
     }
 
@@ -360,9 +399,11 @@ impl Walk<'_> {
                     Prov::Player(o) => self.zone(zone, o),
                     _ => self.zone(zone, ZoneOwner::Any),
                 },
-                ZoneOwner::ZoneParam(i) => {
-                    self.items(arg(i));
-                }
+                ZoneOwner::ZoneParam(i) => match arg(i) {
+                    p @ (Prov::Zone(..) | Prov::Zones(_) | Prov::ZoneList(_) | Prov::ZoneParam(_)) => self.record(p),
+                    Prov::Covered => {}
+                    _ => self.everything = true,
+                },
                 ZoneOwner::You | ZoneOwner::Seat(_) | ZoneOwner::Any => self.zone(zone, owner),
             }
         }
@@ -383,6 +424,19 @@ impl Walk<'_> {
             },
             Returned::Plain => Prov::Plain,
             Returned::Def => Prov::Def,
+            Returned::Zone(z, owner) => match owner {
+                ZoneOwner::Param(i) => match arg(i) {
+                    Prov::Player(o) => Prov::Zone(z, o),
+                    _ => Prov::Zone(z, ZoneOwner::Any),
+                },
+                ZoneOwner::ZoneParam(i) => match arg(i) {
+                    p @ (Prov::Zone(..) | Prov::Zones(_) | Prov::ZoneParam(_) | Prov::Covered) => p,
+                    _ => Prov::Unknown,
+                },
+                ZoneOwner::You | ZoneOwner::Seat(_) | ZoneOwner::Any => Prov::Zone(z, owner),
+            },
+            Returned::Zones(m) => Prov::Zones(m),
+            Returned::ZoneList(m) => Prov::ZoneList(m),
             Returned::Opaque => Prov::Unknown,
         }
     }
@@ -427,7 +481,6 @@ impl Walk<'_> {
             | Builtin::Sum
             | Builtin::Min
             | Builtin::Max
-            | Builtin::IndexOf
             | Builtin::Abs
             | Builtin::Clamp
             | Builtin::Range
@@ -448,20 +501,25 @@ impl Walk<'_> {
             | Builtin::Take
             | Builtin::Drop
             | Builtin::Nth
-            | Builtin::Flatten
             | Builtin::Without => {
                 for p in given.iter().skip(1) {
                     self.items(*p);
                 }
                 self.items(first)
             }
+            // The items of the items: a list of zones flattened is their objects.
+            Builtin::Flatten => {
+                let inner = self.items(first);
+                self.items(inner)
+            }
+            // Where a value is in a list: the list is read, the value only compared.
+            Builtin::IndexOf => {
+                self.items(first);
+                Prov::Plain
+            }
             // The definitions of a kind: printed, never changed.
             Builtin::Definitions => Prov::Def,
-            Builtin::Concat => {
-                let a = self.items(first);
-                let b = self.items(given.get(1).copied().unwrap_or(Prov::Plain));
-                if a == Prov::Covered && b == Prov::Covered { Prov::Covered } else { Prov::Plain }
-            }
+            Builtin::Concat => self.joined(first, given.get(1).copied().unwrap_or(Prov::Plain)),
             // Who is out, and the seats.
             Builtin::Players
             | Builtin::AllPlayers
@@ -500,8 +558,16 @@ fn of_type(ty: &Ty) -> Prov {
 
 /// A value written in the rules (or folded from them): unknown if it holds a zone.
 fn literal(v: &Value) -> Prov {
+    let zone_bit = |x: &Value| match x {
+        Value::Zone(z) if z.zone < 64 => Some(1u64 << z.zone),
+        _ => None,
+    };
     match v {
         Value::Zone(_) => Prov::Unknown,
+        // A list of zones written in the rules (folded into one value): not read.
+        Value::List(items) if !items.is_empty() && items.iter().all(|x| zone_bit(x).is_some()) => {
+            Prov::ZoneList(items.iter().filter_map(zone_bit).fold(0, |m, b| m | b))
+        }
         Value::List(items) if items.iter().any(|x| literal(x) == Prov::Unknown) => Prov::Unknown,
         _ => Prov::Plain,
     }
@@ -517,21 +583,39 @@ fn bind(slots: &mut Vec<Prov>, slot: arbiter_ir::Slot, p: Prov) {
     }
 }
 
-/// A value that is one of two.
+/// The zones a zone value may be, as a mask of zone ids (none past the 64th).
+fn zones_of(p: Prov) -> Option<u64> {
+    match p {
+        Prov::Zone(z, _) if z < 64 => Some(1 << z),
+        Prov::Zones(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// A value that is one of two. Zones not read yet stay so (reading the value reads them all);
+/// objects covered beside them need nothing more.
 fn join(a: Prov, b: Prov) -> Prov {
+    let zoned = |p: Prov| matches!(p, Prov::Zone(..) | Prov::Zones(_) | Prov::ZoneList(_) | Prov::ZoneParam(_));
     if a == b {
-        a
-    } else if a == Prov::Unknown || b == Prov::Unknown {
-        Prov::Unknown
-    } else {
-        Prov::Plain
+        return a;
+    }
+    if let (Prov::ZoneList(x), Prov::ZoneList(y)) = (a, b) {
+        return Prov::ZoneList(x | y);
+    }
+    match (zones_of(a), zones_of(b)) {
+        (Some(x), Some(y)) => Prov::Zones(x | y),
+        (Some(x), None) if b == Prov::Covered => Prov::Zones(x),
+        (None, Some(y)) if a == Prov::Covered => Prov::Zones(y),
+        _ if a == Prov::Unknown || b == Prov::Unknown || zoned(a) || zoned(b) => Prov::Unknown,
+        _ => Prov::Plain,
     }
 }
 
 /// What a value is inside a list: objects given or players are plain there.
 fn widen(p: Prov) -> Prov {
     match p {
-        Prov::Covered | Prov::Unknown => p,
+        Prov::Covered | Prov::Unknown | Prov::ZoneList(_) => p,
+        Prov::Zone(..) | Prov::Zones(_) => zones_of(p).map_or(Prov::Unknown, Prov::ZoneList),
         Prov::ZoneParam(_) => Prov::Unknown,
         Prov::Def => Prov::Def,
         Prov::Plain | Prov::Given(_) | Prov::Player(_) => Prov::Plain,

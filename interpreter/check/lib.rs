@@ -495,6 +495,15 @@ impl Checker {
                 break;
             }
         }
+        // And functions that read nothing of the state but call others or built-ins: the same
+        // arguments give the same value for the whole game (their callers are not marked for it).
+        for (i, f) in self.game.funcs.iter().enumerate() {
+            let pure = matches!(self.game.call_reads.get(i), Some(CallReads::Only(d)) if d.reads_nothing())
+                && f.body.any(&mut |x| matches!(x.kind, ExprKindIr::Call(..) | ExprKindIr::Builtin(..)));
+            if pure && let Some(r) = remember.get_mut(i) {
+                *r = true;
+            }
+        }
         // Written only where it changes: the functions are shared with the game a scenario file
         // is checked against, and copying them all costs more than checking the scenarios.
         if self.game.funcs.iter().zip(&remember).any(|(f, r)| f.remember != *r) {

@@ -37,6 +37,14 @@ pub struct CallDeps {
     pub result: Returned,
 }
 
+impl CallDeps {
+    /// Whether the call reads nothing of the state: the same arguments give the same value for
+    /// the whole game.
+    pub fn reads_nothing(&self) -> bool {
+        self.zones.is_empty() && self.objects.is_empty() && !self.globals && !self.players && !self.derived
+    }
+}
+
 /// Whose instance of a zone a call reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ZoneOwner {
@@ -75,4 +83,11 @@ pub enum Returned {
     Param(u16),
     /// A definition, or a list of them: printed, never changed.
     Def,
+    /// A zone, not read by the call (whose instance by owner, in the call's terms; for
+    /// `ZoneOwner::ZoneParam(i)`, the zone given as argument `i`).
+    Zone(ZoneId, ZoneOwner),
+    /// One of these zones (by id, any instance), not read by the call.
+    Zones(u64),
+    /// A list of such zones, not read by the call.
+    ZoneList(u64),
 }
