@@ -236,6 +236,62 @@ impl Walk<'_> {
                 };
                 Prov::Zone(*z, owner)
             }
+            ExprKindIr::ObjField(..) | ExprKindIr::Dynamic(..) | ExprKindIr::ObjProp(..) | ExprKindIr::DefField(..) => {
+                self.object_read(e, slots)
+            }
+            ExprKindIr::ZoneOwner(x) => {
+                self.walk(x, slots);
+                Prov::Player(ZoneOwner::Any)
+            }
+            ExprKindIr::Unary(_, x) => {
+                self.walk(x, slots);
+                Prov::Plain
+            }
+            ExprKindIr::Binary(op, l, r) => self.binary(*op, l, r, slots),
+            ExprKindIr::If(c, t, o) => {
+                self.walk(c, slots);
+                let a = self.walk(t, slots);
+                let b = self.walk(o, slots);
+                join(a, b)
+            }
+            ExprKindIr::Call(f, args) => self.call(*f as usize, args, slots),
+            ExprKindIr::Inline { args, lets, body, .. } => {
+                let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
+                for (slot, i) in lets {
+                    bind(slots, *slot, given.get(usize::from(*i)).copied().unwrap_or(Prov::Unknown));
+                }
+                self.walk(body, slots)
+            }
+            ExprKindIr::Builtin(b, args) => self.builtin(*b, args, slots),
+            ExprKindIr::Quant { .. }
+            | ExprKindIr::CountWhere { .. }
+            | ExprKindIr::Filter { .. }
+            | ExprKindIr::FirstWhere { .. }
+            | ExprKindIr::Map { .. } => self.comprehension(e, slots),
+            ExprKindIr::List(xs) => {
+                let mut out: Option<Prov> = None;
+                for x in xs {
+                    let p = widen(self.walk(x, slots));
+                    out = Some(out.map_or(p, |acc| join(acc, p)));
+                }
+                out.unwrap_or(Prov::Covered)
+            }
+            ExprKindIr::Str(_)
+            | ExprKindIr::AbilityLabel(_)
+            | ExprKindIr::AbilitySource(_)
+            | ExprKindIr::Check(..)
+            | ExprKindIr::CanProc(..)
+            | ExprKindIr::ProcRef(_)
+            | ExprKindIr::Lambda(_) => {
+                self.everything = true;
+                Prov::Unknown
+            }
+        }
+    }
+
+    /// A field or property of an object (or of a player, a definition) read.
+    fn object_read(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
+        match &e.kind {
             ExprKindIr::ObjField(x, f) => {
                 let p = self.walk(x, slots);
                 self.read_object(p);
@@ -275,36 +331,17 @@ impl Walk<'_> {
                 self.field(*f);
                 self.field_value(*f)
             }
-            ExprKindIr::ZoneOwner(x) => {
-                self.walk(x, slots);
-                Prov::Player(ZoneOwner::Any)
+            _ => {
+                self.everything = true;
+                Prov::Unknown
             }
-            ExprKindIr::Unary(_, x) => {
-                self.walk(x, slots);
-                Prov::Plain
-            }
-            ExprKindIr::Binary(op, l, r) => self.binary(*op, l, r, slots),
-            ExprKindIr::If(c, t, o) => {
-                self.walk(c, slots);
-                let a = self.walk(t, slots);
-                let b = self.walk(o, slots);
-                join(a, b)
-            }
-            ExprKindIr::Call(f, args) => self.call(*f as usize, args, slots),
-            ExprKindIr::Inline { args, lets, body, .. } => {
-                let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
-                for (slot, i) in lets {
-                    let s = usize::from(*slot);
-                    if slots.len() <= s {
-                        slots.resize(s + 1, Prov::Unknown);
-                    }
-                    if let Some(x) = slots.get_mut(s) {
-                        *x = given.get(usize::from(*i)).copied().unwrap_or(Prov::Unknown);
-                    }
-                }
-                self.walk(body, slots)
-            }
-            ExprKindIr::Builtin(b, args) => self.builtin(*b, args, slots),
+        }
+    }
+
+    /// A quantifier or comprehension: its items bound to its name while its condition (and
+    /// value) are walked.
+    fn comprehension(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
+        match &e.kind {
             ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond } => {
                 let items = self.walk_items(list, slots);
                 bind(slots, *slot, items);
@@ -326,21 +363,7 @@ impl Walk<'_> {
                 let p = self.walk(expr, slots);
                 widen(p)
             }
-            ExprKindIr::List(xs) => {
-                let mut out: Option<Prov> = None;
-                for x in xs {
-                    let p = widen(self.walk(x, slots));
-                    out = Some(out.map_or(p, |acc| join(acc, p)));
-                }
-                out.unwrap_or(Prov::Covered)
-            }
-            ExprKindIr::Str(_)
-            | ExprKindIr::AbilityLabel(_)
-            | ExprKindIr::AbilitySource(_)
-            | ExprKindIr::Check(..)
-            | ExprKindIr::CanProc(..)
-            | ExprKindIr::ProcRef(_)
-            | ExprKindIr::Lambda(_) => {
+            _ => {
                 self.everything = true;
                 Prov::Unknown
             }
