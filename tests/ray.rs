@@ -1,9 +1,9 @@
 //! The sharded sim on a real cluster engine: `contrib/ray/sim.py` runs `arbiter sim --shard K/N`
 //! as Ray tasks and merges the shards. On a local Ray cluster of two nodes
 //! (`contrib/ray/check_local_cluster.py`), the merged JSON and CSV are byte for byte what one
-//! machine's `arbiter sim` writes, the shards ran on both nodes, and requests the script must not
-//! run are refused. Ray comes from the package registry (`contrib/ray/install.sh`, into
-//! target/ray-venv).
+//! machine's `arbiter sim` writes, the shards ran on both nodes, requests the script must not run
+//! are refused, and a shard that fails stops the run with its error. Ray comes from the package
+//! registry (`contrib/ray/install.sh`, into target/ray-venv).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
@@ -26,7 +26,7 @@ fn a_sharded_sim_on_a_local_ray_cluster_of_two_nodes_merges_into_one_machines_by
     let said = String::from_utf8_lossy(&out.stdout);
     let verdicts: Vec<&str> = said.lines().filter(|l| l.starts_with("ok: ") || l.starts_with("FAILED: ")).collect();
     assert!(
-        out.status.success() && verdicts.len() == 5 && verdicts.iter().all(|l| l.starts_with("ok: ")),
+        out.status.success() && verdicts.len() == 6 && verdicts.iter().all(|l| l.starts_with("ok: ")),
         "the Ray check failed:\n{}\n{}",
         verdicts.join("\n"),
         String::from_utf8_lossy(&out.stderr)

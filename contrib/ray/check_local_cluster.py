@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The test of contrib/ray/sim.py (run by tests/ray.rs): on a local Ray cluster of two nodes, a
 sharded sim merges into exactly the bytes one machine's `arbiter sim` writes, its shards are played
-on both nodes, and a request the script must not run is refused with a reason.
+on both nodes, a request the script must not run is refused with a reason, and a shard that
+fails stops the run with its error.
 
     python contrib/ray/check_local_cluster.py --arbiter PATH
 """
@@ -56,6 +57,15 @@ def main():
                 failed += 1
             except sim.Refused as e:
                 print(f"ok: {' '.join(refused)} refused: {e}")
+        # A shard whose `arbiter sim` fails stops the run with what it said.
+        try:
+            sim.run(["--arbiter", args.arbiter, "--shards", "2", "--", "no-such-game", "--games", "4"], address=cluster.address)
+            print("FAILED: a run of a game that does not exist went through")
+            failed += 1
+        except sim.ShardFailed as e:
+            ok = "no game `no-such-game`" in str(e)
+            print(f"{'ok' if ok else 'FAILED'}: a failing shard stops the run with its error: {str(e).splitlines()[0]}")
+            failed += not ok
     finally:
         cluster.shutdown()
     return 1 if failed else 0

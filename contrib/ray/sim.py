@@ -41,6 +41,10 @@ class Refused(Exception):
     """A request this script will not run, with the reason in words."""
 
 
+class ShardFailed(Exception):
+    """A shard's `arbiter sim` failed: what it said."""
+
+
 def parse(argv):
     ap = argparse.ArgumentParser(
         prog="contrib/ray/sim.py",
@@ -174,7 +178,8 @@ def shard_task(ray):
             cmd = [str(here / "arbiter"), "sim", *sim, "--shard", f"{k}/{n}", "--jobs", "1", "--json", str(part)]
             r = subprocess.run(cmd, cwd=here, capture_output=True, text=True)
             if r.returncode != 0:
-                raise RuntimeError(f"shard {k}/{n} failed ({r.returncode}):\n{r.stderr}")
+                said = "\n".join(x.strip("\n") for x in (r.stdout, r.stderr) if x.strip())
+                raise ShardFailed(f"shard {k}/{n}: `arbiter sim` exited with {r.returncode}:\n{said}")
             return part.read_text(), ray.get_runtime_context().get_node_id()
 
     return shard
@@ -195,7 +200,11 @@ def run(argv, address=None):
         shard = shard_task(ray)
         # In a list, so that a task fetches the files only on a node that has not unpacked them.
         payload = [ray.put(data)]
-        parts = ray.get([shard.remote(k, n, sim, digest, payload) for k in range(1, n + 1)])
+        try:
+            parts = ray.get([shard.remote(k, n, sim, digest, payload) for k in range(1, n + 1)])
+        except ray.exceptions.RayTaskError as e:
+            cause = getattr(e, "cause", None)
+            raise ShardFailed(str(cause) if isinstance(cause, ShardFailed) else str(e)) from None
     finally:
         ray.shutdown()
     with tempfile.TemporaryDirectory(prefix="arbiter-merge-") as tmp:
@@ -221,6 +230,9 @@ def main():
     except Refused as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except ShardFailed as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     print(f"({len(nodes)} shards on {len(set(nodes))} Ray nodes)", file=sys.stderr)
     return code
 
