@@ -45,3 +45,21 @@ fn the_card_games_blanking_rules_are_counted_as_modifiers() {
         );
     }
 }
+
+/// `bench --profile` also says how the calls kept from one state to the next fared: the card
+/// game's `can_pay` (its player's resource area is all it reads) is found unchanged between
+/// payments, and worked out again after them.
+#[test]
+fn the_card_games_payments_are_kept_until_the_resource_area_changes() {
+    let b = common::load("bsg-ccg", &[]);
+    let profiler = Profiler::default();
+    let engine = Engine::new(&b.game).with_tracer(&profiler);
+    for seed in 1..4 {
+        common::play_on(&engine, seed, 2, &|_| false);
+    }
+    let kept = engine.kept_calls();
+    let name = |f: u32| b.game.funcs[f as usize].info.name.as_str();
+    let can_pay = kept.iter().find(|t| name(t.func) == "can_pay").unwrap_or_else(|| panic!("can_pay not kept: {kept:?}"));
+    assert!(can_pay.found > 0 && can_pay.worked_out > 0, "{can_pay:?}");
+    assert!(kept.iter().all(|t| t.found + t.worked_out > 0));
+}

@@ -277,8 +277,30 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     }
     if o.profile {
         print_profile(&profiler.profile(), games);
+        print_kept(g, &engine.kept_calls());
     }
     0
+}
+
+/// The functions whose calls were kept across versions, and how often a call was found unchanged
+/// (`--profile`).
+fn print_kept(g: &crate::ir::Game, tallies: &[crate::runtime::memo::KeptTally]) {
+    const SHOWN: usize = 10;
+    if tallies.is_empty() {
+        return;
+    }
+    outln!("  calls kept from one state to the next (functions whose reads the checker bounds): found unchanged, of all calls");
+    let mut rows = tallies.to_vec();
+    rows.sort_by_key(|t| std::cmp::Reverse(u64::from(t.found) + u64::from(t.worked_out)));
+    for t in rows.iter().take(SHOWN) {
+        let all = u64::from(t.found) + u64::from(t.worked_out);
+        let name = g.funcs.get(t.func as usize).map_or("?", |f| f.info.name.as_str());
+        let stopped = if t.kept { "" } else { " (no longer kept: it saves less than looking costs)" };
+        outln!("  {:>6.1}% of {all:>7}  {name}{stopped}", 100.0 * f64::from(t.found) / all.max(1) as f64);
+    }
+    if rows.len() > SHOWN {
+        outln!("  ({} more functions)", rows.len() - SHOWN);
+    }
 }
 
 /// What the games of a bench run add up to.

@@ -97,6 +97,11 @@ impl<'g> Engine<'g> {
         if self.tracer.is_some_and(|t| t.walks_every_call()) { evaluator.forgetful() } else { evaluator }
     }
 
+    /// How the calls this engine kept across versions fared, by function (`bench --profile`).
+    pub fn kept_calls(&self) -> Vec<super::memo::KeptTally> {
+        self.pool.borrow().memo.tallies()
+    }
+
     /// A fresh state: fields at their defaults, constants evaluated, zones empty.
     pub fn new_state(&self, mode: Mode, setup: Setup) -> Result<State, RtError> {
         let g = self.game;

@@ -207,6 +207,19 @@ pub(super) fn stamps(game: &Game, st: &State, deps: &CallDeps, args: &[Value], y
     Some(out)
 }
 
+/// How one function's calls fared in the memo kept across versions (`Engine::kept_calls`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeptTally {
+    pub func: FuncId,
+    /// Calls found kept, their reads unchanged.
+    pub found: u32,
+    /// Calls worked out (and kept).
+    pub worked_out: u32,
+    /// Whether its calls are still kept: they stop being kept when what they save does not
+    /// outweigh looking (`Memo::worth_keeping`).
+    pub kept: bool,
+}
+
 /// Whether stamps worked out now are those a call was kept under.
 fn unchanged(now: Option<Stamps>, kept: &[u64]) -> bool {
     now.is_some_and(|(n, len)| n.get(..len) == Some(kept))
@@ -223,6 +236,14 @@ impl Memo {
             self.calls.values_mut().for_each(Vec::clear);
         }
         self
+    }
+
+    /// How each function whose calls were kept across versions fared, by function.
+    pub(super) fn tallies(&self) -> Vec<KeptTally> {
+        let ids = (0u32..).zip(&self.tally);
+        ids.filter(|(_, (f, m, _))| *f > 0 || *m > 0)
+            .map(|(func, &(found, worked_out, _))| KeptTally { func, found, worked_out, kept: self.worth_keeping(func) })
+            .collect()
     }
 
     /// Whether `fid`'s calls are worth keeping across versions: while too few of them are found
