@@ -1,7 +1,8 @@
 //! What each function's calls read of the state (`Game::call_reads`), so that a call's value can
 //! be remembered from one version of the state to the next, under the numbers of what it read.
 //!
-//! The analysis follows values, not names. A zone named in the rules (`p.hand`, `alert`) is read
+//! The analysis follows values, not names. Naming a zone (`p.hand`, a zone of the game, a list
+//! of zones) reads nothing; counting, walking, looking in, joining or flattening it reads it
 //! whole: its instance goes into the call's reads, and the objects taken from it (and from the
 //! piles beneath them) are *covered*: whatever changes about them gives the zone a new number
 //! (`State::zone_version`), so reading them adds nothing. An object the call is given (or
@@ -582,7 +583,7 @@ fn of_type(ty: &Ty) -> Prov {
 /// A value written in the rules (or folded from them): unknown if it holds a zone.
 fn literal(v: &Value) -> Prov {
     let zone_bit = |x: &Value| match x {
-        Value::Zone(z) if z.zone < 64 => Some(1u64 << z.zone),
+        Value::Zone(z) => zones_of(Prov::Zone(z.zone, ZoneOwner::Any)),
         _ => None,
     };
     match v {

@@ -1,6 +1,6 @@
 //! What a function call reads of the state, worked out when the rules are checked
 //! (`check::call_reads`), so that its value can be remembered from one version of the state to
-//! the next: under the numbers of what it reads (`runtime::eval`, `Memo`), used again only while
+//! the next: under the numbers of what it reads (`runtime::memo`), used again only while
 //! none of them has changed.
 
 use crate::ids::ZoneId;

@@ -492,16 +492,14 @@ impl Engine<'_> {
                 let old = st.globals.get(*i as usize).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
                 st.touch();
+                if let Some(g) = st.globals.get_mut(*i as usize) {
+                    *g = new.clone();
+                }
                 if old != new {
                     st.globals_version = st.version;
                     if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
                         st.derived_global_changed();
                     }
-                }
-                if let Some(g) = st.globals.get_mut(*i as usize) {
-                    *g = new.clone();
-                }
-                if old != new {
                     let (what, announced) = self.set_name(SetName::Global(*i), || {
                         self.game.global_fields.get(*i as usize).map(|f| (f.name.clone(), f.announced)).unwrap_or_default()
                     });
@@ -519,13 +517,11 @@ impl Engine<'_> {
                 let old = st.players.get(p as usize).and_then(|x| x.fields.get(*i as usize)).cloned().unwrap_or_default();
                 let new = combine(&old, v)?;
                 st.touch();
-                if old != new {
-                    st.players_version = st.version;
-                }
                 if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
                     *f = new.clone();
                 }
                 if old != new {
+                    st.players_version = st.version;
                     let (what, announced) = self.set_name(SetName::Player(p, *i), || {
                         let field = self.game.player_fields.get(*i as usize);
                         (format!("P{}.{}", p + 1, field.map(|f| f.name.as_str()).unwrap_or_default()), field.is_some_and(|f| f.announced))

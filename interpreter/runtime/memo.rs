@@ -5,7 +5,7 @@ use super::state::{Env, State};
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::*;
 
-/// Function and check calls remembered, by routine (see `Evaluator::calls`).
+/// Function and check calls remembered for one version, by routine (see `Memo::remembered`).
 pub type CallMemo = std::collections::HashMap<Memoised, Vec<Call>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
 
 /// A routine whose calls are remembered: a function, or a check (with its forbids and permits).
@@ -34,6 +34,22 @@ pub struct Call {
     value: Value,
 }
 
+impl Call {
+    fn new(args: Vec<Value>, env: &Env, value: &Value) -> Call {
+        Call { args, you: env.you, me: env.self_obj, value: value.clone() }
+    }
+
+    /// Whether this is the call with these arguments, `you` and `self`.
+    fn is(&self, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> bool {
+        self.you == you && self.me == me && self.args.as_slice() == args
+    }
+
+    /// As a remembered call of `r`, for the test that checks it.
+    fn remembered(&self, r: Memoised) -> RememberedCall {
+        (r, self.args.clone(), self.you, self.me, self.value.clone())
+    }
+}
+
 /// How many different calls of one function an evaluation remembers.
 const CALLS_KEPT: usize = 32;
 
@@ -58,7 +74,7 @@ pub type Stamp = (u64, u64);
 /// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
 /// stamped with the version. A call of a function whose reads the checker bounds
 /// (`ir::CallReads::Only`, `check::call_reads`) is kept across versions too, under the numbers
-/// of what it reads (`Evaluator::stamps`): the deep version of each zone instance it reads
+/// of what it reads (`stamps`): the deep version of each zone instance it reads
 /// (`State::zone_version`: new whenever the zone's contents change, `State::zone_mut`, or
 /// anything about an object in it or beneath one, `State::obj_mut`), the number of each object
 /// it is given (`Obj::version`), and the globals', the players' and the derived globals'
@@ -82,43 +98,48 @@ pub(super) struct Memo {
     /// as the reads it saves): a value whose stamp is not the one its fact has now is not used
     /// (and is written over when read again).
     pub(super) fields: FieldMemo,
-    /// Function and check calls and their values, by routine (see `remembered`).
+    /// Function and check calls and their values, by routine (see `Memo::remembered`).
     calls: CallMemo,
     /// Calls of functions whose reads are known (`ir::CallReads::Only`), kept from one version
     /// to the next under the numbers of what they read (see `Evaluator::call`). Never emptied: a
     /// call whose numbers changed is worked out again and written over.
     across: AcrossMemo,
     /// By function: how many of its calls were found kept and unchanged, how many were worked
-    /// out, and the steps those took (`Evaluator::worth_keeping`).
+    /// out, and the steps those took (`Memo::worth_keeping`).
     tally: Vec<(u32, u32, u64)>,
 }
 
 /// A function's calls are kept across versions for a trial of this many calls worked out, then
 /// only while what the calls found save outweighs what keeping costs (`KEEPING_COST` steps a
-/// call, measured: the card game's and the board game's rules).
+/// call, measured on the rulebooks here).
 const TALLY_TRIAL: u32 = 256;
 const KEEPING_COST: u64 = 6;
 
 /// Calls kept across versions, by function (see `Memo::across`).
 pub type AcrossMemo = std::collections::HashMap<FuncId, Vec<KeptCall>, std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
 
-/// A call kept across versions: its arguments, `you` and `self`, the numbers of what it read
-/// (`Evaluator::stamps`) and its value.
+/// A call kept across versions, with the numbers of what it read (`stamps`).
 pub struct KeptCall {
-    /// The version of the state it was worked out at (for `kept_across_versions`).
-    made: u64,
-    args: Vec<Value>,
-    you: Option<Seat>,
-    me: Option<ObjId>,
+    call: Call,
     stamps: Box<[u64]>,
-    value: Value,
+    /// The version of the state it was worked out at (for `Memo::kept_earlier`).
+    made: u64,
 }
 
 /// How many different calls of one function are kept across versions.
 const CALLS_KEPT_ACROSS: usize = 64;
 
-/// The numbers of what one call reads (`stamps`); a call that reads more is not kept.
-pub(super) type Stamps = ([u64; 32], usize);
+/// The numbers of what one call reads (`stamps`); a call that reads more than 32 is not kept.
+pub(super) struct Stamps {
+    numbers: [u64; 32],
+    len: usize,
+}
+
+impl Stamps {
+    fn as_slice(&self) -> &[u64] {
+        self.numbers.get(..self.len).unwrap_or_default()
+    }
+}
 
 impl Memo {
     /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
@@ -153,10 +174,10 @@ pub(super) fn object_stamp(st: &State, kept: bool, key: u64, o: ObjId, reads: Re
 /// expect (then the call is not kept).
 #[inline]
 pub(super) fn stamps(game: &Game, st: &State, deps: &CallDeps, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> Option<Stamps> {
-    let mut out: Stamps = ([0; 32], 0);
+    let mut out = Stamps { numbers: [0; 32], len: 0 };
     let mut put = |v: u64| -> Option<()> {
-        *out.0.get_mut(out.1)? = v;
-        out.1 += 1;
+        *out.numbers.get_mut(out.len)? = v;
+        out.len += 1;
         Some(())
     };
     let seats = st.players.len();
@@ -220,11 +241,6 @@ pub struct KeptTally {
     pub kept: bool,
 }
 
-/// Whether stamps worked out now are those a call was kept under.
-fn unchanged(now: Option<Stamps>, kept: &[u64]) -> bool {
-    now.is_some_and(|(n, len)| n.get(..len) == Some(kept))
-}
-
 impl Memo {
     /// This memo for an evaluation with memo key `key`: emptied of the calls of one version first
     /// if another evaluation's.
@@ -261,13 +277,12 @@ impl Memo {
     /// A call kept across versions whose reads have not changed since.
     #[inline]
     pub(super) fn kept_across(&mut self, fid: FuncId, args: &[Value], env: &Env, stamps: &Stamps) -> Option<Value> {
-        let now = stamps.0.get(..stamps.1)?;
         let found = self
             .across
             .get(&fid)
-            .and_then(|kept| kept.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args))
-            .filter(|c| &*c.stamps == now)
-            .map(|c| c.value.clone());
+            .and_then(|kept| kept.iter().find(|k| k.call.is(args, env.you, env.self_obj)))
+            .filter(|k| *k.stamps == *stamps.as_slice())
+            .map(|k| k.call.value.clone());
         let i = fid as usize;
         if self.tally.len() <= i {
             self.tally.resize(i + 1, (0, 0, 0));
@@ -288,15 +303,9 @@ impl Memo {
             *n = n.saturating_add(steps);
         }
         let kept = self.across.entry(fid).or_default();
-        let call = KeptCall {
-            made,
-            stamps: stamps.0.get(..stamps.1).unwrap_or_default().into(),
-            value: value.clone(),
-            you: env.you,
-            me: env.self_obj,
-            args,
-        };
-        match kept.iter_mut().find(|c| c.you == call.you && c.me == call.me && c.args == call.args) {
+        let slot = kept.iter().position(|k| k.call.is(&args, env.you, env.self_obj));
+        let call = KeptCall { call: Call::new(args, env, value), stamps: stamps.as_slice().into(), made };
+        match slot.and_then(|i| kept.get_mut(i)) {
             Some(old) => *old = call,
             None => {
                 if kept.len() >= CALLS_KEPT_ACROSS {
@@ -311,27 +320,21 @@ impl Memo {
     /// `self`.
     #[inline]
     pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
-        self.calls.get(&r)?.iter().find(|c| c.you == env.you && c.me == env.self_obj && c.args.as_slice() == args).map(|c| c.value.clone())
+        self.calls.get(&r)?.iter().find(|c| c.is(args, env.you, env.self_obj)).map(|c| c.value.clone())
     }
 
     pub(super) fn remember(&mut self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
         let kept = self.calls.entry(r).or_default();
         if kept.len() < CALLS_KEPT {
-            kept.push(Call { args, you: env.you, me: env.self_obj, value: value.clone() });
+            kept.push(Call::new(args, env, value));
         }
     }
 
     /// What an evaluation may take from this memo now (see `Evaluator::remembered_now`);
     /// `stamp` gives a fact about an object the stamp it has now.
     pub(super) fn now(&self, game: &Game, st: &State, stamp: impl Fn(ObjId, Reads) -> Stamp) -> Remembered {
-        let mut calls: Vec<RememberedCall> =
-            self.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| (*r, c.args.clone(), c.you, c.me, c.value.clone()))).collect();
-        for (f, kept) in &self.across {
-            let Some(CallReads::Only(deps)) = game.call_reads.get(*f as usize) else { continue };
-            for c in kept.iter().filter(|c| unchanged(stamps(game, st, deps, &c.args, c.you, c.me), &c.stamps)) {
-                calls.push((Memoised::Func(*f), c.args.clone(), c.you, c.me, c.value.clone()));
-            }
-        }
+        let mut calls: Vec<RememberedCall> = self.calls.iter().flat_map(|(r, cs)| cs.iter().map(|c| c.remembered(*r))).collect();
+        calls.extend(self.kept_now(game, st).map(|(f, k)| k.call.remembered(Memoised::Func(f))));
         let fields = self
             .fields
             .keys()
@@ -352,14 +355,22 @@ impl Memo {
 
     /// How many calls kept across versions hold now and were worked out at an earlier version.
     pub(super) fn kept_earlier(&self, game: &Game, st: &State) -> usize {
+        self.kept_now(game, st).filter(|(_, k)| k.made != st.version).count()
+    }
+
+    /// The calls kept across versions whose reads are unchanged in `st`, with their functions.
+    fn kept_now<'m>(&'m self, game: &'m Game, st: &'m State) -> impl Iterator<Item = (FuncId, &'m KeptCall)> {
         self.across
             .iter()
             .filter_map(|(f, kept)| match game.call_reads.get(*f as usize) {
-                Some(CallReads::Only(deps)) => Some((deps, kept)),
+                Some(CallReads::Only(deps)) => Some((*f, deps, kept)),
                 _ => None,
             })
-            .flat_map(|(deps, kept)| kept.iter().map(move |c| (deps, c)))
-            .filter(|(deps, c)| c.made != st.version && unchanged(stamps(game, st, deps, &c.args, c.you, c.me), &c.stamps))
-            .count()
+            .flat_map(|(f, deps, kept)| kept.iter().map(move |k| (f, deps, k)))
+            .filter(|(_, deps, k)| {
+                let c = &k.call;
+                stamps(game, st, deps, &c.args, c.you, c.me).is_some_and(|now| *now.as_slice() == *k.stamps)
+            })
+            .map(|(f, _, k)| (f, k))
     }
 }

@@ -62,9 +62,7 @@ impl Engine<'_> {
         let place = st.obj(o).map(|x| x.place).unwrap_or(Place::Nowhere);
         match place {
             Place::Zone(z) => {
-                if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zone_mut(i, z)
-                {
+                if let Some(list) = st.zone_mut(self.game, z) {
                     list.retain(|x| *x != o);
                 }
             }
@@ -80,15 +78,13 @@ impl Engine<'_> {
 
     fn place_in_zone(&self, st: &mut State, o: ObjId, z: ZoneRef, bottom: bool, face: Option<bool>, span: Span) -> RtResult {
         let zdef = self.game.zone(z.zone).ok_or_else(|| err(span, "no such zone"))?;
-        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
         let ordered = zdef.ordered;
         let vis = zdef.visibility;
-        if let Some(list) = st.zone_mut(slot, z) {
-            if ordered && !bottom {
-                list.insert(0, o);
-            } else {
-                list.push(o);
-            }
+        let list = st.zone_mut(self.game, z).ok_or_else(|| err(span, "no such zone instance"))?;
+        if ordered && !bottom {
+            list.insert(0, o);
+        } else {
+            list.push(o);
         }
         let since = st.tick();
         // Within public zones an object keeps its face; coming into view it is face up.
@@ -208,8 +204,7 @@ impl Engine<'_> {
         let tplace = st.obj(target).map(|x| x.place).unwrap_or(Place::Nowhere);
         match tplace {
             Place::Zone(z) => {
-                if let Some(i) = st.zone_slot(self.game, z)
-                    && let Some(list) = st.zone_mut(i, z)
+                if let Some(list) = st.zone_mut(self.game, z)
                     && let Some(pos) = list.iter().position(|x| *x == target)
                     && let Some(slot) = list.get_mut(pos)
                 {
@@ -294,10 +289,12 @@ impl Engine<'_> {
     }
 
     pub(super) fn shuffle(&self, st: &mut State, z: ZoneRef, span: Span) -> RtResult {
-        let slot = st.zone_slot(self.game, z).ok_or_else(|| err(span, "no such zone"))?;
-        let mut items = st.zones.get(slot).map(|list| list.to_vec()).unwrap_or_default();
+        if st.zone_slot(self.game, z).is_none() {
+            return Err(err(span, "no such zone"));
+        }
+        let mut items = st.zone_contents(self.game, z).to_vec();
         self.random().shuffle(self.game, st, z, &mut items, span)?;
-        if let Some(list) = st.zone_mut(slot, z) {
+        if let Some(list) = st.zone_mut(self.game, z) {
             *list = items;
         }
         st.dirty = true;

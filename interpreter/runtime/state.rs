@@ -576,9 +576,10 @@ impl State {
         self.derived_globals = new_version();
     }
 
-    /// The objects of the zone instance `z` (at `slot`), to change: copied first if a clone
-    /// shares them.
-    pub fn zone_mut(&mut self, slot: usize, z: ZoneRef) -> Option<&mut Vec<ObjId>> {
+    /// The objects of the zone instance `z`, to change (none if the game has no such instance):
+    /// copied first if a clone shares them.
+    pub fn zone_mut(&mut self, game: &Game, z: ZoneRef) -> Option<&mut Vec<ObjId>> {
+        let slot = self.zone_slot(game, z)?;
         self.touch();
         self.zone_changed(z);
         self.zones.get_mut(slot).map(Arc::make_mut)
