@@ -40,11 +40,16 @@ fn read_message(out: &mut BufReader<ChildStdout>) -> Option<Value> {
 
 impl Session {
     fn start() -> Session {
+        Session::start_with(Stdio::inherit())
+    }
+
+    /// A server whose standard error goes to `stderr`.
+    fn start_with(stderr: Stdio) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("start arbiter lsp");
         let stdin = child.stdin.take().unwrap();
@@ -629,24 +634,7 @@ fn an_open_file_is_checked_again_when_a_file_it_uses_changes() {
 /// before; the error is a diagnostic with help.
 #[test]
 fn exit_without_shutdown_is_an_error_and_a_diagnostic() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arbiter lsp");
-    let stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        while let Some(m) = read_message(&mut stdout) {
-            if tx.send(m).is_err() {
-                break;
-            }
-        }
-    });
-    let mut s = Session { child, stdin, messages: rx, next_id: 1 };
+    let mut s = Session::start_with(Stdio::piped());
     let root = url_of(std::path::Path::new(env!("CARGO_MANIFEST_DIR")));
     s.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": {} }), &mut Vec::new());
     s.notify("initialized", json!({}));
