@@ -142,13 +142,18 @@ fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happene
     }
 }
 
-/// `expect no log "text"`: no event of the log contains the text (or any of the texts).
-fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
+/// The texts an `expect log` or `expect no log` names: one, or each of a list.
+fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Failure> {
     let evaluator = Evaluator::new(engine.game, st);
-    let wants: Vec<String> = match eval0(engine, st, x)? {
+    Ok(match eval0(engine, st, x)? {
         Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
         v => vec![evaluator.label(&v)],
-    };
+    })
+}
+
+/// `expect no log "text"`: no event of the log contains the text (or any of the texts).
+fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
+    let wants = log_texts(engine, st, x)?;
     let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
     let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
     if seen.is_empty() {
@@ -217,12 +222,8 @@ fn expect_sees(engine: &Engine, st: &State, who: &ExprIr, what: &ExprIr, sees: b
 
 /// `expect log "text"` (or a list: events containing each, in that order).
 fn expect_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
-    let evaluator = Evaluator::new(engine.game, st);
     // One text: some event contains it. A list: events containing each, in that order.
-    let wants: Vec<String> = match eval0(engine, st, x)? {
-        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
-        v => vec![evaluator.label(&v)],
-    };
+    let wants = log_texts(engine, st, x)?;
     let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
     let mut at = 0;
     for (i, w) in wants.iter().enumerate() {
