@@ -28,6 +28,9 @@ pub struct Project {
     open: Arc<Mutex<HashMap<PathBuf, String>>>,
 }
 
+/// What to do about a file that is not UTF-8 text.
+const NOT_UTF8_HELP: &str = "save the file as UTF-8 (rule, card and scenario files are UTF-8 text)";
+
 /// Why the project cannot take a file of the user's own (`--rules`), or read a file on its own
 /// (`peek`). Each says which file.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +60,7 @@ impl ProjectError {
         match self {
             ProjectError::Missing(_) | ProjectError::Unreadable { .. } | ProjectError::Syntax(_) => None,
             ProjectError::Folder(_) => Some("`--rules` takes a file (repeat it for several)"),
-            ProjectError::NotUtf8(_) => Some("save the file as UTF-8 (rule, card and scenario files are UTF-8 text)"),
+            ProjectError::NotUtf8(_) => Some(NOT_UTF8_HELP),
             ProjectError::NoGame(_) => Some("start it with a line `for GAME`"),
             ProjectError::OtherGame { .. } => Some("`--rules` takes files for the game being played; leave this one out"),
         }
@@ -147,7 +150,7 @@ impl Project {
                 let at = bad.offset;
                 let d = Diag::error(Span::new(source.id, at, at.saturating_add(3)), format!("`{}` is not UTF-8 text", self.display(path)))
                     .label(format!("byte {} is not UTF-8", bad.offset))
-                    .help("save the file as UTF-8 (rule, card and scenario files are UTF-8 text)");
+                    .help(NOT_UTF8_HELP);
                 Ok((source, Err(d)))
             }
         }
