@@ -169,7 +169,10 @@ def unpacked(digest, payload, ray):
 
 
 def shard_task(ray):
-    @ray.remote(num_cpus=1, scheduling_strategy="SPREAD")
+    # max_calls=1: a worker plays one shard and exits, so every shard is placed by Ray's SPREAD
+    # policy. Otherwise the driver hands queued shards to a worker it already holds, and short
+    # shards all land on the first node whose worker started.
+    @ray.remote(num_cpus=1, scheduling_strategy="SPREAD", max_calls=1)
     def shard(k, n, sim, digest, payload):
         """One shard, played on whichever node Ray chose, in the job's files there."""
         here = unpacked(digest, payload, ray)
