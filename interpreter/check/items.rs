@@ -438,6 +438,7 @@ impl Checker {
         let Some(kd) = self.game.kinds.get(kind as usize).cloned() else { return vec![] };
         let mut out: Vec<Option<Value>> = vec![None; kd.fields.len()];
         let mut seen: Vec<(String, Span)> = Vec::new();
+        let mut given = vec![false; kd.fields.len()];
         for p in &o.props {
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == p.key.node) {
                 let at = self.game.location(*first);
@@ -466,14 +467,16 @@ impl Checker {
                 continue;
             };
             let Some(fd) = kd.fields.get(idx) else { continue };
+            if let Some(g) = given.get_mut(idx) {
+                *g = true;
+            }
             let v = self.prop_value(&fd.ty, p, &p.values);
             if let Some(slot) = out.get_mut(idx) {
                 *slot = v;
             }
         }
         for (i, fd) in kd.fields.iter().enumerate() {
-            let given = seen.iter().any(|(k, _)| self.game.sym_id(k) == Some(fd.name));
-            if fd.required && !given && out.get(i).is_some_and(|v| v.is_none()) {
+            if fd.required && given.get(i) == Some(&false) && out.get(i).is_some_and(|v| v.is_none()) {
                 let fname = self.game.sym(fd.name).to_string();
                 self.error(
                     Diag::error(o.name.span, format!("`{}` has no `{fname}`", o.name.node))

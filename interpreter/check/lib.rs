@@ -59,20 +59,20 @@ pub struct Checker {
     // is checked against a clone of its game's): written only while the rules are declared, they
     // are copied only if a clone writes them (`Arc::make_mut`).
     pub member_of: Arc<IndexMap<Sym, u16>>,
-    pub enum_by_name: Arc<IndexMap<String, u16>>,
-    pub kind_by_name: Arc<IndexMap<String, KindId>>,
-    pub zone_by_name: Arc<IndexMap<String, ZoneId>>,
-    pub const_by_name: Arc<IndexMap<String, (u16, Ty)>>,
-    pub event_by_name: Arc<IndexMap<String, EventId>>,
-    pub proc_by_name: Arc<IndexMap<String, ProcId>>,
+    pub enum_by_name: Arc<NameMap<u16>>,
+    pub kind_by_name: Arc<NameMap<KindId>>,
+    pub zone_by_name: Arc<NameMap<ZoneId>>,
+    pub const_by_name: Arc<NameMap<(u16, Ty)>>,
+    pub event_by_name: Arc<NameMap<EventId>>,
+    pub proc_by_name: Arc<NameMap<ProcId>>,
     pub proc_params: Arc<Vec<Vec<(String, Ty)>>>,
-    pub func_by_name: Arc<IndexMap<String, FuncId>>,
+    pub func_by_name: Arc<NameMap<FuncId>>,
     pub func_params: Arc<Vec<Vec<(String, Ty)>>>,
     pub func_types: Arc<Vec<Ty>>,
-    pub check_by_name: Arc<IndexMap<String, CheckId>>,
+    pub check_by_name: Arc<NameMap<CheckId>>,
     pub check_params: Arc<Vec<Vec<(String, Ty)>>>,
     /// Where each rule item was first declared, for duplicate errors.
-    declared: Arc<IndexMap<String, Span>>,
+    declared: Arc<NameMap<Span>>,
     /// Words written in fields of type `any`, checked once every definition is read.
     pub loose_words: Vec<(Sym, Span)>,
 }
@@ -81,8 +81,28 @@ pub struct Checker {
 #[derive(Clone)]
 pub struct Placed<'a> {
     /// As written, or as a variant's `set` or step changes made it.
-    pub item: std::borrow::Cow<'a, Spanned<Item>>,
+    pub item: ItemRef<'a>,
     pub role: Role,
+}
+
+/// An item as written (borrowed from its file) or as a variant changed it (shared). Two words,
+/// not the item itself: every compile copies the game's items into lists several times (the
+/// base rules, a variant's, a scenario file's), and an item is over 400 bytes.
+#[derive(Clone)]
+pub enum ItemRef<'a> {
+    Written(&'a Spanned<Item>),
+    Changed(std::sync::Arc<Spanned<Item>>),
+}
+
+impl std::ops::Deref for ItemRef<'_> {
+    type Target = Spanned<Item>;
+
+    fn deref(&self) -> &Spanned<Item> {
+        match self {
+            ItemRef::Written(item) => item,
+            ItemRef::Changed(item) => item,
+        }
+    }
 }
 
 impl Checker {
@@ -463,10 +483,17 @@ impl Checker {
         // only when either changed (a scenario file's cards can change the second).
         let same = derived == self.game.derived && self.game.call_reads.len() == self.game.funcs.len();
         self.game.derived = derived;
+        // Which functions are remembered follows from the same two: worked out again with them.
         if !same {
             self.game.call_reads = std::sync::Arc::new(call_reads::call_reads(&self.game));
+            self.mark_remembered();
         }
-        // Functions worth remembering: those that walk lists or zones, or call one that does.
+        self.game.passive_fields = fields;
+    }
+
+    /// Mark the functions worth remembering: those that walk lists or zones, or call one that
+    /// does, and those that read nothing of the state but call others or built-ins.
+    fn mark_remembered(&mut self) {
         let walks = |x: &ExprIr| {
             matches!(
                 x.kind,
@@ -511,7 +538,6 @@ impl Checker {
                 f.remember = r;
             }
         }
-        self.game.passive_fields = fields;
     }
 }
 
@@ -532,10 +558,9 @@ pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) ->
 }
 
 fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
-    inputs
-        .iter()
-        .flat_map(|inp| inp.file.items.iter().map(|item| Placed { item: std::borrow::Cow::Borrowed(item), role: inp.role }))
-        .collect()
+    let mut out = Vec::with_capacity(inputs.iter().map(|inp| inp.file.items.len()).sum());
+    out.extend(inputs.iter().flat_map(|inp| inp.file.items.iter().map(|item| Placed { item: ItemRef::Written(item), role: inp.role })));
+    out
 }
 
 /// The first part of `compile`: everything but the scenarios, with the diagnostics so far. The

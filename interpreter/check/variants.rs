@@ -4,12 +4,11 @@
 //! whether it is switched on or not.
 
 use super::steps::{self, Edit};
-use super::{Checker, Placed, Role};
+use super::{Checker, ItemRef, Placed, Role};
 use arbiter_ir::{VariantChange, VariantInfo};
 use arbiter_syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::{FileId, Span, Spanned};
-use std::borrow::Cow;
 
 type Key = (&'static str, String);
 
@@ -80,7 +79,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     let variants: Vec<(&'a VariantItem, Span)> = placed
         .iter()
         .filter_map(|p| match &p.item {
-            Cow::Borrowed(Spanned { node: Item::Variant(v), span }) => Some((v, *span)),
+            ItemRef::Written(Spanned { node: Item::Variant(v), span }) => Some((v, *span)),
             _ => None,
         })
         .collect();
@@ -155,7 +154,7 @@ fn known_items<'a>(
         inserted: Vec::new(),
     };
     for p in placed {
-        if let Cow::Borrowed(Spanned { node: item, .. }) = &p.item
+        if let ItemRef::Written(Spanned { node: item, .. }) = &p.item
             && let Some(v) = proc_body(item)
         {
             known.proc_versions.push(v);
@@ -484,7 +483,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Replace(item) => {
             if let Some((k, n)) = key(&item.node) {
                 match position(base, k, &n).and_then(|i| base.get_mut(i)) {
-                    Some(slot) => *slot = Placed { item: Cow::Borrowed(&**item), role },
+                    Some(slot) => *slot = Placed { item: ItemRef::Written(&**item), role },
                     None => {
                         if let Some(name) = item.node.rule_name() {
                             not_added(c, k, name);
@@ -496,13 +495,13 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Remove { kind, name } => {
             base.retain(|p| !is_item(&p.item.node, &kind.node, &name.node));
         }
-        VariantOp::Add(item) => base.push(Placed { item: Cow::Borrowed(&**item), role }),
+        VariantOp::Add(item) => base.push(Placed { item: ItemRef::Written(&**item), role }),
         VariantOp::Set { name, value, cite } => {
             let Some(slot) = position(base, "const", &name.node).and_then(|i| base.get_mut(i)) else {
                 not_added(c, "const", name);
                 return;
             };
-            let mut item = slot.item.as_ref().clone();
+            let mut item = Spanned::clone(&slot.item);
             if let Item::Const(k) = &mut item.node {
                 k.value = value.clone();
                 if cite.is_some() {
@@ -510,14 +509,14 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
                 }
             }
             item.span = op.span;
-            *slot = Placed { item: Cow::Owned(item), role };
+            *slot = Placed { item: ItemRef::Changed(std::sync::Arc::new(item)), role };
         }
         VariantOp::Step(s) => {
             let Some(slot) = position(base, "proc", &s.proc.node).and_then(|i| base.get_mut(i)) else {
                 not_added(c, "proc", &s.proc);
                 return;
             };
-            let mut item = slot.item.as_ref().clone();
+            let mut item = Spanned::clone(&slot.item);
             let edit = match (&s.how, &s.body) {
                 (StepHow::Remove, _) => Edit::Remove,
                 (StepHow::Replace, Some(body)) => Edit::Replace { body, cite: s.cite.as_ref() },
@@ -535,7 +534,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
                 _ => false,
             };
             if done {
-                *slot = Placed { item: Cow::Owned(item), role };
+                *slot = Placed { item: ItemRef::Changed(std::sync::Arc::new(item)), role };
             } else if known.steps_of(&s.proc.node).contains(&target.node) {
                 // (A step no version has is reported when the variant is checked on its own.)
                 c.error(

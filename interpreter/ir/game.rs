@@ -6,7 +6,6 @@ use super::value::Value;
 use crate::ids::*;
 use crate::operators::ModifyOperator;
 use arbiter_syntax::span::{FileId, SourceFile, Span};
-use indexmap::IndexMap;
 
 /// A titled part of the seed text: `section "Challenge Procedure" cite "L365-392"`.
 #[derive(Debug, Clone)]
@@ -136,7 +135,7 @@ pub struct Game {
     /// (`Game::file`); saves number the files by their places here (`FileNumbers`).
     pub files: Vec<SourceFile>,
     pub symbols: std::sync::Arc<Vec<String>>,
-    pub sym_index: std::sync::Arc<IndexMap<String, Sym>>,
+    pub sym_index: std::sync::Arc<crate::NameMap<Sym>>,
     pub enums: Vec<EnumDef>,
     pub kinds: Vec<KindDef>,
     pub zones: Vec<ZoneDef>,
@@ -158,7 +157,7 @@ pub struct Game {
     /// The rulebook's `forbid`s of procedures (`Hooked::Proc`).
     pub proc_forbids: Vec<HookDef>,
     pub defs: std::sync::Arc<Vec<ObjDef>>,
-    pub def_index: std::sync::Arc<IndexMap<String, DefId>>,
+    pub def_index: std::sync::Arc<crate::NameMap<DefId>>,
     /// Statement blocks, shared: a game compiled once is copied for each scenario file checked with it.
     pub blocks: Vec<std::sync::Arc<[StmtIr]>>,
     pub lambdas: Vec<LambdaDef>,

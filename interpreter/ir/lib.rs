@@ -17,3 +17,8 @@ pub use call_reads::*;
 pub use code::*;
 pub use game::*;
 pub use ids::*;
+
+/// A table from names to what they name, in the order they were added. Its hasher is FxHash
+/// (rustc's): the checker looks names up hundreds of thousands of times in a check of every
+/// file, and the keys are names from rule files, not from the network.
+pub type NameMap<V> = indexmap::IndexMap<String, V, rustc_hash::FxBuildHasher>;
