@@ -483,7 +483,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Replace(item) => {
             if let Some((k, n)) = key(&item.node) {
                 match position(base, k, &n).and_then(|i| base.get_mut(i)) {
-                    Some(slot) => *slot = Placed { item: ItemRef::Written(&**item), role },
+                    Some(slot) => *slot = Placed { item: ItemRef::Written(item), role },
                     None => {
                         if let Some(name) = item.node.rule_name() {
                             not_added(c, k, name);
@@ -495,7 +495,7 @@ fn switch_on<'a>(c: &mut Checker, known: &Known, base: &mut Vec<Placed<'a>>, v: 
         VariantOp::Remove { kind, name } => {
             base.retain(|p| !is_item(&p.item.node, &kind.node, &name.node));
         }
-        VariantOp::Add(item) => base.push(Placed { item: ItemRef::Written(&**item), role }),
+        VariantOp::Add(item) => base.push(Placed { item: ItemRef::Written(item), role }),
         VariantOp::Set { name, value, cite } => {
             let Some(slot) = position(base, "const", &name.node).and_then(|i| base.get_mut(i)) else {
                 not_added(c, "const", name);
