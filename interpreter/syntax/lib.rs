@@ -3,9 +3,6 @@
 //! span carries it. The diagnostics every later phase reports (`diag`) and every budget that
 //! stops a runaway rule (`budgets`) live here too, so that every layer above can use them.
 
-// pest's derive, built without its `std` feature (see the workspace Cargo.toml), names `alloc`.
-extern crate alloc;
-
 pub mod ast;
 mod ast_overlays;
 pub mod budgets;
