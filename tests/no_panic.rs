@@ -97,6 +97,38 @@ fn arbitrary_bytes_never_panic() {
     assert!(parse_file(FileId::NOWHERE, &deep).is_err());
 }
 
+/// Brackets are counted as the grammar reads them: a text ending in an escaped backslash, a quote
+/// in a comment and `{..}` nested in texts do not hide them, so deep nesting gets the parser's
+/// own diagnostic (not a stack overflow, nor pest's "stack limit reached").
+#[test]
+fn deep_brackets_are_refused_whatever_comes_before_them() {
+    let deep = |prefix: &str| format!("{prefix}func f() = \"\\\\\" + {}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    let texts = format!("func f() = {}1{}", "\"{".repeat(10_000), "}\"".repeat(10_000));
+    for (what, src) in [
+        ("after a text ending in `\\`", deep("")),
+        ("after a comment with a quote", deep("// a 12\" ruler\n")),
+        ("after a block comment with a quote", deep("/* \" */\n")),
+        ("texts nested in texts' `{..}`", texts),
+        ("lists in brackets", format!("func f() = {}1{}", "[".repeat(10_000), "]".repeat(10_000))),
+    ] {
+        let e = parse_file(FileId::NOWHERE, &src).expect_err(what);
+        assert!(e.message.contains("brackets nested more than"), "{what}: {}", e.message);
+    }
+    // `{{`, `}}` and `\"` in a text, and brackets in comments, are not counted.
+    let fine = format!("// {}\nfunc f() = \"{} \\\" {}\"", "(".repeat(200), "{{".repeat(200), "}}".repeat(200));
+    assert!(parse_file(FileId::NOWHERE, &fine).is_ok(), "{:?}", parse_file(FileId::NOWHERE, &fine).err().map(|e| e.message));
+}
+
+/// `list list ..` nests without brackets: a type nested absurdly deep is refused, not a stack
+/// overflow when its tree is dropped.
+#[test]
+fn deep_list_types_are_refused() {
+    let deep = format!("const k: {}int = []", "list ".repeat(200_000));
+    let e = parse_file(FileId::NOWHERE, &deep).expect_err("a type 200,000 lists deep");
+    assert!(e.message.contains("lists deep"), "{}", e.message);
+    assert!(parse_file(FileId::NOWHERE, "const k: list list int = []").is_ok());
+}
+
 #[test]
 fn long_operator_chains_never_overflow_the_stack() {
     let nots = format!("func f() = {}true", "not ".repeat(200_000));
@@ -109,4 +141,8 @@ fn long_operator_chains_never_overflow_the_stack() {
     let _ = parse_file(FileId::NOWHERE, &fields);
     let sums = format!("func f() = 1{}", " + 1".repeat(200_000));
     let _ = parse_file(FileId::NOWHERE, &sums);
+    let quantifiers = format!("func f() = {}true", "any x in [1] where ".repeat(55_000));
+    let _ = parse_file(FileId::NOWHERE, &quantifiers);
+    let lambdas = format!("func f() = map([1], {}x)", "|x| ".repeat(260_000));
+    let _ = parse_file(FileId::NOWHERE, &lambdas);
 }

@@ -16,7 +16,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new() -> Self {
-        let dir = std::env::temp_dir().join(format!("arbiter-ray-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("arbiter-ray-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("make the test's temporary folder");
         Scratch(dir)
     }

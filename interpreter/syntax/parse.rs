@@ -8,7 +8,7 @@ use super::span::{FileId, Span, Spanned};
 use crate::diag::Diag;
 use pest::Parser;
 
-use crate::budgets::{FILE_LIMIT, NESTING_LIMIT, PARSE_STACK};
+use crate::budgets::{EXPR_NESTING, FILE_LIMIT, NESTING_LIMIT, PARSE_STACK};
 
 /// Parse one file. `file` is the id the spans will carry (the source map gives it).
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
@@ -28,26 +28,75 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
     }
 }
 
-/// Refuse absurdly deep nesting before the recursive parser sees it.
+/// Refuse absurdly deep nesting before the recursive parser sees it: brackets, and `{..}` in a
+/// text, counted as the grammar reads them (not in comments, nor in a text outside its `{..}`;
+/// `\"`, `\\`, `{{` and `}}` in a text are characters, not quotes or braces).
 fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
-    let mut depth = 0usize;
-    let mut in_str = false;
-    let mut prev = ' ';
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '"' if prev != '\\' => in_str = !in_str,
-            '(' | '[' | '{' if !in_str => {
-                depth += 1;
-                if depth > NESTING_LIMIT {
-                    return Err(Diag::error(Span::new(file, i, i + 1), format!("brackets nested more than {NESTING_LIMIT} deep"))
-                        .label("too deep")
-                        .help("split the rule into smaller functions or procedures"));
+    /// What an open bracket or brace is: a bracket in code, or a `{..}` in a text.
+    #[derive(PartialEq)]
+    enum Open {
+        Bracket,
+        Interp,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let mut in_text = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, ch)) = chars.next() {
+        let next = chars.peek().map(|&(_, c)| c);
+        let opens = if in_text {
+            match (ch, next) {
+                ('\\', _) | ('{', Some('{')) | ('}', Some('}')) => {
+                    chars.next();
+                    None
                 }
+                ('"', _) => {
+                    in_text = false;
+                    None
+                }
+                ('{', _) => {
+                    in_text = false;
+                    Some(Open::Interp)
+                }
+                _ => None,
             }
-            ')' | ']' | '}' if !in_str => depth = depth.saturating_sub(1),
-            _ => {}
+        } else {
+            match (ch, next) {
+                ('"', _) => {
+                    in_text = true;
+                    None
+                }
+                ('/', Some('/')) => {
+                    while chars.next_if(|&(_, c)| c != '\n' && c != '\r').is_some() {}
+                    None
+                }
+                ('/', Some('*')) => {
+                    chars.next();
+                    let mut last = ' ';
+                    for (_, c) in chars.by_ref() {
+                        if last == '*' && c == '/' {
+                            break;
+                        }
+                        last = c;
+                    }
+                    None
+                }
+                ('(' | '[' | '{', _) => Some(Open::Bracket),
+                (')' | ']' | '}', _) => {
+                    // The `}` that closes a `{..}` in a text goes back into the text.
+                    in_text = open.pop() == Some(Open::Interp) && ch == '}';
+                    None
+                }
+                _ => None,
+            }
+        };
+        if let Some(o) = opens {
+            open.push(o);
+            if open.len() > NESTING_LIMIT {
+                return Err(Diag::error(Span::new(file, i, i + 1), format!("brackets nested more than {NESTING_LIMIT} deep"))
+                    .label("too deep")
+                    .help("split the rule into smaller functions or procedures"));
+            }
         }
-        prev = ch;
     }
     Ok(())
 }
@@ -255,14 +304,25 @@ impl ParseContext {
     }
 
     pub(super) fn build_type(&self, p: RulePair) -> ParseResult<TypeExpr> {
+        self.build_type_at(p, 1)
+    }
+
+    /// A type `depth` lists deep. `list list ..` nests without brackets: bound how deep, so that
+    /// no type is too deep to build, check or drop.
+    fn build_type_at(&self, p: RulePair, depth: u32) -> ParseResult<TypeExpr> {
         let span = self.span(&p);
+        if depth > EXPR_NESTING {
+            return Err(Diag::error(span, format!("this type nests more than {EXPR_NESTING} lists deep"))
+                .label("too deep")
+                .help("no value nests that deep: a list holds at most a few levels of lists"));
+        }
         let mut it = p.into_inner();
         let first = self.next(&mut it, span, "type")?;
         let kind = match first.as_rule() {
             Rule::list_type => {
                 let fspan = self.span(&first);
                 let inner = self.next(&mut first.into_inner(), fspan, "list type")?;
-                TypeKind::List(Box::new(self.build_type(inner)?))
+                TypeKind::List(Box::new(self.build_type_at(inner, depth + 1)?))
             }
             Rule::word => TypeKind::Named { name: first.as_str().to_string(), optional: it.next().is_some() },
             _ => return Err(internal(span, "type")),
