@@ -138,3 +138,32 @@ fn a_scenario_file_that_does_not_check_is_a_diagnostic_with_its_message_and_help
     assert!(matches!(e, ScenarioFileError::Read(_)), "{e:?}");
     assert!(e.to_string().starts_with("cannot read `"), "{e}");
 }
+
+/// A mistake far along a very long line is reported with its file, line and column (miette, which
+/// draws the source line, panicked past column 65,535).
+#[test]
+fn a_mistake_far_along_a_long_line_is_reported_by_its_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-long-line-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long.arb");
+    std::fs::write(&path, format!("for tic-tac-toe\n\nfunc f(x: int) = {}@\n", " ".repeat(65_530))).unwrap();
+    let out = std::panic::catch_unwind(|| report(&path));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = out.expect("reporting the mistake panicked");
+    assert!(out.contains("long.arb:3:65548"), "{out}");
+}
+
+/// A place (`x.a.b = ..`, `modify x.a.b += ..`) is as long as an expression may nest deep, at
+/// most: a longer one is refused when the file is read (one 50,000 fields long overflowed the
+/// stack, or took minutes to check).
+#[test]
+fn a_place_longer_than_an_expression_may_nest_is_refused() {
+    use arbiter::syntax::parse_file;
+    use arbiter::syntax::span::FileId;
+    for stmt in [format!("modify x{}.b += 1", ".a".repeat(50_000)), format!("x{}.b = 1", ".a".repeat(50_000))] {
+        let src = format!("proc p(x: int) {{\n  {stmt}\n}}\n");
+        let e = parse_file(FileId::NOWHERE, &src).expect_err("a place 50,000 fields long");
+        assert!(e.message.contains("this place has more than 64 fields"), "{}", e.message);
+    }
+    assert!(parse_file(FileId::NOWHERE, "proc p(x: int) {\n  x.a.b = 1\n}\n").is_ok());
+}

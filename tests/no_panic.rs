@@ -146,3 +146,36 @@ fn long_operator_chains_never_overflow_the_stack() {
     let lambdas = format!("func f() = map([1], {}x)", "|x| ".repeat(260_000));
     let _ = parse_file(FileId::NOWHERE, &lambdas);
 }
+
+/// Nested brackets that each read two ways make a backtracking parser try every combination: the
+/// call budget (`PARSE_CALLS`) ends such a file with an error, where it would otherwise never
+/// end. Real files stay far inside it: the repository's own files, joined up to the largest file
+/// accepted, parse.
+#[test]
+fn a_parse_that_would_backtrack_without_end_is_stopped() {
+    let nest = |n: usize, open: &str, close: &str| format!("func f(x: int) = {}1{}", open.repeat(n), close.repeat(n));
+    for (what, src) in [
+        ("`[x in [x in ..]]` 24 deep", nest(24, "[x in ", "]")),
+        ("`[anyx in [anyx in ..]]` 16 deep", nest(16, "[anyx in ", "]")),
+        ("`if(if(..))` 25 deep", nest(25, "if(", ")")),
+    ] {
+        let e = parse_file(FileId::NOWHERE, &src).expect_err(what);
+        assert!(e.message.contains("takes the parser too long"), "{what}: {}", e.message);
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut joined = String::new();
+    for dir in ["rulebooks", "cards", "tests/examples", "tests/rulings"] {
+        for f in Project::arb_files(&root.join(dir)) {
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            if joined.len() + text.len() + 1 > arbiter::syntax::budgets::FILE_LIMIT {
+                break;
+            }
+            joined.push_str(&text);
+            joined.push('\n');
+        }
+    }
+    assert!(joined.len() > 900_000, "only {} bytes joined", joined.len());
+    if let Err(e) = parse_file(FileId::NOWHERE, &joined) {
+        assert!(!e.message.contains("takes the parser too long"), "a real file ran out of parse budget: {}", e.message);
+    }
+}

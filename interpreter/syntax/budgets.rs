@@ -32,6 +32,12 @@ pub const MATCH_BUDGET: usize = 1_000_000;
 /// the size of a value). Counted where they are built, so that it costs an addition.
 pub const MEMORY_BUDGET: u64 = 256 << 20;
 
+/// Rules pest may enter while parsing one file. Real files need about five a byte (the whole
+/// repository: 9 million for 1.9 MB); a few nested brackets that each admit two readings
+/// (`[x in [x in ..]]`, `if(if(..))`) make it try every combination, which never ends in
+/// practice: this stops it with an error, within about a second.
+pub const PARSE_CALLS: usize = 30_000_000;
+
 /// The stack a file is parsed on: enough for the largest file accepted (`FILE_LIMIT`), its
 /// operators chained without brackets. Reserved, not used unless needed.
 pub const PARSE_STACK: usize = 256 << 20;

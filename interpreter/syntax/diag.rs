@@ -113,19 +113,38 @@ impl Diagnostic for Bound<'_> {
     }
 }
 
+/// How far along a line a diagnostic's place may be and still be shown with its source line.
+const LONG_LINE: usize = 10_000;
+
 /// Render diagnostics as text (no colour, fixed width, the same on every machine).
 pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
     let mut out = String::new();
+    let plain = |out: &mut String, d: &Diag, at: Option<String>| {
+        let mark = if d.is_error() { "×" } else { "⚠" };
+        out.push_str(&format!("  {mark} {}\n", d.message));
+        if let Some(at) = at {
+            out.push_str(&format!("   at {at}\n"));
+        }
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+    };
     for d in diags {
         let Some(file) = SourceFile::find(files, d.span.file) else {
-            let mark = if d.is_error() { "×" } else { "⚠" };
-            out.push_str(&format!("  {mark} {}\n", d.message));
-            if let Some(h) = &d.help {
-                out.push_str(&format!("  help: {h}\n"));
-            }
+            plain(&mut out, d, None);
             continue;
         };
+        // miette cannot show a place that far along a line (it panics past column 65,535): the
+        // file, line and column instead.
+        let far = std::iter::once(d.span)
+            .chain(d.related.iter().map(|(r, _)| *r).filter(|r| r.file == d.span.file))
+            .any(|s| file.line_col(s.start as usize).1 > LONG_LINE || file.line_col(s.end as usize).1 > LONG_LINE);
+        if far {
+            let (line, col) = file.line_col(d.span.start as usize);
+            plain(&mut out, d, Some(format!("{}:{line}:{col}", file.name)));
+            continue;
+        }
         let (name, text) = (file.name.clone(), file.text.to_string());
         let bound = Bound { diag: d, src: NamedSource::new(name, text) };
         let _ = handler.render_report(&mut out, &bound);

@@ -8,7 +8,7 @@ use super::span::{FileId, Span, Spanned};
 use crate::diag::Diag;
 use pest::Parser;
 
-use crate::budgets::{EXPR_NESTING, FILE_LIMIT, NESTING_LIMIT, PARSE_STACK};
+use crate::budgets::{EXPR_NESTING, FILE_LIMIT, NESTING_LIMIT, PARSE_CALLS, PARSE_STACK};
 
 /// Parse one file. `file` is the id the spans will carry (the source map gives it).
 pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
@@ -102,6 +102,8 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
 }
 
 fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
+    // Process-wide in pest, read as each parse starts: the same for every file.
+    pest::set_call_limit(std::num::NonZeroUsize::new(PARSE_CALLS));
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
     let cx = ParseContext { file, depth: std::cell::Cell::new(0) };

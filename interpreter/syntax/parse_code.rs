@@ -83,7 +83,7 @@ impl ParseContext {
             }
             Rule::assign_stmt => {
                 let place_pair = self.next(&mut it, span, "assignment")?;
-                let place = place_pair.into_inner().map(|n| self.name(n)).collect();
+                let place = self.place_names(place_pair)?;
                 let op_pair = self.next(&mut it, span, "assignment")?;
                 let op_span = self.span(&op_pair);
                 let op = match op_pair.as_str() {
@@ -319,11 +319,24 @@ impl ParseContext {
         Ok(StmtKind::If { arms, otherwise })
     }
 
+    /// The names of a place (`p.hand`, `c.owner.influence`): at most `EXPR_NESTING` of them, for a
+    /// place nests as deep as it is long, like an expression.
+    fn place_names(&self, place: RulePair) -> ParseResult<Vec<Name>> {
+        let span = self.span(&place);
+        let names: Vec<Name> = place.into_inner().map(|n| self.name(n)).collect();
+        if names.len() > EXPR_NESTING as usize {
+            return Err(Diag::error(span, format!("this place has more than {EXPR_NESTING} fields"))
+                .label("too long")
+                .help("name a part of it with `let`"));
+        }
+        Ok(names)
+    }
+
     /// `modify x.f += v until ..`.
     fn build_modify(&self, span: Span, mut it: Pairs<Rule>) -> ParseResult<StmtKind> {
         let place_pair = self.next(&mut it, span, "modify")?;
         let pspan = self.span(&place_pair);
-        let mut names: Vec<Name> = place_pair.into_inner().map(|n| self.name(n)).collect();
+        let mut names: Vec<Name> = self.place_names(place_pair)?;
         let field = names.pop().ok_or_else(|| internal(pspan, "modify"))?;
         if names.is_empty() {
             return Err(Diag::error(pspan, "`modify` needs an object and a field, like `modify f.power += 2`"));

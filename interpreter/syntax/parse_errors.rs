@@ -102,6 +102,12 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                 reserved_help(&words, found).or_else(|| syntax_help(&positives, found)).or_else(|| context_help(before, found, &positives));
             Diag::error(span, message).label("here").maybe_help(help)
         }
+        ErrorVariant::CustomError { message } if message == "call limit reached" => Diag::error(
+            span,
+            format!("this file takes the parser too long: more than {} rules tried", crate::budgets::PARSE_CALLS),
+        )
+        .label("the parser gave up here")
+        .help("brackets nested in brackets that each read two ways (`[x in [x in ..]]`, `if(if(..))`) make it try every combination: name the inner parts with `let` or functions"),
         ErrorVariant::CustomError { message } => Diag::error(span, message),
     }
 }
