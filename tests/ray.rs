@@ -7,26 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// A folder of the test's own under the system's temporary folder (a short path: Ray's sockets
-/// live in it, and a socket's path may not pass 107 bytes), removed when the test ends, pass or fail.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new() -> Self {
-        let dir = std::env::temp_dir().join(format!("arbiter-ray-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("make the test's temporary folder");
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 #[test]
 fn a_sharded_sim_on_a_local_ray_cluster_of_two_nodes_merges_into_one_machines_bytes() {
@@ -36,12 +18,14 @@ fn a_sharded_sim_on_a_local_ray_cluster_of_two_nodes_merges_into_one_machines_by
     let python = String::from_utf8(install.stdout).unwrap().trim().to_string();
     // Ray's session folders (logs, sockets) and the archive each node unpacks go under a temporary
     // folder of this test's own, removed when it ends: run after run they would fill the disk.
-    let tmp = Scratch::new();
+    // (Under the system's temporary folder: a short path, for Ray's sockets live in it and a
+    // socket's path may not pass 107 bytes.)
+    let tmp = tempfile::Builder::new().prefix("arbiter-ray-test-").tempdir().expect("make the test's temporary folder");
     let out = Command::new(&python)
         .arg(root.join("contrib/ray/check_local_cluster.py"))
         .arg("--arbiter")
         .arg(env!("CARGO_BIN_EXE_arbiter"))
-        .env("TMPDIR", &tmp.0)
+        .env("TMPDIR", tmp.path())
         .env_remove("RAY_TMPDIR")
         .current_dir(root)
         .output()
