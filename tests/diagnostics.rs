@@ -167,3 +167,75 @@ fn a_place_longer_than_an_expression_may_nest_is_refused() {
     }
     assert!(parse_file(FileId::NOWHERE, "proc p(x: int) {\n  x.a.b = 1\n}\n").is_ok());
 }
+
+/// A file with thousands of mistakes shows the first hundred, drawn, and counts the rest; the
+/// summary and an editor still get them all. (Each was drawn, and miette read the file from its
+/// start for each: 40,000 mistakes took a minute, and printed 11 MB.)
+#[test]
+fn thousands_of_mistakes_in_one_file_show_the_first_hundred_and_count_the_rest() {
+    use arbiter::check_files::check_files;
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-many-").tempdir().unwrap();
+    let path = dir.path().join("many.arb");
+    let body: String = (0..3000).map(|i| format!("func f{i}() = zz\n")).collect();
+    std::fs::write(&path, format!("for tic-tac-toe\n{body}")).unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    assert_eq!(checked.errors(), 3000, "every mistake is counted");
+    assert_eq!(checked.diagnostics().count(), 3000, "and given to an editor");
+    let shown = checked.rendered();
+    assert_eq!(shown.matches("× unknown name `zz`").count(), diag::SHOWN_PER_FILE, "{}", &shown[shown.len().saturating_sub(600)..]);
+    assert!(shown.contains("many.arb:101:14"), "the hundredth is drawn in its place");
+    assert!(!shown.contains("many.arb:102:"), "the hundred and first is not");
+    assert!(shown.contains("… and 2900 more problems in "), "{}", &shown[shown.len().saturating_sub(600)..]);
+    // `diag::render`, which `play`, `sim` and the scenario runner use, shows as many.
+    let loaded = project().load("tic-tac-toe", &[], std::slice::from_ref(&path));
+    let Err(ds) = &loaded.result else { panic!("the file should not check") };
+    let rendered = diag::render(ds, &loaded.files);
+    assert_eq!(rendered.matches("× unknown name `zz`").count(), diag::SHOWN_PER_FILE);
+    assert!(rendered.ends_with(", not shown (the first 100 of a file are)\n"), "{}", &rendered[rendered.len().saturating_sub(300)..]);
+}
+
+/// A place over many lines is drawn by its first line, its label saying where it ends: nested
+/// mistakes each drew every line of their place (16 KB of source printed 45 MB).
+#[test]
+fn a_place_over_many_lines_is_drawn_by_its_first_line() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-long-place-").tempdir().unwrap();
+    let path = dir.path().join("nested.arb");
+    let depth = 30;
+    std::fs::write(&path, format!("for tic-tac-toe\nfunc h() = {}1{}\n", "[not\n".repeat(depth), "]".repeat(depth))).unwrap();
+    let out = report(&path);
+    let reports: Vec<&str> = out.split("  × ").skip(1).collect();
+    assert_eq!(reports.len(), depth, "{out}");
+    for r in &reports {
+        let drawn = r.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).count();
+        assert!(drawn <= 6, "a report draws a few lines, not its whole place:\n{r}");
+    }
+    let last_line = depth + 2;
+    assert!(out.contains(&format!("wrong kind of value (runs on to line {last_line})")), "{out}");
+    // A place over a few lines is drawn whole, as before.
+    let few = dir.path().join("few.arb");
+    std::fs::write(&few, "for tic-tac-toe\nfunc h() = [not\n[not\n1]]\n").unwrap();
+    let out = report(&few);
+    assert!(!out.contains("runs on to line"), "{out}");
+    assert!(out.contains("╭─▶") && out.contains("├─▶"), "{out}");
+}
+
+/// A game may declare `VARIANT_LIMIT` variants, all its files together: each is compiled and
+/// checked with the whole game on its own, and 5,000 in one file took minutes to check. One more
+/// is refused where it is written; as many are checked.
+#[test]
+fn a_game_with_more_variants_than_the_limit_is_refused_where_the_one_too_many_is() {
+    use arbiter::budgets::VARIANT_LIMIT;
+    use arbiter::check_files::check_files;
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-variants-").tempdir().unwrap();
+    let path = dir.path().join("house.arb");
+    let variants = |n: usize| -> String { (0..n).map(|i| format!("variant v{i} \"Variant {i}\" {{ }}\n")).collect() };
+    std::fs::write(&path, format!("for tic-tac-toe\n{}", variants(VARIANT_LIMIT))).unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    assert_eq!(checked.errors(), 0, "{}", checked.rendered());
+    std::fs::write(&path, format!("for tic-tac-toe\n{}", variants(5000))).unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    let shown = checked.rendered();
+    assert_eq!(checked.errors(), 1, "{shown}");
+    assert!(shown.contains(&format!("× this game has more than {VARIANT_LIMIT} variants")), "{shown}");
+    assert!(shown.contains(&format!("house.arb:{}:9]", VARIANT_LIMIT + 2)), "at the one too many: {shown}");
+}

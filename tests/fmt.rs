@@ -208,3 +208,23 @@ fn fmt_dash_formats_standard_input_for_editors() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), broken);
     assert!(String::from_utf8_lossy(&out.stderr).contains("<stdin>"));
 }
+
+/// A file that formatting would grow past the largest file accepted is left as it is, and the
+/// error says so (it said "a fault in `arbiter fmt`": the formatted text did not read back).
+#[test]
+fn a_file_formatting_would_make_too_large_is_left_as_it_is() {
+    let dir = tempfile::Builder::new().prefix("arbiter-fmt-large-").tempdir().expect("temp dir");
+    let file = dir.path().join("big.arb");
+    let line = "const c: int=1+1\n";
+    let text: String = "for tic-tac-toe\n".to_string() + &line.repeat((arbiter::budgets::FILE_LIMIT - 100) / line.len());
+    assert!(text.len() < arbiter::budgets::FILE_LIMIT);
+    std::fs::write(&file, &text).expect("write");
+    let out = arbiter(&["fmt", "big.arb"], dir.path(), None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    // Each line gains four spaces: `const c: int = 1 + 1`.
+    let kib = (text.len() + 4 * (text.lines().count() - 1)).div_ceil(1024);
+    assert!(err.contains(&format!("big.arb: formatted, it would be {kib} KiB, larger than a file may be (1024 KiB)")), "{err}");
+    assert!(!err.contains("fault"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), text, "the file is not touched");
+}

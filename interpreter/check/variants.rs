@@ -7,8 +7,10 @@ use super::steps::{self, Edit};
 use super::{Checker, ItemRef, Placed, Role};
 use arbiter_ir::{VariantChange, VariantInfo};
 use arbiter_syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
+use arbiter_syntax::budgets::VARIANT_LIMIT;
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::{FileId, Span, Spanned};
+use std::collections::HashSet;
 
 type Key = (&'static str, String);
 
@@ -76,13 +78,21 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     let parts: Vec<(String, Placed<'a>)> =
         placed.iter().filter(|p| !not_rules(p)).filter_map(|p| variant_of(p).map(|v| (v, p.clone()))).collect();
     let mut base: Vec<Placed<'a>> = placed.iter().filter(|p| !not_rules(p) && variant_of(p).is_none()).cloned().collect();
-    let variants: Vec<(&'a VariantItem, Span)> = placed
+    let mut variants: Vec<(&'a VariantItem, Span)> = placed
         .iter()
         .filter_map(|p| match &p.item {
             ItemRef::Written(Spanned { node: Item::Variant(v), span }) => Some((v, *span)),
             _ => None,
         })
         .collect();
+    if let Some((extra, _)) = variants.get(VARIANT_LIMIT) {
+        c.error(
+            Diag::error(extra.name.span, format!("this game has more than {VARIANT_LIMIT} variants"))
+                .label("one too many")
+                .help("each variant is checked on its own with the whole game, so a game may have only so many: remove some, or join variants always played together into one"),
+        );
+        variants.truncate(VARIANT_LIMIT);
+    }
     // A variant's items are checked as the file it is written in: a rulebook's variants cite the
     // rulebook; a house rule in a user's own file need not.
     let role_of = |v: &VariantItem| {
@@ -102,7 +112,12 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     }
     let known = known_items(placed, &base, &parts, &variants);
     check_step_names(c, &base);
+    let mut declared = HashSet::new();
     for (v, span) in &variants {
+        if !declared.insert(v.name.node.as_str()) {
+            c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
+            continue;
+        }
         declare_variant(c, &known, &base, &parts, &variants, v, *span);
     }
     for v in order(c, &variants, placed, selected) {
@@ -201,10 +216,6 @@ fn declare_variant(
     v: &VariantItem,
     span: Span,
 ) {
-    if c.game.variants.iter().any(|x| x.name == v.name.node) {
-        c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
-        return;
-    }
     for parent in &v.extends {
         if !variants.iter().any(|(w, _)| w.name.node == parent.node) {
             let help = did_you_mean(&parent.node, variants.iter().map(|(w, _)| w.name.node.as_str()));

@@ -126,6 +126,11 @@ fn explain(name: &str, refused: &Refused) -> String {
                 diag::render(std::slice::from_ref(d), std::slice::from_ref(file))
             )
         }
+        Refused::TooLarge { bytes } => format!(
+            "error: {name}: formatted, it would be {} KiB, larger than a file may be ({} KiB), so it was left as it is\n  help: split it into several files\n",
+            bytes.div_ceil(1024),
+            crate::budgets::FILE_LIMIT >> 10
+        ),
         Refused::Meaning { line } => format!(
             "error: {name}:{line}: formatting would change what this file means, so it was left as it is\n  help: this is a fault in `arbiter fmt`; please report it with the file\n"
         ),

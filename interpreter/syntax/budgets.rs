@@ -38,6 +38,10 @@ pub const MEMORY_BUDGET: u64 = 256 << 20;
 /// practice: this stops it with an error, within about a second.
 pub const PARSE_CALLS: usize = 30_000_000;
 
+/// Variants one game may declare, all its files together: each is compiled and checked with the
+/// whole game on its own (`arbiter check`), so that thousands took minutes.
+pub const VARIANT_LIMIT: usize = 256;
+
 /// The stack a file is parsed on: enough for the largest file accepted (`FILE_LIMIT`), its
 /// operators chained without brackets. Reserved, not used unless needed.
 pub const PARSE_STACK: usize = 256 << 20;

@@ -1,8 +1,11 @@
 //! Diagnostics: every phase reports all of its errors as `Diag`s with spans; they are rendered
-//! with miette, one report per error, the file as the source.
+//! with miette, one report per error, the lines around its place as the source.
 
 use crate::span::{SourceFile, Span};
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, Severity};
+use miette::{
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents, Severity, SourceSpan, SpanContents,
+};
+use std::collections::HashMap;
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -61,10 +64,10 @@ impl Diag {
     }
 }
 
-/// A `Diag` bound to its source text, ready for miette.
+/// A `Diag` bound to its file, ready for miette.
 struct Bound<'a> {
     diag: &'a Diag,
-    src: NamedSource<String>,
+    src: Window<'a>,
 }
 
 impl fmt::Debug for Bound<'_> {
@@ -99,56 +102,157 @@ impl Diagnostic for Bound<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.diag.span;
-        let len = (span.end.saturating_sub(span.start)) as usize;
         let label = if self.diag.label.is_empty() { None } else { Some(self.diag.label.clone()) };
-        let main = LabeledSpan::new(label, span.start as usize, len);
+        let main = self.src.drawn(span, label);
         // Related places in the same file are labelled too (miette shows one file per report).
-        let related = self
-            .diag
-            .related
-            .iter()
-            .filter(move |(r, _)| r.file == span.file)
-            .map(|(r, l)| LabeledSpan::new(Some(l.clone()), r.start as usize, (r.end.saturating_sub(r.start)) as usize));
+        let related = self.diag.related.iter().filter(move |(r, _)| r.file == span.file).map(|(r, l)| self.src.drawn(*r, Some(l.clone())));
         Some(Box::new(std::iter::once(main).chain(related)))
+    }
+}
+
+/// A file as miette reads it: only the lines around a place, found with the file's line index
+/// (miette's own reading of a text counts its lines from the start for every report, so that
+/// thousands of reports on one file took minutes), and the file's text never copied.
+struct Window<'a>(&'a SourceFile);
+
+impl Window<'_> {
+    /// A place as drawn: whole when it covers at most `DRAWN_LINES` lines, else its first line,
+    /// the label saying where it ends.
+    fn drawn(&self, span: Span, label: Option<String>) -> LabeledSpan {
+        let (start, end) = (span.start as usize, (span.end as usize).max(span.start as usize));
+        let first = self.0.line_index(start);
+        let last = self.0.line_index(end.saturating_sub(1).max(start));
+        if last - first < DRAWN_LINES {
+            return LabeledSpan::new(label, start, end - start);
+        }
+        let line_end = self.0.line_start(first + 1).saturating_sub(1);
+        let line = self.0.text.get(start..line_end).unwrap_or("").trim_end_matches('\r');
+        let note = format!("runs on to line {}", last + 1);
+        let label = Some(match label {
+            Some(l) => format!("{l} ({note})"),
+            None => note,
+        });
+        LabeledSpan::new(label, start, line.len())
+    }
+}
+
+impl miette::SourceCode for Window<'_> {
+    fn read_span<'a>(&'a self, span: &SourceSpan, before: usize, after: usize) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let file = self.0;
+        let (start, len) = (span.offset(), span.len());
+        let end = start.checked_add(len).filter(|e| *e <= file.text.len()).ok_or(MietteError::OutOfBounds)?;
+        // The lines miette will read, and one more each side, from line starts (char boundaries).
+        let first = file.line_index(start).saturating_sub(before + 1);
+        let from = file.line_start(first);
+        let to = file.line_start(file.line_index(end) + after + 2);
+        let text = file.text.get(from..to).ok_or(MietteError::OutOfBounds)?;
+        let local = <str as miette::SourceCode>::read_span(text, &SourceSpan::new((start - from).into(), len), before, after)?;
+        let at = SourceSpan::new((local.span().offset() + from).into(), local.span().len());
+        Ok(Box::new(MietteSpanContents::new_named(
+            file.name.clone(),
+            local.data(),
+            at,
+            first + local.line(),
+            local.column(),
+            // The lines these contents cover (miette's reading counts from the text's start,
+            // which made it join reports' places thousands of lines apart into one).
+            local.line_count().saturating_sub(local.line()),
+        )))
     }
 }
 
 /// How far along a line a diagnostic's place may be and still be shown with its source line.
 const LONG_LINE: usize = 10_000;
 
-/// Render diagnostics as text (no colour, fixed width, the same on every machine).
-pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
-    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
-    let mut out = String::new();
-    let plain = |out: &mut String, d: &Diag, at: Option<String>| {
-        let mark = if d.is_error() { "×" } else { "⚠" };
-        out.push_str(&format!("  {mark} {}\n", d.message));
-        if let Some(at) = at {
-            out.push_str(&format!("   at {at}\n"));
+/// A place drawn over more lines than this is drawn by its first line.
+const DRAWN_LINES: usize = 4;
+
+/// How many diagnostics are shown for one file; the rest are counted (`arbiter check`'s summary
+/// still counts them all, and an editor gets them all).
+pub const SHOWN_PER_FILE: usize = 100;
+
+/// Renders diagnostics one at a time, at most [`SHOWN_PER_FILE`] for each file.
+pub struct Renderer {
+    handler: GraphicalReportHandler,
+    shown: HashMap<String, usize>,
+    /// Files with diagnostics not shown, in the order first met, and how many.
+    hidden: Vec<(String, usize)>,
+}
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Renderer {
+            handler: GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100),
+            shown: HashMap::new(),
+            hidden: Vec::new(),
         }
-        if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {h}\n"));
+    }
+}
+
+impl Renderer {
+    /// Render `d` (its place found among `files`) onto `out`, unless its file has shown enough.
+    pub fn add(&mut self, out: &mut String, d: &Diag, files: &[SourceFile]) {
+        let file = SourceFile::find(files, d.span.file);
+        let name = file.map(|f| f.name.as_str()).unwrap_or("");
+        let shown = self.shown.entry(name.to_string()).or_default();
+        if *shown >= SHOWN_PER_FILE {
+            match self.hidden.iter_mut().find(|(n, _)| n == name) {
+                Some((_, n)) => *n += 1,
+                None => self.hidden.push((name.to_string(), 1)),
+            }
+            return;
         }
-    };
-    for d in diags {
-        let Some(file) = SourceFile::find(files, d.span.file) else {
-            plain(&mut out, d, None);
-            continue;
+        *shown += 1;
+        let plain = |out: &mut String, at: Option<String>| {
+            let mark = if d.is_error() { "×" } else { "⚠" };
+            out.push_str(&format!("  {mark} {}\n", d.message));
+            if let Some(at) = at {
+                out.push_str(&format!("   at {at}\n"));
+            }
+            if let Some(h) = &d.help {
+                out.push_str(&format!("  help: {h}\n"));
+            }
+        };
+        let Some(file) = file else {
+            plain(out, None);
+            return;
         };
         // miette cannot show a place that far along a line (it panics past column 65,535): the
         // file, line and column instead.
+        let far = |o: u32| {
+            let o = o as usize;
+            o.saturating_sub(file.line_start(file.line_index(o))) > LONG_LINE && file.line_col(o).1 > LONG_LINE
+        };
         let far = std::iter::once(d.span)
             .chain(d.related.iter().map(|(r, _)| *r).filter(|r| r.file == d.span.file))
-            .any(|s| file.line_col(s.start as usize).1 > LONG_LINE || file.line_col(s.end as usize).1 > LONG_LINE);
+            .any(|s| far(s.start) || far(s.end));
         if far {
             let (line, col) = file.line_col(d.span.start as usize);
-            plain(&mut out, d, Some(format!("{}:{line}:{col}", file.name)));
-            continue;
+            plain(out, Some(format!("{}:{line}:{col}", file.name)));
+            return;
         }
-        let (name, text) = (file.name.clone(), file.text.to_string());
-        let bound = Bound { diag: d, src: NamedSource::new(name, text) };
-        let _ = handler.render_report(&mut out, &bound);
+        let _ = self.handler.render_report(out, &Bound { diag: d, src: Window(file) });
     }
+
+    /// A line for each file with diagnostics not shown, saying how many.
+    pub fn finish(&self, out: &mut String) {
+        for (name, n) in &self.hidden {
+            let more = if *n == 1 { "1 more problem".to_string() } else { format!("{n} more problems") };
+            let file = if name.is_empty() { String::new() } else { format!(" in {name}") };
+            out.push_str(&format!("  … and {more}{file}, not shown (the first {SHOWN_PER_FILE} of a file are)\n"));
+        }
+    }
+}
+
+/// Render diagnostics as text (no colour, fixed width, the same on every machine), at most
+/// [`SHOWN_PER_FILE`] for each file.
+pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
+    let mut r = Renderer::default();
+    let mut out = String::new();
+    for d in diags {
+        r.add(&mut out, d, files);
+    }
+    r.finish(&mut out);
     out
 }
 

@@ -182,6 +182,8 @@ pub enum Refused {
     /// The formatted text would parse to another tree: a fault of the formatter, caught before
     /// anything is written. The first line where the two texts differ.
     Meaning { line: usize },
+    /// The formatted text would be larger than a file may be (`budgets::FILE_LIMIT`): its length.
+    TooLarge { bytes: usize },
 }
 
 /// `text` (the file `name`) in the canonical layout, if it parses and the layout keeps its tree.
@@ -195,6 +197,9 @@ pub fn format_checked(name: &str, text: &str) -> Result<String, Refused> {
     let formatted = format(text);
     if formatted == text {
         return Ok(formatted);
+    }
+    if formatted.len() > crate::budgets::FILE_LIMIT {
+        return Err(Refused::TooLarge { bytes: formatted.len() });
     }
     // Read under the same file id, so that the trees differ at most in their spans.
     match super::parse_file(before.id, &formatted) {

@@ -215,13 +215,23 @@ impl SourceFile {
 
     /// 1-based line and column of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
+        let line = self.line_index(offset);
         let start = self.line_starts.get(line).copied().unwrap_or(0);
         let col = self.text.get(start..offset).map(|s| s.chars().count()).unwrap_or(0);
         (line + 1, col + 1)
+    }
+
+    /// 0-based line of a byte offset.
+    pub fn line_index(&self, offset: usize) -> usize {
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// Where 0-based line `line` starts (the text's end past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts.get(line).copied().unwrap_or(self.text.len())
     }
 
     /// The text of a span, if it lies in this file.

@@ -8,13 +8,14 @@ use arbiter_syntax::diag::{self, Diag};
 use arbiter_syntax::span::SourceFile;
 use indexmap::IndexMap;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// Diagnostics found so far, rendered once each.
+/// Diagnostics found so far, rendered once each (at most `diag::SHOWN_PER_FILE` a file).
 #[derive(Default)]
 struct Report {
-    seen: Vec<(String, String)>,
+    seen: HashSet<(String, u32, u32, String)>,
+    renderer: diag::Renderer,
     text: String,
     diags: Vec<Diag>,
     /// The file each of `diags` points into (none for a problem outside the files).
@@ -26,15 +27,19 @@ impl Report {
         for d in &found.diags {
             let source = SourceFile::find(&found.files, d.span.file);
             let file = source.map(|f| f.name.clone()).unwrap_or_default();
-            let key = (format!("{file}:{}:{}", d.span.start, d.span.end), d.message.clone());
-            if self.seen.contains(&key) {
+            if !self.seen.insert((file, d.span.start, d.span.end, d.message.clone())) {
                 continue;
             }
-            self.seen.push(key);
-            self.text.push_str(&diag::render(std::slice::from_ref(d), &found.files));
+            self.renderer.add(&mut self.text, d, &found.files);
             self.diags.push(d.clone());
             self.files.push(source.cloned());
         }
+    }
+
+    /// The report ends: how many diagnostics were not shown.
+    fn finish(mut self) -> Report {
+        self.renderer.finish(&mut self.text);
+        self
     }
 }
 
@@ -166,7 +171,7 @@ fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forc
     for f in found.iter().flatten() {
         report.add(f);
     }
-    Checked { report, unknown, files: files.len() }
+    Checked { report: report.finish(), unknown, files: files.len() }
 }
 
 /// A set of variants and the game compiled with them up to its scenarios (none when a file
