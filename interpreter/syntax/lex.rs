@@ -89,26 +89,38 @@ fn next(text: &str, at: usize) -> (Tok, usize) {
 
 /// Where the text starting with the quote at `at` ends: after its closing quote. `\"` and `{{`
 /// do not end it; `{expr}` is code, which may hold texts of its own. A text ends at its line's
-/// end at the latest, closed or not (so one unclosed quote does not swallow the file).
+/// end at the latest, closed or not (so one unclosed quote does not swallow the file). Texts in
+/// code in texts are followed with a stack, not by recursion: a line of `"{"{"{..` overflowed
+/// the stack of the language server, which reads files that do not parse.
 fn text_end(text: &str, at: usize) -> usize {
     let bytes = text.as_bytes();
     let mut i = at + 1;
-    // How many `{` of code are open (inside them, `"` begins a nested text).
-    let mut depth = 0usize;
-    while let Some(&b) = bytes.get(i) {
+    // For each text open, the innermost last: how many `{` of code are open in it (inside them,
+    // `"` begins a nested text).
+    let mut open: Vec<usize> = vec![0];
+    while let (Some(&b), Some(depth)) = (bytes.get(i), open.last_mut()) {
         match b {
             b'\n' | b'\r' => return i,
-            b'\\' if depth == 0 => i += 2,
-            b'"' if depth == 0 => return i + 1,
-            b'"' => i = text_end(text, i),
-            b'{' if depth == 0 && bytes.get(i + 1) == Some(&b'{') => i += 2,
-            b'}' if depth == 0 && bytes.get(i + 1) == Some(&b'}') => i += 2,
+            b'\\' if *depth == 0 => i += 2,
+            b'"' if *depth == 0 => {
+                open.pop();
+                i += 1;
+                if open.is_empty() {
+                    return i;
+                }
+            }
+            b'"' => {
+                open.push(0);
+                i += 1;
+            }
+            b'{' if *depth == 0 && bytes.get(i + 1) == Some(&b'{') => i += 2,
+            b'}' if *depth == 0 && bytes.get(i + 1) == Some(&b'}') => i += 2,
             b'{' => {
-                depth += 1;
+                *depth += 1;
                 i += 1;
             }
             b'}' => {
-                depth = depth.saturating_sub(1);
+                *depth = depth.saturating_sub(1);
                 i += 1;
             }
             _ => i += 1,
@@ -173,5 +185,18 @@ mod tests {
         assert_eq!(kinds("/* never closed"), vec![(Tok::BlockComment, "/* never closed")]);
         assert_eq!(kinds("\"{ never"), vec![(Tok::Text, "\"{ never")]);
         assert_eq!(kinds("\"\\"), vec![(Tok::Text, "\"\\")]);
+    }
+
+    /// Texts in code in texts, as deep as a line of a file may hold them, end with the line
+    /// (followed with a stack: recursion overflowed the stack).
+    #[test]
+    fn texts_nested_without_end_end_with_their_line() {
+        let line = "\"{".repeat(300_000);
+        let text = format!("{line}\nx");
+        assert_eq!(kinds(&text), vec![(Tok::Text, line.as_str()), (Tok::Newline, "\n"), (Tok::Word, "x")]);
+        assert_eq!(
+            kinds("\"a {\"b {\"c\"} d\"} e\" f"),
+            vec![(Tok::Text, "\"a {\"b {\"c\"} d\"} e\""), (Tok::Space, " "), (Tok::Word, "f")]
+        );
     }
 }
