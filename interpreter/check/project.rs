@@ -300,7 +300,7 @@ impl Project {
                 let rules = compile_rules(read.files.clone(), &read.inputs, variants);
                 let result = add_scenarios(rules.clone(), &read.inputs);
                 let loaded = Loaded { files: read.files.clone(), result };
-                (loaded, Some(Base { read, variants: variants.to_vec(), rules }))
+                (loaded, Some(Base::new(read, variants, rules)))
             }
         }
     }
@@ -309,7 +309,7 @@ impl Project {
     pub fn compile_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Option<Base> {
         let read = self.read(game, extra).ok()?;
         let rules = compile_rules(read.files.clone(), &read.inputs, variants);
-        Some(Base { read, variants: variants.to_vec(), rules })
+        Some(Base::new(read, variants, rules))
     }
 
     /// What `load` gives with the base's variants and extra files and then `path`, without
@@ -318,8 +318,7 @@ impl Project {
     /// lines, is one of the base's files, or cannot be read or parsed; or a variant is unknown:
     /// that is reported at a scenario's `variant` line): `load` it then.
     pub fn load_scenario(&self, base: &Base, path: &Path) -> Option<Loaded> {
-        let known = canonical(path);
-        if base.read.paths.iter().any(|q| canonical(q) == known)
+        if canonical(path).is_some_and(|known| base.canon.contains(&known))
             || !base.variants.iter().all(|v| base.rules.game.active_variants.contains(v))
         {
             return None;
@@ -353,13 +352,15 @@ impl Project {
             return Err((files, diags));
         }
         let mut paths = self.game_files(game);
+        // The files in `paths`, as written and canonical (none for a file that does not exist).
+        let mut written: HashSet<PathBuf> = paths.iter().map(|(p, _)| p.clone()).collect();
+        let mut known: HashSet<Option<PathBuf>> = paths.iter().map(|(p, _)| canonical(p)).collect();
         let rules = self.rules_for(game);
         for p in rules.iter().chain(extra) {
-            let known = canonical(p);
-            if paths.iter().any(|(q, _)| canonical(q) == known) {
-                continue;
+            if known.insert(canonical(p)) {
+                written.insert(p.clone());
+                paths.push((p.clone(), Role::Cards));
             }
-            paths.push((p.clone(), Role::Cards));
         }
         let mut inputs = Vec::new();
         // Files a scenario names with `uses` that lead out of its folder: never read.
@@ -404,8 +405,8 @@ impl Project {
                         match used_path(&p, &u.node) {
                             Some(q) if !p.parent().is_some_and(|d| really_inside(d, &q)) => diags.push(leads_out(u.span, &u.node)),
                             Some(q) => {
-                                let known = canonical(&q);
-                                if !paths.iter().any(|(x, _)| canonical(x) == known || *x == q) {
+                                if !written.contains(&q) && known.insert(canonical(&q)) {
+                                    written.insert(q.clone());
                                     paths.push((q, Role::Cards));
                                 }
                             }
@@ -497,8 +498,17 @@ struct Read {
 /// scenario files are checked against copies of it (`Project::load_scenario`).
 pub struct Base {
     read: Read,
+    /// `read.paths`, canonical: a scenario file among them is no scenario file of its own.
+    canon: HashSet<PathBuf>,
     variants: Vec<String>,
     rules: Checker,
+}
+
+impl Base {
+    fn new(read: Read, variants: &[String], rules: Checker) -> Base {
+        let canon = read.paths.iter().filter_map(|p| canonical(p)).collect();
+        Base { read, canon, variants: variants.to_vec(), rules }
+    }
 }
 
 /// What a scenario file is checked and run with: itself, and the files named `fixtures*.arb` in its
