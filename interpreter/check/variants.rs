@@ -10,6 +10,7 @@ use arbiter_syntax::ast::{Item, StepHow, StepOp, VariantItem, VariantOp};
 use arbiter_syntax::budgets::VARIANT_LIMIT;
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::{FileId, Span, Spanned};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::HashSet;
 
 type Key = (&'static str, String);
@@ -28,6 +29,10 @@ struct Known<'a> {
     /// The base items' keys, and the items any variant adds.
     existing: Vec<Key>,
     added: Vec<Key>,
+    /// Where each base item is (the first of a name), by kind and name; and the items variants
+    /// add, by kind: each variant's changes look them up, in every compile.
+    base_spans: FxHashMap<&'static str, FxHashMap<String, Span>>,
+    added_names: FxHashMap<&'static str, FxHashSet<String>>,
     /// Every version of each procedure (the base's, and each variant's `replace` or `add`), and
     /// the steps variants insert: (procedure, step name).
     proc_versions: Vec<(&'a str, &'a arbiter_syntax::ast::Block)>,
@@ -36,7 +41,16 @@ struct Known<'a> {
 
 impl Known<'_> {
     fn exists(&self, kind: &str, name: &str) -> bool {
-        self.existing.iter().chain(&self.added).any(|(k, n)| *k == kind && n == name)
+        self.in_base(kind, name) || self.added_names.get(kind).is_some_and(|m| m.contains(name))
+    }
+
+    fn in_base(&self, kind: &str, name: &str) -> bool {
+        self.base_span(kind, name).is_some()
+    }
+
+    /// Where the base's `kind` item `name` is written (the first, if declared twice).
+    fn base_span(&self, kind: &str, name: &str) -> Option<Span> {
+        self.base_spans.get(kind).and_then(|m| m.get(name)).copied()
     }
 
     /// The step names some version of `proc` has, or some variant inserts into it.
@@ -165,9 +179,16 @@ fn known_items<'a>(
     let mut known = Known {
         existing: base.iter().filter_map(|p| key(&p.item.node)).collect(),
         added: Vec::new(),
+        base_spans: FxHashMap::default(),
+        added_names: FxHashMap::default(),
         proc_versions: Vec::new(),
         inserted: Vec::new(),
     };
+    for p in base {
+        if let Some(n) = p.item.node.rule_name() {
+            known.base_spans.entry(p.item.node.kind_word()).or_default().entry(n.node.clone()).or_insert(p.item.span);
+        }
+    }
     for p in placed {
         if let ItemRef::Written(Spanned { node: item, .. }) = &p.item
             && let Some(v) = proc_body(item)
@@ -201,6 +222,9 @@ fn known_items<'a>(
                 _ => {}
             }
         }
+    }
+    for (k, n) in &known.added {
+        known.added_names.entry(*k).or_default().insert(n.clone());
     }
     known
 }
@@ -333,7 +357,7 @@ fn with_parents<'a>(
 
 /// One change a variant makes, checked against what exists (on or off), for `variants --show`.
 fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<VariantOp>) -> Option<VariantChange> {
-    let base_span = |kind: &str, name: &str| base.iter().find(|p| is_item(&p.item.node, kind, name)).map(|p| p.item.span);
+    let base_span = |kind: &str, name: &str| known.base_span(kind, name);
     match &op.node {
         VariantOp::Replace(item) | VariantOp::Add(item) => {
             let is_replace = matches!(op.node, VariantOp::Replace(_));
@@ -341,8 +365,8 @@ fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<Varian
                 c.error(Diag::error(item.span, format!("a `{}` item has no name a variant can refer to", item.node.kind_word())));
                 return None;
             };
-            let in_base = known.existing.iter().any(|(k, n)| *k == kind && *n == name);
-            let exists = in_base || (is_replace && known.added.contains(&(kind, name.clone())));
+            let in_base = known.in_base(kind, &name);
+            let exists = in_base || (is_replace && known.added_names.get(kind).is_some_and(|m| m.contains(&name)));
             let nspan = item.node.rule_name().map(|n| n.span).unwrap_or(item.span);
             if is_replace && !exists {
                 c.error(
