@@ -179,3 +179,30 @@ fn a_parse_that_would_backtrack_without_end_is_stopped() {
         assert!(!e.message.contains("takes the parser too long"), "a real file ran out of parse budget: {}", e.message);
     }
 }
+
+/// A chain of functions each calling the next, as long as a file may hold, compiles on a thread
+/// with a small stack: what a function's calls read was worked out by recursing along the chain
+/// (30,000 functions, or 500 whose calls sit under 60 minus signs, overflowed the stack of
+/// `play`, `sim`, `variants` and the language server).
+#[test]
+fn a_long_chain_of_calls_compiles_on_a_small_stack() {
+    let dir = tempfile::Builder::new().prefix("arbiter-chain-").tempdir().unwrap();
+    let chain = |n: usize, minus: usize| -> String {
+        let mut s = String::from("for tic-tac-toe\n");
+        for i in 0..n {
+            s.push_str(&format!("func z{i}() = {}z{}()\n", "-".repeat(minus), i + 1));
+        }
+        s + &format!("func z{n}() = 1\n")
+    };
+    for (name, text) in [("long.arb", chain(30_000, 0)), ("deep.arb", chain(500, 60))] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
+        let loaded = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || Project::at(root).load("tic-tac-toe", &[], &[path]).result.is_ok())
+            .unwrap()
+            .join();
+        assert!(matches!(loaded, Ok(true)), "{name} should compile");
+    }
+}

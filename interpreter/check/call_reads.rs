@@ -61,8 +61,44 @@ pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
             *e = Prov::Unknown;
         }
     }
-    for f in 0..game.funcs.len() {
-        summary(game, &fields, &mut done, f);
+    // Each function is summed up after the functions it calls (depth first, with a stack of
+    // our own: a chain of functions each calling the next, thousands long, overflowed the
+    // thread's stack when this recursed), so that summing it up looks its callees up. A callee
+    // still being worked on is on a cycle: recursion reads everything, in whatever order.
+    let callees: Vec<Vec<usize>> = game
+        .funcs
+        .iter()
+        .map(|func| {
+            let mut out = Vec::new();
+            func.body.any(&mut |e| {
+                if let ExprKindIr::Call(g, _) = &e.kind {
+                    out.push(*g as usize);
+                }
+                false
+            });
+            out
+        })
+        .collect();
+    for root in 0..game.funcs.len() {
+        if !matches!(done.get(root), Some(State::Unknown)) {
+            continue;
+        }
+        let mut stack: Vec<(usize, usize)> = vec![(root, 0)];
+        set(&mut done, root, State::Working);
+        while let Some((f, next)) = stack.last_mut() {
+            let f = *f;
+            if let Some(&g) = callees.get(f).and_then(|c| c.get(*next)) {
+                *next += 1;
+                if matches!(done.get(g), Some(State::Unknown)) {
+                    set(&mut done, g, State::Working);
+                    stack.push((g, 0));
+                }
+                continue;
+            }
+            stack.pop();
+            let reads = sum_up(game, &fields, &done, f);
+            set(&mut done, f, State::Done(reads));
+        }
     }
     done.into_iter().map(|s| if let State::Done(r) = s { r } else { CallReads::Everything }).collect()
 }
@@ -74,15 +110,23 @@ enum State {
     Done(CallReads),
 }
 
-fn summary(game: &Game, fields: &SymMap<Prov>, done: &mut Vec<State>, f: usize) -> CallReads {
-    match done.get(f) {
-        Some(State::Done(r)) => return r.clone(),
-        Some(State::Working) | None => return CallReads::Everything,
-        Some(State::Unknown) => {}
-    }
+fn set(done: &mut [State], f: usize, state: State) {
     if let Some(s) = done.get_mut(f) {
-        *s = State::Working;
+        *s = state;
     }
+}
+
+/// What a call of `f` reads, as its caller sees it: its callees are summed up first, so that a
+/// function not done yet is one on a cycle (or out of range), which reads everything.
+fn summary(done: &[State], f: usize) -> CallReads {
+    match done.get(f) {
+        Some(State::Done(r)) => r.clone(),
+        _ => CallReads::Everything,
+    }
+}
+
+/// Sum up function `f`, its callees done (or on a cycle with it).
+fn sum_up(game: &Game, fields: &SymMap<Prov>, done: &[State], f: usize) -> CallReads {
     let Some(func) = game.funcs.get(f) else { return CallReads::Everything };
     let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(i, ty)).collect();
     let mut w = Walk { game, fields, done, deps: CallDeps::default(), everything: false };
@@ -103,9 +147,6 @@ fn summary(game: &Game, fields: &SymMap<Prov>, done: &mut Vec<State>, f: usize) 
         };
         CallReads::Only(Box::new(w.deps))
     };
-    if let Some(s) = done.get_mut(f) {
-        *s = State::Done(reads.clone());
-    }
     reads
 }
 
@@ -125,7 +166,7 @@ fn param(i: usize, ty: &Ty) -> Prov {
 struct Walk<'g> {
     game: &'g Game,
     fields: &'g SymMap<Prov>,
-    done: &'g mut Vec<State>,
+    done: &'g [State],
     deps: CallDeps,
     everything: bool,
 }
@@ -413,7 +454,7 @@ impl Walk<'_> {
     fn call(&mut self, f: usize, args: &[ExprIr], slots: &mut Vec<Prov>) -> Prov {
         let given: Vec<Prov> = args.iter().map(|a| self.walk(a, slots)).collect();
         let arg = |i: u16| given.get(usize::from(i)).copied().unwrap_or(Prov::Unknown);
-        let CallReads::Only(d) = summary(self.game, self.fields, self.done, f) else {
+        let CallReads::Only(d) = summary(self.done, f) else {
             self.everything = true;
             return Prov::Unknown;
         };
