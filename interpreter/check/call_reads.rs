@@ -131,23 +131,21 @@ fn sum_up(game: &Game, fields: &SymMap<Prov>, done: &[State], f: usize) -> CallR
     let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(i, ty)).collect();
     let mut w = Walk { game, fields, done, deps: CallDeps::default(), everything: false };
     let result = w.walk(&func.body, &mut slots);
-    let reads = if w.everything {
-        CallReads::Everything
-    } else {
-        w.deps.result = match result {
-            Prov::Covered => Returned::Covered,
-            Prov::Given(GivenObject::Param(i)) => Returned::Param(i),
-            Prov::Def => Returned::Def,
-            Prov::Zone(z, o) => Returned::Zone(z, o),
-            Prov::ZoneParam(i) => Returned::Zone(0, ZoneOwner::ZoneParam(i)),
-            Prov::Zones(m) => Returned::Zones(m),
-            Prov::ZoneList(m) => Returned::ZoneList(m),
-            Prov::Plain | Prov::Player(_) => Returned::Plain,
-            _ => Returned::Opaque,
-        };
-        CallReads::Only(Box::new(w.deps))
+    if w.everything {
+        return CallReads::Everything;
+    }
+    w.deps.result = match result {
+        Prov::Covered => Returned::Covered,
+        Prov::Given(GivenObject::Param(i)) => Returned::Param(i),
+        Prov::Def => Returned::Def,
+        Prov::Zone(z, o) => Returned::Zone(z, o),
+        Prov::ZoneParam(i) => Returned::Zone(0, ZoneOwner::ZoneParam(i)),
+        Prov::Zones(m) => Returned::Zones(m),
+        Prov::ZoneList(m) => Returned::ZoneList(m),
+        Prov::Plain | Prov::Player(_) => Returned::Plain,
+        _ => Returned::Opaque,
     };
-    reads
+    CallReads::Only(Box::new(w.deps))
 }
 
 /// What a parameter of type `ty` is.
