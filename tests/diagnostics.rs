@@ -239,3 +239,38 @@ fn a_game_with_more_variants_than_the_limit_is_refused_where_the_one_too_many_is
     assert!(shown.contains(&format!("× this game has more than {VARIANT_LIMIT} variants")), "{shown}");
     assert!(shown.contains(&format!("house.arb:{}:9]", VARIANT_LIMIT + 2)), "at the one too many: {shown}");
 }
+
+/// Mistakes on a very long line are each given by file, line and column, without the line (a
+/// line of 40,000 `func fN() = zz`, 770 KB, printed 77 MB: the line, once for each mistake shown).
+#[test]
+fn mistakes_on_a_very_long_line_do_not_print_the_line() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-one-line-").tempdir().unwrap();
+    let path = dir.path().join("one-line.arb");
+    let line: Vec<String> = (0..40_000).map(|i| format!("func f{i}() = zz")).collect();
+    std::fs::write(&path, format!("for tic-tac-toe\n{}\n", line.join(" "))).unwrap();
+    let out = report(&path);
+    assert!(out.len() < 60_000, "{} bytes printed", out.len());
+    assert!(out.contains("× unknown name `zz`\n   at "), "{}", &out[..out.len().min(600)]);
+    assert!(out.contains("one-line.arb:2:13\n"), "{}", &out[..out.len().min(600)]);
+}
+
+/// Two places of one mistake far apart in a file (a name declared twice, ten lines apart, deep in
+/// the file) are drawn as two snippets, without the lines between them (miette joined them into
+/// one when it counted lines from the file's start).
+#[test]
+fn two_places_far_apart_are_drawn_apart() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-apart-").tempdir().unwrap();
+    let path = dir.path().join("apart.arb");
+    let mut text = String::from("for tic-tac-toe\n");
+    for i in 0..300 {
+        text.push_str(&match i {
+            200 | 210 => "const twice: int = 1\n".to_string(),
+            _ => format!("const c{i}: int = {i}\n"),
+        });
+    }
+    std::fs::write(&path, text).unwrap();
+    let out = report(&path);
+    assert!(out.contains("× `twice` is declared twice"), "{out}");
+    assert!(out.contains("202 │ const twice") && out.contains("212 │ const twice"), "{out}");
+    assert!(!out.contains("206 │"), "the lines between are not drawn: {out}");
+}

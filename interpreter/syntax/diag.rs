@@ -142,7 +142,9 @@ impl miette::SourceCode for Window<'_> {
         let (start, len) = (span.offset(), span.len());
         let end = start.checked_add(len).filter(|e| *e <= file.text.len()).ok_or(MietteError::OutOfBounds)?;
         // The lines miette will read, and one more each side, from line starts (char boundaries).
-        let first = file.line_index(start).saturating_sub(before + 1);
+        // miette counts a lone `\r` as a line end and the line index does not: such a file is
+        // read from its start, as miette reads it (at most `SHOWN_PER_FILE` times).
+        let first = if file.has_lone_cr() { 0 } else { file.line_index(start).saturating_sub(before + 1) };
         let from = file.line_start(first);
         let to = file.line_start(file.line_index(end) + after + 2);
         let text = file.text.get(from..to).ok_or(MietteError::OutOfBounds)?;
@@ -161,7 +163,8 @@ impl miette::SourceCode for Window<'_> {
     }
 }
 
-/// How far along a line a diagnostic's place may be and still be shown with its source line.
+/// How long (in bytes) the lines around a diagnostic's place may be, together, and still be
+/// drawn: a place among longer lines is given by file, line and column.
 const LONG_LINE: usize = 10_000;
 
 /// A place drawn over more lines than this is drawn by its first line.
@@ -217,15 +220,17 @@ impl Renderer {
             plain(out, None);
             return;
         };
-        // miette cannot show a place that far along a line (it panics past column 65,535): the
-        // file, line and column instead.
-        let far = |o: u32| {
-            let o = o as usize;
-            o.saturating_sub(file.line_start(file.line_index(o))) > LONG_LINE && file.line_col(o).1 > LONG_LINE
+        // miette cannot show a place that far along a line (it panics past column 65,535), and
+        // draws every line it shows whole (a place on a line a megabyte long printed the
+        // megabyte): such a place is given by file, line and column instead.
+        let long = |o: u32| {
+            let line = file.line_index(o as usize);
+            let (from, to) = (file.line_start(line.saturating_sub(1)), file.line_start(line + 2));
+            to.saturating_sub(from) > LONG_LINE
         };
         let far = std::iter::once(d.span)
             .chain(d.related.iter().map(|(r, _)| *r).filter(|r| r.file == d.span.file))
-            .any(|s| far(s.start) || far(s.end));
+            .any(|s| long(s.start) || long(s.end));
         if far {
             let (line, col) = file.line_col(d.span.start as usize);
             plain(out, Some(format!("{}:{line}:{col}", file.name)));
@@ -336,5 +341,46 @@ mod tests {
         assert_eq!(did_you_mean("xyz", ["power", "threat"]), None);
         assert_eq!(did_you_mean("crad", ["card", "zone"]), Some("did you mean `card`?".into()));
         assert_eq!(did_you_mean("cnt", ["count", "sum"]), Some("did you mean `count`?".into()));
+    }
+
+    /// The window over a file gives miette what miette's own reading of the whole text gives:
+    /// the same lines, place, line and column, for every place in files of every shape.
+    #[test]
+    fn a_window_reads_as_the_whole_text_does() {
+        use crate::span::FileId;
+        use miette::SourceCode;
+        let texts = [
+            "for g\nfunc f() = 1\n\nfunc g() = f() + 2\n",
+            "a\r\nbb\r\n\r\nccc\r\n",
+            "no newline at the end\nlast",
+            "é\n€ two\n😀 three\n\n",
+            "\n",
+            "",
+            "a // c\rb\n\nc\rd\n",
+            &(0..30).map(|i| format!("line {i}\n")).collect::<String>(),
+        ];
+        for text in texts {
+            let file = SourceFile::new(FileId::NOWHERE, "t.arb", text);
+            let window = Window(&file);
+            for start in 0..=text.len() {
+                for len in 0..=(text.len() - start).min(14) {
+                    for (before, after) in [(0, 0), (1, 1), (2, 2), (0, 1), (1, 0)] {
+                        let span = SourceSpan::new(start.into(), len);
+                        let whole = text.read_span(&span, before, after);
+                        let part = window.read_span(&span, before, after);
+                        match (whole, part) {
+                            (Ok(w), Ok(p)) => {
+                                let at = format!("{text:?} at {start}+{len}, context {before}/{after}");
+                                assert_eq!(w.data(), p.data(), "{at}");
+                                assert_eq!(w.span(), p.span(), "{at}");
+                                assert_eq!((w.line(), w.column()), (p.line(), p.column()), "{at}");
+                            }
+                            (Err(_), Err(_)) => {}
+                            (w, p) => panic!("{text:?} at {start}+{len}: {:?} and {:?}", w.is_ok(), p.is_ok()),
+                        }
+                    }
+                }
+            }
+        }
     }
 }

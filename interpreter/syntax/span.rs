@@ -199,18 +199,25 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Byte offsets where lines start.
     line_starts: Arc<[usize]>,
+    /// Whether a `\r` not followed by `\n` is in the text: miette counts it as a line end, the
+    /// line index does not (see `diag::Window`).
+    lone_cr: bool,
 }
 
 impl SourceFile {
     pub(super) fn new(id: FileId, name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
+        let mut lone_cr = false;
+        let bytes = text.as_bytes();
+        for (i, b) in bytes.iter().enumerate() {
+            match b {
+                b'\n' => line_starts.push(i + 1),
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => lone_cr = true,
+                _ => {}
             }
         }
-        SourceFile { id, name: name.into(), text, line_starts: line_starts.into() }
+        SourceFile { id, name: name.into(), text, line_starts: line_starts.into(), lone_cr }
     }
 
     /// 1-based line and column of a byte offset.
@@ -232,6 +239,11 @@ impl SourceFile {
     /// Where 0-based line `line` starts (the text's end past the last line).
     pub fn line_start(&self, line: usize) -> usize {
         self.line_starts.get(line).copied().unwrap_or(self.text.len())
+    }
+
+    /// Whether the text holds a `\r` that is not part of a `\r\n`.
+    pub fn has_lone_cr(&self) -> bool {
+        self.lone_cr
     }
 
     /// The text of a span, if it lies in this file.
