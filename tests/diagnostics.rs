@@ -274,3 +274,31 @@ fn two_places_far_apart_are_drawn_apart() {
     assert!(out.contains("202 │ const twice") && out.contains("212 │ const twice"), "{out}");
     assert!(!out.contains("206 │"), "the lines between are not drawn: {out}");
 }
+
+/// Did-you-mean helps are bounded: a name longer than anyone types gets none (one 30,000 letters
+/// long, mistyped, made the help's table of 7 GB), and a compile stops suggesting once its
+/// helps have compared `SUGGESTION_BUDGET` letters (8,000 typos of 8,000 names took minutes). The
+/// first mistakes still get their help.
+#[test]
+fn did_you_mean_helps_are_bounded() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-typos-").tempdir().unwrap();
+    let long = dir.path().join("long.arb");
+    let n = 30_000;
+    std::fs::write(&long, format!("for tic-tac-toe\nfunc a{}() = 1\nfunc g() = a{}c()\n", "b".repeat(n), "b".repeat(n - 1))).unwrap();
+    let out = report(&long);
+    assert!(out.contains("unknown function `abbb"), "{}", &out[..out.len().min(300)]);
+    assert!(!out.contains("did you mean"), "no help for a name that long");
+
+    let typos = dir.path().join("typos.arb");
+    let mut text = String::from("for tic-tac-toe\n");
+    for i in 0..8000 {
+        text.push_str(&format!("func longname_number_{i}() = 1\n"));
+    }
+    for i in 0..8000 {
+        text.push_str(&format!("func u{i}() = longname_numbr_{i}()\n"));
+    }
+    std::fs::write(&typos, text).unwrap();
+    let out = report(&typos);
+    assert!(out.contains("did you mean `longname_number_0`?"), "{}", &out[..out.len().min(600)]);
+    assert!(out.contains("… and 7900 more problems"), "{}", &out[out.len().saturating_sub(300)..]);
+}

@@ -22,7 +22,8 @@ mod warnings;
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
 use arbiter_syntax::ast::{self, Item, PropValue, TypeKind};
-use arbiter_syntax::diag::{Diag, did_you_mean};
+use arbiter_syntax::budgets::SUGGESTION_BUDGET;
+use arbiter_syntax::diag::{Diag, did_you_mean, with_suggestion_budget};
 use arbiter_syntax::span::{SourceFile, Span, Spanned};
 use indexmap::IndexMap;
 use std::sync::Arc;
@@ -567,6 +568,10 @@ fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
 /// scenarios come last and change nothing the rules were checked with, so scenario files that
 /// hold only scenarios can be added to a copy of it (`add_scenarios`).
 pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
+    with_suggestion_budget(SUGGESTION_BUDGET, || compile_rules_within(files, inputs, variants))
+}
+
+fn compile_rules_within(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
     let mut c = Checker::new(files);
     let placed = placed(inputs);
     let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| &*p.item).collect();
@@ -605,7 +610,7 @@ pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[Strin
 /// and the outcome. `inputs` are the inputs the rules were checked with, and any files of
 /// scenarios only after them (their sources already in `c.game.files`).
 pub fn add_scenarios(mut c: Checker, inputs: &[Input]) -> Result<Built, Vec<Diag>> {
-    let scenarios = scenario::lower_scenarios(&mut c, &placed(inputs));
+    let scenarios = with_suggestion_budget(SUGGESTION_BUDGET, || scenario::lower_scenarios(&mut c, &placed(inputs)));
     c.finish();
     let (errors, warnings): (Vec<Diag>, Vec<Diag>) = c.diags.into_iter().partition(|d| d.is_error());
     if errors.is_empty() {

@@ -42,6 +42,10 @@ pub const PARSE_CALLS: usize = 30_000_000;
 /// whole game on its own (`arbiter check`), so that thousands took minutes.
 pub const VARIANT_LIMIT: usize = 256;
 
+/// Comparisons of letters the did-you-mean helps of one compile may make (each help compares the
+/// mistaken name with the names it might have meant): past it, mistakes get no such help.
+pub const SUGGESTION_BUDGET: u64 = 50_000_000;
+
 /// The stack a file is parsed on: enough for the largest file accepted (`FILE_LIMIT`), its
 /// operators chained without brackets. Reserved, not used unless needed.
 pub const PARSE_STACK: usize = 256 << 20;

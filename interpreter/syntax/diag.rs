@@ -273,17 +273,57 @@ pub fn summary(diags: &[Diag]) -> String {
     }
 }
 
+/// The longest name a did-you-mean help looks at (or suggests): typos are of names people type.
+const SUGGESTED_LEN: usize = 64;
+
+thread_local! {
+    /// The comparisons of letters did-you-mean helps may still make on this thread, while a
+    /// budget is set (`with_suggestion_budget`).
+    static SUGGESTING: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` (a compile) with at most `cells` comparisons of letters for its did-you-mean helps:
+/// thousands of mistakes, each compared with thousands of names, took minutes. Past the budget,
+/// no help is suggested. The same compile gives the same helps, on any thread.
+pub fn with_suggestion_budget<R>(cells: u64, f: impl FnOnce() -> R) -> R {
+    let before = SUGGESTING.replace(Some(cells));
+    let r = f();
+    SUGGESTING.set(before);
+    r
+}
+
 /// The closest candidate to `name`, if one is close enough to be a likely typo.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     let lower = name.to_lowercase();
-    let len = name.chars().count();
+    let len = lower.chars().count();
+    if len > SUGGESTED_LEN {
+        return None;
+    }
     let limit = if len <= 2 { 1 } else { (len / 3).max(2) };
     for c in candidates {
         if c == name {
             continue;
         }
-        let d = edit_distance(&lower, &c.to_lowercase());
+        let other = c.to_lowercase();
+        let other_len = other.chars().count();
+        // Names whose lengths differ by more than the limit are further apart than it.
+        if other_len > SUGGESTED_LEN || other_len.abs_diff(len) > limit {
+            continue;
+        }
+        let cells = ((len + 1) * (other_len + 1)) as u64;
+        let affordable = SUGGESTING.with(|b| match b.get() {
+            Some(left) if left < cells => false,
+            Some(left) => {
+                b.set(Some(left - cells));
+                true
+            }
+            None => true,
+        });
+        if !affordable {
+            return None;
+        }
+        let d = edit_distance(&lower, &other);
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
