@@ -68,6 +68,10 @@ func down_late(n: int) = if n <= 0 then 0 else inc_late(down_late(n - 1))
 func folded() = six + 1
 func folded_text() = greeting
 
+// A leaf too large to copy into every call (more than 64 nodes): called.
+func big(x: int) = [x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x]
+func use_big(y: int) = big(y)
+
 /// The same bodies, written after their callers: real calls.
 func late_at(i: int) = nth(pile, i).n
 func late_sum(a: int, b: int) = a + b * three
@@ -117,6 +121,7 @@ fn constants_fold_and_small_functions_written_before_their_calls_are_inlined() {
         ("use_calls", "call"),
         ("folded", "literal"),
         ("folded_text", "literal"),
+        ("use_big", "call"),
     ] {
         assert_eq!(kind_of(g, name), kind, "the body of `{name}`");
     }

@@ -23,6 +23,9 @@ pub fn inline_call(f: &FuncDef, args: &[ExprIr], temp: &mut dyn FnMut() -> Slot)
     if args.len() != n || usize::from(f.slots) > n || !is_leaf_body(&f.body, n) {
         return None;
     }
+    if nodes_over(&f.body, INLINED_NODES) {
+        return None;
+    }
     let mut lets = Vec::new();
     let mut reads = Vec::with_capacity(n);
     for (i, a) in args.iter().enumerate() {
@@ -41,6 +44,19 @@ pub fn inline_call(f: &FuncDef, args: &[ExprIr], temp: &mut dyn FnMut() -> Slot)
         _ => None,
     });
     Some((lets, body))
+}
+
+/// The most nodes a body inlined may have: each call inlined is a copy of it (a small function
+/// whose body was a list of 20,000 items, called 4,000 times, took 7 GB to compile).
+const INLINED_NODES: usize = 64;
+
+/// Whether `body` has more than `most` nodes.
+fn nodes_over(body: &ExprIr, most: usize) -> bool {
+    let mut seen = 0;
+    body.any(&mut |_| {
+        seen += 1;
+        seen > most
+    })
 }
 
 /// A body that calls nothing, binds nothing and reads no slot but its `n` parameters.
