@@ -6,6 +6,7 @@ use super::scope::Scope;
 use super::{Checker, Placed};
 use arbiter_ir::*;
 use arbiter_syntax::ast::{DeckHead, Item};
+use arbiter_syntax::budgets::DECK_LIMIT;
 use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
@@ -37,6 +38,8 @@ impl Checker {
         for pl in items {
             let Item::Deck(d) = &pl.item.node else { continue };
             let mut entries = Vec::new();
+            let mut cards: u64 = 0;
+            let mut too_many = false;
             for e in &d.entries {
                 let (section, count) = match &e.head.node {
                     DeckHead::Count(n) => {
@@ -58,7 +61,18 @@ impl Checker {
                         (s.clone(), 1)
                     }
                 };
+                cards = cards.saturating_add(u64::from(count));
+                if cards > DECK_LIMIT && !too_many {
+                    too_many = true;
+                    self.error(
+                        Diag::error(e.head.span, format!("this deck holds more than {DECK_LIMIT} cards"))
+                            .label("past the limit here")
+                            .help("a game holds at most 20,000 objects; a deck is a few dozen cards"),
+                    );
+                }
                 match self.game.def_index.get(&e.card.node) {
+                    // Past the limit, the lines are not kept: the deck is never expanded.
+                    Some(_) if too_many => {}
                     Some(&def) => entries.push(DeckLine { section, def, count, span: e.card.span }),
                     None => {
                         let help = did_you_mean(&e.card.node, self.game.def_index.keys().map(String::as_str));

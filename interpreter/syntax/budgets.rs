@@ -46,6 +46,10 @@ pub const VARIANT_LIMIT: usize = 256;
 /// mistaken name with the names it might have meant): past it, mistakes get no such help.
 pub const SUGGESTION_BUDGET: u64 = 50_000_000;
 
+/// Cards one deck list may hold, all its lines together (a line `1000000000 "Apollo"` was
+/// expanded into memory card by card).
+pub const DECK_LIMIT: u64 = 10_000;
+
 /// The stack a file is parsed on: enough for the largest file accepted (`FILE_LIMIT`), its
 /// operators chained without brackets. Reserved, not used unless needed.
 pub const PARSE_STACK: usize = 256 << 20;
