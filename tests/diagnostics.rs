@@ -302,3 +302,35 @@ fn did_you_mean_helps_are_bounded() {
     assert!(out.contains("did you mean `longname_number_0`?"), "{}", &out[..out.len().min(600)]);
     assert!(out.contains("… and 7900 more problems"), "{}", &out[out.len().saturating_sub(300)..]);
 }
+
+/// A failure shows a huge value or log in part: a failed `expect no log` counts the events it
+/// found and shows ten, each cut to 200 characters (100,000 long events printed 100 MB), a value in a message
+/// is cut to a few hundred characters, and `repeat`, `pad` and `pad_left` make no text over the
+/// text budget (they were held only to the memory budget: a 100 MB text was made, then printed).
+#[test]
+fn failures_show_huge_values_and_logs_in_part() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-huge-").tempdir().unwrap();
+    let path = dir.path().join("huge.arb");
+    std::fs::write(
+        &path,
+        "scenario noisy \"A long log\" {\n  game tic-tac-toe\n  players 2\n  let t = repeat(\"x\", 1000)\n  \
+         for i in range(1, 20000) {\n    log \"{t}\"\n  }\n  expect no log \"x\"\n}\n\n\
+         scenario valued \"A long value\" {\n  game tic-tac-toe\n  players 2\n  expect count(repeat(\"y\", 1000000)) == 1\n}\n\n\
+         scenario padded \"A text over the budget\" {\n  game tic-tac-toe\n  players 2\n  expect pad(\"x\", 100000000) == \"y\"\n}\n",
+    )
+    .unwrap();
+    let outcomes = run_file(&project(), &path).unwrap_or_else(|e| panic!("{e}"));
+    let failure = |id: &str| {
+        let o = outcomes.iter().find(|o| o.outcome.id == id).unwrap_or_else(|| panic!("no scenario {id}"));
+        let f = o.outcome.failures.first().unwrap_or_else(|| panic!("{id} should fail"));
+        format!("{} | {:?} | {:?} | {:?}", f.message, f.expected, f.actual, f.help)
+    };
+    let noisy = failure("noisy");
+    assert!(noisy.len() < 3_000, "{} bytes", noisy.len());
+    assert!(noisy.contains("Some(\"20000 events, the first 10: xxx"), "{}", &noisy[..noisy.len().min(300)]);
+    let valued = failure("valued");
+    assert!(valued.len() < 1_000, "{valued}");
+    assert!(valued.contains("found text `yyy") && valued.contains("… (999800 more characters)`"), "{valued}");
+    let padded = failure("padded");
+    assert!(padded.contains("a text longer than 1 MiB"), "{padded}");
+}

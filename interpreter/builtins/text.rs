@@ -1,5 +1,5 @@
-// Text: a value as text, joined, padded and repeated. Every text made is charged to the size
-// budget as it grows. How a builtin is added: README.md in this folder.
+// Text: a value as text, joined, padded and repeated. Every text made is held to the text budget
+// (1 MiB) and charged to the memory budget as it grows. How a builtin is added: README.md in this folder.
 
 builtins! {
     /// a value as text
@@ -39,6 +39,7 @@ builtins! {
     Repeat repeat(2) -> Text |call| {
         let t = call.text(0, "a text")?;
         let n = usize::try_from(call.int(1)?).unwrap_or(0);
+        call.text_fits(t.len().saturating_mul(n), call.span)?;
         call.charge(t.len().saturating_mul(n), call.span)?;
         Value::text(t.repeat(n))
     }
@@ -48,6 +49,7 @@ builtins! {
     fn padded(call: &BuiltinCall, before: bool) -> RtResult<Value> {
         // The width is charged before any space is made for it.
         let width = usize::try_from(call.int(1)?).unwrap_or(0);
+        call.text_fits(width, call.span)?;
         call.charge(width, call.span)?;
         let mut s = String::new();
         call.push_label(&mut s, &call.arg(0), call.span)?;

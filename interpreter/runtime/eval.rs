@@ -86,6 +86,9 @@ impl Drop for Evaluator<'_> {
     }
 }
 
+/// The most characters of a value an error message shows.
+const SHOWN_VALUE: usize = 200;
+
 pub fn err(span: Span, message: impl Into<String>) -> RtError {
     RtError::new(message.into(), span)
 }
@@ -370,7 +373,7 @@ impl<'a> Evaluator<'a> {
     pub fn type_err(&self, span: Span, expected: &str, found: &Value) -> RtError {
         let shown = match found {
             Value::None => "none".to_string(),
-            other => format!("{} `{}`", other.type_name(), self.label(other)),
+            other => format!("{} `{}`", other.type_name(), arbiter_syntax::diag::clipped(&self.label(other), SHOWN_VALUE)),
         };
         err(span, format!("expected {expected}, found {shown}"))
     }

@@ -31,11 +31,17 @@ impl<'a> Evaluator<'a> {
     pub(super) fn push_label(&self, s: &mut String, v: &Value, span: Span) -> RtResult<()> {
         let room = TEXT_BUDGET.saturating_sub(s.len());
         let len = self.label_len(v, room);
-        if len > room {
+        self.text_fits(len.saturating_add(s.len()), span)?;
+        s.push_str(&self.label(v));
+        Ok(())
+    }
+
+    /// Refuse a text of `bytes` longer than the text budget, before it is made.
+    pub fn text_fits(&self, bytes: usize, span: Span) -> RtResult<()> {
+        if bytes > TEXT_BUDGET {
             return Err(err(span, format!("memory budget exceeded: a text longer than {} MiB", TEXT_BUDGET >> 20))
                 .with_help("a rule builds a text without end (a text added to itself?); keep texts short"));
         }
-        s.push_str(&self.label(v));
         Ok(())
     }
 

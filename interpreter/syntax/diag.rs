@@ -261,6 +261,19 @@ pub fn render(diags: &[Diag], files: &[SourceFile]) -> String {
     out
 }
 
+/// `text` cut to its first `most` characters, saying how many more there were: a value or a log
+/// shown in a message is shown in part when it is huge (a text a million characters long, or a
+/// hundred thousand events, printed whole).
+pub fn clipped(text: &str, most: usize) -> String {
+    match text.char_indices().nth(most) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let more = text.get(cut..).map_or(0, |rest| rest.chars().count());
+            format!("{}… ({more} more characters)", text.get(..cut).unwrap_or(""))
+        }
+    }
+}
+
 /// `1 error`, `3 errors, 1 warning`
 pub fn summary(diags: &[Diag]) -> String {
     let errors = diags.iter().filter(|d| d.is_error()).count();

@@ -151,17 +151,28 @@ fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Fai
     })
 }
 
+/// The most matching events a failed `expect no log` lists (it says how many more).
+const SHOWN_EVENTS: usize = 10;
+
 /// `expect no log "text"`: no event of the log contains the text (or any of the texts).
 fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
     let wants = log_texts(engine, st, x)?;
     let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
-    let seen: Vec<String> = texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))).collect();
-    if seen.is_empty() {
+    let mut seen: Vec<String> = Vec::new();
+    let mut count = 0usize;
+    for t in texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))) {
+        count += 1;
+        if seen.len() < SHOWN_EVENTS {
+            seen.push(arbiter_syntax::diag::clipped(&t, 200));
+        }
+    }
+    if count == 0 {
         Ok(())
     } else {
         let mut f = fail("an event in the log matches", span);
         f.expected = Some(format!("no event containing {}", wants.join(" or ")));
-        f.actual = Some(seen.join("; "));
+        let shown = seen.join("; ");
+        f.actual = Some(if count > seen.len() { format!("{count} events, the first {}: {shown}", seen.len()) } else { shown });
         Err(f)
     }
 }

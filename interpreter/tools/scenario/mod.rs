@@ -22,6 +22,20 @@ pub struct Failure {
     pub span: Span,
 }
 
+impl Failure {
+    /// The most characters of each of a failure's texts shown: a huge value or log is shown in
+    /// part (a failed comparison of a text a hundred million characters long printed it whole).
+    const SHOWN: usize = 2_000;
+
+    fn clip(&mut self) {
+        use arbiter_syntax::diag::clipped;
+        self.message = clipped(&self.message, Self::SHOWN);
+        for text in [&mut self.expected, &mut self.actual, &mut self.help].into_iter().flatten() {
+            *text = clipped(text, Self::SHOWN);
+        }
+    }
+}
+
 mod expect;
 use expect::expect;
 
@@ -81,7 +95,11 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             return Outcome {
                 id: sc.id.clone(),
                 title: sc.title.clone(),
-                failures: vec![rt_fail(e)],
+                failures: vec![{
+                    let mut f = rt_fail(e);
+                    f.clip();
+                    f
+                }],
                 state: st,
                 tracing: Tracing::default(),
                 snapshots: vec![],
@@ -156,6 +174,9 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
         if unused > 0 {
             failures.push(fail(format!("{unused} scripted random result(s) were never used"), sc.span));
         }
+    }
+    for f in &mut failures {
+        f.clip();
     }
     let tracing = recorder.take();
     Outcome { id: sc.id.clone(), title: sc.title.clone(), failures, state: st, tracing, snapshots }
