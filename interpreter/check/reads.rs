@@ -15,9 +15,10 @@ use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::{Derived, Game, Reads, Slot, Sym, SymMap};
 use arbiter_syntax::budgets::READS_CALL_DEPTH;
+use std::collections::HashMap;
 
 /// What one expression reads, as far as the analysis can tell.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Found {
     everything: bool,
     globals: Vec<u16>,
@@ -25,8 +26,20 @@ struct Found {
     fields: Vec<Sym>,
 }
 
+/// What a function's body reads, by function, the slots of its pile and how deep it is called:
+/// each call is walked once (a function calling the next one twenty times over, eight deep, was
+/// walked twenty to the eighth times).
+type Bodies = HashMap<(u32, Vec<Slot>, u32), Found>;
+
 impl Found {
-    fn walk(&mut self, game: &Game, e: &ExprIr, pile: &[Slot], depth: u32) {
+    /// Add what `other` reads to what this reads.
+    fn add(&mut self, other: &Found) {
+        self.everything |= other.everything;
+        self.globals.extend_from_slice(&other.globals);
+        self.fields.extend_from_slice(&other.fields);
+    }
+
+    fn walk(&mut self, game: &Game, e: &ExprIr, pile: &[Slot], depth: u32, bodies: &mut Bodies) {
         if self.everything {
             return;
         }
@@ -36,13 +49,13 @@ impl Found {
             ExprKindIr::Str(pieces) => {
                 for p in pieces.iter() {
                     if let arbiter_ir::code::TextPiece::Expr(x) = p {
-                        self.walk(game, x, pile, depth);
+                        self.walk(game, x, pile, depth, bodies);
                     }
                 }
             }
             ExprKindIr::ObjProp(x, _) if in_pile(x, pile) => {}
             ExprKindIr::ObjField(x, f) | ExprKindIr::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
-            ExprKindIr::DefField(x, _) | ExprKindIr::Unary(_, x) => self.walk(game, x, pile, depth),
+            ExprKindIr::DefField(x, _) | ExprKindIr::Unary(_, x) => self.walk(game, x, pile, depth, bodies),
             // `x in zone` reads where `x` is: only the object's own place (or its pile's) is known.
             ExprKindIr::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
                 let (item, container) = if *op == BinaryOperator::Has { (r, l) } else { (l, r) };
@@ -51,34 +64,44 @@ impl Found {
                     self.everything = true;
                     return;
                 }
-                self.walk(game, item, pile, depth);
-                self.walk(game, container, pile, depth);
+                self.walk(game, item, pile, depth, bodies);
+                self.walk(game, container, pile, depth, bodies);
             }
             ExprKindIr::Binary(_, l, r) => {
-                self.walk(game, l, pile, depth);
-                self.walk(game, r, pile, depth);
+                self.walk(game, l, pile, depth, bodies);
+                self.walk(game, r, pile, depth, bodies);
             }
             ExprKindIr::If(c, t, o) => {
-                self.walk(game, c, pile, depth);
-                self.walk(game, t, pile, depth);
-                self.walk(game, o, pile, depth);
+                self.walk(game, c, pile, depth, bodies);
+                self.walk(game, t, pile, depth, bodies);
+                self.walk(game, o, pile, depth, bodies);
             }
-            ExprKindIr::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth)),
+            ExprKindIr::List(xs) => xs.iter().for_each(|x| self.walk(game, x, pile, depth, bodies)),
             ExprKindIr::Call(f, args) if depth < READS_CALL_DEPTH => {
                 let Some(func) = game.funcs.get(*f as usize) else {
                     self.everything = true;
                     return;
                 };
-                args.iter().for_each(|a| self.walk(game, a, pile, depth));
+                args.iter().for_each(|a| self.walk(game, a, pile, depth, bodies));
                 let inner: Vec<Slot> =
                     args.iter().enumerate().filter(|(_, a)| in_pile(a, pile)).filter_map(|(i, _)| Slot::try_from(i).ok()).collect();
-                self.walk(game, &func.body, &inner, depth + 1);
+                let key = (*f, inner, depth + 1);
+                let body = match bodies.get(&key) {
+                    Some(found) => found.clone(),
+                    None => {
+                        let mut found = Found::default();
+                        found.walk(game, &func.body, &key.1, depth + 1, bodies);
+                        bodies.insert(key, found.clone());
+                        found
+                    }
+                };
+                self.add(&body);
             }
             ExprKindIr::Inline { args, lets, body, .. } if depth < READS_CALL_DEPTH => {
-                args.iter().for_each(|a| self.walk(game, a, pile, depth));
+                args.iter().for_each(|a| self.walk(game, a, pile, depth, bodies));
                 let mut inner = pile.to_vec();
                 inner.extend(lets.iter().filter(|(_, i)| args.get(usize::from(*i)).is_some_and(|a| in_pile(a, pile))).map(|(s, _)| *s));
-                self.walk(game, body, &inner, depth + 1);
+                self.walk(game, body, &inner, depth + 1, bodies);
             }
             _ => self.everything = true,
         }
@@ -99,11 +122,12 @@ pub(super) fn derived(game: &Game) -> Derived {
     // Each fact's own reads: blankness (from the blanking modifiers' conditions) and each
     // modified field (its modifiers' conditions and values).
     let mut direct: Vec<(Option<Sym>, Found)> = vec![(None, Found::default())];
+    let mut bodies = Bodies::new();
     for &mi in &game.blank_modifiers {
         if let (Some(m), Some((_, found))) = (game.modifiers.get(mi), direct.first_mut())
             && let Some(w) = &m.when
         {
-            found.walk(game, w, &[m.var], 0);
+            found.walk(game, w, &[m.var], 0, &mut bodies);
         }
     }
     for (&field, list) in &game.modifiers_by_field {
@@ -112,10 +136,10 @@ pub(super) fn derived(game: &Game) -> Derived {
         for &mi in list {
             let Some(m) = game.modifiers.get(mi) else { continue };
             if let Some(w) = &m.when {
-                found.walk(game, w, &[m.var], 0);
+                found.walk(game, w, &[m.var], 0, &mut bodies);
             }
             for e in m.effects.iter().filter(|e| e.field == field) {
-                found.walk(game, &e.value, &[m.var], 0);
+                found.walk(game, &e.value, &[m.var], 0, &mut bodies);
             }
         }
         direct.push((Some(field), found));
@@ -127,14 +151,23 @@ pub(super) fn derived(game: &Game) -> Derived {
     }
     // Every field read also reads blankness (a blank object's field is its default), and reads
     // what the fields it reads read: grow each fact's reads until nothing changes.
-    let index = |f: Option<Sym>| direct.iter().position(|(g, _)| *g == f);
+    let index: HashMap<Sym, usize> = direct.iter().enumerate().rev().filter_map(|(i, (f, _))| f.map(|f| (f, i))).collect();
+    let sources: Vec<Vec<usize>> = direct
+        .iter()
+        .enumerate()
+        .map(|(i, (_, d))| {
+            let mut js: Vec<usize> =
+                std::iter::once(0).chain(d.fields.iter().map(|f| index.get(f).copied().unwrap_or(0))).filter(|&j| j != i).collect();
+            js.sort_unstable();
+            js.dedup();
+            js
+        })
+        .collect();
     let mut reads: Vec<(bool, Vec<u16>)> = direct.iter().map(|(_, d)| (d.everything, d.globals.clone())).collect();
     loop {
         let mut changed = false;
-        for (i, (_, d)) in direct.iter().enumerate() {
-            let sources: Vec<usize> =
-                std::iter::once(0).chain(d.fields.iter().map(|f| index(Some(*f)).unwrap_or(0))).filter(|&j| j != i).collect();
-            for j in sources {
+        for (i, js) in sources.iter().enumerate() {
+            for &j in js {
                 let (everything, globals) = reads.get(j).cloned().unwrap_or((true, vec![]));
                 let Some(mine) = reads.get_mut(i) else { continue };
                 if everything && !mine.0 {
