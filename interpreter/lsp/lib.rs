@@ -14,6 +14,7 @@ pub mod tokens;
 
 use arbiter_check::project::Project;
 use arbiter_syntax::diag::{Diag, Level};
+use arbiter_syntax::span::SourceFile;
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Notification as _, PublishDiagnostics};
 use lsp_types::request::{
@@ -412,7 +413,7 @@ impl Server {
                 .iter()
                 .flat_map(|(f, named)| names::flat(named).into_iter().filter(|n| name.is(n)).map(move |n| (f, n.at)))
                 .filter_map(|(f, span)| {
-                    Some(Location { uri: self.url_of(&f.name)?, range: text::range(&f.text, span.start as usize, span.end as usize) })
+                    Some(Location { uri: self.url_of(&f.name)?, range: text::range_in(f, span.start as usize, span.end as usize) })
                 })
                 .collect();
             match found.len() {
@@ -440,7 +441,7 @@ impl Server {
                 if is_declaration && !p.context.include_declaration {
                     continue;
                 }
-                out.push(Location { uri: uri.clone(), range: text::range(&f.text, a, b) });
+                out.push(Location { uri: uri.clone(), range: text::range_in(f, a, b) });
             }
         }
         Some(out)
@@ -480,7 +481,8 @@ impl Server {
         let (path, text) = self.text_of(uri)?;
         let source = self.project.read_source(&path).ok()?;
         let tree = self.project.sources().parse(&source).ok()?;
-        Some(DocumentSymbolResponse::Nested(names::declared(&tree).iter().map(|n| symbol(&text, n)).collect()))
+        let lines = text::Lines::new(&text);
+        Some(DocumentSymbolResponse::Nested(names::declared(&tree).iter().map(|n| symbol(&lines, n)).collect()))
     }
 
     fn hover(&self, p: &HoverParams) -> Option<Hover> {
@@ -528,8 +530,8 @@ impl Server {
                 // A problem outside any file that exists (a game not found; a `uses` file that
                 // cannot be read) is shown at the top of the file being checked.
                 let (u, mut diag) = match file.and_then(|f| Some((self.url_of(&f.name)?, f))) {
-                    Some((u, f)) => (u, to_lsp(d, &f.text)),
-                    None => (uri.clone(), Diagnostic { range: lsp_types::Range::default(), ..to_lsp(d, "") }),
+                    Some((u, f)) => (u, to_lsp(d, Some(f))),
+                    None => (uri.clone(), Diagnostic { range: lsp_types::Range::default(), ..to_lsp(d, None) }),
                 };
                 diag.related_information = self.related(d);
                 match by_file.iter_mut().find(|(x, _)| *x == u) {
@@ -557,7 +559,7 @@ impl Server {
             .iter()
             .filter_map(|(span, label)| {
                 let f = self.project.sources().get(span.file)?;
-                let range = text::range(&f.text, span.start as usize, span.end as usize);
+                let range = text::range_in(&f, span.start as usize, span.end as usize);
                 Some(DiagnosticRelatedInformation { location: Location { uri: self.url_of(&f.name)?, range }, message: label.clone() })
             })
             .collect();
@@ -572,7 +574,8 @@ pub fn file_uri(path: &Path) -> Option<Url> {
 
 /// A diagnostic as the editor shows it: the message, then its label and help on lines of their
 /// own; a did-you-mean carries its replacement (`data.replace`) for the quick fix.
-fn to_lsp(d: &Diag, text: &str) -> Diagnostic {
+fn to_lsp(d: &Diag, file: Option<&SourceFile>) -> Diagnostic {
+    let text = file.map_or("", |f| &f.text);
     let mut message = d.message.clone();
     if !d.label.is_empty() {
         message.push_str(&format!("\n{}", d.label));
@@ -587,7 +590,7 @@ fn to_lsp(d: &Diag, text: &str) -> Diagnostic {
         .and_then(arbiter_syntax::diag::suggested)
         .filter(|_| !span_text.is_empty() && span_text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '-'));
     Diagnostic {
-        range: text::range(text, d.span.start as usize, d.span.end as usize),
+        range: file.map(|f| text::range_in(f, d.span.start as usize, d.span.end as usize)).unwrap_or_default(),
         severity: Some(match d.level {
             Level::Error => DiagnosticSeverity::ERROR,
             Level::Warning => DiagnosticSeverity::WARNING,
@@ -649,7 +652,7 @@ impl Wanted {
 }
 
 /// A declared name as an outline entry.
-fn symbol(text: &str, n: &names::Named) -> DocumentSymbol {
+fn symbol(lines: &text::Lines, n: &names::Named) -> DocumentSymbol {
     use names::Role;
     let kind = match n.role() {
         Role::Routine => SymbolKind::FUNCTION,
@@ -673,9 +676,9 @@ fn symbol(text: &str, n: &names::Named) -> DocumentSymbol {
         kind,
         tags: None,
         deprecated: None,
-        range: text::range(text, n.whole.start as usize, n.whole.end as usize),
-        selection_range: text::range(text, n.at.start as usize, n.at.end as usize),
-        children: if n.children.is_empty() { None } else { Some(n.children.iter().map(|c| symbol(text, c)).collect()) },
+        range: lines.range(n.whole.start as usize, n.whole.end as usize),
+        selection_range: lines.range(n.at.start as usize, n.at.end as usize),
+        children: if n.children.is_empty() { None } else { Some(n.children.iter().map(|c| symbol(lines, c)).collect()) },
     }
 }
 

@@ -1,25 +1,75 @@
 //! Positions as editors count them: a line and a column in UTF-16 code units (the protocol's
 //! default), to and from the byte offsets spans hold.
 
+use arbiter_syntax::span::SourceFile;
 use lsp_types::{Position, Range};
 
 /// The position of byte `offset` of `text` (clamped to the text, and back to a character
-/// boundary).
+/// boundary). It reads the text from its start: for many positions in one text, [`Lines`] or
+/// [`range_in`].
 pub fn position(text: &str, offset: usize) -> Position {
+    let offset = boundary(text, offset);
+    let before = text.get(..offset).unwrap_or("");
+    let line = before.matches('\n').count();
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    at(text, line, line_start, offset)
+}
+
+/// `offset` clamped to `text` and back to a character boundary.
+fn boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while offset > 0 && !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = text.get(..offset).unwrap_or("");
-    let line = before.matches('\n').count();
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column: usize = before.get(line_start..).unwrap_or("").chars().map(char::len_utf16).sum();
+    offset
+}
+
+/// Line `line` (starting at byte `line_start`), at byte `offset` of it: the column in UTF-16 units.
+fn at(text: &str, line: usize, line_start: usize, offset: usize) -> Position {
+    let column: usize = text.get(line_start..offset).unwrap_or("").chars().map(char::len_utf16).sum();
     Position { line: u32::try_from(line).unwrap_or(u32::MAX), character: u32::try_from(column).unwrap_or(u32::MAX) }
 }
 
 /// The range of bytes `start..end` of `text`.
 pub fn range(text: &str, start: usize, end: usize) -> Range {
     Range { start: position(text, start), end: position(text, end.max(start)) }
+}
+
+/// The range of bytes `start..end` of a file, found with its line index: a reply with thousands
+/// of places (a file's diagnostics, its outline, a name's references) read the file from its
+/// start for each, and took minutes.
+pub fn range_in(file: &SourceFile, start: usize, end: usize) -> Range {
+    let pos = |o: usize| {
+        let o = boundary(&file.text, o);
+        let line = file.line_index(o);
+        at(&file.text, line, file.line_start(line), o)
+    };
+    Range { start: pos(start), end: pos(end.max(start)) }
+}
+
+/// A text's line starts, for many positions in it.
+pub struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Lines { text, starts }
+    }
+
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        let pos = |o: usize| {
+            let o = boundary(self.text, o);
+            let line = match self.starts.binary_search(&o) {
+                Ok(i) => i,
+                Err(i) => i.saturating_sub(1),
+            };
+            at(self.text, line, self.starts.get(line).copied().unwrap_or(0), o)
+        };
+        Range { start: pos(start), end: pos(end.max(start)) }
+    }
 }
 
 /// The byte offset of a position in `text` (a position past a line's end is its end; past the
@@ -65,5 +115,20 @@ mod tests {
         assert_eq!(offset(text, Position { line: 0, character: 99 }), 1);
         // Past the end of a CRLF line: before its `\r`.
         assert_eq!(offset("ab\r\ncd", Position { line: 0, character: 9 }), 2);
+    }
+
+    /// A file's line index and a text's line starts give the positions reading from the start
+    /// gives.
+    #[test]
+    fn indexed_positions_are_the_positions() {
+        let text = "a\n\u{e9}t\u{1F600}x\r\n\nlast";
+        let file = arbiter_syntax::source_map::SourceMap::new().add("t.arb", text.to_string());
+        let lines = Lines::new(text);
+        for a in 0..=text.len() + 2 {
+            for b in a..=text.len() + 2 {
+                assert_eq!(range_in(&file, a, b), range(text, a, b), "{a}..{b}");
+                assert_eq!(lines.range(a, b), range(text, a, b), "{a}..{b}");
+            }
+        }
     }
 }
