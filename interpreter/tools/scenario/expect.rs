@@ -12,7 +12,15 @@ use arbiter_runtime::trace::Settled;
 use arbiter_runtime::{CauseRecorder, Engine, view};
 use arbiter_syntax::span::Span;
 
-pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &ExpectIr, since: Since, span: Span) -> Result<(), Failure> {
+pub(super) fn expect(
+    engine: &Engine,
+    recorder: &CauseRecorder,
+    st: &State,
+    e: &ExpectIr,
+    since: Since,
+    span: Span,
+    texts: &LogTexts,
+) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
     match e {
         ExpectIr::True { cond, text, message } => expect_true(engine, st, cond, text, message.as_ref(), span),
@@ -41,7 +49,7 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
         ExpectIr::Winner(who) => expect_winner(engine, st, who.as_ref(), span),
         ExpectIr::Refused { .. } => Ok(()),
         ExpectIr::Event { event, name, happened } => expect_event(engine, st, *event, name, *happened, span),
-        ExpectIr::NoLog(x) => expect_no_log(engine, st, x, span),
+        ExpectIr::NoLog(x) => expect_no_log(engine, st, x, span, texts),
         ExpectIr::Decision { who, prompt } => expect_decision(engine, st, who, prompt.as_deref(), span),
         ExpectIr::Sees { who, what, sees } => expect_sees(engine, st, who, what, *sees, span),
         ExpectIr::Finished => {
@@ -53,7 +61,7 @@ pub(super) fn expect(engine: &Engine, recorder: &CauseRecorder, st: &State, e: &
                 Err(f)
             }
         }
-        ExpectIr::Log(x) => expect_log(engine, st, x, span),
+        ExpectIr::Log(x) => expect_log(engine, st, x, span, texts),
         ExpectIr::Deck { deck, valid, fragment } => expect_deck(engine, *deck, *valid, fragment.as_deref(), span),
     }
 }
@@ -151,19 +159,39 @@ fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Fai
     })
 }
 
+/// The texts of a state's log events, made once for the expectations that read them one after
+/// another (each made them all again: a thousand `expect no log` lines on a long log took minutes).
+#[derive(Default)]
+pub(super) struct LogTexts(std::cell::RefCell<Option<(u64, usize, std::rc::Rc<Vec<String>>)>>);
+
+impl LogTexts {
+    /// The texts of `st`'s log (one scenario's state: known by its version and its log's length).
+    fn of(&self, engine: &Engine, st: &State) -> std::rc::Rc<Vec<String>> {
+        let mut cache = self.0.borrow_mut();
+        if let Some((version, len, texts)) = cache.as_ref()
+            && (*version, *len) == (st.version, st.log.len())
+        {
+            return texts.clone();
+        }
+        let texts = std::rc::Rc::new(st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect::<Vec<_>>());
+        *cache = Some((st.version, st.log.len(), texts.clone()));
+        texts
+    }
+}
+
 /// The most matching events a failed `expect no log` lists (it says how many more).
 const SHOWN_EVENTS: usize = 10;
 
 /// `expect no log "text"`: no event of the log contains the text (or any of the texts).
-fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
+fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span, texts: &LogTexts) -> Result<(), Failure> {
     let wants = log_texts(engine, st, x)?;
-    let texts = st.log.iter().map(|e| view::event_text(engine.game, st, e, None));
+    let texts = texts.of(engine, st);
     let mut seen: Vec<String> = Vec::new();
     let mut count = 0usize;
-    for t in texts.filter(|t| wants.iter().any(|w| t.contains(w.as_str()))) {
+    for t in texts.iter().filter(|t| wants.iter().any(|w| t.contains(w.as_str()))) {
         count += 1;
         if seen.len() < SHOWN_EVENTS {
-            seen.push(arbiter_syntax::diag::clipped(&t, 200));
+            seen.push(arbiter_syntax::diag::clipped(t, 200));
         }
     }
     if count == 0 {
@@ -232,10 +260,10 @@ fn expect_sees(engine: &Engine, st: &State, who: &ExprIr, what: &ExprIr, sees: b
 }
 
 /// `expect log "text"` (or a list: events containing each, in that order).
-fn expect_log(engine: &Engine, st: &State, x: &ExprIr, span: Span) -> Result<(), Failure> {
+fn expect_log(engine: &Engine, st: &State, x: &ExprIr, span: Span, texts: &LogTexts) -> Result<(), Failure> {
     // One text: some event contains it. A list: events containing each, in that order.
     let wants = log_texts(engine, st, x)?;
-    let texts: Vec<String> = st.log.iter().map(|e| view::event_text(engine.game, st, e, None)).collect();
+    let texts = texts.of(engine, st);
     let mut at = 0;
     for (i, w) in wants.iter().enumerate() {
         match texts.iter().skip(at).position(|t| t.contains(w.as_str())) {

@@ -110,6 +110,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
         *e = new_env(sc.slots, vec![], None, None);
     }
     let mut stopped = false;
+    let log_texts = expect::LogTexts::default();
     let keep = snapshots;
     let mut snapshots = Vec::new();
     // Where the last step that runs the rules began: the decisions settled at once since then
@@ -144,7 +145,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
             Step::Answer { who, value } => answer(&engine, &mut st, who, value, span),
             Step::Random(r) => script_random(&results, game, &st, r),
             Step::Expect(ExpectIr::Refused { who, value, fragment }) => refused(&engine, &mut st, who, value, fragment.as_deref(), span),
-            Step::Expect(e) => expect(&engine, &recorder, &st, e, since, span),
+            Step::Expect(e) => expect(&engine, &recorder, &st, e, since, span, &log_texts),
             Step::Stop => {
                 stopped = true;
                 Ok(())
