@@ -162,7 +162,10 @@ fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Fai
 /// The texts of a state's log events, made once for the expectations that read them one after
 /// another (each made them all again: a thousand `expect no log` lines on a long log took minutes).
 #[derive(Default)]
-pub(super) struct LogTexts(std::cell::RefCell<Option<(u64, usize, std::rc::Rc<Vec<String>>)>>);
+pub(super) struct LogTexts(std::cell::RefCell<Option<Made>>);
+
+/// Texts made for a state: its version, its log's length, the texts.
+type Made = (u64, usize, std::rc::Rc<Vec<String>>);
 
 impl LogTexts {
     /// The texts of `st`'s log (one scenario's state: known by its version and its log's length).
