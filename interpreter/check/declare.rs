@@ -212,7 +212,7 @@ impl Checker {
                     Arc::make_mut(&mut self.proc_params).push(params);
                 }
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
-                    if !self.declare("func", &f.name) {
+                    if !self.not_builtin(&f.name, "function") || !self.declare("func", &f.name) {
                         continue;
                     }
                     let params = self.params(&f.params);
@@ -222,7 +222,7 @@ impl Checker {
                     Arc::make_mut(&mut self.func_types).push(Ty::Any);
                 }
                 Item::Check(f) => {
-                    if !self.declare("func", &f.name) {
+                    if !self.not_builtin(&f.name, "check") || !self.declare("func", &f.name) {
                         continue;
                     }
                     let params = self.params(&f.params);
@@ -253,5 +253,19 @@ impl Checker {
                 _ => {}
             }
         }
+    }
+
+    /// A function or check named as a built-in is refused where it is declared: calls of the
+    /// built-in everywhere (the rulebook's own) would find it instead, with other arguments.
+    fn not_builtin(&mut self, name: &ast::Name, what: &str) -> bool {
+        if arbiter_ir::builtins::lookup(&name.node).is_none() {
+            return true;
+        }
+        self.error(
+            Diag::error(name.span, format!("`{}` is a built-in function: a {what} cannot have its name", name.node))
+                .label("a built-in's name")
+                .help(format!("name it otherwise, like `my_{}`; the rules' calls of `{}` mean the built-in", name.node, name.node)),
+        );
+        false
     }
 }
