@@ -334,3 +334,16 @@ fn failures_show_huge_values_and_logs_in_part() {
     let padded = failure("padded");
     assert!(padded.contains("a text longer than 1 MiB"), "{padded}");
 }
+
+/// A file that begins with a byte-order mark (some editors write one) reads as the same file
+/// without it: it was refused with "expected something else, found `\u{feff}for`".
+#[test]
+fn a_byte_order_mark_at_the_start_is_read_past() {
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-bom-").tempdir().unwrap();
+    let path = dir.path().join("bom.arb");
+    std::fs::write(&path, "\u{feff}for tic-tac-toe\n\nfunc marked() = 1\n").unwrap();
+    let out = report(&path);
+    assert!(out.trim().is_empty(), "no problems: {out}");
+    std::fs::write(&path, "for tic-tac-toe\n\u{feff}func marked() = 1\n").unwrap();
+    assert!(report(&path).contains('×'), "a mark anywhere else is a mistake");
+}
