@@ -347,3 +347,17 @@ fn a_byte_order_mark_at_the_start_is_read_past() {
     std::fs::write(&path, "for tic-tac-toe\n\u{feff}func marked() = 1\n").unwrap();
     assert!(report(&path).contains('×'), "a mark anywhere else is a mistake");
 }
+
+/// Each file a house file uses that cannot be read is reported (the second was skipped: both
+/// had no canonical path, which made them the same file).
+#[test]
+fn every_used_file_that_cannot_be_read_is_reported() {
+    use arbiter::check_files::check_files;
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-uses-").tempdir().unwrap();
+    let path = dir.path().join("house.arb");
+    std::fs::write(&path, "for tic-tac-toe\nuses \"gone-one.arb\"\nuses \"gone-two.arb\"\n").unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    let shown = checked.rendered();
+    assert_eq!(checked.errors(), 2, "{shown}");
+    assert!(shown.contains("gone-one.arb`: ") && shown.contains("gone-two.arb`: "), "{shown}");
+}
