@@ -238,6 +238,9 @@ fn a_game_with_more_variants_than_the_limit_is_refused_where_the_one_too_many_is
     assert_eq!(checked.errors(), 1, "{shown}");
     assert!(shown.contains(&format!("× this game has more than {VARIANT_LIMIT} variants")), "{shown}");
     assert!(shown.contains(&format!("house.arb:{}:9]", VARIANT_LIMIT + 2)), "at the one too many: {shown}");
+    // Switching on one past the limit says so (not "unknown variant").
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &["v4000".to_string()]);
+    assert!(checked.rendered().contains("variant `v4000` is past the 256 variants a game may have"), "{}", checked.rendered());
 }
 
 /// Mistakes on a very long line are each given by file, line and column, without the line (a

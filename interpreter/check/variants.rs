@@ -99,13 +99,15 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
             _ => None,
         })
         .collect();
+    // The variants past the limit: not declared, and switching one on says why.
+    let mut past_limit: Vec<&str> = Vec::new();
     if let Some((extra, _)) = variants.get(VARIANT_LIMIT) {
         c.error(
             Diag::error(extra.name.span, format!("this game has more than {VARIANT_LIMIT} variants"))
                 .label("one too many")
                 .help("each variant is checked on its own with the whole game, so a game may have only so many: remove some, or join variants always played together into one"),
         );
-        variants.truncate(VARIANT_LIMIT);
+        past_limit = variants.split_off(VARIANT_LIMIT).into_iter().map(|(v, _)| v.name.node.as_str()).collect();
     }
     // A variant's items are checked as the file it is written in: a rulebook's variants cite the
     // rulebook; a house rule in a user's own file need not.
@@ -134,7 +136,7 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
         }
         declare_variant(c, &known, &base, &parts, &variants, v, *span);
     }
-    for v in order(c, &variants, placed, selected) {
+    for v in order(c, &variants, &past_limit, placed, selected) {
         c.game.active_variants.push(v.name.node.clone());
         // The items of its files first, so that its own changes can name them.
         base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed {
@@ -297,7 +299,13 @@ fn check_step_names(c: &mut Checker, items: &[Placed]) {
 
 /// The selected variants in the order they are switched on: each after the variants it extends,
 /// each once. An unknown one is reported (at a scenario's `variant` line when one asks for it).
-fn order<'a>(c: &mut Checker, variants: &[(&'a VariantItem, Span)], placed: &[Placed], selected: &[String]) -> Vec<&'a VariantItem> {
+fn order<'a>(
+    c: &mut Checker,
+    variants: &[(&'a VariantItem, Span)],
+    past_limit: &[&str],
+    placed: &[Placed],
+    selected: &[String],
+) -> Vec<&'a VariantItem> {
     let mut asked_at: Vec<(String, Span)> = Vec::new();
     for p in placed {
         if let Item::Scenario(s) = &p.item.node {
@@ -314,6 +322,13 @@ fn order<'a>(c: &mut Checker, variants: &[(&'a VariantItem, Span)], placed: &[Pl
     for sel in selected {
         let Some((v, _)) = variants.iter().find(|(v, _)| v.name.node == *sel) else {
             let span = asked_at.iter().find(|(w, _)| w == sel).map(|(_, s)| *s).unwrap_or(Span::NONE);
+            if past_limit.contains(&sel.as_str()) {
+                c.error(
+                    Diag::error(span, format!("variant `{sel}` is past the {VARIANT_LIMIT} variants a game may have"))
+                        .label("not declared"),
+                );
+                continue;
+            }
             let help = did_you_mean(sel, variants.iter().map(|(v, _)| v.name.node.as_str())).or_else(|| {
                 Some(format!("this game's variants: {}", variants.iter().map(|(v, _)| v.name.node.as_str()).collect::<Vec<_>>().join(", ")))
             });
