@@ -349,10 +349,15 @@ fn a_byte_order_mark_at_the_start_is_read_past() {
     assert!(out.trim().is_empty(), "no problems: {out}");
     std::fs::write(&path, "for tic-tac-toe\n\u{feff}func marked() = 1\n").unwrap();
     assert!(report(&path).contains('×'), "a mark anywhere else is a mistake");
+    std::fs::write(&path, "  \u{feff}for tic-tac-toe\n").unwrap();
+    assert!(arbiter::check::project::for_line("  \u{feff}for tic-tac-toe\n").is_none(), "even after spaces");
+    // A marked file's game is found from its text alone (for one that does not parse).
+    assert_eq!(arbiter::check::project::for_line("\u{feff}for tic-tac-toe\nfunc f( = 1\n").as_deref(), Some("tic-tac-toe"));
 }
 
-/// Each file a house file uses that cannot be read is reported (the second was skipped: both
-/// had no canonical path, which made them the same file).
+/// Each file a house file uses that cannot be read is reported, at the `uses` line that names it
+/// (the second was skipped: both had no canonical path, which made them the same file; the first
+/// was shown at line 1 of the file that does not exist).
 #[test]
 fn every_used_file_that_cannot_be_read_is_reported() {
     use arbiter::check_files::check_files;
@@ -363,4 +368,6 @@ fn every_used_file_that_cannot_be_read_is_reported() {
     let shown = checked.rendered();
     assert_eq!(checked.errors(), 2, "{shown}");
     assert!(shown.contains("gone-one.arb`: ") && shown.contains("gone-two.arb`: "), "{shown}");
+    // Each at the `uses` line that names it.
+    assert!(shown.contains("house.arb:2:6]") && shown.contains("house.arb:3:6]"), "{shown}");
 }

@@ -54,6 +54,7 @@ builtins! {
         let mut s = String::new();
         call.push_label(&mut s, &call.arg(0), call.span)?;
         let len = s.chars().count();
+        call.text_fits(s.len().saturating_add(width.saturating_sub(len)), call.span)?;
         if len > width {
             s = s.chars().take(width.saturating_sub(1)).collect();
             if width > 0 {

@@ -41,11 +41,14 @@ impl Checker {
             let mut cards: u64 = 0;
             let mut too_many = false;
             for e in &d.entries {
+                // The count as written (a count past `u32` counts whole toward the limit).
+                let mut written: u64 = 1;
                 let (section, count) = match &e.head.node {
                     DeckHead::Count(n) => {
                         if *n < 1 {
                             self.error(Diag::error(e.head.span, "a deck line needs a count of at least 1"));
                         }
+                        written = u64::try_from(*n).unwrap_or(0);
                         (MAIN_SECTION.to_string(), u32::try_from(*n).unwrap_or(0))
                     }
                     DeckHead::Section(s) => {
@@ -61,7 +64,7 @@ impl Checker {
                         (s.clone(), 1)
                     }
                 };
-                cards = cards.saturating_add(u64::from(count));
+                cards = cards.saturating_add(written);
                 if cards > DECK_LIMIT && !too_many {
                     too_many = true;
                     self.error(

@@ -212,7 +212,12 @@ impl Checker {
                     Arc::make_mut(&mut self.proc_params).push(params);
                 }
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => {
-                    if !self.not_builtin(&f.name, "function") || !self.declare("func", &f.name) {
+                    let what = match &pl.item.node {
+                        Item::Hint(h) if h.side => "side",
+                        Item::Hint(_) => "hint",
+                        _ => "function",
+                    };
+                    if !self.not_builtin(&f.name, what) || !self.declare("func", &f.name) {
                         continue;
                     }
                     let params = self.params(&f.params);

@@ -50,11 +50,16 @@ pub fn inline_call(f: &FuncDef, args: &[ExprIr], temp: &mut dyn FnMut() -> Slot)
 /// whose body was a list of 20,000 items, called 4,000 times, took 7 GB to compile).
 const INLINED_NODES: usize = 64;
 
-/// Whether `body` has more than `most` nodes.
+/// Whether `body` has more than `most` nodes (the words of a text written in it count too, a
+/// node for every 64 bytes: each copy copies them).
 fn nodes_over(body: &ExprIr, most: usize) -> bool {
-    let mut seen = 0;
-    body.any(&mut |_| {
-        seen += 1;
+    let mut seen = 0usize;
+    body.any(&mut |x| {
+        let text = match &x.kind {
+            ExprKindIr::Str(pieces) => pieces.iter().map(|p| if let TextPiece::Text(t) = p { t.len() / 64 } else { 0 }).sum(),
+            _ => 0,
+        };
+        seen = seen.saturating_add(1 + text);
         seen > most
     })
 }

@@ -110,6 +110,9 @@ impl Checker {
         for pl in items {
             let role = pl.role;
             match &pl.item.node {
+                // Named like a built-in: refused when declared, and not lowered (it has no id).
+                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) | Item::Check(f)
+                    if arbiter_ir::builtins::lookup(&f.name.node).is_some() => {}
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => self.lower_func(pl, f, &pure),
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);

@@ -357,6 +357,8 @@ impl Project {
         let key = |p: &Path| canonical(p).unwrap_or_else(|| p.to_path_buf());
         let mut written: HashSet<PathBuf> = paths.iter().map(|(p, _)| p.clone()).collect();
         let mut known: HashSet<PathBuf> = paths.iter().map(|(p, _)| key(p)).collect();
+        // Where each file that another uses is named.
+        let mut used_at: HashMap<PathBuf, Span> = HashMap::new();
         let rules = self.rules_for(game);
         for p in rules.iter().chain(extra) {
             if known.insert(key(p)) {
@@ -376,6 +378,12 @@ impl Project {
             }
             let (source, parsed) = match self.read_parsed(&p) {
                 Ok(read) => read,
+                // A file another uses: reported at the `uses` line that names it.
+                Err(e) if used_at.contains_key(&p) => {
+                    let at = used_at.get(&p).copied().unwrap_or(Span::NONE);
+                    diags.push(Diag::error(at, format!("cannot read `{}`: {e}", p.display())).label("this file cannot be read"));
+                    continue;
+                }
                 Err(e) => {
                     // An empty file under its name, for the message to name it.
                     let source = self.sources.read(&p, String::new(), || self.display(&p));
@@ -409,6 +417,7 @@ impl Project {
                             Some(q) => {
                                 if !written.contains(&q) && known.insert(key(&q)) {
                                     written.insert(q.clone());
+                                    used_at.insert(q.clone(), u.span);
                                     paths.push((q, Role::Cards));
                                 }
                             }
@@ -602,6 +611,7 @@ pub fn game_of(project: &Project, path: &Path) -> Option<String> {
 /// The game a `for GAME` line names, read from the text alone (for a file that does not parse):
 /// the first line that is not blank or a `//` comment.
 pub fn for_line(text: &str) -> Option<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let line = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//"))?;
     let rest = line.strip_prefix("for")?;
     let game = rest.split("//").next()?.trim();

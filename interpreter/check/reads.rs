@@ -35,8 +35,27 @@ impl Found {
     /// Add what `other` reads to what this reads.
     fn add(&mut self, other: &Found) {
         self.everything |= other.everything;
-        self.globals.extend_from_slice(&other.globals);
-        self.fields.extend_from_slice(&other.fields);
+        for &g in &other.globals {
+            self.global(g);
+        }
+        for &f in &other.fields {
+            self.field(f);
+        }
+    }
+
+    /// A global read (each once: a function's reads are added to each of its callers', so
+    /// repeated ones multiplied with every level of calls).
+    fn global(&mut self, g: u16) {
+        if !self.globals.contains(&g) {
+            self.globals.push(g);
+        }
+    }
+
+    /// A field of the object (or its pile) read, each once.
+    fn field(&mut self, f: Sym) {
+        if !self.fields.contains(&f) {
+            self.fields.push(f);
+        }
     }
 
     fn walk(&mut self, game: &Game, e: &ExprIr, pile: &[Slot], depth: u32, bodies: &mut Bodies) {
@@ -45,7 +64,7 @@ impl Found {
         }
         match &e.kind {
             ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::You | ExprKindIr::SelfObj | ExprKindIr::Local(_) => {}
-            ExprKindIr::Global(g) => self.globals.push(*g),
+            ExprKindIr::Global(g) => self.global(*g),
             ExprKindIr::Str(pieces) => {
                 for p in pieces.iter() {
                     if let arbiter_ir::code::TextPiece::Expr(x) = p {
@@ -54,7 +73,7 @@ impl Found {
                 }
             }
             ExprKindIr::ObjProp(x, _) if in_pile(x, pile) => {}
-            ExprKindIr::ObjField(x, f) | ExprKindIr::Dynamic(x, f) if in_pile(x, pile) => self.fields.push(*f),
+            ExprKindIr::ObjField(x, f) | ExprKindIr::Dynamic(x, f) if in_pile(x, pile) => self.field(*f),
             ExprKindIr::DefField(x, _) | ExprKindIr::Unary(_, x) => self.walk(game, x, pile, depth, bodies),
             // `x in zone` reads where `x` is: only the object's own place (or its pile's) is known.
             ExprKindIr::Binary(op @ (BinaryOperator::In | BinaryOperator::NotIn | BinaryOperator::Has), l, r) => {
@@ -164,26 +183,40 @@ pub(super) fn derived(game: &Game) -> Derived {
         })
         .collect();
     let mut reads: Vec<(bool, Vec<u16>)> = direct.iter().map(|(_, d)| (d.everything, d.globals.clone())).collect();
-    loop {
-        let mut changed = false;
-        for (i, js) in sources.iter().enumerate() {
-            for &j in js {
-                let (everything, globals) = reads.get(j).cloned().unwrap_or((true, vec![]));
-                let Some(mine) = reads.get_mut(i) else { continue };
-                if everything && !mine.0 {
-                    mine.0 = true;
-                    changed = true;
-                }
-                for g in globals {
-                    if !mine.1.contains(&g) {
-                        mine.1.push(g);
-                        changed = true;
-                    }
-                }
+    // The facts that read each fact; a fact whose reads grow is looked at again by its readers
+    // (passes over every fact until nothing changed took a pass per link of a chain: quadratic).
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); direct.len()];
+    for (i, js) in sources.iter().enumerate() {
+        for &j in js {
+            if let Some(r) = readers.get_mut(j) {
+                r.push(i);
             }
         }
-        if !changed {
-            break;
+    }
+    let mut queued: Vec<bool> = vec![true; direct.len()];
+    let mut queue: std::collections::VecDeque<usize> = (0..direct.len()).collect();
+    while let Some(j) = queue.pop_front() {
+        if let Some(q) = queued.get_mut(j) {
+            *q = false;
+        }
+        let (everything, globals) = reads.get(j).cloned().unwrap_or((true, vec![]));
+        for &i in readers.get(j).map_or(&[][..], Vec::as_slice) {
+            let Some(mine) = reads.get_mut(i) else { continue };
+            let mut grew = false;
+            if everything && !mine.0 {
+                mine.0 = true;
+                grew = true;
+            }
+            for &g in &globals {
+                if !mine.1.contains(&g) {
+                    mine.1.push(g);
+                    grew = true;
+                }
+            }
+            if grew && let Some(q) = queued.get_mut(i).filter(|q| !**q) {
+                *q = true;
+                queue.push_back(i);
+            }
         }
     }
     let as_reads = |(everything, globals): &(bool, Vec<u16>)| {

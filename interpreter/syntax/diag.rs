@@ -299,10 +299,15 @@ thread_local! {
 /// thousands of mistakes, each compared with thousands of names, took minutes. Past the budget,
 /// no help is suggested. The same compile gives the same helps, on any thread.
 pub fn with_suggestion_budget<R>(cells: u64, f: impl FnOnce() -> R) -> R {
-    let before = SUGGESTING.replace(Some(cells));
-    let r = f();
-    SUGGESTING.set(before);
-    r
+    /// Puts the budget before back, however `f` ends.
+    struct Restore(Option<u64>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SUGGESTING.set(self.0);
+        }
+    }
+    let _restore = Restore(SUGGESTING.replace(Some(cells)));
+    f()
 }
 
 /// The closest candidate to `name`, if one is close enough to be a likely typo.

@@ -16,6 +16,16 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
         return Err(Diag::error(Span::new(file, 0, 0), format!("this file is larger than {} KiB", FILE_LIMIT >> 10))
             .help("split it into several files"));
     }
+    // A byte-order mark (some editors write one) at the very start is read as three spaces, so
+    // that every place in the file keeps its offset; anywhere else it is a mistake.
+    let unmarked;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            unmarked = format!("   {rest}");
+            unmarked.as_str()
+        }
+        None => text,
+    };
     check_nesting(file, text)?;
     // Long chains of operators or `if .. then .. else` nest without brackets: parse on a stack
     // big enough for the largest file accepted (it is reserved, not used, unless needed). A
