@@ -164,8 +164,11 @@ impl Builtin {
     }
 }
 
+/// The built-in of this name: looked up by hash (the checker asks for every call it lowers and
+/// every function it declares).
 pub fn lookup(name: &str) -> Option<&'static Signature> {
-    BUILTINS.iter().find(|s| s.name == name)
+    static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static Signature>> = std::sync::OnceLock::new();
+    BY_NAME.get_or_init(|| BUILTINS.iter().rev().map(|s| (s.name, s)).collect()).get(name).copied()
 }
 
 #[cfg(test)]
