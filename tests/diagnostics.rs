@@ -319,7 +319,11 @@ fn failures_show_huge_values_and_logs_in_part() {
         "scenario noisy \"A long log\" {\n  game tic-tac-toe\n  players 2\n  let t = repeat(\"x\", 1000)\n  \
          for i in range(1, 20000) {\n    log \"{t}\"\n  }\n  expect no log \"x\"\n}\n\n\
          scenario valued \"A long value\" {\n  game tic-tac-toe\n  players 2\n  expect count(repeat(\"y\", 1000000)) == 1\n}\n\n\
-         scenario padded \"A text over the budget\" {\n  game tic-tac-toe\n  players 2\n  expect pad(\"x\", 100000000) == \"y\"\n}\n",
+         scenario padded \"A text over the budget\" {\n  game tic-tac-toe\n  players 2\n  expect pad(\"x\", 100000000) == \"y\"\n}\n\n\
+         scenario compared \"A huge list compared\" {\n  game tic-tac-toe\n  players 2\n  let t = repeat(\"A\", 1000000)\n  \
+         let xs = [t for i in range(1, 20000)]\n  expect xs == []\n}\n\n\
+         scenario offered \"Huge options\" {\n  game tic-tac-toe\n  players 2\n  let t = repeat(\"A\", 1000000)\n  \
+         let c = choose first(players()) \"Pick\" from [[t, i] for i in range(1, 2000)]\n}\n",
     )
     .unwrap();
     let outcomes = run_file(&project(), &path).unwrap_or_else(|e| panic!("{e}"));
@@ -336,6 +340,14 @@ fn failures_show_huge_values_and_logs_in_part() {
     assert!(valued.contains("found text `yyy") && valued.contains("… (999800 more characters)`"), "{valued}");
     let padded = failure("padded");
     assert!(padded.contains("a text longer than 1 MiB"), "{padded}");
+    // A list of 20,000 texts of a megabyte is shown by its first few thousand bytes, never made
+    // whole (it took 24 GB).
+    let compared = failure("compared");
+    assert!(compared.len() < 5_000 && compared.contains("`xs` is AAAA"), "{}", &compared[..compared.len().min(300)]);
+    // Options whose labels would pass the text budget together are refused before they are made
+    // (2,000 options of a megabyte each took 20 GB a decision).
+    let offered = failure("offered");
+    assert!(offered.contains("the options' labels are longer than 1 MiB together"), "{offered}");
 }
 
 /// A file that begins with a byte-order mark (some editors write one) reads as the same file

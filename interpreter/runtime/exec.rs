@@ -443,6 +443,7 @@ impl Engine<'_> {
                     Some(s) => Some(evaluator.interpolate(s, &mut en, span)?),
                     None => None,
                 };
+                evaluator.labels_fit(&items, span)?;
                 let options: Vec<Choice> =
                     items.iter().map(|v| Choice { label: evaluator.label_shared(v, seat), value: v.clone(), rarely: false }).collect();
                 let dest = match dest {

@@ -36,6 +36,24 @@ impl<'a> Evaluator<'a> {
         Ok(())
     }
 
+    /// Refuse a choice whose options' labels would be longer than the text budget together,
+    /// before any is made (they are shown to the player and kept in the log: 2,000 options of a
+    /// megabyte each took 20 GB a decision).
+    pub fn labels_fit(&self, items: &[Value], span: Span) -> RtResult<()> {
+        let mut total = 0usize;
+        for v in items {
+            total = total.saturating_add(self.label_len(v, TEXT_BUDGET.saturating_sub(total)).saturating_add(2));
+            if total > TEXT_BUDGET {
+                return Err(err(
+                    span,
+                    format!("memory budget exceeded: the options' labels are longer than {} MiB together", TEXT_BUDGET >> 20),
+                )
+                .with_help("offer fewer or smaller options: each is shown to the player by its text"));
+            }
+        }
+        Ok(())
+    }
+
     /// Refuse a text of `bytes` longer than the text budget, before it is made.
     pub fn text_fits(&self, bytes: usize, span: Span) -> RtResult<()> {
         if bytes > TEXT_BUDGET {
@@ -125,6 +143,40 @@ impl<'a> Evaluator<'a> {
             Value::List(l) => l.iter().map(|x| self.label(x)).collect::<Vec<_>>().join(", "),
             Value::Ability(o, i) => self.ability_label(*o, *i),
             other => other.display(self.game),
+        }
+    }
+
+    /// The text shown for a value, cut to about `most` bytes (ending in `…`): the items of a
+    /// list are labelled only until the text is that long (a failed `expect` on a list of 20,000
+    /// texts of a megabyte each built all 20 GB of it before cutting it).
+    pub fn label_clipped(&self, v: &Value, most: usize) -> String {
+        let mut s = String::new();
+        self.push_clipped(&mut s, v, most);
+        if s.len() > most {
+            let mut cut = most;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push('…');
+        }
+        s
+    }
+
+    fn push_clipped(&self, s: &mut String, v: &Value, most: usize) {
+        match v {
+            Value::List(l) => {
+                for (i, x) in l.iter().enumerate() {
+                    if s.len() > most {
+                        return;
+                    }
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    self.push_clipped(s, x, most);
+                }
+            }
+            other => s.push_str(&self.label(other)),
         }
     }
 

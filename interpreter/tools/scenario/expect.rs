@@ -182,6 +182,10 @@ impl LogTexts {
     }
 }
 
+/// The most bytes of a value a failed comparison shows (the failure's texts are cut to 2,000
+/// characters in the end; this keeps a huge value from being made whole first).
+const SHOWN_VALUE: usize = 4_000;
+
 /// The most matching events a failed `expect no log` lists (it says how many more).
 const SHOWN_EVENTS: usize = 10;
 
@@ -415,8 +419,8 @@ fn explain_false(engine: &Engine, st: &State, cond: &ExprIr, text: &str) -> Stri
     if let ExprKindIr::Binary(op, l, r) = &cond.kind
         && op.is_comparison()
     {
-        let lv = eval0(engine, st, l).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
-        let rv = eval0(engine, st, r).map(|v| evaluator.label(&v)).unwrap_or_else(|f| f.message);
+        let lv = eval0(engine, st, l).map(|v| evaluator.label_clipped(&v, SHOWN_VALUE)).unwrap_or_else(|f| f.message);
+        let rv = eval0(engine, st, r).map(|v| evaluator.label_clipped(&v, SHOWN_VALUE)).unwrap_or_else(|f| f.message);
         let file = engine.game.file(cond.span.file);
         let ltext = file.map(|f| f.slice(l.span).to_string()).unwrap_or_default();
         let rtext = file.map(|f| f.slice(r.span).to_string()).unwrap_or_default();
