@@ -478,11 +478,10 @@ impl Server {
     }
 
     fn outline(&self, uri: &Url) -> Option<DocumentSymbolResponse> {
-        let (path, text) = self.text_of(uri)?;
+        let (path, _) = self.text_of(uri)?;
         let source = self.project.read_source(&path).ok()?;
         let tree = self.project.sources().parse(&source).ok()?;
-        let lines = text::Lines::new(&text);
-        Some(DocumentSymbolResponse::Nested(names::declared(&tree).iter().map(|n| symbol(&lines, n)).collect()))
+        Some(DocumentSymbolResponse::Nested(names::declared(&tree).iter().map(|n| symbol(&source, n)).collect()))
     }
 
     fn hover(&self, p: &HoverParams) -> Option<Hover> {
@@ -652,7 +651,7 @@ impl Wanted {
 }
 
 /// A declared name as an outline entry.
-fn symbol(lines: &text::Lines, n: &names::Named) -> DocumentSymbol {
+fn symbol(file: &SourceFile, n: &names::Named) -> DocumentSymbol {
     use names::Role;
     let kind = match n.role() {
         Role::Routine => SymbolKind::FUNCTION,
@@ -676,9 +675,9 @@ fn symbol(lines: &text::Lines, n: &names::Named) -> DocumentSymbol {
         kind,
         tags: None,
         deprecated: None,
-        range: lines.range(n.whole.start as usize, n.whole.end as usize),
-        selection_range: lines.range(n.at.start as usize, n.at.end as usize),
-        children: if n.children.is_empty() { None } else { Some(n.children.iter().map(|c| symbol(lines, c)).collect()) },
+        range: text::range_in(file, n.whole.start as usize, n.whole.end as usize),
+        selection_range: text::range_in(file, n.at.start as usize, n.at.end as usize),
+        children: if n.children.is_empty() { None } else { Some(n.children.iter().map(|c| symbol(file, c)).collect()) },
     }
 }
 

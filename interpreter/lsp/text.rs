@@ -5,8 +5,7 @@ use arbiter_syntax::span::SourceFile;
 use lsp_types::{Position, Range};
 
 /// The position of byte `offset` of `text` (clamped to the text, and back to a character
-/// boundary). It reads the text from its start: for many positions in one text, [`Lines`] or
-/// [`range_in`].
+/// boundary). It reads the text from its start: for many positions in one file, [`range_in`].
 pub fn position(text: &str, offset: usize) -> Position {
     let offset = boundary(text, offset);
     let before = text.get(..offset).unwrap_or("");
@@ -45,31 +44,6 @@ pub fn range_in(file: &SourceFile, start: usize, end: usize) -> Range {
         at(&file.text, line, file.line_start(line), o)
     };
     Range { start: pos(start), end: pos(end.max(start)) }
-}
-
-/// A text's line starts, for many positions in it.
-pub struct Lines<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> Lines<'a> {
-    pub fn new(text: &'a str) -> Self {
-        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Lines { text, starts }
-    }
-
-    pub fn range(&self, start: usize, end: usize) -> Range {
-        let pos = |o: usize| {
-            let o = boundary(self.text, o);
-            let line = match self.starts.binary_search(&o) {
-                Ok(i) => i,
-                Err(i) => i.saturating_sub(1),
-            };
-            at(self.text, line, self.starts.get(line).copied().unwrap_or(0), o)
-        };
-        Range { start: pos(start), end: pos(end.max(start)) }
-    }
 }
 
 /// The byte offset of a position in `text` (a position past a line's end is its end; past the
@@ -117,17 +91,14 @@ mod tests {
         assert_eq!(offset("ab\r\ncd", Position { line: 0, character: 9 }), 2);
     }
 
-    /// A file's line index and a text's line starts give the positions reading from the start
-    /// gives.
+    /// A file's line index gives the positions reading from the start gives.
     #[test]
     fn indexed_positions_are_the_positions() {
         let text = "a\n\u{e9}t\u{1F600}x\r\n\nlast";
         let file = arbiter_syntax::source_map::SourceMap::new().add("t.arb", text.to_string());
-        let lines = Lines::new(text);
         for a in 0..=text.len() + 2 {
             for b in a..=text.len() + 2 {
                 assert_eq!(range_in(&file, a, b), range(text, a, b), "{a}..{b}");
-                assert_eq!(lines.range(a, b), range(text, a, b), "{a}..{b}");
             }
         }
     }
