@@ -352,17 +352,15 @@ impl Project {
             return Err((files, diags));
         }
         let mut paths = self.game_files(game);
-        // The files in `paths`, as written and canonical (as written, for a file that does not
-        // exist: each such file is reported, not only the first).
+        // The files in `paths`, canonical (as written, for a file that does not exist: each such
+        // file is reported, not only the first).
         let key = |p: &Path| canonical(p).unwrap_or_else(|| p.to_path_buf());
-        let mut written: HashSet<PathBuf> = paths.iter().map(|(p, _)| p.clone()).collect();
         let mut known: HashSet<PathBuf> = paths.iter().map(|(p, _)| key(p)).collect();
         // Where each file that another uses is named.
         let mut used_at: HashMap<PathBuf, Span> = HashMap::new();
         let rules = self.rules_for(game);
         for p in rules.iter().chain(extra) {
             if known.insert(key(p)) {
-                written.insert(p.clone());
                 paths.push((p.clone(), Role::Cards));
             }
         }
@@ -415,8 +413,7 @@ impl Project {
                         match used_path(&p, &u.node) {
                             Some(q) if !p.parent().is_some_and(|d| really_inside(d, &q)) => diags.push(leads_out(u.span, &u.node)),
                             Some(q) => {
-                                if !written.contains(&q) && known.insert(key(&q)) {
-                                    written.insert(q.clone());
+                                if known.insert(key(&q)) {
                                     used_at.insert(q.clone(), u.span);
                                     paths.push((q, Role::Cards));
                                 }
