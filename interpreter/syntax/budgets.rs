@@ -46,7 +46,7 @@ pub const VARIANT_LIMIT: usize = 256;
 /// mistaken name with the names it might have meant): past it, mistakes get no such help.
 pub const SUGGESTION_BUDGET: u64 = 50_000_000;
 
-/// Cards one deck list may hold, all its lines together (a line `1000000000 "Apollo"` was
+/// Cards one deck list may hold, all its lines together (a line `1000000000 "Some Card"` was
 /// expanded into memory card by card).
 pub const DECK_LIMIT: u64 = 10_000;
 

@@ -117,7 +117,8 @@ fn in_scenario(text: &str, at: usize) -> bool {
     let before = text.get(..at).unwrap_or("");
     let items = ["\nscenario ", "\nproc ", "\nfunc ", "\ntrigger ", "\ncard ", "\nvariant ", "\ngame "];
     let last = items.iter().filter_map(|k| before.rfind(k).map(|i| (i, *k))).max_by_key(|(i, _)| *i);
-    let start = before.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    // (A byte-order mark is read as spaces before the parser: `parse_file`.)
+    let start = before.trim_start();
     last.is_some_and(|(_, k)| k == "\nscenario ") || (start.starts_with("scenario ") && last.is_none())
 }
 
