@@ -42,7 +42,13 @@ impl<'a> Evaluator<'a> {
     pub fn labels_fit(&self, items: &[Value], span: Span) -> RtResult<()> {
         let mut total = 0usize;
         for v in items {
-            total = total.saturating_add(self.label_len(v, TEXT_BUDGET.saturating_sub(total)).saturating_add(2));
+            // Only texts and lists can be long; any other label is a name or a number (making it
+            // here too would label every option twice on every decision).
+            let len = match v {
+                Value::Text(_) | Value::List(_) => self.label_len(v, TEXT_BUDGET.saturating_sub(total)),
+                _ => 0,
+            };
+            total = total.saturating_add(len).saturating_add(2);
             if total > TEXT_BUDGET {
                 return Err(err(
                     span,
