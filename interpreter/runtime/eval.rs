@@ -373,6 +373,8 @@ impl<'a> Evaluator<'a> {
     pub fn type_err(&self, span: Span, expected: &str, found: &Value) -> RtError {
         let shown = match found {
             Value::None => "none".to_string(),
+            // A list is labelled only as far as it is shown (a text's label is the text).
+            Value::List(_) => format!("{} `{}`", found.type_name(), self.label_clipped(found, SHOWN_VALUE)),
             other => format!("{} `{}`", other.type_name(), arbiter_syntax::diag::clipped(&self.label(other), SHOWN_VALUE)),
         };
         err(span, format!("expected {expected}, found {shown}"))
