@@ -139,6 +139,10 @@ pub enum Command {
         /// every seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
         #[arg(long)]
         bots: Vec<String>,
+        /// The longest a searching bot thinks about one decision, in seconds (1 to 3600; default
+        /// 10): it answers then with the best it has found.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        think: Option<u64>,
     },
     /// Continue a saved game: its game, variants, players and seed come from the file, and it is
     /// saved back to the file at every decision.
@@ -157,6 +161,10 @@ pub enum Command {
         /// Write a picture of the table (SVG) into this folder every turn.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// The longest a searching bot thinks about one decision, in seconds (1 to 3600; default
+        /// 10): it answers then with the best it has found.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        think: Option<u64>,
         /// Refused: a saved game goes on with the bots it was started with.
         #[arg(long, hide = true)]
         bots: Vec<String>,
@@ -290,6 +298,11 @@ pub enum Command {
         /// every seat, `N=KIND` for seat N, `SIDE=KIND` for the seats on a side (repeatable).
         #[arg(long)]
         bots: Vec<String>,
+        /// The longest a searching bot thinks about one decision, in seconds (1 to 3600; default:
+        /// no limit, so that a seed plays the same on any machine): it answers then with the best
+        /// it has found. The report counts the decisions the limit cut short.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        think: Option<u64>,
     },
 }
 
@@ -352,8 +365,8 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             check::run(&project, &paths, game.as_deref(), &variants)
         }
-        Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg, bots } => {
-            let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg, bots };
+        Command::Play { game, players, seed, variants, humans, view, decks, log, save, resume, svg, bots, think } => {
+            let opts = play::PlayOptions { game, players, seed, variants, humans, view, decks, log, resume, save, svg, bots, think };
             play::run(&project, &opts)
         }
         Command::Resume { file, bots, .. } if !bots.is_empty() => {
@@ -363,8 +376,8 @@ pub fn main_with(cli: Cli) -> i32 {
             );
             2
         }
-        Command::Resume { file, humans, log, save, svg, .. } => {
-            play::resume(&project, &play::ResumeOptions { file, game: None, variants: vec![], humans, log, save, svg })
+        Command::Resume { file, humans, log, save, svg, think, .. } => {
+            play::resume(&project, &play::ResumeOptions { file, game: None, variants: vec![], humans, log, save, svg, think })
         }
         Command::Render { file, id, game, out } => render::run(&project, &render::Options { file, id, game, out }),
         Command::Test { paths, variants } => test::run(&project, &paths, &variants),
@@ -375,8 +388,25 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Bench { game, parse, lsp, games, players, seed, variants, profile, bots } => {
             bench::run(&project, &bench::Options { game, parse, lsp, games, players, seed, variants, profile, bots })
         }
-        Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots } => {
-            let o = sim::Options { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots };
+        Command::Sim { game, files, players, variants, decks, games, seed, compare, json, csv, svg, shard, jobs, cards, bots, think } => {
+            let o = sim::Options {
+                game,
+                files,
+                players,
+                variants,
+                decks,
+                games,
+                seed,
+                compare,
+                json,
+                csv,
+                svg,
+                shard,
+                jobs,
+                cards,
+                bots,
+                think,
+            };
             sim::run(&project, &o)
         }
     }

@@ -11,9 +11,11 @@ use crate::runtime::state::{Decision, Mode, State};
 use crate::runtime::view::result_line;
 use crate::runtime::{AnswerError, Engine, Setup, Status, talk, view};
 use crate::save::{self, Header, Saver};
+use crate::syntax::budgets::PLAY_THINK;
 use crate::syntax::diag::Diag;
 use crate::syntax::span::{FileId, Span};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub struct PlayOptions {
     pub game: String,
@@ -30,6 +32,8 @@ pub struct PlayOptions {
     pub svg: Option<PathBuf>,
     /// `--bots` values: who plays the seats no human plays.
     pub bots: Vec<String>,
+    /// `--think`: the longest a searching bot thinks about one decision, in seconds.
+    pub think: Option<u64>,
 }
 
 /// A seat's deck as `--deck` names it.
@@ -154,6 +158,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             log: o.log,
             save: o.save.clone(),
             svg: o.svg.clone(),
+            think: o.think,
         };
         return resume(project, &r);
     }
@@ -241,7 +246,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         }
     };
     outln!("{}", title_line(game, players, seed));
-    drive(&engine, st, saver, o.log, o.view, o.svg.as_deref())
+    drive(&engine, st, saver, Shown { log: o.log, view_seat: o.view, svg: o.svg.as_deref() }, think(o.think))
 }
 
 /// What `arbiter resume` (and `play --resume`) is told.
@@ -257,6 +262,8 @@ pub struct ResumeOptions {
     /// Where to save from now on (default: the file resumed from).
     pub save: Option<PathBuf>,
     pub svg: Option<PathBuf>,
+    /// `--think`, as `play` takes it.
+    pub think: Option<u64>,
 }
 
 /// Go on with a saved game: the game, variants, players and seed come from the file. A file that
@@ -288,7 +295,7 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
                 st.decisions,
                 st.turns
             );
-            drive(&Engine::new(game), st, saver, r.log, None, r.svg.as_deref())
+            drive(&Engine::new(game), st, saver, Shown { log: r.log, view_seat: None, svg: r.svg.as_deref() }, think(r.think))
         }
     }
 }
@@ -301,7 +308,21 @@ fn title_line(game: &Game, players: usize, seed: u64) -> String {
 /// Play a game from `st` to its end (or until a human leaves), saving at every decision.
 /// Play on to the end: bots and humans answer; the log printed whole (`log`), or as one seat sees it
 /// (`view`, or the first human seat).
-fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat: Option<u8>, svg: Option<&Path>) -> i32 {
+/// How long a searching bot thinks about one decision at most: `--think` seconds, or
+/// `PLAY_THINK`.
+fn think(seconds: Option<u64>) -> Duration {
+    seconds.map_or(PLAY_THINK, Duration::from_secs)
+}
+
+/// What a game played at the terminal shows as it goes (`--log`, `--view`, `--svg`).
+struct Shown<'a> {
+    log: bool,
+    view_seat: Option<u8>,
+    svg: Option<&'a Path>,
+}
+
+fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: Duration) -> i32 {
+    let Shown { log, view_seat, svg } = shown;
     let game = engine.game;
     let seed = saver.header.seed;
     let plan = match BotPlan::parse(&saver.header.bots, game, st.players.len()) {
@@ -315,7 +336,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
         let rest = if plan.every.is_some() { "" } else { "; any other seat no human plays: random" };
         outln!("bots: {}{rest}", plan.describe());
     }
-    let mut bots = Bots::new(plan, seed);
+    let mut bots = Bots::new(BotPlan { think: Some(think), ..plan }, seed);
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;
@@ -357,7 +378,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
                 &format!("turn {}", st.turns),
                 pictured_for,
             ) {
-                eprintln!("error: {e}");
+                out!("{}", diag::render(&[e.to_diag()], &game.files));
+                eprintln!("error: the picture of turn {} cannot be drawn", st.turns);
                 return 2;
             }
         }
@@ -402,7 +424,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, log: bool, view_seat:
     if let Some(dir) = svg
         && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end", pictured_for)
     {
-        eprintln!("error: {e}");
+        out!("{}", diag::render(&[e.to_diag()], &game.files));
+        eprintln!("error: the picture of the end cannot be drawn");
         return 2;
     }
     // The table at the end, as the seat viewed (or the first human seat) sees it.

@@ -32,6 +32,9 @@ pub enum RenderError {
     /// No scenario of the file has the id asked for.
     #[error("`{}` has no scenario `{id}`", file.display())]
     NoScenario { file: PathBuf, id: String },
+    /// The picture cannot be drawn, and why has been shown (where its function is written).
+    #[error("no picture written")]
+    NotDrawn,
 }
 
 impl RenderError {
@@ -41,6 +44,7 @@ impl RenderError {
             RenderError::Save(e) => e.to_diag(),
             RenderError::Scenario(e) => e.to_diag(),
             RenderError::Write { .. } => Diag::error(Span::NONE, self.to_string()).help("write the picture to another file with `--out`"),
+            RenderError::NotDrawn => Diag::error(Span::NONE, self.to_string()),
             RenderError::NoScenario { .. } => {
                 Diag::error(Span::NONE, self.to_string()).help("`arbiter test FILE` lists the file's scenarios by id")
             }
@@ -63,9 +67,19 @@ pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: 
 pub fn run(project: &Project, o: &Options) -> i32 {
     let out = o.out.clone().unwrap_or_else(|| o.file.with_extension("svg"));
     let is_save = o.file.extension().is_some_and(|e| e == "json");
+    // A picture that cannot be drawn is shown where its function is written.
+    let drawn = |game: &Game, st: &State, title: &str| {
+        write_picture(game, st, &out, title, None).map_err(|e| match &e {
+            RenderError::Picture(p) => {
+                out!("{}", crate::syntax::diag::render(&[p.to_diag()], &game.files));
+                RenderError::NotDrawn
+            }
+            _ => e,
+        })
+    };
     let result = if is_save {
         match crate::save::load(project, &o.file, o.game.as_deref(), &[]) {
-            Ok((built, _, state)) => write_picture(&built.game, &state, &out, &o.file.display().to_string(), None),
+            Ok((built, _, state)) => drawn(&built.game, &state, &o.file.display().to_string()),
             Err(e) => Err(e.into()),
         }
     } else {
@@ -73,7 +87,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             Err(e) => Err(e.into()),
             Ok(outcomes) => match outcomes.iter().find(|x| o.id.as_ref().is_none_or(|i| *i == x.outcome.id)) {
                 None => Err(RenderError::NoScenario { file: o.file.clone(), id: o.id.clone().unwrap_or_default() }),
-                Some(x) => write_picture(&x.game, &x.outcome.state, &out, &format!("{} {}", x.outcome.id, x.outcome.title), None),
+                Some(x) => drawn(&x.game, &x.outcome.state, &format!("{} {}", x.outcome.id, x.outcome.title)),
             },
         }
     };

@@ -27,6 +27,9 @@ pub struct Options {
     pub cards: bool,
     /// `--bots` values.
     pub bots: Vec<String>,
+    /// `--think`: the longest a searching bot thinks about one decision, in seconds (none: no
+    /// limit).
+    pub think: Option<u64>,
 }
 
 pub fn run(project: &Project, o: &Options) -> i32 {
@@ -134,7 +137,7 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
                 let cards_of =
                     if o.cards { (0..players).collect() } else { wanted.iter().map(|(s, _)| *s).filter(|s| *s < players).collect() };
                 let bots = match crate::agents::BotPlan::parse(&o.bots, game, players) {
-                    Ok(b) => b,
+                    Ok(b) => crate::agents::BotPlan { think: o.think.map(std::time::Duration::from_secs), ..b },
                     Err(e) => {
                         eprintln!("error: {e}");
                         return 2;

@@ -34,6 +34,85 @@ impl Value {
     }
 }
 
+impl Value {
+    /// `display`, cut to about `most` bytes (see `Clip`): a list's items are shown only until
+    /// the text is that long.
+    pub fn display_clipped(&self, game: &Game, most: usize) -> String {
+        let mut out = Clip::new(most);
+        self.display_into(game, &mut out);
+        out.finish()
+    }
+
+    fn display_into(&self, game: &Game, out: &mut Clip) {
+        match self {
+            Value::Text(t) => out.push(t),
+            Value::List(l) => {
+                out.push("[");
+                out.items(l, |x, out| x.display_into(game, out));
+                out.push("]");
+            }
+            other => out.push(&other.display(game)),
+        }
+    }
+}
+
+/// A text built to about `most` bytes at most: what is pushed past that is left out, and the
+/// text then ends in `…`. Whatever shows a value the rules made (a field at the table, an event,
+/// a failed comparison) builds it in one, so that a list holding a one-megabyte text a thousand
+/// times is never made whole: a list stops being walked when the text is full.
+pub struct Clip {
+    text: String,
+    most: usize,
+    cut: bool,
+}
+
+impl Clip {
+    pub fn new(most: usize) -> Clip {
+        Clip { text: String::new(), most, cut: false }
+    }
+
+    /// Add `s`, or as much of it as there is room for (up to a character's boundary).
+    pub fn push(&mut self, s: &str) {
+        let room = self.most.saturating_sub(self.text.len());
+        if s.len() <= room {
+            self.text.push_str(s);
+            return;
+        }
+        let mut end = room;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.text.push_str(s.get(..end).unwrap_or_default());
+        self.cut = true;
+    }
+
+    /// Whether something was left out: nothing more is taken.
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// The items of a list, each shown by `item`, with `, ` between them, until the text is full.
+    pub fn items<T>(&mut self, items: &[T], mut item: impl FnMut(&T, &mut Clip)) {
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                self.push(", ");
+            }
+            if self.cut {
+                return;
+            }
+            item(x, self);
+        }
+    }
+
+    /// The text, ending in `…` when something was left out.
+    pub fn finish(mut self) -> String {
+        if self.cut {
+            self.text.push('…');
+        }
+        self.text
+    }
+}
+
 pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {
     let parts: Vec<String> = a.iter().map(|(n, s)| format!("{n} {}", game.sym(*s))).collect();
     parts.join(" ")

@@ -217,7 +217,8 @@ impl<'de, T: Clone + Deserialize<'de>> Deserialize<'de> for Chunked<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{Cause, Event, EventKind, Log, Routine};
+    use crate::state::{Cause, Event, EventKind, Routine};
+    type Log = Chunked<Event>;
     use arbiter_syntax::span::Span;
 
     fn event(n: i64) -> Event {

@@ -14,7 +14,7 @@ use arbiter_syntax::span::Span;
 use indexmap::IndexMap;
 use std::sync::Arc;
 
-use arbiter_syntax::budgets::{FRAME_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
+use arbiter_syntax::budgets::{FRAME_BUDGET, LOG_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -122,7 +122,7 @@ impl<'g> Engine<'g> {
             pending: None,
             triggers: vec![],
             rng: Rng::from_seed(setup.seed),
-            log: Log::new(),
+            log: Log::default(),
             clock: 0,
             result: None,
             dirty: false,
@@ -229,6 +229,13 @@ impl<'g> Engine<'g> {
                 return Err(err(span, format!("step budget exceeded: more than {WORK_BUDGET} evaluation steps without a decision"))
                     .with_help(
                         "a loop in the rules or in an object's ability does too much work and never ends; check `while` conditions",
+                    ));
+            }
+            if st.log.bytes() > LOG_BUDGET {
+                let span = self.current_span(st);
+                return Err(err(span, format!("log budget exceeded: the game's events hold more than {} MiB", LOG_BUDGET >> 20))
+                    .with_help(
+                        "a rule logs, asks or changes things without end: check `repeat` and `while` loops, and triggers that cause themselves",
                     ));
             }
             if st.frames.len() > FRAME_BUDGET {

@@ -4,6 +4,7 @@
 use super::RtResult;
 use super::eval::*;
 use super::state::Env;
+use arbiter_ir::display::Clip;
 use arbiter_ir::value::{ObjId, Seat, Value};
 use arbiter_ir::*;
 use arbiter_syntax::budgets::{EVAL_BUDGET, MEMORY_BUDGET, NEST_BUDGET, TEXT_BUDGET};
@@ -152,37 +153,31 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The text shown for a value, cut to about `most` bytes (ending in `…`): the items of a
-    /// list are labelled only until the text is that long (a failed `expect` on a list of 20,000
-    /// texts of a megabyte each built all 20 GB of it before cutting it).
+    /// The text shown for a value, cut to about `most` bytes (ending in `…`, see `Clip`): the
+    /// items of a list are labelled only until the text is that long (a failed `expect` on a list
+    /// of 20,000 texts of a megabyte each built all 20 GB of it before cutting it).
     pub fn label_clipped(&self, v: &Value, most: usize) -> String {
-        let mut s = String::new();
-        self.push_clipped(&mut s, v, most);
-        if s.len() > most {
-            let mut cut = most;
-            while !s.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            s.truncate(cut);
-            s.push('…');
-        }
-        s
+        let mut out = Clip::new(most);
+        self.label_into(v, None, &mut out);
+        out.finish()
     }
 
-    fn push_clipped(&self, s: &mut String, v: &Value, most: usize) {
+    /// `label_for`, cut to about `most` bytes as `label_clipped` is.
+    pub fn label_for_clipped(&self, v: &Value, seat: Seat, most: usize) -> String {
+        let mut out = Clip::new(most);
+        self.label_into(v, Some(seat), &mut out);
+        out.finish()
+    }
+
+    /// A value's label (as `seat` sees it, or `label`'s for `None`) into `out`.
+    fn label_into(&self, v: &Value, seat: Option<Seat>, out: &mut Clip) {
         match v {
-            Value::List(l) => {
-                for (i, x) in l.iter().enumerate() {
-                    if s.len() > most {
-                        return;
-                    }
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    self.push_clipped(s, x, most);
-                }
-            }
-            other => s.push_str(&self.label(other)),
+            Value::List(l) => out.items(l, |x, out| self.label_into(x, seat, out)),
+            Value::Text(t) => out.push(t),
+            other => out.push(&match seat {
+                Some(seat) => self.label_for(other, seat),
+                None => self.label(other),
+            }),
         }
     }
 

@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod invariants;
 pub mod items;
 pub mod labels;
+pub mod log;
 pub mod memo;
 pub mod modifiers;
 pub mod objects;

@@ -25,6 +25,7 @@ use super::geometry as geo;
 use super::state::State;
 use arbiter_ir::Game;
 use arbiter_ir::value::{Seat, Value};
+use arbiter_syntax::budgets::PICTURE_LIMIT;
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
 
@@ -46,6 +47,10 @@ pub enum PictureError {
     /// A drawing whose first item names no kind of drawing.
     #[error("the picture has a drawing of an unknown kind `{0}`")]
     UnknownDrawing(String),
+    /// The picture (`what`: which, in words) would be larger than `PICTURE_LIMIT`; `span`: its
+    /// function.
+    #[error("{what} drew more than {} MiB", PICTURE_LIMIT >> 20)]
+    TooLarge { what: &'static str, span: Span },
 }
 
 impl PictureError {
@@ -58,6 +63,9 @@ impl PictureError {
                 .help("give it no parameter (a table with nothing hidden), or one: the player it is drawn for (`none` for everything)"),
             PictureError::Rule(e) => e.to_diag(),
             PictureError::NotAList | PictureError::UnknownDrawing(_) => Diag::error(Span::NONE, self.to_string()).help(DRAWINGS),
+            PictureError::TooLarge { span, .. } => Diag::error(*span, self.to_string())
+                .label("this function")
+                .help("a picture of the table is a few kilobytes: look for a text, a shape or a list of drawings that grows with the game"),
         }
     }
 }
@@ -118,24 +126,36 @@ fn call_picture(game: &Game, st: &State, f: arbiter_ir::FuncId, viewer: Option<S
 /// function takes no parameter or one, the player it is drawn for. `None` when the game has no
 /// text picture.
 pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<String, PictureError>> {
-    let v = match call_picture(game, st, game.text_picture?, viewer, "a text picture function") {
+    let f = game.text_picture?;
+    let v = match call_picture(game, st, f, viewer, "a text picture function") {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
     };
-    let mut out = String::new();
-    let mut push = |v: &Value| {
-        let line = match v {
-            Value::Text(t) => t.to_string(),
-            other => Evaluator::new(game, st).label(other),
-        };
-        out.push_str(line.trim_end());
-        out.push('\n');
+    let lines = match &v {
+        Value::List(lines) => lines.as_slice(),
+        other => std::slice::from_ref(other),
     };
-    match &v {
-        Value::List(lines) => lines.iter().for_each(&mut push),
-        other => push(other),
+    let mut out = String::new();
+    for v in lines {
+        // A line past the limit is not made at all (a list of a thousand one-megabyte texts).
+        if out.len() > PICTURE_LIMIT {
+            return Some(Err(too_large(game, f, "a text picture function")));
+        }
+        match v {
+            Value::Text(t) => out.push_str(t.trim_end()),
+            other => out.push_str(Evaluator::new(game, st).label_clipped(other, PICTURE_LIMIT).trim_end()),
+        }
+        out.push('\n');
+    }
+    if out.len() > PICTURE_LIMIT {
+        return Some(Err(too_large(game, f, "a text picture function")));
     }
     Some(Ok(out))
+}
+
+/// The error of a picture function `f` that drew more than `PICTURE_LIMIT`.
+fn too_large(game: &Game, f: arbiter_ir::FuncId, what: &'static str) -> PictureError {
+    PictureError::TooLarge { what, span: game.funcs.get(f as usize).map_or(Span::NONE, |d| d.info.span) }
 }
 
 /// The table as `seat` sees it, in text: the game's own text picture (`text_picture` in its
@@ -151,6 +171,12 @@ pub fn table_text(game: &Game, st: &State, seat: Seat) -> String {
 /// The table as an SVG document, as `viewer` may see it (`None`: everything).
 pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result<String, PictureError> {
     let items = drawings(game, st, viewer)?;
+    let large = || too_large(game, game.picture.unwrap_or_default(), "a picture function");
+    // The legend's texts are copied before it is drawn: measure them first.
+    let keyed = items.iter().filter(|d| text_of(d.first()) == "key").flat_map(|d| d.iter().skip(1).take(3)).map(text_len);
+    if keyed.fold(0usize, usize::saturating_add) > PICTURE_LIMIT {
+        return Err(large());
+    }
     let frame = Frame::around(&items);
     let keys: Vec<Key> = items
         .iter()
@@ -170,9 +196,15 @@ pub fn svg(game: &Game, st: &State, title: &str, viewer: Option<Seat>) -> Result
     ));
     out.push_str(&format!("<title>{}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#0b1020\"/>\n", esc(title)));
     for d in &items {
+        if out.len() > PICTURE_LIMIT {
+            return Err(large());
+        }
         draw(&frame, d, &mut out)?;
     }
     out.push_str(&legend);
+    if out.len() > PICTURE_LIMIT {
+        return Err(large());
+    }
     out.push_str("</svg>\n");
     Ok(out)
 }
@@ -320,6 +352,14 @@ fn shape_of(v: Option<&Value>) -> Vec<geo::Point> {
 fn int_of(v: Option<&Value>) -> i64 {
     match v {
         Some(Value::Int(i)) => *i,
+        _ => 0,
+    }
+}
+
+/// How long a drawing's part is as a text (0 when it is not one).
+fn text_len(v: &Value) -> usize {
+    match v {
+        Value::Text(t) => t.len(),
         _ => 0,
     }
 }

@@ -437,8 +437,7 @@ pub(crate) fn new_version() -> u64 {
 // ---------------------------------------------------------------------------------------------
 // Events
 
-/// Every event of the game, in order; cloning it shares the history (see `Chunked`).
-pub type Log = Chunked<Event>;
+pub use super::log::Log;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Event {

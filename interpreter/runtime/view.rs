@@ -3,10 +3,11 @@
 
 use super::eval::Evaluator;
 use super::state::*;
-use arbiter_ir::display::{amount_text, zone_name};
+use arbiter_ir::display::{Clip, amount_text, zone_name};
 use arbiter_ir::operators::ModifyOperator;
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::{DefId, Game, KindId, Visibility};
+use arbiter_syntax::budgets::SHOWN_LIMIT;
 use arbiter_syntax::span::Span;
 
 pub fn sees(visible: u64, viewer: Option<Seat>) -> bool {
@@ -186,28 +187,35 @@ impl Projection<'_> {
         }
     }
 
-    /// A value as the log shows it (an amount in full), its objects as `label` names them.
+    /// A value as the log shows it (an amount in full), its objects as `label` names them, cut
+    /// to `SHOWN_LIMIT` bytes.
     fn value(&mut self, v: &Value) -> String {
         match v {
             Value::Amount(a) => amount_text(self.game, a),
-            other => self.label(other),
+            other => {
+                let mut out = Clip::new(SHOWN_LIMIT);
+                self.label(other, &mut out);
+                out.finish()
+            }
         }
     }
 
-    /// A value as a choice names it, each object in it named only to whoever knows it now.
-    fn label(&mut self, v: &Value) -> String {
+    /// A value as a choice names it, each object in it named only to whoever knows it now (the
+    /// objects of a list past what `out` takes are not named at all).
+    fn label(&mut self, v: &Value, out: &mut Clip) {
         match v {
-            Value::Obj(o) => self.obj_now(*o).unwrap_or_else(|| format!("#{o}")),
-            Value::List(l) => l.iter().map(|x| self.label(x)).collect::<Vec<_>>().join(", "),
-            Value::Ability(o, i) => match self.st.obj(*o).map(|x| x.def) {
+            Value::Obj(o) => out.push(&self.obj_now(*o).unwrap_or_else(|| format!("#{o}"))),
+            Value::List(l) => out.items(l, |x, out| self.label(x, out)),
+            Value::Text(t) => out.push(t),
+            Value::Ability(o, i) => out.push(&match self.st.obj(*o).map(|x| x.def) {
                 Some(d) if self.knows_now(*o) => {
                     self.seen.push(Seen::Known { obj: *o, def: d });
                     Evaluator::new(self.game, self.st).ability_label(*o, *i)
                 }
                 Some(d) => format!("an ability of {}", self.obj(*o, d, false)),
                 None => Evaluator::new(self.game, self.st).ability_label(*o, *i),
-            },
-            other => Evaluator::new(self.game, self.st).label(other),
+            }),
+            other => out.push(&Evaluator::new(self.game, self.st).label(other)),
         }
     }
 
@@ -473,7 +481,7 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
             .fields
             .iter()
             .filter(|(_, v)| !matches!(v, Value::Obj(_)))
-            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display(game)))
+            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display_clipped(game, SHOWN_LIMIT)))
             .collect();
         if !given.is_empty() {
             s.push_str(&format!(" ({})", given.join(", ")));
@@ -562,8 +570,8 @@ pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
     let evaluator = Evaluator::new(game, st);
     // A field holding an object the viewer does not know shows its kind only.
     let shown = |v: &Value| match viewer {
-        Some(seat) => evaluator.label_for(v, seat),
-        None => evaluator.label(v),
+        Some(seat) => evaluator.label_for_clipped(v, seat, SHOWN_LIMIT),
+        None => evaluator.label_clipped(v, SHOWN_LIMIT),
     };
     let field = |name: &str, v: &Value| FieldView { name: name.to_string(), value: shown(v) };
     let globals = game.global_fields.iter().zip(&st.globals).map(|(f, v)| field(&f.name, v)).collect();

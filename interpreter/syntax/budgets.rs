@@ -67,6 +67,20 @@ pub const TURN_BUDGET: u32 = 2_000;
 pub const WORK_BUDGET: u64 = 20_000_000;
 /// Objects a game may hold (every object ever created, wherever it is now).
 pub const OBJECT_BUDGET: usize = 20_000;
+/// Bytes a game's event log may hold, about (each event's own size, its texts, and its lists'
+/// items: `Event::weight`). A whole game of the rulebooks here logs under 1 MiB.
+pub const LOG_BUDGET: u64 = 64 << 20;
+
+// ---------------------------------------------------------------------------------------------
+// Showing the game (what the engine makes to show, not what the rules build)
+
+/// The most bytes of one value the table shows (a field, a value in an event): past it, the
+/// value is cut and ends in `…`. A list holding one text of a megabyte a thousand times costs the
+/// rules little, but shown whole it is a gigabyte.
+pub const SHOWN_LIMIT: usize = 16 << 10;
+/// The largest picture of the table drawn (`picture` as SVG, `text_picture` as text), in bytes,
+/// about (it stops after the drawing or line that passes it). The rulebooks' largest is 34 KB.
+pub const PICTURE_LIMIT: usize = 4 << 20;
 
 // ---------------------------------------------------------------------------------------------
 // The web table's bots (`arbiter serve`)
@@ -101,6 +115,12 @@ pub const WEB_EVENTS_SENT: usize = 300;
 
 // ---------------------------------------------------------------------------------------------
 // The search bot (`mcts`)
+
+/// How long a searching bot of `arbiter play` thinks about one decision at most, unless `--think`
+/// says otherwise: it answers then with the best it has found (a rule that works near the step
+/// budget at every decision made a game take hours). `sim` has no such limit unless asked, so
+/// that a seed plays the same on any machine.
+pub const PLAY_THINK: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The deepest a playout goes down the tree before playing on at random.
 pub const SEARCH_TREE_DEPTH: usize = 64;

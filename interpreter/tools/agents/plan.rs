@@ -137,6 +137,9 @@ pub struct BotPlan {
     /// Seats by number (0-based here, 1-based as written).
     pub seats: Vec<(Seat, BotKind)>,
     pub sides: Vec<(String, BotKind)>,
+    /// How long a searching bot may think about one decision (`--think`): it answers then with
+    /// the best it has found. `None`: until its own bound (its playouts), the same on any machine.
+    pub think: Option<std::time::Duration>,
 }
 
 impl BotPlan {
@@ -217,11 +220,19 @@ pub struct Bots {
     plan: BotPlan,
     seed: u64,
     answered: HashMap<u64, Vec<Answer>>,
+    /// Decisions a searching bot answered when its time (`BotPlan::think`) ran out.
+    stopped: u64,
 }
 
 impl Bots {
     pub fn new(plan: BotPlan, seed: u64) -> Bots {
-        Bots { plan, seed, answered: HashMap::new() }
+        Bots { plan, seed, answered: HashMap::new(), stopped: 0 }
+    }
+
+    /// How many decisions a searching bot answered because its time (`BotPlan::think`) ran out:
+    /// where there are any, the game may go otherwise on a faster or slower machine.
+    pub fn stopped_in_time(&self) -> u64 {
+        self.stopped
     }
 
     /// Which bot plays `seat` now.
@@ -241,7 +252,11 @@ impl Bots {
     /// game, or cannot tell who plays).
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         let thinking = self.thinking(engine, st, d)?;
-        let a = thinking.answer(engine, st, d, &Stop::NEVER)?;
+        let deadline = self.plan.think.map(|t| std::time::Instant::now() + t);
+        let a = thinking.answer(engine, st, d, &Stop { deadline, cancelled: None })?;
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            self.stopped += 1;
+        }
         self.remember(&thinking, &a);
         Ok(a)
     }

@@ -50,6 +50,14 @@ pub struct Tally {
     /// deck by name: how the seat did in games where the card was played and where it was not.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub cards: BTreeMap<String, CardTally>,
+    /// Decisions a searching bot answered when its time (`--think`) ran out: where there are
+    /// any, the same seeds may play otherwise on a faster or slower machine.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stopped_in_time: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A card is played when it comes into one of the zones the game header names with `played_in`
@@ -68,6 +76,7 @@ pub struct CardTally {
 impl Tally {
     fn add(&mut self, g: &Played) {
         self.games += 1;
+        self.stopped_in_time += g.stopped_in_time;
         match &g.end {
             End::Result { winners, outcome, numbers, sides } => {
                 widen(self.outcome_numbers.entry(outcome.clone()).or_default(), numbers.iter().map(|n| (*n, *n)));
@@ -102,6 +111,7 @@ impl Tally {
     /// Add another shard's tally of the same rule set.
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
+        self.stopped_in_time += other.stopped_in_time;
         if self.seat_wins.len() < other.seat_wins.len() {
             self.seat_wins.resize(other.seat_wins.len(), 0);
         }
@@ -189,6 +199,8 @@ struct Played {
     end: End,
     turns: u64,
     decisions: u64,
+    /// Decisions a searching bot answered when its time ran out (`Bots::stopped_in_time`).
+    stopped_in_time: u64,
     /// Each followed card (`P1: name`): whether it was played, and whether its seat won.
     cards: Vec<(String, bool, bool)>,
 }
@@ -231,7 +243,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
     let setup = Setup { players, seed, decklists: table.decklists.clone() };
     let mut st = match engine.new_state(Mode::Game, setup) {
         Ok(st) => st,
-        Err(e) => return Played { end: End::Error(e.message.clone()), turns: 0, decisions: 0, cards: vec![] },
+        Err(e) => return Played { end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![] },
     };
     let mut bots = Bots::new(table.bots.clone(), seed);
     let end = loop {
@@ -255,7 +267,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         End::Result { winners, .. } => followed_cards(table, &st, winners),
         End::Error(_) => vec![],
     };
-    Played { end, turns: u64::from(st.turns), decisions: st.decisions, cards }
+    Played { end, turns: u64::from(st.turns), decisions: st.decisions, stopped_in_time: bots.stopped_in_time(), cards }
 }
 
 /// A rule error met by the bots or the tally, as the report lists it: what stopped, the message,

@@ -165,6 +165,14 @@ pub fn text(run: &Run) -> String {
         for (e, k) in &t.errors {
             let _ = writeln!(out, "  stopped by a rule error in {k} game{}: {e}", if *k == 1 { "" } else { "s" });
         }
+        if t.stopped_in_time > 0 {
+            let k = t.stopped_in_time;
+            let _ = writeln!(
+                out,
+                "  {k} bot decision{} answered when `--think` ran out: these seeds may play otherwise on another machine",
+                if k == 1 { " was" } else { "s were" }
+            );
+        }
     }
     // In short: sentences a designer can paste.
     let mut short = Vec::new();

@@ -1,0 +1,135 @@
+//! Whole games under house rules a stranger could send, played as a user plays them (`play`,
+//! `sim`): rules that stay inside every budget of the rules' own work but make the engine keep,
+//! show or think about too much. Each fixture is in tests/untrusted/; each game must end, or go
+//! on, with bounded output, memory and time:
+//!
+//! - the event log is held to `LOG_BUDGET`, between decisions and across them (`chatter.arb`);
+//! - a value is shown at the table and in the log cut to `SHOWN_LIMIT` (`hoard.arb`);
+//! - a picture is drawn to `PICTURE_LIMIT` at most (`pictures.arb`);
+//! - a searching bot thinks `--think` seconds at most about one decision (`ponderous.arb`).
+//!
+//! Times are bounds that a budget not stopping the rule would pass by far (minutes or hours), not
+//! measurements: loose enough for a debug build on a busy machine.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
+
+mod common;
+
+use arbiter::check::project::Project;
+use arbiter::syntax::budgets::{LOG_BUDGET, SHOWN_LIMIT};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/untrusted").join(name)
+}
+
+/// `arbiter ARGS`: its exit code, what it printed, and how long it took.
+fn arbiter(args: &[&str]) -> (i32, String, Duration) {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+    let took = start.elapsed();
+    (out.status.code().unwrap_or(-1), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)), took)
+}
+
+/// A game that logs a megabyte a turn and never ends (no turn too long, no decision one too many),
+/// and a turn that logs without end: both are stopped by the log budget, at the statement that
+/// logs, long before the turn budget (2,000 turns would be 2 GB of log).
+#[test]
+fn a_game_that_fills_its_log_is_stopped_by_the_log_budget() {
+    let rules = fixture("chatter.arb");
+    for (variant, line) in [("chatter", "chatter.arb:12:7"), ("babbling", "chatter.arb:28:7")] {
+        let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", variant]);
+        assert_eq!(code, 2, "{variant}: stopped on a rule error\n{out}");
+        let message = format!("log budget exceeded: the game's events hold more than {} MiB", LOG_BUDGET >> 20);
+        assert!(out.contains(&message), "{variant}:\n{out}");
+        assert!(out.contains(line), "{variant}: the error is shown at the `log` ({line})\n{out}");
+        assert!(out.contains("logs, asks or changes things without end"), "{variant}: with its help\n{out}");
+        assert!(out.len() < 100_000, "{variant}: {} bytes printed", out.len());
+        assert!(took < Duration::from_secs(60), "{variant}: took {took:?}");
+    }
+}
+
+/// A list holding one megabyte's text three hundred times costs the rules 300 pointers; shown
+/// whole, each change of it printed 300 MB to the log, and the table's view of it was as large.
+/// Both now show it cut to `SHOWN_LIMIT` bytes, ending in `…`, and the game plays to its end.
+#[test]
+fn a_huge_value_is_shown_cut_at_the_table_and_in_the_log() {
+    let rules = fixture("hoard.arb");
+    let (code, out, _) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "hoard", "--log"]);
+    assert_eq!(code, 0, "the game plays to its end\n{}", &out[..out.len().min(2000)]);
+    assert!(out.contains("result after"), "{}", &out[out.len().saturating_sub(2000)..]);
+    let line = out.lines().find(|l| l.starts_with("junk:")).unwrap_or_else(|| panic!("the change of `junk` is logged"));
+    assert!(line.ends_with('…'), "cut: {}", &line[line.len().saturating_sub(100)..]);
+    assert!(line.len() < SHOWN_LIMIT + 100, "{} bytes", line.len());
+    assert!(out.len() < 1_000_000, "{} bytes printed", out.len());
+
+    // The table as a seat sees it (the web table's view, `state` at the terminal).
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
+    let loaded = project.load("tic-tac-toe", &["hoard".to_string()], &[rules]);
+    let built = loaded.result.unwrap_or_else(|d| panic!("{d:?}"));
+    let st = common::play_until(&built, 1, 2, &|st| st.turns >= 2);
+    let view = arbiter::runtime::view::table_view(&built.game, &st, Some(0));
+    let junk = view.globals.iter().find(|f| f.name == "junk").expect("the field is shown");
+    assert!(junk.value.starts_with("xxx") && junk.value.ends_with('…'), "{}", &junk.value[..40]);
+    assert!(junk.value.len() <= SHOWN_LIMIT + '…'.len_utf8(), "{} bytes", junk.value.len());
+    let everything = arbiter::runtime::view::table_view(&built.game, &st, None);
+    let junk = everything.globals.iter().find(|f| f.name == "junk").expect("the field is shown");
+    assert!(junk.value.len() <= SHOWN_LIMIT + '…'.len_utf8(), "{} bytes", junk.value.len());
+    // A value under the limit is shown whole, as before.
+    let to_move = view.globals.iter().find(|f| f.name == "to_move").expect("the field is shown");
+    assert!(to_move.value == "P1" || to_move.value == "P2", "{}", to_move.value);
+}
+
+/// Pictures drawn by a house rule's picture functions are held to `PICTURE_LIMIT`: a text picture
+/// of 200 one-megabyte lines printed 200 MB with `--view` (with 100,000 lines it was killed at
+/// 24 GB), and an SVG of 200 megabyte texts or legend keys wrote 1.5 GB. The text picture's
+/// failure falls back to the plain view of the table; an SVG's is an error at the function.
+#[test]
+fn a_picture_past_its_limit_is_refused_where_its_function_is_written() {
+    let rules = fixture("pictures.arb");
+    let (code, out, _) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "tall", "--view", "1"]);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(2000)]);
+    assert!(out.contains("(the game's text picture failed: a text picture function drew more than 4 MiB)"), "{out}");
+    assert!(out.contains("board (9):"), "the plain view instead: {out}");
+    assert!(out.len() < 100_000, "{} bytes printed", out.len());
+    for (variant, line) in [("wordy", "pictures.arb:11:16"), ("crowded", "pictures.arb:15:16")] {
+        let dir = tempfile::Builder::new().prefix("arbiter-runaway-svg-").tempdir().unwrap();
+        let svg = dir.path().join("svg");
+        let args = ["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", variant, "--svg", svg.to_str().unwrap()];
+        let (code, out, _) = arbiter(&args);
+        assert_eq!(code, 2, "{variant}: {out}");
+        assert!(out.contains("a picture function drew more than 4 MiB"), "{variant}: {out}");
+        assert!(out.contains(line), "{variant}: shown at the function ({line}): {out}");
+        assert!(out.contains("error: the picture of turn 1 cannot be drawn"), "{variant}: {out}");
+        let written: u64 = std::fs::read_dir(&svg).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
+        assert!(written < 1_000_000, "{variant}: {written} bytes written");
+    }
+}
+
+/// A house rule that makes every turn work a hundred thousand steps (well inside the budgets)
+/// makes a searching bot's playouts slow: `sim --bots mcts` took 98 s for one game of
+/// tic-tac-toe. With `--think 1` each decision takes about a second at most, and the report says
+/// how many decisions the limit cut short (their seeds may play otherwise on another machine).
+#[test]
+fn a_searching_bot_thinks_no_longer_than_think_says() {
+    let rules = fixture("ponderous.arb");
+    let r = rules.to_str().unwrap();
+    let (code, out, took) =
+        arbiter(&["sim", "tic-tac-toe", "--rules", r, "--variant", "ponderous", "--bots", "mcts", "--think", "1", "--games", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("answered when `--think` ran out: these seeds may play otherwise on another machine"), "{out}");
+    // Nine decisions at most, each a second and one playout at most.
+    assert!(took < Duration::from_secs(120), "took {took:?}");
+    let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", r, "--variant", "ponderous", "--bots", "mcts", "--think", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("result after"), "{out}");
+    assert!(took < Duration::from_secs(120), "took {took:?}");
+    // Without it, `sim` answers the same on any machine: no decision is cut short.
+    let (code, out, _) = arbiter(&["sim", "tic-tac-toe", "--bots", "mcts:20", "--games", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("--think"), "{out}");
+    let (code, out, _) = arbiter(&["sim", "tic-tac-toe", "--think", "0"]);
+    assert_eq!(code, 2, "`--think 0` is refused: {out}");
+}
