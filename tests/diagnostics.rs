@@ -383,3 +383,24 @@ fn every_used_file_that_cannot_be_read_is_reported() {
     // Each at the `uses` line that names it.
     assert!(shown.contains("house.arb:2:6]") && shown.contains("house.arb:3:6]"), "{shown}");
 }
+
+/// A second declaration of a function, a check or a procedure is read with its own parameters:
+/// its own mistakes are told, and its parameters are not "unknown names" (each was read with the
+/// first declaration's parameters, and a procedure's body replaced the first's).
+#[test]
+fn a_second_declaration_is_read_with_its_own_parameters() {
+    let path = project().root.join("tests/bad/67-a-second-declaration-is-read-as-itself.arb");
+    let out = report(&path);
+    for name in ["bump", "marked", "announce"] {
+        assert!(out.contains(&format!("× `{name}` is declared twice")), "{out}");
+    }
+    assert!(out.contains("× expected a number, found true or false"), "the second `bump`'s own mistake: {out}");
+    assert!(!out.contains("unknown name"), "{out}");
+    // A function named like a built-in is read the same way: its mistakes are its own.
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-builtin-").tempdir().unwrap();
+    let named = dir.path().join("named.arb");
+    std::fs::write(&named, "for tic-tac-toe\n\nfunc nth(k: int) = k + \"one\"\n").unwrap();
+    let out = report(&named);
+    assert!(out.contains("`nth` is a built-in function"), "{out}");
+    assert!(out.contains("expected a number, found a text"), "{out}");
+}

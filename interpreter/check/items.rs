@@ -110,20 +110,20 @@ impl Checker {
         for pl in items {
             let role = pl.role;
             match &pl.item.node {
-                // Named like a built-in: refused when declared, and not lowered (it has no id).
-                Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) | Item::Check(f)
-                    if arbiter_ir::builtins::lookup(&f.name.node).is_some() => {}
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => self.lower_func(pl, f, &pure),
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);
-                    let params = self
-                        .check_params
-                        .get(self.check_by_name.get(&f.name.node).copied().unwrap_or(0) as usize)
-                        .cloned()
-                        .unwrap_or_default();
+                    let declared = self.declared_here("func", &f.name).then(|| self.check_by_name.get(&f.name.node).copied()).flatten();
+                    let params = match declared {
+                        Some(id) => self.check_params.get(id as usize).cloned().unwrap_or_default(),
+                        None => self.params(&f.params),
+                    };
                     let mut sc = Scope::new();
                     self.bind_params(&mut sc, &params);
                     let body = self.lower_cond(&f.body, &mut sc, &pure);
+                    if declared.is_none() {
+                        continue;
+                    }
                     std::sync::Arc::make_mut(&mut self.game.checks).push(CheckDef {
                         func: FuncDef { info: info(&f.name, &f.cite), params, body, slots: sc.max, remember: false },
                         permits: vec![],
@@ -133,7 +133,8 @@ impl Checker {
                 _ => {}
             }
         }
-        // Functions declared but not lowered (duplicates) would shift ids: keep tables aligned.
+        // Each function declared is lowered once, by the item that declared it, in the order they
+        // were declared: ids and bodies line up. (Should one ever not be, its calls find nothing.)
         while self.game.funcs.len() < self.func_params.len() {
             std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
                 info: RuleInfo { name: String::new(), cite: None, span: Span::default() },
@@ -153,7 +154,13 @@ impl Checker {
         } else {
             self.want_cite(pl.role, &f.name, &f.cite);
         }
-        let params = self.func_params.get(self.func_by_name.get(&f.name.node).copied().unwrap_or(0) as usize).cloned().unwrap_or_default();
+        // An item that did not declare its name (a second declaration, or a built-in's name) is
+        // lowered with its own parameters, for its mistakes, and kept nowhere.
+        let declared = self.declared_here("func", &f.name).then(|| self.func_by_name.get(&f.name.node).copied()).flatten();
+        let params = match declared {
+            Some(id) => self.func_params.get(id as usize).cloned().unwrap_or_default(),
+            None => self.params(&f.params),
+        };
         let mut sc = Scope::new();
         self.bind_params(&mut sc, &params);
         let (body, ty) = self.lower_expr(&f.body, &mut sc, pure);
@@ -171,13 +178,12 @@ impl Checker {
                 let msg = format!("expected {}, found {}", self.ty_name(&want), self.ty_name(&ty));
                 self.error(Diag::error(f.body.span, msg).label(what).help(help));
             }
-            let func = self.func_by_name.get(&f.name.node).copied().unwrap_or(0);
+            let Some(func) = declared else { return };
             let hint = HintDef { func, name: f.name.node.clone(), sample: h.sample.as_ref().map(|s| s.node.clone()) };
             if h.side { self.game.sides.push(hint) } else { self.game.hints.push(hint) }
         }
-        if let Some(&id) = self.func_by_name.get(&f.name.node)
-            && let Some(t) = std::sync::Arc::make_mut(&mut self.func_types).get_mut(id as usize)
-        {
+        let Some(id) = declared else { return };
+        if let Some(t) = std::sync::Arc::make_mut(&mut self.func_types).get_mut(id as usize) {
             *t = ty;
         }
         std::sync::Arc::make_mut(&mut self.game.funcs).push(FuncDef {
@@ -187,6 +193,12 @@ impl Checker {
             slots: sc.max,
             remember: false,
         });
+    }
+
+    /// Whether the item named `name` is the one its name was declared for (in `namespace`, as
+    /// `declare` keys it): not a second declaration of it, nor one refused (a built-in's name).
+    fn declared_here(&self, namespace: &str, name: &ast::Name) -> bool {
+        self.declared.get(&format!("{namespace}:{}", name.node)) == Some(&name.span)
     }
 
     /// Procedures, permits and forbids, triggers, modifiers, replacements and `always` rules.
@@ -199,13 +211,18 @@ impl Checker {
             match &pl.item.node {
                 Item::Proc(p) => {
                     self.want_cite(role, &p.name, &p.cite);
-                    let Some(&id) = self.proc_by_name.get(&p.name.node) else { continue };
-                    let params = self.proc_params.get(id as usize).cloned().unwrap_or_default();
+                    // A second declaration is lowered with its own parameters, for its mistakes,
+                    // and kept nowhere.
+                    let declared = self.declared_here("proc", &p.name).then(|| self.proc_by_name.get(&p.name.node).copied()).flatten();
+                    let params = match declared {
+                        Some(id) => self.proc_params.get(id as usize).cloned().unwrap_or_default(),
+                        None => self.params(&p.params),
+                    };
                     let mut sc = Scope::new();
                     self.bind_params(&mut sc, &params);
                     let requires = p.requires.as_ref().map(|r| self.lower_cond(r, &mut sc, &pure));
                     let body = self.lower_block(&p.body, &mut sc, &cx);
-                    if let Some(slot) = procs.get_mut(id as usize) {
+                    if let Some(slot) = declared.and_then(|id| procs.get_mut(id as usize)) {
                         *slot = Some(ProcDef { info: info(&p.name, &p.cite), params, requires, body, slots: sc.max });
                     }
                 }
