@@ -47,10 +47,10 @@ builtins! {
     // Argument 0 as text, cut to the width of argument 1 (ending in …) or filled to it with
     // spaces after it (before it when `before`).
     fn padded(call: &BuiltinCall, before: bool) -> RtResult<Value> {
-        // The width is charged before any space is made for it.
+        // A width past the text budget is refused before anything is made; the text made is
+        // charged to the memory budget once, when it is made.
         let width = usize::try_from(call.int(1)?).unwrap_or(0);
         call.text_fits(width, call.span)?;
-        call.charge(width, call.span)?;
         let mut s = String::new();
         call.push_label(&mut s, &call.arg(0), call.span)?;
         let len = s.chars().count();

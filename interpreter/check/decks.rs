@@ -6,7 +6,7 @@ use super::scope::Scope;
 use super::{Checker, Placed};
 use arbiter_ir::*;
 use arbiter_syntax::ast::{DeckHead, Item};
-use arbiter_syntax::budgets::DECK_LIMIT;
+use arbiter_syntax::budgets::{DECK_LIMIT, OBJECT_BUDGET};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 
 impl Checker {
@@ -70,7 +70,7 @@ impl Checker {
                     self.error(
                         Diag::error(e.head.span, format!("this deck holds more than {DECK_LIMIT} cards"))
                             .label("past the limit here")
-                            .help("a game holds at most 20,000 objects; a deck is a few dozen cards"),
+                            .help(format!("a game holds at most {OBJECT_BUDGET} objects; a deck is a few dozen cards")),
                     );
                 }
                 match self.game.def_index.get(&e.card.node) {

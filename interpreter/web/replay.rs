@@ -83,7 +83,9 @@ pub fn scenario_files(project: &Project) -> Vec<String> {
         for p in Project::arb_files(&project.root.join(folder)) {
             let Ok(rel) = p.strip_prefix(&project.root) else { continue };
             let text = std::fs::read_to_string(&p).unwrap_or_default();
-            if text.lines().any(|l| l.trim_start_matches('\u{feff}').starts_with("scenario ")) {
+            // Only a file's first line can begin with a byte-order mark.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            if text.lines().any(|l| l.starts_with("scenario ")) {
                 out.push(rel.to_string_lossy().to_string());
             }
         }
