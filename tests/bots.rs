@@ -288,7 +288,7 @@ fn every_board_game_is_won_by_one_side_at_most() {
     use arbiter::sim::{Table, play_range};
     let b = common::load("bsg-board", &[]);
     let decklists = arbiter::runtime::decks::choose_decks(&b.game, 4, &[]).unwrap();
-    let table = Table { game: &b.game, decklists, cards_of: vec![], bots: Default::default() };
+    let table = Table { game: &b.game, decklists, cards_of: vec![], bots: Default::default(), think: None };
     let t = play_range(&table, 4, 1, 0..12, &|| {});
     assert_eq!(t.finished(), 12);
     assert_eq!(t.side_wins.values().sum::<u64>() + t.draws, 12, "{:?}, {} without a winner", t.side_wins, t.draws);

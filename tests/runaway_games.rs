@@ -34,35 +34,55 @@ fn arbiter(args: &[&str]) -> (i32, String, Duration) {
 }
 
 /// A game that logs a megabyte a turn and never ends (no turn too long, no decision one too many),
-/// and a turn that logs without end: both are stopped by the log budget, at the statement that
-/// logs, long before the turn budget (2,000 turns would be 2 GB of log).
+/// a turn that logs without end, a field given fifty new megabyte texts a turn (the log keeps
+/// every value it had: 11.6 GB before the allocator gave up), and a field flipped between a
+/// megabyte's text once and twice (each change shows both: `--log` printed 9.2 GB in two
+/// minutes): each is stopped by the log budget, at the statement that logs or changes, long
+/// before the turn budget.
 #[test]
 fn a_game_that_fills_its_log_is_stopped_by_the_log_budget() {
     let rules = fixture("chatter.arb");
-    for (variant, line) in [("chatter", "chatter.arb:12:7"), ("babbling", "chatter.arb:28:7")] {
-        let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", variant]);
-        assert_eq!(code, 2, "{variant}: stopped on a rule error\n{out}");
+    // With `--log` where the values changed are what the log holds (the others log texts, which
+    // `--log` prints whole: 64 MiB of them).
+    let cases = [
+        ("chatter", "chatter.arb:12:7", None),
+        ("babbling", "chatter.arb:28:7", None),
+        ("keeper", "chatter.arb:42:5", Some("--log")),
+        ("flipping", "chatter.arb:59:7", Some("--log")),
+    ];
+    for (variant, line, log) in cases {
+        let mut args = vec!["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", variant];
+        args.extend(log);
+        let (code, out, took) = arbiter(&args);
+        assert_eq!(code, 2, "{variant}: stopped on a rule error\n{}", &out[out.len().saturating_sub(3000)..]);
         let message = format!("log budget exceeded: the game's events hold more than {} MiB", LOG_BUDGET >> 20);
         assert!(out.contains(&message), "{variant}:\n{out}");
         assert!(out.contains(line), "{variant}: the error is shown at the `log` ({line})\n{out}");
         assert!(out.contains("logs, asks or changes things without end"), "{variant}: with its help\n{out}");
-        assert!(out.len() < 100_000, "{variant}: {} bytes printed", out.len());
+        assert!(out.len() < 1_000_000, "{variant}: {} bytes printed", out.len());
         assert!(took < Duration::from_secs(60), "{variant}: took {took:?}");
     }
 }
 
 /// A list holding one megabyte's text three hundred times costs the rules 300 pointers; shown
-/// whole, each change of it printed 300 MB to the log, and the table's view of it was as large.
-/// Both now show it cut to `SHOWN_LIMIT` bytes, ending in `…`, and the game plays to its end.
+/// whole, each change of it printed 600 MB to the log (the old value and the new), and the
+/// table's view of it was as large. Both now show it cut to `SHOWN_LIMIT` bytes, ending in `…`,
+/// and the game plays to its end.
 #[test]
 fn a_huge_value_is_shown_cut_at_the_table_and_in_the_log() {
     let rules = fixture("hoard.arb");
     let (code, out, _) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "hoard", "--log"]);
     assert_eq!(code, 0, "the game plays to its end\n{}", &out[..out.len().min(2000)]);
     assert!(out.contains("result after"), "{}", &out[out.len().saturating_sub(2000)..]);
-    let line = out.lines().find(|l| l.starts_with("junk:")).unwrap_or_else(|| panic!("the change of `junk` is logged"));
-    assert!(line.ends_with('…'), "cut: {}", &line[line.len().saturating_sub(100)..]);
-    assert!(line.len() < SHOWN_LIMIT + 100, "{} bytes", line.len());
+    let changes: Vec<&str> = out.lines().filter(|l| l.starts_with("junk:")).collect();
+    assert!(changes.len() >= 2, "each turn changes `junk`: {changes:?}");
+    // The first change is from nothing; each after it from one huge list to another.
+    let line = changes[1];
+    let (old, new) = line.trim_start_matches("junk: ").split_once(" → ").unwrap_or_else(|| panic!("{}", &line[..100]));
+    for side in [old, new] {
+        assert!(side.starts_with("xxx") && side.ends_with('…'), "cut: {}", &side[side.len().saturating_sub(100)..]);
+        assert!(side.len() <= SHOWN_LIMIT + '…'.len_utf8(), "{} bytes", side.len());
+    }
     assert!(out.len() < 1_000_000, "{} bytes printed", out.len());
 
     // The table as a seat sees it (the web table's view, `state` at the terminal).
@@ -112,6 +132,7 @@ fn a_picture_past_its_limit_is_refused_where_its_function_is_written() {
 /// makes a searching bot's playouts slow: `sim --bots mcts` took 98 s for one game of
 /// tic-tac-toe. With `--think 1` each decision takes about a second at most, and the report says
 /// how many decisions the limit cut short (their seeds may play otherwise on another machine).
+/// The greedy bot, which tries every option, is bounded the same way (it ignored the limit).
 #[test]
 fn a_searching_bot_thinks_no_longer_than_think_says() {
     let rules = fixture("ponderous.arb");
@@ -126,10 +147,11 @@ fn a_searching_bot_thinks_no_longer_than_think_says() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("result after"), "{out}");
     assert!(took < Duration::from_secs(120), "took {took:?}");
-    // Without it, `sim` answers the same on any machine: no decision is cut short.
-    let (code, out, _) = arbiter(&["sim", "tic-tac-toe", "--bots", "mcts:20", "--games", "2"]);
+    let args = ["sim", "tic-tac-toe", "--rules", r, "--variant", "mulling", "--bots", "greedy", "--think", "1", "--games", "1"];
+    let (code, out, took) = arbiter(&args);
     assert_eq!(code, 0, "{out}");
-    assert!(!out.contains("--think"), "{out}");
+    assert!(out.contains("1 bot decision was answered when `--think` ran out"), "the greedy bot's first decision: {out}");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
     let (code, out, _) = arbiter(&["sim", "tic-tac-toe", "--think", "0"]);
     assert_eq!(code, 2, "`--think 0` is refused: {out}");
 }

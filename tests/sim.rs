@@ -36,7 +36,8 @@ proc turn.play() {{
 
 fn play(text: &str, games: u64, threads: usize) -> Tally {
     let built = common::game_text("coin.arb", text);
-    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
+    let table =
+        Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default(), think: None };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     pool.install(|| sim::play_range(&table, 2, 1, 0..games, &|| {}))
 }
@@ -89,7 +90,7 @@ fn endings_are_told_by_kind() {
 #[test]
 fn shards_merge_into_exactly_the_whole_run() {
     let b = common::load("tic-tac-toe", &[]);
-    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
+    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default(), think: None };
     let whole_tally = sim::play_range(&table, 2, 7, sim::shard_range(500, None), &|| {});
     let run = |shard: Option<[u64; 2]>, rule_sets: Vec<Tally>| Run {
         game: "tic-tac-toe".into(),
@@ -215,7 +216,7 @@ fn sides_are_counted_and_drawn() {
     );
     let built = common::game_text("coin.arb", &text);
     let bots = arbiter::agents::BotPlan::parse(&["callers=mcts:20".to_string(), "greedy".to_string()], &built.game, 2).unwrap();
-    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots, think: None };
     let mut t = sim::play_range(&table, 2, 1, 0..400, &|| {});
     assert_eq!(t.side_wins["callers"], t.seat_wins[0]);
     assert_eq!(t.side_wins["others"], t.seat_wins[1]);
@@ -243,7 +244,7 @@ fn sides_are_counted_and_drawn() {
 fn bots_play_the_same_games_on_any_number_of_threads() {
     let b = common::load("connect-four", &[]);
     let bots = arbiter::agents::BotPlan::parse(&["1=mcts:30".to_string(), "2=greedy".to_string()], &b.game, 2).unwrap();
-    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+    let table = Table { game: &b.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots, think: None };
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| sim::play_range(&table, 2, 5, 0..6, &|| {}))
@@ -279,7 +280,7 @@ hint broken(p: player) = 1 / (count(players()) - 2) sample "broken on purpose"
     let built = common::game_text("pick.arb", text);
     for bot in ["greedy", "mcts:10"] {
         let bots = arbiter::agents::BotPlan::parse(&[bot.to_string()], &built.game, 2).unwrap();
-        let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots };
+        let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots, think: None };
         let t = sim::play_range(&table, 2, 1, 0..3, &|| {});
         assert_eq!(t.finished(), 0, "{bot}");
         let (e, n) = t.errors.iter().next().unwrap();
@@ -294,7 +295,8 @@ hint broken(p: player) = 1 / (count(players()) - 2) sample "broken on purpose"
 fn a_failing_side_is_reported() {
     let text = format!("{}\nside broken(p: player) = 1 / (count(players()) - 2) == 1 sample \"broken on purpose\"\n", coin(2, 1));
     let built = common::game_text("coin.arb", &text);
-    let table = Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default() };
+    let table =
+        Table { game: &built.game, decklists: vec![Default::default(); 2], cards_of: vec![], bots: Default::default(), think: None };
     let t = sim::play_range(&table, 2, 1, 0..4, &|| {});
     let (e, n) = t.errors.iter().next().unwrap();
     assert_eq!(*n, 4);

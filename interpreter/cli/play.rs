@@ -305,11 +305,7 @@ fn title_line(game: &Game, players: usize, seed: u64) -> String {
     format!("{} — {players} players, seed {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
 }
 
-/// Play a game from `st` to its end (or until a human leaves), saving at every decision.
-/// Play on to the end: bots and humans answer; the log printed whole (`log`), or as one seat sees it
-/// (`view`, or the first human seat).
-/// How long a searching bot thinks about one decision at most: `--think` seconds, or
-/// `PLAY_THINK`.
+/// How long a bot thinks about one decision at most: `--think` seconds, or `PLAY_THINK`.
 fn think(seconds: Option<u64>) -> Duration {
     seconds.map_or(PLAY_THINK, Duration::from_secs)
 }
@@ -321,6 +317,9 @@ struct Shown<'a> {
     svg: Option<&'a Path>,
 }
 
+/// Play a game from `st` to its end (or until a human leaves), saving at every decision.
+/// Play on to the end: bots and humans answer, each bot thinking at most `think` a decision; the
+/// log printed whole (`log`), or as one seat sees it (`view`, or the first human seat).
 fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: Duration) -> i32 {
     let Shown { log, view_seat, svg } = shown;
     let game = engine.game;
@@ -336,7 +335,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         let rest = if plan.every.is_some() { "" } else { "; any other seat no human plays: random" };
         outln!("bots: {}{rest}", plan.describe());
     }
-    let mut bots = Bots::new(BotPlan { think: Some(think), ..plan }, seed);
+    let mut bots = Bots::new(plan, seed).thinking_at_most(Some(think));
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;

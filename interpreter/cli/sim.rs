@@ -137,13 +137,13 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
                 let cards_of =
                     if o.cards { (0..players).collect() } else { wanted.iter().map(|(s, _)| *s).filter(|s| *s < players).collect() };
                 let bots = match crate::agents::BotPlan::parse(&o.bots, game, players) {
-                    Ok(b) => crate::agents::BotPlan { think: o.think.map(std::time::Duration::from_secs), ..b },
+                    Ok(b) => b,
                     Err(e) => {
                         eprintln!("error: {e}");
                         return 2;
                     }
                 };
-                tables.push(Table { game, decklists, cards_of, bots });
+                tables.push(Table { game, decklists, cards_of, bots, think: o.think.map(std::time::Duration::from_secs) });
             }
             Err(e) => {
                 eprintln!("error: {e}");

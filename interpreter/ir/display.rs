@@ -73,6 +73,9 @@ impl Clip {
 
     /// Add `s`, or as much of it as there is room for (up to a character's boundary).
     pub fn push(&mut self, s: &str) {
+        if self.cut {
+            return;
+        }
         let room = self.most.saturating_sub(self.text.len());
         if s.len() <= room {
             self.text.push_str(s);

@@ -3,14 +3,14 @@
 //! end, was stopped by nothing).
 
 use super::chunked::Chunked;
-use super::state::{Event, EventKind, Withheld};
+use super::state::{Event, EventKind};
 use arbiter_ir::value::Value;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// Every event of the game, in order; cloning it shares the history (see `Chunked`). It keeps
-/// count of about how many bytes its events hold (`bytes`: each event's own size, its texts and
-/// the items of its lists), which the engine holds to `LOG_BUDGET`. Saved as a plain list of
+/// count of about how many bytes its events hold and keep alive (`bytes`, `Event::weight`), which
+/// the engine holds to `LOG_BUDGET`. Saved as a plain list of
 /// events; the count is worked out again when a saved game is read.
 #[derive(Clone, Default)]
 pub struct Log {
@@ -32,8 +32,9 @@ impl Log {
         self.events.push(event);
     }
 
-    /// The event numbered `i`, to change (its copy on write, see `Chunked::get_mut`). What it
-    /// holds is only ever made smaller, so its bytes stay counted as they were.
+    /// The event numbered `i`, to change (its copy on write, see `Chunked::get_mut`). Its weight
+    /// is not counted again: a change must not make it hold more (`settle_withheld` only changes
+    /// which seats knew an object).
     pub fn get_mut(&mut self, i: usize) -> Option<&mut Event> {
         self.events.get_mut(i)
     }
@@ -72,30 +73,65 @@ impl<'de> Deserialize<'de> for Log {
     }
 }
 
+/// What an event weighs, apart from what it holds (its kind, cause and masks): a fixed number, so
+/// that a log weighs the same on every machine and build (a saved game's budget goes on where it
+/// was, and a seed plays the same everywhere).
+const EVENT_WEIGHT: u64 = 128;
+/// What an item of a list, an argument or a label weighs, apart from its texts.
+const ITEM_WEIGHT: u64 = 16;
+/// Texts shorter than this are counted each time they appear; longer ones once an event (a list
+/// holding one long text many times keeps it once).
+const SHARED_TEXT: usize = 64;
+
 impl Event {
-    /// About how many bytes the event holds: its own size, its texts, and a word pair for each
-    /// item of a list it holds (the items' own texts are the lists', counted where they were built).
+    /// About how many bytes the event holds, and keeps alive for as long as the game lasts (a
+    /// change of a field keeps the old value and the new): a fixed weight, its texts, and each item
+    /// of the lists it holds with their texts, each list and long text counted once an event.
     pub fn weight(&self) -> u64 {
-        use std::mem::size_of;
-        let texts = |l: &[Arc<str>]| l.iter().map(|t| t.len()).sum::<usize>();
-        let value = |v: &Value| match v {
-            Value::Text(t) => t.len(),
-            Value::List(l) => l.len() * size_of::<Value>(),
-            _ => 0,
-        };
+        let texts = |l: &[Arc<str>]| l.iter().map(|t| ITEM_WEIGHT + t.len() as u64).sum::<u64>();
+        let mut w = Weigher::default();
         let held = match &self.kind {
-            EventKind::Set { what, old, new, .. } => what.len() + value(old) + value(new),
-            EventKind::Modified { value: v, .. } | EventKind::Picked { value: v } => value(v),
-            EventKind::Asked { prompt, options, .. } => prompt.len() + texts(options),
+            EventKind::Set { what, old, new, .. } => what.len() as u64 + w.value(old) + w.value(new),
+            EventKind::Modified { value: v, .. } | EventKind::Picked { value: v } => w.value(v),
+            EventKind::Asked { prompt, options, .. } => prompt.len() as u64 + texts(options),
             EventKind::Answered { prompt, labels, plain, withheld, .. } => {
-                prompt.len() + texts(labels) + plain.as_deref().map_or(0, texts) + withheld.len() * size_of::<Withheld>()
+                prompt.len() as u64 + texts(labels) + plain.as_deref().map_or(0, texts) + withheld.len() as u64 * ITEM_WEIGHT
             }
-            EventKind::Signal { args, .. } => args.iter().map(|a| size_of::<Value>() + value(a)).sum(),
-            EventKind::Log { text } => text.len(),
-            EventKind::PlayerOut { reason, .. } => reason.len(),
+            EventKind::Signal { args, .. } => args.iter().map(|a| ITEM_WEIGHT + w.value(a)).sum(),
+            EventKind::Log { text } => text.len() as u64,
+            EventKind::PlayerOut { reason, .. } => reason.len() as u64,
             _ => 0,
         };
-        (size_of::<Event>() + held) as u64
+        EVENT_WEIGHT.saturating_add(held)
+    }
+}
+
+/// Weighs the values of one event: each list and long text once, however often it appears in
+/// them (lists are shared, so a list holding a list a thousand times is walked once).
+#[derive(Default)]
+struct Weigher {
+    seen: Option<std::collections::HashSet<usize>>,
+}
+
+impl Weigher {
+    /// Whether the list or text at `p` is met for the first time in this event.
+    fn first(&mut self, p: usize) -> bool {
+        self.seen.get_or_insert_with(Default::default).insert(p)
+    }
+
+    fn value(&mut self, v: &Value) -> u64 {
+        match v {
+            Value::Text(t) if t.len() < SHARED_TEXT || self.first(Arc::as_ptr(t) as usize) => t.len() as u64,
+            Value::Text(_) => 0,
+            Value::List(l) => {
+                if !self.first(Arc::as_ptr(l) as usize) {
+                    return 0;
+                }
+                l.iter().fold(0u64, |n, x| n.saturating_add(ITEM_WEIGHT + self.value(x)))
+            }
+            Value::Amount(a) => a.len() as u64 * ITEM_WEIGHT,
+            _ => 0,
+        }
     }
 }
 
@@ -116,18 +152,37 @@ mod tests {
     fn a_log_counts_its_bytes_and_a_saved_log_counts_them_again() {
         let mut log = Log::default();
         log.push(logged("short"));
-        let one = std::mem::size_of::<Event>() as u64;
+        let one = EVENT_WEIGHT;
         assert_eq!(log.bytes(), one + 5);
         log.push(logged(&"x".repeat(1000)));
         assert_eq!(log.bytes(), 2 * one + 1005);
         let list = Value::list(vec![Value::Int(1); 10]);
         let cause = Cause { routine: Routine::Main, span: Span::default() };
         log.push(Event { kind: EventKind::Picked { value: list }, cause, visible: u64::MAX, depth: 0 });
-        assert_eq!(log.bytes(), 3 * one + 1005 + 10 * std::mem::size_of::<Value>() as u64);
+        assert_eq!(log.bytes(), 3 * one + 1005 + 10 * ITEM_WEIGHT);
         let json = serde_json::to_string(&log).unwrap();
         let back: Log = serde_json::from_str(&json).unwrap();
         assert_eq!(back.len(), 3);
         assert_eq!(back.bytes(), log.bytes());
+        // The texts in a list count: a field changed to a list of long texts keeps them alive.
+        let long = Value::text("y".repeat(1000));
+        let other = Value::text("z".repeat(1000));
+        let set = |old: Value, new: Value| Event {
+            kind: EventKind::Set { what: "junk".into(), old, new, announced: false },
+            cause: Cause { routine: Routine::Main, span: Span::default() },
+            visible: u64::MAX,
+            depth: 0,
+        };
+        let distinct = Value::list(vec![long.clone(), other.clone()]);
+        assert_eq!(set(Value::None, distinct).weight(), one + 4 + 2 * ITEM_WEIGHT + 2000);
+        // One long text held many times, or in both the old value and the new, counts once; so
+        // does a list held many times (it is walked once).
+        let many = Value::list(vec![long.clone(); 300]);
+        assert_eq!(set(Value::list(vec![long.clone()]), many.clone()).weight(), one + 4 + ITEM_WEIGHT + 300 * ITEM_WEIGHT + 1000);
+        let nested = Value::list(vec![many.clone(); 1000]);
+        assert_eq!(set(Value::None, nested).weight(), one + 4 + 1000 * ITEM_WEIGHT + 300 * ITEM_WEIGHT + 1000);
+        // Short texts count each time (they are cheap to count and to keep).
+        assert_eq!(set(Value::None, Value::list(vec![Value::text("ab"); 3])).weight(), one + 4 + 3 * (ITEM_WEIGHT + 2));
         // Saved as the plain list of events it always was.
         assert!(json.starts_with('['), "{}", &json[..40]);
     }

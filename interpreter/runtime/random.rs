@@ -127,7 +127,7 @@ fn matching(game: &Game, st: &State, items: &[Value], v: &Value, span: Span) -> 
     {
         return Ok(found.clone());
     }
-    Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", evaluator.label(v))))
+    Err(err(span, format!("the scenario scripted `{}`, which is not among the choices", evaluator.label_clipped(v, 200))))
 }
 
 fn scripted_name(s: &ScriptedRandom) -> &'static str {

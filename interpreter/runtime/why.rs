@@ -38,7 +38,7 @@ fn value_text(evaluator: &Evaluator, v: &arbiter_ir::value::Value) -> String {
     match v {
         Value::List(l) if l.is_empty() => "an empty list".to_string(),
         Value::Text(t) if t.is_empty() => "an empty text".to_string(),
-        other => evaluator.label(other),
+        other => evaluator.label_clipped(other, arbiter_syntax::budgets::SHOWN_LIMIT),
     }
 }
 

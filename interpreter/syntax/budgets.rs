@@ -67,8 +67,10 @@ pub const TURN_BUDGET: u32 = 2_000;
 pub const WORK_BUDGET: u64 = 20_000_000;
 /// Objects a game may hold (every object ever created, wherever it is now).
 pub const OBJECT_BUDGET: usize = 20_000;
-/// Bytes a game's event log may hold, about (each event's own size, its texts, and its lists'
-/// items: `Event::weight`). A whole game of the rulebooks here logs under 1 MiB.
+/// Bytes a game's event log may hold and keep alive, about (`Event::weight`: a fixed weight an
+/// event, its texts, and the items of its values' lists with their texts, each list and long text
+/// once an event; a field's change keeps the old value and the new for as long as the game
+/// lasts). A whole game of the rulebooks here logs under 1 MiB.
 pub const LOG_BUDGET: u64 = 64 << 20;
 
 // ---------------------------------------------------------------------------------------------

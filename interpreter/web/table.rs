@@ -234,7 +234,7 @@ pub struct Prepared {
 impl Prepared {
     /// The bot's answer, thinking until its own bound, `deadline`, or `stopped` says so.
     pub fn think(&self, deadline: Instant, stopped: &(dyn Fn() -> bool + Sync)) -> Result<Answer, RtError> {
-        let stop = Stop { deadline: Some(deadline), cancelled: Some(stopped) };
+        let stop = Stop { deadline: Some(deadline), cancelled: Some(stopped), fired: None };
         self.thinking.answer(&Engine::new(&self.built.game), &self.state, &self.decision, &stop)
     }
 }
@@ -422,7 +422,8 @@ impl Table {
                     if matches!(thinking.kind, BotKind::Mcts { .. }) || Instant::now() >= until {
                         return;
                     }
-                    let answer = thinking.answer(&engine, &self.state, &d, &Stop::NEVER);
+                    // A quick bot whose options are heavy to weigh (greedy) stops with the moment.
+                    let answer = thinking.answer(&engine, &self.state, &d, &Stop { deadline: Some(until), cancelled: None, fired: None });
                     self.take(&engine, &thinking, answer);
                 }
             }

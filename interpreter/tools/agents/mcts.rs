@@ -175,7 +175,8 @@ impl Mcts {
             let mut visited: Vec<(u64, usize, Seat)> = Vec::new();
             let mut status = play(engine, &mut s, seat, &answer);
             let mut expanded = fresh;
-            while !expanded && status == Some(Status::Decision) && path.len() < SEARCH_TREE_DEPTH {
+            // A playout stops with the search (it is scored where it got to).
+            while !expanded && status == Some(Status::Decision) && path.len() < SEARCH_TREE_DEPTH && !stop.now() {
                 let Some(dd) = s.pending.clone() else { break };
                 let key = mix(node_key(&path, dd.seat), text_key(&dd.prompt));
                 let node = tree.entry(key).or_default();
@@ -236,8 +237,9 @@ impl Mcts {
         let hinted = !engine.game.hints.is_empty();
         let limit = if hinted { self.depth } else { PLAYOUT_DECISIONS };
         let mut taken = 0;
-        // A long playout stops with the search (it is scored where it got to).
-        while status == Some(Status::Decision) && taken < limit && !(taken % 64 == 63 && stop.now()) {
+        // A playout stops with the search (it is scored where it got to): a decision of a heavy
+        // game can take a second.
+        while status == Some(Status::Decision) && taken < limit && !stop.now() {
             let Some(d) = s.pending.as_ref() else { break };
             let (who, a) = (d.seat, random_answer(d, rng));
             status = play(engine, s, who, &a);

@@ -29,15 +29,21 @@ use arbiter_runtime::{Engine, RtError};
 pub struct Stop<'a> {
     pub deadline: Option<std::time::Instant>,
     pub cancelled: Option<&'a (dyn Fn() -> bool + Sync)>,
+    /// Set when `now` says to stop: the bot answered with less than its own bound's thinking.
+    pub fired: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl Stop<'_> {
     /// Think as long as the bot's own bounds say (the command line's bots).
-    pub const NEVER: Stop<'static> = Stop { deadline: None, cancelled: None };
+    pub const NEVER: Stop<'static> = Stop { deadline: None, cancelled: None, fired: None };
 
     /// Whether to stop now.
     pub fn now(&self) -> bool {
-        self.deadline.is_some_and(|d| std::time::Instant::now() >= d) || self.cancelled.is_some_and(|c| c())
+        let stop = self.deadline.is_some_and(|d| std::time::Instant::now() >= d) || self.cancelled.is_some_and(|c| c());
+        if stop && let Some(f) = self.fired {
+            f.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        stop
     }
 }
 

@@ -137,9 +137,6 @@ pub struct BotPlan {
     /// Seats by number (0-based here, 1-based as written).
     pub seats: Vec<(Seat, BotKind)>,
     pub sides: Vec<(String, BotKind)>,
-    /// How long a searching bot may think about one decision (`--think`): it answers then with
-    /// the best it has found. `None`: until its own bound (its playouts), the same on any machine.
-    pub think: Option<std::time::Duration>,
 }
 
 impl BotPlan {
@@ -220,17 +217,26 @@ pub struct Bots {
     plan: BotPlan,
     seed: u64,
     answered: HashMap<u64, Vec<Answer>>,
-    /// Decisions a searching bot answered when its time (`BotPlan::think`) ran out.
+    /// How long a bot may think about one decision (`--think`): it answers then with the best it
+    /// has found. `None`: until its own bound (its playouts), the same on any machine.
+    think: Option<std::time::Duration>,
+    /// Decisions a bot answered when its time ran out.
     stopped: u64,
 }
 
 impl Bots {
     pub fn new(plan: BotPlan, seed: u64) -> Bots {
-        Bots { plan, seed, answered: HashMap::new(), stopped: 0 }
+        Bots { plan, seed, answered: HashMap::new(), think: None, stopped: 0 }
     }
 
-    /// How many decisions a searching bot answered because its time (`BotPlan::think`) ran out:
-    /// where there are any, the game may go otherwise on a faster or slower machine.
+    /// These bots, thinking at most `think` about one decision (`None`: no limit).
+    pub fn thinking_at_most(self, think: Option<std::time::Duration>) -> Bots {
+        Bots { think, ..self }
+    }
+
+    /// How many decisions a bot answered with less thinking than its own bound (the search's
+    /// playouts, the greedy bot's options) because its time ran out: where there are any, the game
+    /// may go otherwise on a faster or slower machine.
     pub fn stopped_in_time(&self) -> u64 {
         self.stopped
     }
@@ -252,9 +258,10 @@ impl Bots {
     /// game, or cannot tell who plays).
     pub fn decide(&mut self, engine: &Engine, st: &State, d: &Decision) -> Result<Answer, RtError> {
         let thinking = self.thinking(engine, st, d)?;
-        let deadline = self.plan.think.map(|t| std::time::Instant::now() + t);
-        let a = thinking.answer(engine, st, d, &Stop { deadline, cancelled: None })?;
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        let deadline = self.think.map(|t| std::time::Instant::now() + t);
+        let fired = std::sync::atomic::AtomicBool::new(false);
+        let a = thinking.answer(engine, st, d, &Stop { deadline, cancelled: None, fired: Some(&fired) })?;
+        if fired.into_inner() {
             self.stopped += 1;
         }
         self.remember(&thinking, &a);
@@ -301,7 +308,7 @@ impl Thinking {
                 let depth = depth.or(engine.game.search_depth).unwrap_or(DEFAULT_DEPTH);
                 Mcts { seed: self.seed, playouts, depth }.choose_until(engine, st, d, &self.avoid, stop)
             }
-            BotKind::Greedy => Greedy { seed: self.seed }.choose(engine, st, d, &self.avoid),
+            BotKind::Greedy => Greedy { seed: self.seed }.choose(engine, st, d, &self.avoid, stop),
         }
     }
 }

@@ -293,7 +293,7 @@ fn chosen(engine: &Engine, st: &State, who: &ExprIr, value: &ExprIr, span: Span)
         if let Some(i) = d.options.iter().position(|c| c.value == *v) {
             return Ok(i);
         }
-        let mut f = fail(format!("`{}` is not one of the options for: {}", evaluator.label(v), d.prompt), span);
+        let mut f = fail(format!("`{}` is not one of the options for: {}", evaluator.label_clipped(v, 200), d.prompt), span);
         f.actual = Some(format!("options: {}", labels.join(" | ")));
         Err(f)
     };

@@ -213,6 +213,9 @@ pub struct Table<'g> {
     pub cards_of: Vec<usize>,
     /// Who plays which seat.
     pub bots: BotPlan,
+    /// How long a bot may think about one decision (`--think`; `None`: no limit, so that a seed
+    /// plays the same on any machine).
+    pub think: Option<std::time::Duration>,
 }
 
 /// Play games `range` of a run (seeds `seed + i`) on the current rayon pool, calling `progress`
@@ -245,7 +248,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         Ok(st) => st,
         Err(e) => return Played { end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![] },
     };
-    let mut bots = Bots::new(table.bots.clone(), seed);
+    let mut bots = Bots::new(table.bots.clone(), seed).thinking_at_most(table.think);
     let end = loop {
         match engine.advance(&mut st) {
             Ok(Status::Decision) => {
