@@ -16,7 +16,7 @@
 mod common;
 
 use arbiter::check::project::Project;
-use arbiter::syntax::budgets::{LOG_BUDGET, SHOWN_LIMIT};
+use arbiter::syntax::budgets::{LOG_BUDGET, SHOWN_LIMIT, VIEW_LIMIT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -154,4 +154,109 @@ fn a_searching_bot_thinks_no_longer_than_think_says() {
     assert!(took < Duration::from_secs(60), "took {took:?}");
     let (code, out, _) = arbiter(&["sim", "tic-tac-toe", "--think", "0"]);
     assert_eq!(code, 2, "`--think 0` is refused: {out}");
+}
+
+/// One view of the table is held to `VIEW_LIMIT` all together: a house rule's 2,000 objects each
+/// named by a 400,000-letter definition made an 800 MB view (a web table's seat view, and every
+/// decision of a bot that remembers its answers hashes one), and 9,000 objects with four
+/// megabyte-showing fields made 594 MB of JSON a request. Past the limit, the rest is `…`.
+#[test]
+fn a_view_of_the_table_is_held_to_its_limit() {
+    let dir = tempfile::Builder::new().prefix("arbiter-runaway-view-").tempdir().unwrap();
+    let path = dir.path().join("names.arb");
+    let name = "J".repeat(400_000);
+    let text = format!(
+        "for tic-tac-toe\n\nkind junkpile {{\n  field a: int = 0\n}}\n\nzone piles shared public holds junkpile\n\n\
+         junkpile \"{name}\" {{}}\n\nvariant piles \"Many objects with a long name\" {{\n  \
+         insert step pile before outcome in turn.play {{\n    for i in range(1, 2000) {{\n      \
+         create \"{name}\" in piles owned by p\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let project = Project::at(Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf());
+    let loaded = project.load("tic-tac-toe", &["piles".to_string()], &[path]);
+    let built = loaded.result.unwrap_or_else(|d| panic!("{d:?}"));
+    let st = common::play_until(&built, 1, 2, &|st| st.turns >= 2);
+    for viewer in [Some(0), None] {
+        let view = arbiter::runtime::view::table_view(&built.game, &st, viewer);
+        let piles = view.shared.iter().find(|z| z.name == "piles").expect("the zone is shown");
+        assert_eq!(piles.count, 2000, "every object is counted");
+        assert_eq!(piles.objects.last().map(String::as_str), Some("…"), "the rest past the limit is one `…`");
+        assert!(piles.objects.len() < 10, "{} objects shown", piles.objects.len());
+        let json = serde_json::to_string(&view).unwrap();
+        assert!(json.len() < VIEW_LIMIT + 2 * 400_000, "{} bytes", json.len());
+        // What fits is shown as before: the board's squares and their marks.
+        assert!(
+            view.shared.iter().any(|z| z.name == "board" && z.objects.len() == 9),
+            "{:?}",
+            view.shared.iter().map(|z| &z.name).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A save is held to `SAVE_LIMIT`: a list holding one megabyte's text three hundred times is small
+/// in memory but written out whole (a 601 MB save at every decision; with 3,000 copies the save
+/// ran out of memory, and on the web table one Save request took the server down). The game stops
+/// with the error, and the last save written is whole.
+#[test]
+fn a_save_past_its_limit_is_refused_and_the_last_one_is_kept() {
+    let dir = tempfile::Builder::new().prefix("arbiter-runaway-save-").tempdir().unwrap();
+    let save = dir.path().join("game.json");
+    let rules = fixture("hoard.arb");
+    let args = ["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "hoard", "--save", save.to_str().unwrap()];
+    let (code, out, took) = arbiter(&args);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("the game is too large to save: its file would be larger than 64 MiB"), "{out}");
+    assert!(out.contains("the last save written is whole"), "{out}");
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.len() < 1_000_000, "{} bytes", text.len());
+    assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok(), "the last save is whole JSON");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+}
+
+/// Comparing lists of lists counts every item compared toward the step budget: `b == c` on two
+/// lists doubled sixteen times (6.5 billion numbers in a few kilobytes) was one step and took 25
+/// seconds, in a loop hours; a field set to one such list and then to an equal one took 4 s an
+/// assignment (the engine compares the old value and the new, now within a bound).
+#[test]
+fn comparing_huge_shared_lists_is_bounded() {
+    let rules = fixture("comparing.arb");
+    let r = rules.to_str().unwrap();
+    let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", r, "--variant", "comparing"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("step budget exceeded: one evaluation took more than 5000000 steps"), "{out}");
+    assert!(out.contains("comparing.arb:23:11"), "at the comparison: {out}");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", r, "--variant", "keeping"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("result after"), "{out}");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+}
+
+/// `sim` keeps each game's ending until the tally, and its report and JSON list each ending: a
+/// rule that ends each game with a different megabyte's text made 3 GB for 3,000 games, and a
+/// 533 MB report for 1,000. An ending is kept cut to its first 300 bytes.
+#[test]
+fn a_sims_endings_are_kept_cut() {
+    let dir = tempfile::Builder::new().prefix("arbiter-runaway-sim-").tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let rules = fixture("endings.arb");
+    let args = [
+        "sim",
+        "tic-tac-toe",
+        "--rules",
+        rules.to_str().unwrap(),
+        "--variant",
+        "verbose",
+        "--games",
+        "100",
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let (code, out, _) = arbiter(&args);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(3000)]);
+    assert!(out.len() < 200_000, "{} bytes of report", out.len());
+    let ending = out.lines().find(|l| l.contains("xxxx")).unwrap_or_else(|| panic!("an ending is listed: {out}"));
+    assert!(ending.ends_with('…') && ending.len() < 500, "{ending}");
+    let written = std::fs::metadata(&json).unwrap().len();
+    assert!(written < 200_000, "{written} bytes of JSON");
 }

@@ -55,7 +55,7 @@ builtins! {
         let mut out: Vec<Value> = Vec::new();
         for v in call.list(0)?.iter() {
             call.work(out.len(), call.span)?;
-            if !out.contains(v) {
+            if !call.any_equal(&out, v, call.span)? {
                 out.push(v.clone());
             }
         }
@@ -64,7 +64,15 @@ builtins! {
 
     /// position of an item (0-based), -1 when absent
     IndexOf index_of(2) -> Int |call| {
-        Value::Int(call.list(0)?.iter().position(|x| *x == call.arg(1)).map(|i| i as i64).unwrap_or(-1))
+        let (list, item) = (call.list(0)?, call.arg(1));
+        let mut at = -1;
+        for (i, x) in list.iter().enumerate() {
+            if call.equal(x, &item, call.span)? {
+                at = i as i64;
+                break;
+            }
+        }
+        Value::Int(at)
     }
 
     /// the list rotated left by n
@@ -102,12 +110,23 @@ builtins! {
         };
         let from = call.list(0)?;
         call.work(from.len().saturating_mul(remove.len()), call.span)?;
-        Value::list(from.iter().filter(|x| !remove.contains(x)).cloned().collect())
+        let mut kept = Vec::new();
+        for x in from.iter() {
+            if !call.any_equal(&remove, x, call.span)? {
+                kept.push(x.clone());
+            }
+        }
+        Value::list(kept)
     }
 
     /// how many times an item occurs
     CountOf count_of(2) -> Int |call| {
-        Value::Int(call.list(0)?.iter().filter(|x| **x == call.arg(1)).count() as i64)
+        let (list, item) = (call.list(0)?, call.arg(1));
+        let mut n = 0;
+        for x in list.iter() {
+            n += i64::from(call.equal(x, &item, call.span)?);
+        }
+        Value::Int(n)
     }
 
     /// the list sorted by a key, stable

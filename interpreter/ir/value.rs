@@ -57,6 +57,31 @@ impl Value {
         matches!(self, Value::None)
     }
 
+    /// Whether two values are equal (as `==` says), walking at most `budget` items of lists,
+    /// counted off it; `None` when the budget runs out first. A list shared by both is equal at
+    /// once. Lists hold their items by pointer, so a list of lists a few kilobytes in memory can
+    /// hold billions of items: `==` alone would walk every one.
+    pub fn equal_within(&self, other: &Value, budget: &mut u64) -> Option<bool> {
+        match (self, other) {
+            (Value::List(a), Value::List(b)) => {
+                if Arc::ptr_eq(a, b) {
+                    return Some(true);
+                }
+                if a.len() != b.len() {
+                    return Some(false);
+                }
+                *budget = budget.checked_sub(a.len() as u64)?;
+                for (x, y) in a.iter().zip(b.iter()) {
+                    if !x.equal_within(y, budget)? {
+                        return Some(false);
+                    }
+                }
+                Some(true)
+            }
+            _ => Some(self == other),
+        }
+    }
+
     /// A short name for the value's type, used in runtime error messages.
     pub fn type_name(&self) -> &'static str {
         match self {
@@ -106,3 +131,32 @@ pub fn amount(parts: Vec<(i64, Sym)>) -> Value {
 // A value is two words, so that a result (`Result<Value, RtError>`, the error boxed) travels in
 // registers: the evaluator's hottest path.
 const _: () = assert!(std::mem::size_of::<Value>() == 16);
+
+#[cfg(test)]
+mod tests {
+    use super::Value;
+
+    /// Equality within a budget: the items of lists walked are counted off it, a list shared by
+    /// both sides is equal at once, and past the budget there is no answer.
+    #[test]
+    fn equality_within_a_budget_counts_the_items_it_walks() {
+        let a = Value::list((0..10).map(Value::Int).collect());
+        let b = Value::list((0..10).map(Value::Int).collect());
+        let mut budget = 100;
+        assert_eq!(a.equal_within(&b, &mut budget), Some(true));
+        assert_eq!(budget, 90);
+        assert_eq!(a.equal_within(&a.clone(), &mut budget), Some(true), "shared");
+        assert_eq!(budget, 90);
+        let nested = |x: &Value| Value::list(vec![x.clone(); 4]);
+        let (outer_a, outer_b) = (nested(&a), nested(&b));
+        let mut budget = 100;
+        assert_eq!(outer_a.equal_within(&outer_b, &mut budget), Some(true));
+        assert_eq!(budget, 100 - 4 - 4 * 10);
+        let mut budget = 20;
+        assert_eq!(outer_a.equal_within(&outer_b, &mut budget), None, "past the budget");
+        let c = Value::list((1..11).map(Value::Int).collect());
+        let mut budget = 100;
+        assert_eq!(a.equal_within(&c, &mut budget), Some(false));
+        assert_eq!(Value::Int(3).equal_within(&Value::Int(3), &mut 0), Some(true), "no list: no budget needed");
+    }
+}

@@ -496,7 +496,7 @@ impl Engine<'_> {
                 if let Some(g) = st.globals.get_mut(*i as usize) {
                     *g = new.clone();
                 }
-                if old != new {
+                if changed(&old, &new) {
                     st.globals_version = st.version;
                     if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
                         st.derived_global_changed();
@@ -521,7 +521,7 @@ impl Engine<'_> {
                 if let Some(f) = st.players.get_mut(p as usize).and_then(|x| x.fields.get_mut(*i as usize)) {
                     *f = new.clone();
                 }
-                if old != new {
+                if changed(&old, &new) {
                     st.players_version = st.version;
                     let (what, announced) = self.set_name(SetName::Player(p, *i), || {
                         let field = self.game.player_fields.get(*i as usize);
@@ -542,7 +542,7 @@ impl Engine<'_> {
                     ob.fields.retain(|(s, _)| s != f);
                     ob.fields.push((*f, new.clone()));
                 }
-                if old != new {
+                if changed(&old, &new) {
                     let name = || format!("{}.{}", self.evaluator(st).obj_name(o), self.game.sym(*f));
                     let (what, announced) = match st.obj(o).map(|x| x.def) {
                         Some(def) => self.set_name(SetName::Field(def, *f), || {
@@ -782,4 +782,11 @@ pub(super) fn lasting_slots(l: &super::state::Lasting, params: &[Slot], args: &[
         }
     }
     slots
+}
+
+/// Whether an assignment changed a value (and so is logged): lists are compared by at most
+/// `SIZE_BUDGET` items (a list of lists can hold billions in a few kilobytes); past that, it is
+/// taken as changed.
+fn changed(old: &Value, new: &Value) -> bool {
+    !old.equal_within(new, &mut (arbiter_syntax::budgets::SIZE_BUDGET as u64)).unwrap_or(false)
 }

@@ -8,7 +8,7 @@ use super::state::Env;
 use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
-use arbiter_syntax::budgets::SIZE_BUDGET;
+use arbiter_syntax::budgets::{EVAL_BUDGET, SIZE_BUDGET};
 use arbiter_syntax::span::Span;
 
 impl Evaluator<'_> {
@@ -23,9 +23,9 @@ impl Evaluator<'_> {
                 self.step(e, |evaluator| Ok(evaluator.truth(l, env)? || evaluator.truth(r, env)?))
             }
             ExprKindIr::Unary(UnaryOperator::Not, x) => self.step(e, |evaluator| Ok(!evaluator.truth(x, env)?)),
-            ExprKindIr::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => {
-                self.step(e, |evaluator| evaluator.with_operands(l, r, env, |a, b| Ok((a == b) == (*op == BinaryOperator::Eq))))
-            }
+            ExprKindIr::Binary(op @ (BinaryOperator::Eq | BinaryOperator::Ne), l, r) => self.step(e, |evaluator| {
+                evaluator.with_operands(l, r, env, |a, b| Ok(evaluator.equal(a, b, e.span)? == (*op == BinaryOperator::Eq)))
+            }),
             ExprKindIr::Binary(op @ (BinaryOperator::Lt | BinaryOperator::Le | BinaryOperator::Gt | BinaryOperator::Ge), l, r) => self
                 .step(e, |evaluator| {
                     evaluator.with_operands(l, r, env, |a, b| match (a, b) {
@@ -64,8 +64,8 @@ impl Evaluator<'_> {
         let fast = self.with_operands(l, r, env, |a, b| {
             let int = |x: Option<i64>| x.map(Value::Int).ok_or_else(|| overflow(span));
             Ok(match (op, a, b) {
-                (BinaryOperator::Eq, a, b) => Ok(Value::Bool(a == b)),
-                (BinaryOperator::Ne, a, b) => Ok(Value::Bool(a != b)),
+                (BinaryOperator::Eq, a, b) => Ok(Value::Bool(self.equal(a, b, span)?)),
+                (BinaryOperator::Ne, a, b) => Ok(Value::Bool(!self.equal(a, b, span)?)),
                 (BinaryOperator::Add, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_add(*y))?),
                 (BinaryOperator::Sub, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_sub(*y))?),
                 (BinaryOperator::Mul, Value::Int(x), Value::Int(y)) => Ok(int(x.checked_mul(*y))?),
@@ -85,8 +85,8 @@ impl Evaluator<'_> {
     pub(super) fn apply(&self, op: BinaryOperator, a: Value, b: Value, l: &ExprIr, r: &ExprIr, span: Span) -> RtResult<Value> {
         let overflow = || overflow(span);
         Ok(match op {
-            BinaryOperator::Eq => Value::Bool(a == b),
-            BinaryOperator::Ne => Value::Bool(a != b),
+            BinaryOperator::Eq => Value::Bool(self.equal(&a, &b, span)?),
+            BinaryOperator::Ne => Value::Bool(!self.equal(&a, &b, span)?),
             BinaryOperator::In => Value::Bool(self.contains(&b, &a, r.span)?),
             BinaryOperator::NotIn => Value::Bool(!self.contains(&b, &a, r.span)?),
             BinaryOperator::Has => Value::Bool(self.contains(&a, &b, l.span)?),
@@ -186,11 +186,49 @@ impl Evaluator<'_> {
     }
 
     /// `item in container`: list membership, or an object directly in a zone.
+    /// Whether two values are equal: the items of lists compared count toward the evaluation's
+    /// step budget (two lists of lists can hold billions of items in a few kilobytes, each list
+    /// shared: comparing them was one step and took hours).
+    pub fn equal(&self, a: &Value, b: &Value, span: Span) -> RtResult<bool> {
+        if !(matches!(a, Value::List(_)) && matches!(b, Value::List(_))) {
+            return Ok(a == b);
+        }
+        let room = EVAL_BUDGET.saturating_sub(self.steps.get());
+        let mut left = room;
+        let walked = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        match a.equal_within(b, &mut left) {
+            Some(equal) => {
+                self.work(walked(room - left), span)?;
+                Ok(equal)
+            }
+            // Past the budget: the error the work gives.
+            None => {
+                self.work(walked(room).saturating_add(1), span)?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Whether any of `items` equals `v` (see `equal`).
+    pub fn any_equal(&self, items: &[Value], v: &Value, span: Span) -> RtResult<bool> {
+        for x in items {
+            if self.equal(x, v, span)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     pub(super) fn contains(&self, container: &Value, item: &Value, span: Span) -> RtResult<bool> {
         match container {
             Value::List(l) => {
                 self.work(l.len(), span)?;
-                Ok(l.contains(item))
+                for x in l.iter() {
+                    if self.equal(x, item, span)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
             }
             Value::None => Ok(false),
             Value::Zone(z) => match item {

@@ -7,7 +7,7 @@ use arbiter_ir::display::{Clip, amount_text, zone_name};
 use arbiter_ir::operators::ModifyOperator;
 use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::{DefId, Game, KindId, Visibility};
-use arbiter_syntax::budgets::SHOWN_LIMIT;
+use arbiter_syntax::budgets::{SHOWN_LIMIT, VIEW_LIMIT};
 use arbiter_syntax::span::Span;
 
 pub fn sees(visible: u64, viewer: Option<Seat>) -> bool {
@@ -448,14 +448,36 @@ fn push_entry(out: &mut String, depth: u16, mark: &str, text: &str, cause: Optio
     }
 }
 
-fn obj_text(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>) -> String {
-    obj_text_in(game, st, o, viewer, false)
+/// What one view of the table shows, all together: each value written on the table at most
+/// `SHOWN_LIMIT` bytes, and the values and objects together at most `VIEW_LIMIT` (past it, what is
+/// left shows as `…`). A house rule's 9,000 objects each holding a megabyte made a 594 MB view.
+struct Room(std::cell::Cell<usize>);
+
+impl Room {
+    fn new() -> Room {
+        Room(std::cell::Cell::new(VIEW_LIMIT))
+    }
+
+    /// The most one value may show now.
+    fn most(&self) -> usize {
+        self.0.get().min(SHOWN_LIMIT)
+    }
+
+    fn is_full(&self) -> bool {
+        self.0.get() == 0
+    }
+
+    /// `text`, counted as shown.
+    fn took(&self, text: String) -> String {
+        self.0.set(self.0.get().saturating_sub(text.len()));
+        text
+    }
 }
 
 /// An object as a seat sees it. In a shared zone (`shared`), also whose it is and where it points:
 /// the objects its fields refer to (a unit's area, an order token's planet), which are public; and,
 /// where the viewer knows it, the other values written on it.
-fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: bool) -> String {
+fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: bool, room: &Room) -> String {
     let Some(ob) = st.obj(o) else { return "?".into() };
     let mut s = if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) };
     if shared && st.players.len() > 1 {
@@ -481,7 +503,7 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
             .fields
             .iter()
             .filter(|(_, v)| !matches!(v, Value::Obj(_)))
-            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display_clipped(game, SHOWN_LIMIT)))
+            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display_clipped(game, room.most())))
             .collect();
         if !given.is_empty() {
             s.push_str(&format!(" ({})", given.join(", ")));
@@ -490,8 +512,17 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
     if !ob.face_up {
         s.push_str(" (face down)");
     }
+    // The object's own text is counted; what is beneath it counts itself.
+    let mut s = room.took(s);
     if !ob.under.is_empty() {
-        let inner: Vec<String> = ob.under.iter().map(|u| obj_text(game, st, *u, viewer)).collect();
+        let mut inner: Vec<String> = Vec::new();
+        for u in &ob.under {
+            if room.is_full() {
+                inner.push("…".to_string());
+                break;
+            }
+            inner.push(obj_text_in(game, st, *u, viewer, false, room));
+        }
         s.push_str(&format!(" [over: {}]", inner.join(", ")));
     }
     s
@@ -552,7 +583,7 @@ pub struct TableView {
     pub shared: Vec<ZoneView>,
 }
 
-fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Option<ZoneView> {
+fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>, room: &Room) -> Option<ZoneView> {
     let def = game.zone(z.zone)?;
     let items = st.zone_contents(game, z);
     let contents_visible = match def.visibility {
@@ -560,18 +591,30 @@ fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>) -> Optio
         Visibility::Owner => viewer.is_none() || viewer == z.owner,
         Visibility::Hidden => viewer.is_none(),
     };
-    let objects =
-        if contents_visible { items.iter().map(|o| obj_text_in(game, st, *o, viewer, z.owner.is_none())).collect() } else { vec![] };
+    let mut objects = Vec::new();
+    if contents_visible {
+        for o in items.iter() {
+            // Past the view's room, the rest are one `…` (`count` says how many there are).
+            if room.is_full() {
+                objects.push("…".to_string());
+                break;
+            }
+            objects.push(obj_text_in(game, st, *o, viewer, z.owner.is_none(), room));
+        }
+    }
     Some(ZoneView { name: def.name.clone(), count: items.len(), hidden: !contents_visible && !items.is_empty(), objects })
 }
 
 /// The state as one seat sees it (or everything, for `None`).
 pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
     let evaluator = Evaluator::new(game, st);
+    let room = Room::new();
     // A field holding an object the viewer does not know shows its kind only.
-    let shown = |v: &Value| match viewer {
-        Some(seat) => evaluator.label_for_clipped(v, seat, SHOWN_LIMIT),
-        None => evaluator.label_clipped(v, SHOWN_LIMIT),
+    let shown = |v: &Value| {
+        room.took(match viewer {
+            Some(seat) => evaluator.label_for_clipped(v, seat, room.most()),
+            None => evaluator.label_clipped(v, room.most()),
+        })
     };
     let field = |name: &str, v: &Value| FieldView { name: name.to_string(), value: shown(v) };
     let globals = game.global_fields.iter().zip(&st.globals).map(|(f, v)| field(&f.name, v)).collect();
@@ -586,7 +629,7 @@ pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
                 .iter()
                 .enumerate()
                 .filter(|(_, z)| z.per_player)
-                .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: Some(seat) }, viewer))
+                .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: Some(seat) }, viewer, &room))
                 .collect();
             PlayerView {
                 seat,
@@ -602,7 +645,7 @@ pub fn table_view(game: &Game, st: &State, viewer: Option<Seat>) -> TableView {
         .iter()
         .enumerate()
         .filter(|(_, z)| !z.per_player)
-        .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: None }, viewer))
+        .filter_map(|(zi, _)| zone_view(game, st, ZoneRef { zone: zi as u16, owner: None }, viewer, &room))
         .collect();
     TableView { viewer, globals, players, shared }
 }

@@ -80,6 +80,14 @@ pub const LOG_BUDGET: u64 = 64 << 20;
 /// value is cut and ends in `…`. A list holding one text of a megabyte a thousand times costs the
 /// rules little, but shown whole it is a gigabyte.
 pub const SHOWN_LIMIT: usize = 16 << 10;
+/// The most bytes one view of the table shows (`arbiter play --view`, `state` at the terminal, a
+/// seat's view on the web table): its values and objects together. Past it, what is left shows as
+/// `…`. The rulebooks' largest view is about 30 KB.
+pub const VIEW_LIMIT: usize = 1 << 20;
+/// The largest save file written (`play --save`, `save`, the web table's Save): the rulebooks'
+/// saves are under 1 MiB. A list holding one long text many times is small in memory, but a save
+/// writes it out whole (a 400-byte house file made a 601 MB save at every decision).
+pub const SAVE_LIMIT: usize = 64 << 20;
 /// The largest picture of the table drawn (`picture` as SVG, `text_picture` as text), in bytes,
 /// about (it stops after the drawing or line that passes it). The rulebooks' largest is 34 KB.
 pub const PICTURE_LIMIT: usize = 4 << 20;

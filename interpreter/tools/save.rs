@@ -23,6 +23,7 @@ use arbiter_check::Built;
 use arbiter_check::project::Project;
 use arbiter_ir::Game;
 use arbiter_runtime::state::State;
+use arbiter_syntax::budgets::SAVE_LIMIT;
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::{FileNumbers, Span};
 use indexmap::IndexMap;
@@ -122,6 +123,9 @@ pub enum WriteError {
     /// The game would not go into JSON.
     #[error("cannot write the game as JSON: {0}")]
     Json(serde_json::Error),
+    /// The save would be larger than `SAVE_LIMIT`.
+    #[error("the game is too large to save: its file would be larger than {} MiB", SAVE_LIMIT >> 20)]
+    TooLarge,
     /// A path that names no file (`..`, `/`).
     #[error("`{}` is not a file name", .0.display())]
     NotAFileName(PathBuf),
@@ -134,6 +138,9 @@ impl WriteError {
     pub fn to_diag(&self) -> Diag {
         let help = match self {
             WriteError::Json(_) => "the game was not saved: the last save written is whole",
+            WriteError::TooLarge => {
+                "the game was not saved (the last save written is whole): its rules keep huge values, a list holding long texts many times, say"
+            }
             WriteError::NotAFileName(_) | WriteError::Io { .. } => "save to another file",
         };
         Diag::error(Span::NONE, self.to_string()).help(help)
@@ -204,9 +211,31 @@ impl Header {
             header: &'a Header,
             state: &'a State,
         }
-        files
-            .scope(|| serde_json::to_string(&SaveFileOut { format: FORMAT, version: VERSION, header: self, state: st }))
-            .map_err(WriteError::Json)
+        // Written into a buffer that refuses to grow past the limit: a list holding one long text
+        // many times is small in memory (it is shared) but written out whole.
+        let mut out = Bounded(Vec::new());
+        match files.scope(|| serde_json::to_writer(&mut out, &SaveFileOut { format: FORMAT, version: VERSION, header: self, state: st })) {
+            Ok(()) => String::from_utf8(out.0).map_err(|_| WriteError::TooLarge),
+            Err(e) if e.is_io() => Err(WriteError::TooLarge),
+            Err(e) => Err(WriteError::Json(e)),
+        }
+    }
+}
+
+/// The bytes of a save being written, refusing any past `SAVE_LIMIT`.
+struct Bounded(Vec<u8>);
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.0.len().saturating_add(bytes.len()) > SAVE_LIMIT {
+            return Err(std::io::Error::other("larger than a save may be"));
+        }
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

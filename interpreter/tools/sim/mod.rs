@@ -326,6 +326,9 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
 }
 
 /// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
+/// The most bytes of a game's ending a tally keeps.
+const ENDING_SHOWN: usize = 300;
+
 fn outcome(engine: &Engine, st: &State) -> End {
     let game = engine.game;
     use arbiter_ir::{StmtKindIr, TextPiece};
@@ -359,6 +362,15 @@ fn outcome(engine: &Engine, st: &State) -> End {
         None => (result.reason.clone(), vec![]),
     };
     let (outcome, numbers) = outcome;
+    // Kept for every game until the tally, and a key of the report: cut (a rule can end a game
+    // with a megabyte's text, and a thousand games held a gigabyte).
+    let outcome = if outcome.len() > ENDING_SHOWN {
+        let mut clip = arbiter_ir::display::Clip::new(ENDING_SHOWN);
+        clip.push(&outcome);
+        clip.finish()
+    } else {
+        outcome
+    };
     // The sides that won: those with a winner among their seats as the game ended.
     let mut sides = Vec::new();
     for s in &game.sides {
