@@ -38,7 +38,8 @@ fn arbiter(args: &[&str]) -> (i32, String, Duration) {
 /// every value it had: 11.6 GB before the allocator gave up), and a field flipped between a
 /// megabyte's text once and twice (each change shows both: `--log` printed 9.2 GB in two
 /// minutes): each is stopped by the log budget, at the statement that logs or changes, long
-/// before the turn budget.
+/// before the turn budget. A field flipped between lists of lists of one short text keeps little
+/// but shows 16 KiB a value (1.3 GB printed before the log's weight counted what it shows).
 #[test]
 fn a_game_that_fills_its_log_is_stopped_by_the_log_budget() {
     let rules = fixture("chatter.arb");
@@ -48,7 +49,8 @@ fn a_game_that_fills_its_log_is_stopped_by_the_log_budget() {
         ("chatter", "chatter.arb:12:7", None),
         ("babbling", "chatter.arb:28:7", None),
         ("keeper", "chatter.arb:42:5", Some("--log")),
-        ("flipping", "chatter.arb:59:7", Some("--log")),
+        ("flipping", "chatter.arb:58:7", Some("--log")),
+        ("nesting", "chatter.arb:77:7", Some("--log")),
     ];
     for (variant, line, log) in cases {
         let mut args = vec!["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", variant];
@@ -225,6 +227,12 @@ fn comparing_huge_shared_lists_is_bounded() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("step budget exceeded: one evaluation took more than 5000000 steps"), "{out}");
     assert!(out.contains("comparing.arb:23:11"), "at the comparison: {out}");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+    // Lists of equal megabyte texts built apart: each pair of texts counts by 64 bytes.
+    let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", r, "--variant", "copies"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("step budget exceeded: one evaluation took more than 5000000 steps"), "{out}");
+    assert!(out.contains("comparing.arb:54:11"), "at the comparison: {out}");
     assert!(took < Duration::from_secs(60), "took {took:?}");
     let (code, out, took) = arbiter(&["play", "tic-tac-toe", "--rules", r, "--variant", "keeping"]);
     assert_eq!(code, 0, "{out}");

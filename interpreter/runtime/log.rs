@@ -5,6 +5,7 @@
 use super::chunked::Chunked;
 use super::state::{Event, EventKind};
 use arbiter_ir::value::Value;
+use arbiter_syntax::budgets::SHOWN_LIMIT;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -87,6 +88,7 @@ impl Event {
     /// About how many bytes the event holds, and keeps alive for as long as the game lasts (a
     /// change of a field keeps the old value and the new): a fixed weight, its texts, and each item
     /// of the lists it holds with their texts, each list and long text counted once an event.
+    #[inline]
     pub fn weight(&self) -> u64 {
         let texts = |l: &[Arc<str>]| l.iter().map(|t| ITEM_WEIGHT + t.len() as u64).sum::<u64>();
         let mut w = Weigher::default();
@@ -119,7 +121,18 @@ impl Weigher {
         self.seen.get_or_insert_with(Default::default).insert(p)
     }
 
+    /// A value's weight: nothing for a number, a name or an object; its texts and lists'.
+    /// Or, when it shows more than it holds (one short text in a list many times), about what it
+    /// shows (`SHOWN_LIMIT` at most): a log's weight bounds what `--log` prints of it too.
+    #[inline]
     fn value(&mut self, v: &Value) -> u64 {
+        match v {
+            Value::Text(_) | Value::List(_) | Value::Amount(_) => self.held(v).max(shown(v, SHOWN_LIMIT as u64)),
+            _ => 0,
+        }
+    }
+
+    fn held(&mut self, v: &Value) -> u64 {
         match v {
             Value::Text(t) if t.len() < SHARED_TEXT || self.first(Arc::as_ptr(t) as usize) => t.len() as u64,
             Value::Text(_) => 0,
@@ -127,11 +140,36 @@ impl Weigher {
                 if !self.first(Arc::as_ptr(l) as usize) {
                     return 0;
                 }
-                l.iter().fold(0u64, |n, x| n.saturating_add(ITEM_WEIGHT + self.value(x)))
+                l.iter().fold(0u64, |n, x| {
+                    let w = match x {
+                        Value::Text(_) | Value::List(_) | Value::Amount(_) => self.held(x),
+                        _ => 0,
+                    };
+                    n.saturating_add(ITEM_WEIGHT + w)
+                })
             }
             Value::Amount(a) => a.len() as u64 * ITEM_WEIGHT,
             _ => 0,
         }
+    }
+}
+
+/// About how many bytes `v` shows as a label, counted up to `most` (a list's items are walked only
+/// until then).
+fn shown(v: &Value, most: u64) -> u64 {
+    match v {
+        Value::Text(t) => t.len() as u64,
+        Value::List(l) => {
+            let mut n = 0u64;
+            for x in l.iter() {
+                if n >= most {
+                    break;
+                }
+                n = n.saturating_add(2 + shown(x, most - n));
+            }
+            n
+        }
+        _ => 8,
     }
 }
 
@@ -175,12 +213,16 @@ mod tests {
         };
         let distinct = Value::list(vec![long.clone(), other.clone()]);
         assert_eq!(set(Value::None, distinct).weight(), one + 4 + 2 * ITEM_WEIGHT + 2000);
-        // One long text held many times, or in both the old value and the new, counts once; so
-        // does a list held many times (it is walked once).
+        // One long text held many times, or in both the old value and the new, is kept once; so
+        // is a list held many times (it is walked once).
         let many = Value::list(vec![long.clone(); 300]);
-        assert_eq!(set(Value::list(vec![long.clone()]), many.clone()).weight(), one + 4 + ITEM_WEIGHT + 300 * ITEM_WEIGHT + 1000);
         let nested = Value::list(vec![many.clone(); 1000]);
         assert_eq!(set(Value::None, nested).weight(), one + 4 + 1000 * ITEM_WEIGHT + 300 * ITEM_WEIGHT + 1000);
+        // But a value that shows more than it keeps weighs what it shows, up to SHOWN_LIMIT: the
+        // label of `many` is the text 300 times, 16 KiB of it shown (17 items of 1,002 bytes).
+        let shown_many = 17 * 1002;
+        assert!(shown_many as usize >= SHOWN_LIMIT && (shown_many as usize) < SHOWN_LIMIT + 1002);
+        assert_eq!(set(Value::list(vec![long.clone()]), many.clone()).weight(), one + 4 + ITEM_WEIGHT + 1000 + shown_many);
         // Short texts count each time (they are cheap to count and to keep).
         assert_eq!(set(Value::None, Value::list(vec![Value::text("ab"); 3])).weight(), one + 4 + 3 * (ITEM_WEIGHT + 2));
         // Saved as the plain list of events it always was.

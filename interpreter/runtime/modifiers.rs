@@ -224,7 +224,10 @@ impl<'a> Evaluator<'a> {
         if lost {
             applied.sort_by_key(|a| (a.layer, a.ts));
             for a in applied {
-                value = apply(value, a.op, a.value, span)?;
+                value = apply_with(value, a.op, a.value, span, &|x, y| {
+                    self.work(1, span)?;
+                    self.equal(x, y, span)
+                })?;
             }
             return Ok(value);
         }
@@ -247,7 +250,10 @@ impl<'a> Evaluator<'a> {
         }
         applied.sort_by_key(|a| (a.layer, a.ts));
         for a in applied {
-            value = apply(value, a.op, a.value, span)?;
+            value = apply_with(value, a.op, a.value, span, &|x, y| {
+                self.work(1, span)?;
+                self.equal(x, y, span)
+            })?;
         }
         Ok(value)
     }
@@ -280,6 +286,19 @@ fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, 
 
 /// Apply one modification to a value.
 pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> RtResult<Value> {
+    // Outside an evaluation (`+=` and `-=` on a field), the few comparisons `add` and `remove`
+    // make are bounded as the engine's own are: past the bound, taken as unequal.
+    apply_with(value, op, by, span, &|a, b| Ok(a.equal_within(b, &mut (arbiter_syntax::budgets::SIZE_BUDGET as u64)).unwrap_or(false)))
+}
+
+/// `apply`, items compared by `equal` (an evaluation's, which counts them toward its budgets).
+pub fn apply_with(
+    value: Value,
+    op: ModifyOperator,
+    by: Value,
+    span: Span,
+    equal: &dyn Fn(&Value, &Value) -> RtResult<bool>,
+) -> RtResult<Value> {
     Ok(match (op, value, by) {
         (ModifyOperator::Set, _, v) => v,
         (ModifyOperator::Add, Value::Int(a), Value::Int(b)) => Value::Int(a.checked_add(b).ok_or_else(|| super::eval::overflow(span))?),
@@ -315,14 +334,29 @@ pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> RtResul
             }
         },
         (ModifyOperator::Insert, Value::List(l), v) => {
+            let mut found = false;
+            for x in l.iter() {
+                if equal(x, &v)? {
+                    found = true;
+                    break;
+                }
+            }
             let mut l = Arc::unwrap_or_clone(l);
-            if !l.contains(&v) {
+            if !found {
                 l.push(v);
             }
             Value::list(l)
         }
         (ModifyOperator::Insert, Value::None, v) => Value::list(vec![v]),
-        (ModifyOperator::Remove, Value::List(l), v) => Value::list(l.iter().filter(|x| **x != v).cloned().collect()),
+        (ModifyOperator::Remove, Value::List(l), v) => {
+            let mut kept = Vec::new();
+            for x in l.iter() {
+                if !equal(x, &v)? {
+                    kept.push(x.clone());
+                }
+            }
+            Value::list(kept)
+        }
         (ModifyOperator::Remove, Value::None, _) => Value::list(vec![]),
         (op, v, b) => {
             return Err(err(span, format!("cannot apply `{op:?}` with {} to {}", b.type_name(), v.type_name())));

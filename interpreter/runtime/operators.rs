@@ -185,14 +185,20 @@ impl Evaluator<'_> {
         Ok(Value::list(v))
     }
 
-    /// `item in container`: list membership, or an object directly in a zone.
-    /// Whether two values are equal: the items of lists compared count toward the evaluation's
-    /// step budget (two lists of lists can hold billions of items in a few kilobytes, each list
-    /// shared: comparing them was one step and took hours).
+    /// Whether two values are equal: the items of lists compared, and long texts by 64 bytes,
+    /// count toward the evaluation's step budget (two lists of lists can hold billions of items in
+    /// a few kilobytes, each list shared: comparing them was one step and took hours).
+    #[inline]
     pub fn equal(&self, a: &Value, b: &Value, span: Span) -> RtResult<bool> {
-        if !(matches!(a, Value::List(_)) && matches!(b, Value::List(_))) {
-            return Ok(a == b);
+        match (a, b) {
+            (Value::List(_), Value::List(_)) | (Value::Text(_), Value::Text(_)) => self.walked_equal(a, b, span),
+            _ => Ok(a == b),
         }
+    }
+
+    /// `equal` for two lists or texts, counting what is compared (see `Value::equal_within`).
+    #[inline(never)]
+    fn walked_equal(&self, a: &Value, b: &Value, span: Span) -> RtResult<bool> {
         let room = EVAL_BUDGET.saturating_sub(self.steps.get());
         let mut left = room;
         let walked = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
@@ -219,6 +225,7 @@ impl Evaluator<'_> {
         Ok(false)
     }
 
+    /// `item in container`: list membership, or an object directly in a zone.
     pub(super) fn contains(&self, container: &Value, item: &Value, span: Span) -> RtResult<bool> {
         match container {
             Value::List(l) => {

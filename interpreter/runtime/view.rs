@@ -479,7 +479,7 @@ impl Room {
 /// where the viewer knows it, the other values written on it.
 fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: bool, room: &Room) -> String {
     let Some(ob) = st.obj(o) else { return "?".into() };
-    let mut s = if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) };
+    let mut s = room.took(if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) });
     if shared && st.players.len() > 1 {
         // Whose it is, for kinds players own (kept in some per-player zone).
         let kind = game.def(ob.def).map(|d| d.kind);
@@ -490,7 +490,7 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
                 && let Some(xo) = st.obj(*x)
             {
                 let name = if sees(xo.known, viewer) { def_name(game, xo.def) } else { hidden_name(game, xo.def) };
-                extra.push(format!("{} {name}", game.sym(*f)));
+                extra.push(room.took(format!("{} {name}", game.sym(*f))));
             }
         }
         if !extra.is_empty() {
@@ -503,7 +503,7 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
             .fields
             .iter()
             .filter(|(_, v)| !matches!(v, Value::Obj(_)))
-            .map(|(f, v)| format!("{} {}", game.sym(*f), v.display_clipped(game, room.most())))
+            .map(|(f, v)| format!("{} {}", game.sym(*f), room.took(v.display_clipped(game, room.most()))))
             .collect();
         if !given.is_empty() {
             s.push_str(&format!(" ({})", given.join(", ")));
@@ -512,8 +512,8 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
     if !ob.face_up {
         s.push_str(" (face down)");
     }
-    // The object's own text is counted; what is beneath it counts itself.
-    let mut s = room.took(s);
+    // The object's name, the names it points to and its fields' values were counted as they were
+    // made; what is beneath it counts itself.
     if !ob.under.is_empty() {
         let mut inner: Vec<String> = Vec::new();
         for u in &ob.under {

@@ -70,7 +70,8 @@ pub const OBJECT_BUDGET: usize = 20_000;
 /// Bytes a game's event log may hold and keep alive, about (`Event::weight`: a fixed weight an
 /// event, its texts, and the items of its values' lists with their texts, each list and long text
 /// once an event; a field's change keeps the old value and the new for as long as the game
-/// lasts). A whole game of the rulebooks here logs under 1 MiB.
+/// lasts), or what its values show when that is more (up to `SHOWN_LIMIT` a value), so that
+/// `--log` prints about this much at most. A whole game of the rulebooks here logs under 1 MiB.
 pub const LOG_BUDGET: u64 = 64 << 20;
 
 // ---------------------------------------------------------------------------------------------

@@ -422,8 +422,15 @@ impl Table {
                     if matches!(thinking.kind, BotKind::Mcts { .. }) || Instant::now() >= until {
                         return;
                     }
-                    // A quick bot whose options are heavy to weigh (greedy) stops with the moment.
-                    let answer = thinking.answer(&engine, &self.state, &d, &Stop { deadline: Some(until), cancelled: None, fired: None });
+                    // A quick bot whose options are heavy to weigh (greedy) stops with the moment,
+                    // and its answer is let go: the bots' threads think it over, as long as a bot
+                    // may think (`bot_must_think`).
+                    let fired = std::sync::atomic::AtomicBool::new(false);
+                    let stop = Stop { deadline: Some(until), cancelled: None, fired: Some(&fired) };
+                    let answer = thinking.answer(&engine, &self.state, &d, &stop);
+                    if fired.into_inner() {
+                        return;
+                    }
                     self.take(&engine, &thinking, answer);
                 }
             }

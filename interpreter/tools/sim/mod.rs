@@ -325,10 +325,10 @@ fn followed_cards(table: &Table, st: &State, winners: &[u8]) -> Vec<(String, boo
     out
 }
 
-/// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
 /// The most bytes of a game's ending a tally keeps.
 const ENDING_SHOWN: usize = 300;
 
+/// The result of a finished game, with the rule that ended it (see `Tally::outcomes`).
 fn outcome(engine: &Engine, st: &State) -> End {
     let game = engine.game;
     use arbiter_ir::{StmtKindIr, TextPiece};
