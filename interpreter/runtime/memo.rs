@@ -56,13 +56,19 @@ impl Call {
 /// How many items of a list argument a remembered call's argument is compared by, at most.
 const ARGS_WALKED: u64 = 4096;
 
-/// Whether a remembered call's argument is this one (lists within `ARGS_WALKED` items).
+/// Whether a remembered call's argument is this one (lists within `ARGS_WALKED` items; a list
+/// shared by both at once).
 #[inline]
 fn same_arg(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::List(_), Value::List(_)) | (Value::Text(_), Value::Text(_)) => a.equal_within(b, &mut ARGS_WALKED.clone()) == Some(true),
+        (Value::List(x), Value::List(y)) => std::sync::Arc::ptr_eq(x, y) || lists_within(a, b),
         _ => a == b,
     }
+}
+
+#[inline(never)]
+fn lists_within(a: &Value, b: &Value) -> bool {
+    a.equal_within(b, &mut ARGS_WALKED.clone()) == Some(true)
 }
 
 /// How many different calls of one function an evaluation remembers.
