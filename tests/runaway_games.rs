@@ -268,3 +268,17 @@ fn a_sims_endings_are_kept_cut() {
     let written = std::fs::metadata(&json).unwrap().len();
     assert!(written < 200_000, "{written} bytes of JSON");
 }
+
+/// A scenario's expectation naming one megabyte's text a hundred thousand times (`expect no log`,
+/// `expect options`) made every text whole: 3.8 GB, then the allocator gave up. Its texts are held
+/// to 16 MiB together, and past that the expectation fails, at the list that names them.
+#[test]
+fn an_expectation_naming_huge_texts_fails_instead_of_making_them() {
+    let file = fixture("expectations.arb");
+    let (code, out, took) = arbiter(&["test", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(out.matches("the texts this expectation names are longer than 16 MiB together").count(), 2, "{out}");
+    assert!(out.contains("expectations.arb:12:17") && out.contains("expectations.arb:21:21"), "{out}");
+    assert!(out.len() < 20_000, "{} bytes", out.len());
+    assert!(took < Duration::from_secs(60), "took {took:?}");
+}

@@ -116,14 +116,16 @@ impl RandomSource for ScriptedResults {
     }
 }
 
-/// A scripted value among `items`: the value itself, or the label of one of them.
+/// A scripted value among `items`: the value itself, or the label of one of them (lists compared
+/// within a bound, as the engine's own comparisons are; a label no longer than the text named).
 fn matching(game: &Game, st: &State, items: &[Value], v: &Value, span: Span) -> Result<Value, RtError> {
-    if items.contains(v) {
+    let mut walk = arbiter_syntax::budgets::SIZE_BUDGET as u64;
+    if items.iter().any(|x| x.equal_within(v, &mut walk) == Some(true)) {
         return Ok(v.clone());
     }
     let evaluator = Evaluator::new(game, st);
     if let Value::Text(t) = v
-        && let Some(found) = items.iter().find(|x| evaluator.label(x) == t.as_str())
+        && let Some(found) = items.iter().find(|x| evaluator.label_clipped(x, t.len() + 1) == t.as_str())
     {
         return Ok(found.clone());
     }

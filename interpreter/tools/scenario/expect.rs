@@ -152,11 +152,33 @@ fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happene
 
 /// The texts an `expect log` or `expect no log` names: one, or each of a list.
 fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Failure> {
+    named_texts(engine, st, eval0(engine, st, x)?, x.span)
+}
+
+/// The most bytes of texts one expectation may name, all together.
+const NAMED_TEXTS: usize = 16 << 20;
+
+/// A value an expectation names texts by (`expect log`, `expect options`): one text, or each of a
+/// list, labelled. A list holding one long text many times is small for the rules: past
+/// `NAMED_TEXTS` together, the expectation fails instead of making them all.
+fn named_texts(engine: &Engine, st: &State, v: Value, span: Span) -> Result<Vec<String>, Failure> {
     let evaluator = Evaluator::new(engine.game, st);
-    Ok(match eval0(engine, st, x)? {
-        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
-        v => vec![evaluator.label(&v)],
-    })
+    let items = match &v {
+        Value::List(l) => l.as_slice(),
+        other => std::slice::from_ref(other),
+    };
+    let mut total = 0usize;
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        // A text longer than a text may be (`TEXT_BUDGET`) is never in the log: cut, it fails as well.
+        let text = evaluator.label_clipped(item, arbiter_syntax::budgets::TEXT_BUDGET + 1);
+        total = total.saturating_add(text.len());
+        if total > NAMED_TEXTS {
+            return Err(fail(format!("the texts this expectation names are longer than {} MiB together", NAMED_TEXTS >> 20), span));
+        }
+        out.push(text);
+    }
+    Ok(out)
 }
 
 /// The texts of a state's log events, made once for the expectations that read them one after
@@ -327,15 +349,11 @@ fn expect_options(
     settled: &[Settled],
     span: Span,
 ) -> Result<(), Failure> {
-    let evaluator = Evaluator::new(engine.game, st);
     let seat = match eval0(engine, st, who)? {
         Value::Player(p) => p,
         _ => return Err(fail("`expect options` needs a player", who.span)),
     };
-    let want: Vec<String> = match eval0(engine, st, labels)? {
-        Value::List(l) => l.iter().map(|v| evaluator.label(v)).collect(),
-        other => vec![evaluator.label(&other)],
-    };
+    let want = named_texts(engine, st, eval0(engine, st, labels)?, labels.span)?;
     let want_count = match count {
         None => None,
         Some(c) => Some(match c {

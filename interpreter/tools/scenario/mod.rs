@@ -290,7 +290,8 @@ fn chosen(engine: &Engine, st: &State, who: &ExprIr, value: &ExprIr, span: Span)
         {
             return Ok(i);
         }
-        if let Some(i) = d.options.iter().position(|c| c.value == *v) {
+        let mut walk = arbiter_syntax::budgets::SIZE_BUDGET as u64;
+        if let Some(i) = d.options.iter().position(|c| c.value.equal_within(v, &mut walk) == Some(true)) {
             return Ok(i);
         }
         let mut f = fail(format!("`{}` is not one of the options for: {}", evaluator.label_clipped(v, 200), d.prompt), span);
