@@ -78,6 +78,13 @@ impl Value {
         }
     }
 
+    /// Whether two values are equal as the engine judges for itself, with no evaluation's budget
+    /// to count toward (did an assignment change a field?): lists within `SIZE_BUDGET` items, and
+    /// past that taken as different.
+    pub fn equal_bounded(&self, other: &Value) -> bool {
+        self.equal_within(other, &mut (arbiter_syntax::budgets::SIZE_BUDGET as u64)) == Some(true)
+    }
+
     fn lists_within(a: &Arc<Vec<Value>>, b: &Arc<Vec<Value>>, budget: &mut u64) -> Option<bool> {
         if Arc::ptr_eq(a, b) {
             return Some(true);

@@ -788,5 +788,5 @@ pub(super) fn lasting_slots(l: &super::state::Lasting, params: &[Slot], args: &[
 /// `SIZE_BUDGET` items (a list of lists can hold billions in a few kilobytes); past that, it is
 /// taken as changed.
 fn changed(old: &Value, new: &Value) -> bool {
-    !old.equal_within(new, &mut (arbiter_syntax::budgets::SIZE_BUDGET as u64)).unwrap_or(false)
+    !old.equal_bounded(new)
 }

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 /// Every event of the game, in order; cloning it shares the history (see `Chunked`). It keeps
 /// count of about how many bytes its events hold and keep alive (`bytes`, `Event::weight`), which
-/// the engine holds to `LOG_BUDGET`. Saved as a plain list of
-/// events; the count is worked out again when a saved game is read.
+/// the engine holds to `LOG_BUDGET`. Saved as a plain list of events; the count is worked out
+/// again when a saved game is read.
 #[derive(Clone, Default)]
 pub struct Log {
     events: Chunked<Event>,
@@ -140,13 +140,7 @@ impl Weigher {
                 if !self.first(Arc::as_ptr(l) as usize) {
                     return 0;
                 }
-                l.iter().fold(0u64, |n, x| {
-                    let w = match x {
-                        Value::Text(_) | Value::List(_) | Value::Amount(_) => self.held(x),
-                        _ => 0,
-                    };
-                    n.saturating_add(ITEM_WEIGHT + w)
-                })
+                l.iter().fold(0u64, |n, x| n.saturating_add(ITEM_WEIGHT + self.held(x)))
             }
             Value::Amount(a) => a.len() as u64 * ITEM_WEIGHT,
             _ => 0,

@@ -211,6 +211,11 @@ impl<'a> Evaluator<'a> {
         let blank = self.blank_except(o)?;
         let lost = matches!(&blank, Some(keep) if !keep.contains(&f));
         let mut value = if lost { default } else { printed };
+        // What `add` and `remove` compare counts toward this evaluation's budgets.
+        let equal = |x: &Value, y: &Value| {
+            self.work(1, span)?;
+            self.equal(x, y, span)
+        };
         let mut applied: Vec<Applied> = Vec::new();
         // The rulebook's modifiers, in the order written.
         if let Some(list) = self.game.modifiers_by_field.get(&f) {
@@ -224,10 +229,7 @@ impl<'a> Evaluator<'a> {
         if lost {
             applied.sort_by_key(|a| (a.layer, a.ts));
             for a in applied {
-                value = apply_with(value, a.op, a.value, span, &|x, y| {
-                    self.work(1, span)?;
-                    self.equal(x, y, span)
-                })?;
+                value = apply_with(value, a.op, a.value, span, &equal)?;
             }
             return Ok(value);
         }
@@ -250,10 +252,7 @@ impl<'a> Evaluator<'a> {
         }
         applied.sort_by_key(|a| (a.layer, a.ts));
         for a in applied {
-            value = apply_with(value, a.op, a.value, span, &|x, y| {
-                self.work(1, span)?;
-                self.equal(x, y, span)
-            })?;
+            value = apply_with(value, a.op, a.value, span, &equal)?;
         }
         Ok(value)
     }
@@ -288,7 +287,7 @@ fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, 
 pub fn apply(value: Value, op: ModifyOperator, by: Value, span: Span) -> RtResult<Value> {
     // Outside an evaluation (`+=` and `-=` on a field), the few comparisons `add` and `remove`
     // make are bounded as the engine's own are: past the bound, taken as unequal.
-    apply_with(value, op, by, span, &|a, b| Ok(a.equal_within(b, &mut (arbiter_syntax::budgets::SIZE_BUDGET as u64)).unwrap_or(false)))
+    apply_with(value, op, by, span, &|a, b| Ok(a.equal_bounded(b)))
 }
 
 /// `apply`, items compared by `equal` (an evaluation's, which counts them toward its budgets).

@@ -230,12 +230,7 @@ impl Evaluator<'_> {
         match container {
             Value::List(l) => {
                 self.work(l.len(), span)?;
-                for x in l.iter() {
-                    if self.equal(x, item, span)? {
-                        return Ok(true);
-                    }
-                }
-                Ok(false)
+                self.any_equal(l, item, span)
             }
             Value::None => Ok(false),
             Value::Zone(z) => match item {

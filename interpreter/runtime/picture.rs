@@ -137,18 +137,16 @@ pub fn text(game: &Game, st: &State, viewer: Option<Seat>) -> Option<Result<Stri
     };
     let mut out = String::new();
     for v in lines {
-        // A line past the limit is not made at all (a list of a thousand one-megabyte texts).
-        if out.len() > PICTURE_LIMIT {
-            return Some(Err(too_large(game, f, "a text picture function")));
-        }
         match v {
             Value::Text(t) => out.push_str(t.trim_end()),
             other => out.push_str(Evaluator::new(game, st).label_clipped(other, PICTURE_LIMIT).trim_end()),
         }
         out.push('\n');
-    }
-    if out.len() > PICTURE_LIMIT {
-        return Some(Err(too_large(game, f, "a text picture function")));
+        // Past the limit, the lines after are not made at all (a list of a thousand one-megabyte
+        // texts).
+        if out.len() > PICTURE_LIMIT {
+            return Some(Err(too_large(game, f, "a text picture function")));
+        }
     }
     Some(Ok(out))
 }

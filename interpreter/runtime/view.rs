@@ -472,6 +472,20 @@ impl Room {
         self.0.set(self.0.get().saturating_sub(text.len()));
         text
     }
+
+    /// Each object's text (`text`, which counts itself) while there is room; past it, the rest
+    /// are one `…` (a zone's `count` says how many there are).
+    fn objects(&self, ids: &[ObjId], text: impl Fn(ObjId) -> String) -> Vec<String> {
+        let mut out = Vec::new();
+        for &o in ids {
+            if self.is_full() {
+                out.push("…".to_string());
+                break;
+            }
+            out.push(text(o));
+        }
+        out
+    }
 }
 
 /// An object as a seat sees it. In a shared zone (`shared`), also whose it is and where it points:
@@ -515,14 +529,7 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
     // The object's name, the names it points to and its fields' values were counted as they were
     // made; what is beneath it counts itself.
     if !ob.under.is_empty() {
-        let mut inner: Vec<String> = Vec::new();
-        for u in &ob.under {
-            if room.is_full() {
-                inner.push("…".to_string());
-                break;
-            }
-            inner.push(obj_text_in(game, st, *u, viewer, false, room));
-        }
+        let inner = room.objects(&ob.under, |u| obj_text_in(game, st, u, viewer, false, room));
         s.push_str(&format!(" [over: {}]", inner.join(", ")));
     }
     s
@@ -591,17 +598,8 @@ fn zone_view(game: &Game, st: &State, z: ZoneRef, viewer: Option<Seat>, room: &R
         Visibility::Owner => viewer.is_none() || viewer == z.owner,
         Visibility::Hidden => viewer.is_none(),
     };
-    let mut objects = Vec::new();
-    if contents_visible {
-        for o in items.iter() {
-            // Past the view's room, the rest are one `…` (`count` says how many there are).
-            if room.is_full() {
-                objects.push("…".to_string());
-                break;
-            }
-            objects.push(obj_text_in(game, st, *o, viewer, z.owner.is_none(), room));
-        }
-    }
+    let objects =
+        if contents_visible { room.objects(items, |o| obj_text_in(game, st, o, viewer, z.owner.is_none(), room)) } else { vec![] };
     Some(ZoneView { name: def.name.clone(), count: items.len(), hidden: !contents_visible && !items.is_empty(), objects })
 }
 
