@@ -91,12 +91,18 @@ impl Checker {
                 });
                 let id = self.game.zones.len() as ZoneId;
                 Arc::make_mut(&mut self.zone_by_name).insert(z.name.node.clone(), id);
+                let per_player_before = self.game.zones.iter().filter(|d| d.per_player).count();
+                let before = (
+                    u32::try_from(self.game.zones.len() - per_player_before).unwrap_or(u32::MAX),
+                    u32::try_from(per_player_before).unwrap_or(u32::MAX),
+                );
                 self.game.zones.push(ZoneDef {
                     name: z.name.node.clone(),
                     per_player: z.per_player,
                     visibility,
                     ordered: z.ordered,
                     holds,
+                    before,
                 });
             }
         }

@@ -13,7 +13,7 @@
 
 use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
 use arbiter_ir::operators::BinaryOperator;
-use arbiter_ir::{Derived, Game, Reads, Slot, Sym, SymMap};
+use arbiter_ir::{Derived, Game, Reads, Slot, Sym};
 use arbiter_syntax::budgets::READS_CALL_DEPTH;
 use std::collections::HashMap;
 
@@ -222,10 +222,10 @@ pub(super) fn derived(game: &Game) -> Derived {
     let as_reads = |(everything, globals): &(bool, Vec<u16>)| {
         if *everything { Reads::Everything } else { Reads::Local { globals: !globals.is_empty() } }
     };
-    let mut out = Derived { blank: reads.first().map(as_reads).unwrap_or_default(), fields: SymMap::default(), globals: vec![] };
+    let mut out = Derived { blank: reads.first().map(as_reads).unwrap_or_default(), fields: vec![], globals: vec![] };
     for ((f, _), r) in direct.iter().zip(&reads) {
         if let Some(f) = f {
-            out.fields.insert(*f, as_reads(r));
+            out.set_field(*f, as_reads(r));
         }
         if !r.0 {
             for &g in &r.1 {

@@ -132,6 +132,7 @@ macro_rules! signatures {
 
         impl Builtin {
             /// Its name, arity, result and doc.
+            #[inline]
             pub const fn signature(self) -> &'static Signature {
                 match self {
                     $($(Builtin::$variant => {
@@ -159,6 +160,7 @@ builtin_families!(items signatures);
 
 impl Builtin {
     /// Whether one of its arguments is a function `|x| ..`: then it is called with the env.
+    #[inline]
     pub const fn takes_lambda(self) -> bool {
         self.signature().lambda.is_some()
     }

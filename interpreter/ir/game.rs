@@ -216,16 +216,29 @@ pub struct Game {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Derived {
     pub blank: Reads,
-    /// Fields some modifier touches; any other field reads what `blank` reads.
-    pub fields: SymMap<Reads>,
+    /// Fields some modifier touches, by name (`Sym`, a dense table: it is looked up at every
+    /// field read through modifiers); any other field reads what `blank` reads.
+    pub fields: Vec<Option<Reads>>,
     /// By global: whether a `Reads::Local { globals: true }` fact reads it (setting it gives
     /// `State::derived_globals` a new number).
     pub globals: Vec<bool>,
 }
 
 impl Derived {
+    #[inline]
     pub fn field(&self, f: Sym) -> Reads {
-        self.fields.get(&f).copied().unwrap_or(self.blank)
+        self.fields.get(f as usize).copied().flatten().unwrap_or(self.blank)
+    }
+
+    /// Say what field `f` reads.
+    pub fn set_field(&mut self, f: Sym, r: Reads) {
+        let i = f as usize;
+        if self.fields.len() <= i {
+            self.fields.resize(i + 1, None);
+        }
+        if let Some(x) = self.fields.get_mut(i) {
+            *x = Some(r);
+        }
     }
 }
 
@@ -430,6 +443,9 @@ pub struct ZoneDef {
     pub visibility: Visibility,
     pub ordered: bool,
     pub holds: Option<KindId>,
+    /// How many shared zones and how many per-player zones are declared before this one: its
+    /// instances' place among a state's zones (`State::zone_slot`), with the number of players.
+    pub before: (u32, u32),
 }
 
 #[derive(Debug, Clone)]

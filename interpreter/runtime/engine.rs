@@ -35,7 +35,8 @@ pub struct Engine<'g> {
     pool: super::eval::Pool,
     /// What an assignment's event calls the thing assigned (`P1.score`, `Knight.power`), and
     /// whether its field is `announced`, made once per global, player field and definition's field.
-    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<SetName, (Arc<str>, bool)>>,
+    /// (FxHash: its keys are the game's own numbers, and it is looked up at every assignment.)
+    pub(super) set_names: std::cell::RefCell<std::collections::HashMap<SetName, (Arc<str>, bool), rustc_hash::FxBuildHasher>>,
     /// Who watches this engine run (`with_tracer`): none in a game, which then pays nothing for
     /// scenarios' records, explanations or profiles.
     tracer: Option<&'g dyn Tracer>,
@@ -87,6 +88,7 @@ impl<'g> Engine<'g> {
         self.random
     }
 
+    #[inline]
     pub fn evaluator<'s>(&'s self, st: &'s State) -> Evaluator<'s>
     where
         'g: 's,
@@ -279,9 +281,12 @@ impl<'g> Engine<'g> {
                 self.schedule_triggers(st)?;
                 continue;
             }
-            let Some(top) = st.frames.last().cloned() else {
+            let Some(top) = st.frames.last() else {
                 return Ok(Status::Idle);
             };
+            // What the top frame says, copied (not the frame cloned: a loop's items are shared,
+            // and counting a reference at every step cost more than the step's own work).
+            let env = top.env;
             match top.kind {
                 FrameKind::Main { setup_done } => {
                     let proc = if setup_done { self.game.turn } else { self.game.setup };
@@ -309,7 +314,7 @@ impl<'g> Engine<'g> {
                 }
                 FrameKind::Call { routine, .. } => {
                     st.frames.pop();
-                    if top.env != u32::MAX {
+                    if env != u32::MAX {
                         st.envs.pop();
                     } else if routine == Routine::Main {
                         st.checking = false;
@@ -325,12 +330,15 @@ impl<'g> Engine<'g> {
                             if let Some(FrameKind::Block { pc: p, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
                                 *p += 1;
                             }
-                            self.exec(st, stmt, top.env, block, pc)?;
+                            self.exec(st, stmt, env, block, pc)?;
                         }
                     }
                 }
-                FrameKind::Loop { block, index, iter } => self.step_loop(st, block, index, iter, top.env)?,
-                FrameKind::Ability { obj, idx, stage } => self.step_ability(st, obj, idx, stage, top.env)?,
+                FrameKind::Loop { block, index, ref iter } => {
+                    let iter = iter.clone();
+                    self.step_loop(st, block, index, iter, env)?
+                }
+                FrameKind::Ability { obj, idx, stage } => self.step_ability(st, obj, idx, stage, env)?,
             }
         }
     }

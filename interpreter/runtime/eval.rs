@@ -104,10 +104,12 @@ impl<'a> Evaluator<'a> {
     }
 
     /// An evaluation that uses (and leaves) the engine's buffers and memo in `pool`.
+    #[inline]
     pub fn pooled(game: &'a Game, state: &'a State, pool: &'a Pool) -> Self {
         Evaluator::with(game, state, Scratchpad::Shared(pool))
     }
 
+    #[inline]
     fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
         let kept = memo_kept(state);
         let memo_key = if kept { state.version } else { super::state::new_version() };
@@ -165,6 +167,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Tell `counting` (a tracer that counts steps, or none) where the steps go, by routine.
+    #[inline]
     pub fn profiled(mut self, counting: Option<&'a dyn super::trace::Tracer>) -> Self {
         self.counting = counting;
         self
@@ -386,6 +389,7 @@ impl<'a> Evaluator<'a> {
 
     /// The objects of a zone that is one place (a shared zone, or one player's), read in place;
     /// `None` for a per-player zone named without its owner (every player's at once).
+    #[inline]
     pub(super) fn one_zone(&self, z: ZoneRef) -> Option<&'a [ObjId]> {
         let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
         (z.owner.is_some() || !per_player).then(|| self.state.zone_contents(self.game, z))

@@ -14,6 +14,7 @@ use arbiter_syntax::span::Span;
 impl Engine<'_> {
     /// The env of running code, to evaluate in: its slots are moved out (not copied) and must be
     /// put back with `put_env` (expressions never read the state's envs, only the one they're given).
+    #[inline]
     pub(super) fn env_of(&self, st: &mut State, env: u32) -> Env {
         match st.envs.get_mut(env as usize) {
             Some(e) => Env { slots: std::mem::take(&mut e.slots), you: e.you, self_obj: e.self_obj, rec: e.rec },
@@ -21,6 +22,7 @@ impl Engine<'_> {
         }
     }
 
+    #[inline]
     pub(super) fn put_env(st: &mut State, env: u32, e: Env) {
         if let Some(slot) = st.envs.get_mut(env as usize) {
             slot.slots = e.slots;

@@ -626,21 +626,20 @@ impl State {
     }
 
     /// The index of a zone instance in `zones`.
+    /// Where a zone instance is among `zones`: the zones declared before it, each shared one
+    /// once and each per-player one once for every player (`ZoneDef::before`), then its owner's.
+    #[inline]
     pub fn zone_slot(&self, game: &Game, z: ZoneRef) -> Option<usize> {
         let n = self.players.len();
-        let mut idx = 0usize;
-        for (i, def) in game.zones.iter().enumerate() {
-            if i == z.zone as usize {
-                return if def.per_player {
-                    let owner = z.owner? as usize;
-                    if owner < n { Some(idx + owner) } else { None }
-                } else {
-                    Some(idx)
-                };
-            }
-            idx += if def.per_player { n } else { 1 };
+        let def = game.zone(z.zone)?;
+        let (shared, per_player) = def.before;
+        let idx = (shared as usize).checked_add((per_player as usize).checked_mul(n)?)?;
+        if def.per_player {
+            let owner = z.owner? as usize;
+            if owner < n { idx.checked_add(owner) } else { None }
+        } else {
+            Some(idx)
         }
-        None
     }
 
     pub fn zone_contents(&self, game: &Game, z: ZoneRef) -> &[ObjId] {
