@@ -128,27 +128,45 @@ fn compare(game: &Game, saved: &State, st: &State, refused: Option<String>) -> (
         Some(format!("the save's events stop at {n}, but its answers lead on to {m}: the save was cut short"))
     } else {
         // Every event alike: the state must be the one they lead to.
-        let facts = |s: &State| match serde_json::to_value(s) {
-            Ok(serde_json::Value::Object(mut o)) => {
-                o.remove("log");
-                // Which recorded call an environment belongs to: recorded while replaying only.
-                if let Some(serde_json::Value::Array(envs)) = o.get_mut("envs") {
-                    for e in envs.iter_mut().filter_map(serde_json::Value::as_object_mut) {
-                        e.remove("rec");
-                    }
-                }
-                o
+        match differing(st, saved) {
+            Ok(names) if names.is_empty() => None,
+            Ok(names) => {
+                Some(format!("every event is the save's, but its state is not where they lead (it differs in: {})", names.join(", ")))
             }
-            _ => serde_json::Map::new(),
-        };
-        let (ours, theirs) = (facts(st), facts(saved));
-        let differ: Vec<&String> = ours.keys().chain(theirs.keys()).filter(|k| ours.get(*k) != theirs.get(*k)).collect();
-        (!differ.is_empty()).then(|| {
-            let mut names: Vec<&str> = differ.iter().map(|k| k.as_str()).collect();
-            names.sort_unstable();
-            names.dedup();
-            format!("every event is the save's, but its state is not where they lead (it differs in: {})", names.join(", "))
-        })
+            Err(e) => Some(format!("every event is the save's, but its state cannot be compared: {e}")),
+        }
     };
     (matched.min(n), parted)
+}
+
+/// The names of the state's facts that differ between two states (its log apart, and which
+/// recorded call each environment belongs to, recorded while replaying only), in order. The facts
+/// are written out as text and compared field by field as text, not built as trees of JSON
+/// values: a save may hold up to `SAVE_LIMIT` bytes, and a tree of them took several times that.
+fn differing(a: &State, b: &State) -> Result<Vec<String>, serde_json::Error> {
+    let facts = |s: &State| {
+        let mut s = s.clone();
+        s.log = Default::default();
+        for e in &mut s.envs {
+            e.rec = arbiter_runtime::state::NO_CALL;
+        }
+        serde_json::to_string(&s)
+    };
+    let (a, b) = (facts(a)?, facts(b)?);
+    let (a, b) = (fields(&a)?, fields(&b)?);
+    let mut names: Vec<String> = a.keys().chain(b.keys()).filter(|k| text(&a, k) != text(&b, k)).map(|k| k.to_string()).collect();
+    names.sort_unstable();
+    names.dedup();
+    Ok(names)
+}
+
+/// Each field of a state's facts written out (see `differing`), by name: a slice of the text.
+type Fields<'a> = std::collections::BTreeMap<&'a str, &'a serde_json::value::RawValue>;
+
+fn fields(facts: &str) -> Result<Fields<'_>, serde_json::Error> {
+    serde_json::from_str(facts)
+}
+
+fn text<'a>(fields: &Fields<'a>, name: &str) -> Option<&'a str> {
+    fields.get(name).map(|v| v.get())
 }
