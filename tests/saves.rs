@@ -536,6 +536,32 @@ fn a_killed_game_leaves_a_whole_save() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_game_of_bots_saved_as_it_goes_is_saved_at_its_end() {
+    // A bot's decision is saved only as often as saving takes a small share of the game's time
+    // (saving at each one rewrote the whole save each time); the end of the game always is: the
+    // save holds the ended game, the same game as played here straight through.
+    let dir = scratch("bots-end");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let b = common::load("starcraft", &[]);
+    let file = dir.join("bots.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["play", "starcraft", "--players", "4", "--seed", "9", "--save"])
+        .arg(&file)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = save::read(&file).unwrap().state(&b.game, "the save").unwrap();
+    let decklists = choose_decks(&b.game, 4, &[]).unwrap();
+    let start = Engine::new(&b.game).new_state(Mode::Game, Setup { players: 4, seed: 9, decklists }).unwrap();
+    let straight = finish(&b, start, 9, |_| {});
+    assert!(saved.result.is_some(), "the save is of the ended game");
+    assert_eq!(saved.decisions, straight.decisions);
+    assert_eq!(serde_json::to_string(&saved).unwrap(), serde_json::to_string(&straight).unwrap(), "the state where the game ended");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A change to a save's JSON, its name, and what the refusal must say.
 type Edit = (&'static str, fn(&mut serde_json::Value), &'static str);
 

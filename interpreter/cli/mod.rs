@@ -125,7 +125,8 @@ pub enum Command {
         /// it), not only what is told at the table.
         #[arg(long)]
         log: bool,
-        /// Save the game to this (new) file at every decision; continue it with `arbiter resume FILE`.
+        /// Save the game to this (new) file at every decision (a bot's, as often as saving takes at
+        /// most a tenth of the game's time) and at the end; continue it with `arbiter resume FILE`.
         #[arg(long)]
         save: Option<PathBuf>,
         /// Continue a saved game of GAME (the same as `arbiter resume FILE`).
@@ -145,7 +146,7 @@ pub enum Command {
         think: Option<u64>,
     },
     /// Continue a saved game: its game, variants, players and seed come from the file, and it is
-    /// saved back to the file at every decision.
+    /// saved back to the file as it goes (as `play --save`).
     Resume {
         /// A file written by `play --save FILE` or the `save` command.
         file: PathBuf,

@@ -317,7 +317,7 @@ struct Shown<'a> {
     svg: Option<&'a Path>,
 }
 
-/// Play a game from `st` to its end (or until a human leaves), saving at every decision.
+/// Play a game from `st` to its end (or until a human leaves), saving as it goes (`Saver::autosave`).
 /// Play on to the end: bots and humans answer, each bot thinking at most `think` a decision; the
 /// log printed whole (`log`), or as one seat sees it (`view`, or the first human seat).
 fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: Duration) -> i32 {
@@ -382,8 +382,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                 return 2;
             }
         }
-        // Saved at every decision, and at the end; flushed to the disk where a human decides and at
-        // the end (flushing at every bot decision too would make a bot game ten times slower).
+        // Saved where a human decides and at the end, flushed to the disk then; at a bot's decision,
+        // as often as saving takes at most a tenth of the game's time (see `Saver::autosave`).
         let durable = status != Status::Decision || st.pending.as_ref().is_some_and(|d| human.seats.contains(&d.seat));
         if let Err(e) = saver.autosave(&st, durable) {
             eprintln!("error: {e}");
