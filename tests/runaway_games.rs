@@ -5,7 +5,8 @@
 //!
 //! - the event log is held to `LOG_BUDGET`, between decisions and across them (`chatter.arb`);
 //! - a value is shown at the table and in the log cut to `SHOWN_LIMIT` (`hoard.arb`);
-//! - a picture is drawn to `PICTURE_LIMIT` at most (`pictures.arb`);
+//! - a picture is drawn to `PICTURE_LIMIT` at most (`pictures.arb`), and `play --svg` writes
+//!   `PICTURES_WRITTEN_LIMIT` of them for a game at most (`gallery.arb`);
 //! - a searching bot thinks `--think` seconds at most about one decision (`ponderous.arb`).
 //!
 //! Times are bounds that a budget not stopping the rule would pass by far (minutes or hours), not
@@ -16,7 +17,7 @@
 mod common;
 
 use arbiter::check::project::Project;
-use arbiter::syntax::budgets::{LOG_BUDGET, SHOWN_LIMIT, VIEW_LIMIT};
+use arbiter::syntax::budgets::{LOG_BUDGET, PICTURES_WRITTEN_LIMIT, SHOWN_LIMIT, VIEW_LIMIT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -128,6 +129,28 @@ fn a_picture_past_its_limit_is_refused_where_its_function_is_written() {
         let written: u64 = std::fs::read_dir(&svg).unwrap().map(|e| e.unwrap().metadata().unwrap().len()).sum();
         assert!(written < 1_000_000, "{variant}: {written} bytes written");
     }
+}
+
+/// A house rule that draws three megabytes at each of sixty turns: `play --svg` wrote a picture a
+/// turn whatever its size (`PICTURE_LIMIT` a turn for `TURN_BUDGET` turns is 8 GB). It writes
+/// `PICTURES_WRITTEN_LIMIT` bytes of them at most, says so once, and the game goes on to its end.
+#[test]
+fn play_svg_writes_a_bounded_gallery_and_the_game_goes_on() {
+    let rules = fixture("gallery.arb");
+    let dir = tempfile::Builder::new().prefix("arbiter-runaway-gallery-").tempdir().unwrap();
+    let svg = dir.path().join("svg");
+    let args = ["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "gallery", "--svg", svg.to_str().unwrap()];
+    let (code, out, _) = arbiter(&args);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(2000)]);
+    assert!(out.contains("result after 60 turns"), "the game goes on to its end: {out}");
+    let note = format!("the pictures of this game would pass {} MiB", PICTURES_WRITTEN_LIMIT >> 20);
+    assert_eq!(out.matches(&note).count(), 1, "said once: {out}");
+    let files: Vec<_> = std::fs::read_dir(&svg).unwrap().map(|e| e.unwrap()).collect();
+    let written: u64 = files.iter().map(|e| e.metadata().unwrap().len()).sum();
+    assert!(written <= PICTURES_WRITTEN_LIMIT as u64, "{written} bytes written");
+    // Each picture is three megabytes: the pictures up to the bound are written, then no more.
+    assert!(written > PICTURES_WRITTEN_LIMIT as u64 - 4_000_000, "{written} bytes written");
+    assert!(files.iter().all(|e| e.file_name() != "end.svg"), "no picture past the bound, the end's either");
 }
 
 /// A house rule that makes every turn work a hundred thousand steps (well inside the budgets)

@@ -11,7 +11,7 @@ use crate::runtime::state::{Decision, Mode, State};
 use crate::runtime::view::result_line;
 use crate::runtime::{AnswerError, Engine, Setup, Status, talk, view};
 use crate::save::{self, Header, Saver};
-use crate::syntax::budgets::PLAY_THINK;
+use crate::syntax::budgets::{PICTURES_WRITTEN_LIMIT, PLAY_THINK};
 use crate::syntax::diag::Diag;
 use crate::syntax::span::{FileId, Span};
 use std::path::{Path, PathBuf};
@@ -339,6 +339,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     let mut human = Human::new(saver.header.humans.iter().map(|h| h.saturating_sub(1)).collect());
     let mut printed = st.log.len();
     let mut pictured_turn: Option<u32> = None;
+    let mut gallery = svg.map(|dir| Gallery { dir, written: 0 });
     // Pictures show what the seat viewed (or the first human seat) may see; everything only when
     // no one sits at the terminal.
     let pictured_for = view_seat.map(|v| v.saturating_sub(1)).or(human.seats.first().copied());
@@ -365,18 +366,12 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
             out!("{}", talk::table_talk(game, &st, st.log.iter_from(printed), seat, &human.seats));
         }
         printed = st.log.len();
-        if let Some(dir) = svg
+        if let Some(g) = gallery.as_mut()
             && pictured_turn != Some(st.turns)
             && st.turns > 0
         {
             pictured_turn = Some(st.turns);
-            if let Err(e) = super::render::write_picture(
-                game,
-                &st,
-                &dir.join(format!("turn-{:03}.svg", st.turns)),
-                &format!("turn {}", st.turns),
-                pictured_for,
-            ) {
+            if let Err(e) = g.draw(game, &st, &format!("turn-{:03}.svg", st.turns), &format!("turn {}", st.turns), pictured_for) {
                 out!("{}", diag::render(&[e.to_diag()], &game.files));
                 eprintln!("error: the picture of turn {} cannot be drawn", st.turns);
                 return 2;
@@ -420,8 +415,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
             }
         }
     }
-    if let Some(dir) = svg
-        && let Err(e) = super::render::write_picture(game, &st, &dir.join("end.svg"), "the end", pictured_for)
+    if let Some(g) = gallery.as_mut()
+        && let Err(e) = g.draw(game, &st, "end.svg", "the end", pictured_for)
     {
         out!("{}", diag::render(&[e.to_diag()], &game.files));
         eprintln!("error: the picture of the end cannot be drawn");
@@ -485,6 +480,35 @@ pub fn events_since(game: &Game, st: &State, from: usize, viewer: Option<u8>) ->
     }
     flush(&mut out, last);
     out
+}
+
+/// The pictures `play --svg` writes into a folder, a turn at a time, held to
+/// `PICTURES_WRITTEN_LIMIT` bytes for the game: past it, no more are written (said once) and the
+/// game goes on.
+struct Gallery<'a> {
+    dir: &'a Path,
+    /// Bytes of the pictures drawn so far, those written and the first one refused.
+    written: usize,
+}
+
+impl Gallery<'_> {
+    /// Draw the table as `viewer` sees it into the file `name` of the folder, while there is room.
+    fn draw(&mut self, game: &Game, st: &State, name: &str, title: &str, viewer: Option<u8>) -> Result<(), super::render::RenderError> {
+        if self.written > PICTURES_WRITTEN_LIMIT {
+            return Ok(());
+        }
+        let svg = crate::runtime::picture::svg(game, st, title, viewer)?;
+        self.written = self.written.saturating_add(svg.len());
+        if self.written > PICTURES_WRITTEN_LIMIT {
+            eprintln!(
+                "note: the pictures of this game would pass {} MiB in `{}`: no more are written (from `{name}` on)",
+                PICTURES_WRITTEN_LIMIT >> 20,
+                self.dir.display()
+            );
+            return Ok(());
+        }
+        super::render::write_svg(&self.dir.join(name), &svg)
+    }
 }
 
 #[cfg(test)]

@@ -61,6 +61,10 @@ impl From<RenderError> for Diag {
 /// The picture as `viewer` sees it (`None`: everything) written to `path`.
 pub fn write_picture(game: &Game, st: &State, path: &Path, title: &str, viewer: Option<u8>) -> Result<(), RenderError> {
     let svg = picture::svg(game, st, title, viewer)?;
+    write_svg(path, &svg)
+}
+
+pub fn write_svg(path: &Path, svg: &str) -> Result<(), RenderError> {
     std::fs::write(path, svg).map_err(|e| RenderError::Write { path: path.to_path_buf(), source: e })
 }
 

@@ -92,6 +92,10 @@ pub const SAVE_LIMIT: usize = 64 << 20;
 /// The largest picture of the table drawn (`picture` as SVG, `text_picture` as text), in bytes,
 /// about (it stops after the drawing or line that passes it). The rulebooks' largest is 34 KB.
 pub const PICTURE_LIMIT: usize = 4 << 20;
+/// The most bytes of pictures `play --svg` writes for one game (a picture a turn): past it, no
+/// more are written and the game goes on (`PICTURE_LIMIT` a turn for `TURN_BUDGET` turns was 8
+/// GB of disk). The rulebooks' largest picture, 34 KB, fits 1,900 times.
+pub const PICTURES_WRITTEN_LIMIT: usize = 64 << 20;
 
 // ---------------------------------------------------------------------------------------------
 // The web table's bots (`arbiter serve`)
