@@ -114,6 +114,16 @@ impl Clip {
         }
         self.text
     }
+
+    /// `text` cut to `most` bytes (at a character's boundary), ending in `…` when it was cut.
+    pub fn cut(text: String, most: usize) -> String {
+        if text.len() <= most {
+            return text;
+        }
+        let mut clip = Clip::new(most);
+        clip.push(&text);
+        clip.finish()
+    }
 }
 
 pub fn amount_text(game: &Game, a: &[(i64, Sym)]) -> String {
@@ -126,5 +136,18 @@ pub fn zone_name(game: &Game, z: ZoneRef) -> String {
     match z.owner {
         Some(p) => format!("P{}.{}", p + 1, name),
         None => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Clip;
+
+    #[test]
+    fn a_text_is_cut_at_a_character_boundary_and_says_so() {
+        assert_eq!(Clip::cut("short".to_string(), 5), "short", "a text that fits is kept whole");
+        // `é` is two bytes: a cut inside it is made before it.
+        assert_eq!(Clip::cut("abé".to_string(), 3), "ab…");
+        assert_eq!(Clip::cut("abcdef".to_string(), 4), "abcd…");
     }
 }

@@ -364,13 +364,7 @@ fn outcome(engine: &Engine, st: &State) -> End {
     let (outcome, numbers) = outcome;
     // Kept for every game until the tally, and a key of the report: cut (a rule can end a game
     // with a megabyte's text, and a thousand games held a gigabyte).
-    let outcome = if outcome.len() > ENDING_SHOWN {
-        let mut clip = arbiter_ir::display::Clip::new(ENDING_SHOWN);
-        clip.push(&outcome);
-        clip.finish()
-    } else {
-        outcome
-    };
+    let outcome = arbiter_ir::display::Clip::cut(outcome, ENDING_SHOWN);
     // The sides that won: those with a winner among their seats as the game ended.
     let mut sides = Vec::new();
     for s in &game.sides {
