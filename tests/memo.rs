@@ -129,7 +129,7 @@ fn same_play(game: &str, players: usize, seeds: std::ops::Range<u64>) {
 fn remembering_changes_nothing_in_play() {
     same_play("tic-tac-toe", 2, 0..20);
     same_play("connect-four", 2, 0..10);
-    same_play("bsg-ccg", 2, 0..4);
+    same_play("bsg-ccg", 2, 0..8);
     same_play("starship-battles", 2, 0..6);
     same_play("bsg-board", 4, 0..2);
     same_play("starcraft", 2, 0..2);
@@ -332,4 +332,64 @@ fn calls_are_kept_from_one_version_to_the_next() {
         false
     });
     assert!(kept_earlier.get() > 0, "no call was kept across versions");
+}
+
+const ALWAYS_PROBE: &str = r#"
+game always-probe {
+  title "Always probe"
+  players 2
+  setup setup.game
+  turn turn.play
+}
+
+global {
+  tally: int = 0
+  flips: int = 0
+}
+
+always watching {
+  let big = [p in players() where tally > 100]
+  if count(big) > 0 {
+    log "a big tally"
+  }
+}
+
+always busy {
+  flips = flips
+}
+
+proc setup.game() {
+  tally = 1
+}
+
+proc turn.play() {
+  win first(players()) "done"
+}
+"#;
+
+/// The `always` blocks are left unrun while nothing they read has changed since they all last ran
+/// and left no mark (`Game::always_reads`, `Engine::advance`). The checker bounds a block of
+/// `let`, `if` and `log` over globals and players, and not one that assigns; in a seeded card game
+/// the engine finds its victory checks quiet at decisions, and a forgetful engine, which runs them
+/// every time, never does (`remembering_changes_nothing_in_play` finds both play alike).
+#[test]
+fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
+    let built = common::game_text("always-probe.arb", ALWAYS_PROBE);
+    let reads = &built.game.always_reads;
+    assert_eq!(reads.len(), 2);
+    let watching = reads[0].as_ref().expect("`watching` reads what the checker bounds");
+    assert!(watching.globals && watching.players, "{watching:?}");
+    assert!(reads[1].is_none(), "`busy` assigns: it always runs");
+    let b = common::load("bsg-ccg", &[]);
+    assert!(b.game.always_reads.iter().all(Option::is_some), "the card game's victory checks are bounded");
+    let quiet = |engine: &Engine| {
+        let found = Cell::new(0usize);
+        common::play_on(engine, 3, 2, &|st| {
+            found.set(found.get() + usize::from(st.always_quiet.is_some()));
+            false
+        });
+        found.get()
+    };
+    assert!(quiet(&Engine::new(&b.game)) > 0, "the victory checks are found quiet at some decisions");
+    assert_eq!(quiet(&Engine::new(&b.game).forgetful()), 0, "a forgetful engine runs them every time");
 }

@@ -16,7 +16,7 @@
 //! everything too.
 
 use arbiter_ir::builtins::Builtin;
-use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp};
+use arbiter_ir::code::{ExprIr, ExprKindIr, ObjProp, StmtKindIr};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::value::Value;
 use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, SymMap, Ty, ZoneId, ZoneOwner};
@@ -49,10 +49,8 @@ enum Prov {
     ZoneList(u64),
 }
 
-/// The reads of every function of `game`, by function.
-pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
-    let mut done: Vec<State> = vec![State::Unknown; game.funcs.len()];
-    // What each kind field's value may be, by field name (`Walk::field_value`).
+/// What each kind field's value may be, by field name (`Walk::field_value`).
+fn field_provs(game: &Game) -> SymMap<Prov> {
     let mut fields: SymMap<Prov> = SymMap::default();
     for f in game.kinds.iter().flat_map(|k| k.fields.iter()) {
         let p = of_type(&f.ty);
@@ -61,6 +59,33 @@ pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
             *e = Prov::Unknown;
         }
     }
+    fields
+}
+
+/// What each `always` block reads (`Game::always_reads`, by block), when it is bounded and the
+/// block is one the engine may leave unrun: its statements are only `let`, `if`, steps, and
+/// statements that leave a mark whenever they run (`win`, `lose`, `draw`, `log`: each adds an
+/// event). The engine leaves the blocks unrun, all together, while nothing they read has changed
+/// since they last ran and left no mark (`Engine::advance`): they would do the same again, which
+/// is nothing. Their functions' reads (`game.call_reads`) are worked out first.
+pub(super) fn always_reads(game: &Game) -> Vec<Option<Box<CallDeps>>> {
+    let fields = field_provs(game);
+    let done: Vec<State> = game.call_reads.iter().map(|r| State::Done(r.clone())).collect();
+    game.always
+        .iter()
+        .map(|a| {
+            let mut w = Walk { game, fields: &fields, done: &done, deps: CallDeps::default(), everything: false };
+            let mut slots = vec![Prov::Unknown; usize::from(a.slots)];
+            w.block(a.body, &mut slots, 0);
+            (!w.everything).then(|| Box::new(w.deps))
+        })
+        .collect()
+}
+
+/// The reads of every function of `game`, by function.
+pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
+    let mut done: Vec<State> = vec![State::Unknown; game.funcs.len()];
+    let fields = field_provs(game);
     // Each function is summed up after the functions it calls (depth first, with a stack of
     // our own: a chain of functions each calling the next, thousands long, overflowed the
     // thread's stack when this recursed), so that summing it up looks its callees up. A callee
@@ -242,6 +267,39 @@ impl Walk<'_> {
     /// What a kind field's value is: unknown if some kind's field of that name may hold a zone.
     fn field_value(&self, f: arbiter_ir::Sym) -> Prov {
         self.fields.get(&f).copied().unwrap_or(Prov::Unknown)
+    }
+
+    /// The statements of an `always` block (see `always_reads`): what their expressions read;
+    /// any other statement reads everything.
+    fn block(&mut self, b: arbiter_ir::BlockId, slots: &mut Vec<Prov>, depth: u32) {
+        if depth > 32 {
+            self.everything = true;
+        }
+        for s in self.game.block(b) {
+            if self.everything {
+                return;
+            }
+            match &s.kind {
+                StmtKindIr::Let { slot, value } => {
+                    let p = self.walk(value, slots);
+                    bind(slots, *slot, p);
+                }
+                StmtKindIr::If { arms, otherwise } => {
+                    for (cond, body) in arms {
+                        self.walk(cond, slots);
+                        self.block(*body, slots, depth + 1);
+                    }
+                    if let Some(o) = otherwise {
+                        self.block(*o, slots, depth + 1);
+                    }
+                }
+                StmtKindIr::Block(body) => self.block(*body, slots, depth + 1),
+                // Each adds an event whenever it runs: a run that reaches one is not left unrun
+                // again, whatever it read.
+                StmtKindIr::Win { .. } | StmtKindIr::Lose { .. } | StmtKindIr::Draw(_) | StmtKindIr::Log(_) => {}
+                _ => self.everything = true,
+            }
+        }
     }
 
     fn walk(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {

@@ -164,6 +164,7 @@ impl Checker {
             modified_fields: vec![],
             derived: Default::default(),
             call_reads: Default::default(),
+            always_reads: Vec::new(),
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -489,6 +490,7 @@ impl Checker {
             self.game.call_reads = std::sync::Arc::new(call_reads::call_reads(&self.game));
             self.mark_remembered();
         }
+        self.game.always_reads = call_reads::always_reads(&self.game);
         self.game.passive_fields = fields;
     }
 

@@ -209,6 +209,9 @@ pub struct Game {
     /// By function: what its calls read, and so how long their values may be remembered
     /// (`check::call_reads`).
     pub call_reads: std::sync::Arc<Vec<crate::CallReads>>,
+    /// By `always` block: what it reads, when the engine may leave it unrun while that is
+    /// unchanged (`check::call_reads::always_reads`); `None`: it always runs.
+    pub always_reads: Vec<Option<Box<crate::CallDeps>>>,
     pub builtin_events: BuiltinEvents,
 }
 

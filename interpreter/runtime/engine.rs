@@ -140,6 +140,8 @@ impl<'g> Engine<'g> {
             players_version: 0,
             left_play: vec![],
             checked_now: None,
+            always_quiet: None,
+            always_started: None,
         };
         Arc::make_mut(&mut st.decklists).resize(n, IndexMap::new());
         let mut consts = Vec::new();
@@ -270,6 +272,13 @@ impl<'g> Engine<'g> {
             }
             if want_check && !held {
                 st.dirty = false;
+                // Nothing the `always` blocks read has changed since they last ran and did
+                // nothing: they would do nothing again (see `Game::always_reads`).
+                let reads = self.always_stamps(st);
+                if reads.is_some() && reads == st.always_quiet {
+                    continue;
+                }
+                st.always_started = reads.map(|r| (r, st.version, st.log.len()));
                 st.checking = true;
                 st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });
                 for (i, a) in self.game.always.iter().enumerate().rev() {
@@ -318,6 +327,11 @@ impl<'g> Engine<'g> {
                         st.envs.pop();
                     } else if routine == Routine::Main {
                         st.checking = false;
+                        // The `always` blocks have all run: did they leave a mark?
+                        st.always_quiet = st
+                            .always_started
+                            .take()
+                            .and_then(|(reads, version, events)| (st.version == version && st.log.len() == events).then_some(reads));
                     }
                 }
                 FrameKind::Block { block, pc } => {
@@ -431,6 +445,22 @@ impl<'g> Engine<'g> {
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
         st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
+    }
+
+    /// The numbers of what every `always` block reads now, in order, when the engine may leave
+    /// them unrun while those are unchanged: in a game whose memos are kept (see `memo_kept`), by
+    /// an engine that does not walk every call, and when each block's reads are bounded.
+    fn always_stamps(&self, st: &State) -> Option<Arc<[u64]>> {
+        let known = self.game.always_reads.len() == self.game.always.len();
+        if !known || !super::memo::memo_kept(st) || self.tracer.is_some_and(|t| t.walks_every_call()) {
+            return None;
+        }
+        let mut numbers = Vec::new();
+        for deps in &self.game.always_reads {
+            let stamps = super::memo::stamps(self.game, st, deps.as_deref()?, &[], None, None)?;
+            numbers.extend_from_slice(stamps.as_slice());
+        }
+        Some(numbers.into())
     }
 
     /// When causes are recorded: the routine being entered, its arguments, where it was called

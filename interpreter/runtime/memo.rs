@@ -162,7 +162,7 @@ pub(super) struct Stamps {
 }
 
 impl Stamps {
-    fn as_slice(&self) -> &[u64] {
+    pub(super) fn as_slice(&self) -> &[u64] {
         self.numbers.get(..self.len).unwrap_or_default()
     }
 }

@@ -91,6 +91,15 @@ pub struct State {
     /// effect, so that they run once for each new state. Not part of the saved game.
     #[serde(skip)]
     pub checked_now: Option<u64>,
+    /// The numbers of what the `always` blocks read (`Game::always_reads`) when they last all ran
+    /// and left no mark: while those are the numbers now, running them again would do nothing, and
+    /// the engine leaves them unrun (`Engine::advance`). Not part of the saved game.
+    #[serde(skip)]
+    pub always_quiet: Option<Arc<[u64]>>,
+    /// While the `always` blocks run: the numbers of what they read, the version and the length
+    /// of the log as they started.
+    #[serde(skip)]
+    pub always_started: Option<(Arc<[u64]>, u64, usize)>,
 }
 
 /// The record `arbiter explain --why` walks back: causes beyond the log, kept while a scenario
