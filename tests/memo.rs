@@ -342,6 +342,12 @@ game always-probe {
   turn turn.play
 }
 
+kind token {
+  field n: int = 0
+}
+
+zone pile shared public ordered holds token
+
 global {
   tally: int = 0
   flips: int = 0
@@ -358,6 +364,10 @@ always busy {
   flips = flips
 }
 
+always tidy {
+  lose [p in players() where count(pile) > 3] "a full pile"
+}
+
 proc setup.game() {
   tally = 1
 }
@@ -369,17 +379,21 @@ proc turn.play() {
 
 /// The `always` blocks are left unrun while nothing they read has changed since they all last ran
 /// and left no mark (`Game::always_reads`, `Engine::advance`). The checker bounds a block of
-/// `let`, `if` and `log` over globals and players, and not one that assigns; in a seeded card game
+/// `let`, `if` and `log` over globals and players, and not one that assigns; what a `lose` is given
+/// counts among a block's reads (a `lose` of no one leaves no mark); in a seeded card game
 /// the engine finds its victory checks quiet at decisions, and a forgetful engine, which runs them
 /// every time, never does (`remembering_changes_nothing_in_play` finds both play alike).
 #[test]
 fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
     let built = common::game_text("always-probe.arb", ALWAYS_PROBE);
     let reads = &built.game.always_reads;
-    assert_eq!(reads.len(), 2);
+    assert_eq!(reads.len(), 3);
     let watching = reads[0].as_ref().expect("`watching` reads what the checker bounds");
     assert!(watching.globals && watching.players, "{watching:?}");
     assert!(reads[1].is_none(), "`busy` assigns: it always runs");
+    // `lose` of no one leaves no mark: what it is given is read too.
+    let tidy = reads[2].as_ref().expect("`tidy` reads what the checker bounds");
+    assert_eq!(tidy.zones, vec![(common::zone_id(&built, "pile"), arbiter::ir::ZoneOwner::Any)], "{tidy:?}");
     let b = common::load("bsg-ccg", &[]);
     assert!(b.game.always_reads.iter().all(Option::is_some), "the card game's victory checks are bounded");
     let quiet = |engine: &Engine| {
@@ -392,4 +406,101 @@ fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
     };
     assert!(quiet(&Engine::new(&b.game)) > 0, "the victory checks are found quiet at some decisions");
     assert_eq!(quiet(&Engine::new(&b.game).forgetful()), 0, "a forgetful engine runs them every time");
+}
+
+const ALWAYS_PLAYED: &str = r#"
+game always-played {
+  title "Always played"
+  players 2
+  setup setup.game
+  turn turn.play
+}
+
+kind token {
+  field n: int = 0
+}
+
+zone pile shared public ordered holds token
+zone bag shared public ordered holds token
+
+token "a" { n 30 }
+
+player {
+  score: int = 0
+}
+
+global {
+  tally: int = 0
+  turns_played: int = 0
+}
+
+always watching {
+  if tally > 0 and turns_played == 2 {
+    log "tally is {tally}"
+  }
+}
+
+always deaths {
+  lose [p in players() where p.score < 0] "below zero"
+}
+
+always three immediately {
+  if tally >= 30 {
+    win first(players()) "thirty"
+  }
+}
+
+trigger counting {
+  on moved(o, src, dst)
+  do {
+    tally += o.n
+    tally -= o.n
+    tally += 1
+  }
+}
+
+proc setup.game() {
+  create "a" in pile owned by first(players())
+}
+
+proc turn.play() {
+  turns_played += 1
+  let k = choose first(players()) "Go on" from [1, 2]
+  if turns_played == 2 {
+    move first(pile) to bag
+  }
+  if turns_played == 3 {
+    let p = first(players())
+    p.score = 0 - 1
+  }
+  if turns_played == 6 {
+    end draw "six turns"
+  }
+}
+"#;
+
+/// Played, a game whose `always` blocks the engine may leave unrun plays as a forgetful engine
+/// (which runs them every time) plays it, event by event: a `lose` of no one that later puts a
+/// player out, and a trigger waiting when a check is due (a move's: it runs on top of the blocks,
+/// inside their check, so the `immediately` block does not see its passing change of 30; left
+/// unrun, the blocks let it run outside, and P1 won "thirty" — the reviewer's case).
+#[test]
+fn always_blocks_left_unrun_play_as_if_run() {
+    let built = common::game_text("always-played.arb", ALWAYS_PLAYED);
+    assert!(built.game.always_reads.iter().all(Option::is_some), "every block here may be left unrun");
+    let remembering = Engine::new(&built.game);
+    let forgetful = Engine::new(&built.game).forgetful();
+    for seed in 0..4 {
+        // The blocks are found quiet (left unrun) at some decisions: the comparison is of both ways.
+        let quiet = Cell::new(0usize);
+        let a = common::play_on(&remembering, seed, 2, &|st| {
+            quiet.set(quiet.get() + usize::from(st.always_quiet.is_some()));
+            false
+        });
+        assert!(quiet.get() > 0, "seed {seed}: never left unrun");
+        let f = common::play_on(&forgetful, seed, 2, &|_| false);
+        let json = |st: &State| serde_json::to_string(st).expect("a state serializes");
+        assert!(json(&a) == json(&f), "seed {seed}: played differently when the blocks may be left unrun");
+        assert!(a.log.iter().any(|e| matches!(&e.kind, arbiter::runtime::state::EventKind::PlayerOut { .. })), "P1 loses below zero");
+    }
 }

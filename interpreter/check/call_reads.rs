@@ -63,11 +63,12 @@ fn field_provs(game: &Game) -> SymMap<Prov> {
 }
 
 /// What each `always` block reads (`Game::always_reads`, by block), when it is bounded and the
-/// block is one the engine may leave unrun: its statements are only `let`, `if`, steps, and
-/// statements that leave a mark whenever they run (`win`, `lose`, `draw`, `log`: each adds an
-/// event). The engine leaves the blocks unrun, all together, while nothing they read has changed
-/// since they last ran and left no mark (`Engine::advance`): they would do the same again, which
-/// is nothing. Their functions' reads (`game.call_reads`) are worked out first.
+/// block is one the engine may leave unrun: its statements are only `let`, `if`, steps, `win`,
+/// `lose`, `draw` and `log`, and what every expression in them reads (whether it runs or not) is
+/// bounded. The engine leaves the blocks unrun, all together, while nothing they read has changed
+/// since they last all ran and left no mark (no change of the state, no event: `Engine::advance`):
+/// run again, they would take the same branches with the same values, and leave no mark again.
+/// Their functions' reads (`game.call_reads`) are worked out first.
 pub(super) fn always_reads(game: &Game) -> Vec<Option<Box<CallDeps>>> {
     let fields = field_provs(game);
     let done: Vec<State> = game.call_reads.iter().map(|r| State::Done(r.clone())).collect();
@@ -294,10 +295,23 @@ impl Walk<'_> {
                     }
                 }
                 StmtKindIr::Block(body) => self.block(*body, slots, depth + 1),
-                // Each adds an event whenever it runs: a run that reaches one is not left unrun
-                // again, whatever it read.
-                StmtKindIr::Win { .. } | StmtKindIr::Lose { .. } | StmtKindIr::Draw(_) | StmtKindIr::Log(_) => {}
+                // What they do depends on what they are given (`lose` of no one leaves no mark):
+                // their expressions are read too.
+                StmtKindIr::Win { who, reason } | StmtKindIr::Lose { who, reason } => {
+                    self.walk(who, slots);
+                    self.text(reason, slots);
+                }
+                StmtKindIr::Draw(reason) | StmtKindIr::Log(reason) => self.text(reason, slots),
                 _ => self.everything = true,
+            }
+        }
+    }
+
+    /// The expressions of a text written with `{..}`.
+    fn text(&mut self, t: &[arbiter_ir::code::TextPiece], slots: &mut Vec<Prov>) {
+        for p in t {
+            if let arbiter_ir::code::TextPiece::Expr(x) = p {
+                self.walk(x, slots);
             }
         }
     }

@@ -273,9 +273,10 @@ impl<'g> Engine<'g> {
             if want_check && !held {
                 st.dirty = false;
                 // Nothing the `always` blocks read has changed since they last ran and did
-                // nothing: they would do nothing again (see `Game::always_reads`).
+                // nothing: they would do nothing again (see `Game::always_reads`). Not while
+                // triggers wait: those run on top of the blocks, inside their check.
                 let reads = self.always_stamps(st);
-                if reads.is_some() && reads == st.always_quiet {
+                if reads.is_some() && reads == st.always_quiet && st.triggers.is_empty() {
                     continue;
                 }
                 st.always_started = reads.map(|r| (r, st.version, st.log.len()));
