@@ -334,7 +334,8 @@ fn calls_are_kept_from_one_version_to_the_next() {
     assert!(kept_earlier.get() > 0, "no call was kept across versions");
 }
 
-const ALWAYS_PROBE: &str = r#"
+/// The game, kinds, zones and fields both `always` probes play with.
+const ALWAYS_HEAD: &str = r#"
 game always-probe {
   title "Always probe"
   players 2
@@ -347,11 +348,20 @@ kind token {
 }
 
 zone pile shared public ordered holds token
+zone bag shared public ordered holds token
+
+player {
+  score: int = 0
+}
 
 global {
   tally: int = 0
   flips: int = 0
+  turns_played: int = 0
 }
+"#;
+
+const ALWAYS_PROBE: &str = r#"
 
 always watching {
   let big = [p in players() where tally > 100]
@@ -385,7 +395,7 @@ proc turn.play() {
 /// every time, never does (`remembering_changes_nothing_in_play` finds both play alike).
 #[test]
 fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
-    let built = common::game_text("always-probe.arb", ALWAYS_PROBE);
+    let built = common::game_text("always-probe.arb", &format!("{ALWAYS_HEAD}{ALWAYS_PROBE}"));
     let reads = &built.game.always_reads;
     assert_eq!(reads.len(), 3);
     let watching = reads[0].as_ref().expect("`watching` reads what the checker bounds");
@@ -409,30 +419,7 @@ fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
 }
 
 const ALWAYS_PLAYED: &str = r#"
-game always-played {
-  title "Always played"
-  players 2
-  setup setup.game
-  turn turn.play
-}
-
-kind token {
-  field n: int = 0
-}
-
-zone pile shared public ordered holds token
-zone bag shared public ordered holds token
-
 token "a" { n 30 }
-
-player {
-  score: int = 0
-}
-
-global {
-  tally: int = 0
-  turns_played: int = 0
-}
 
 always watching {
   if tally > 0 and turns_played == 2 {
@@ -486,7 +473,7 @@ proc turn.play() {
 /// unrun, the blocks let it run outside, and P1 won "thirty" — the reviewer's case).
 #[test]
 fn always_blocks_left_unrun_play_as_if_run() {
-    let built = common::game_text("always-played.arb", ALWAYS_PLAYED);
+    let built = common::game_text("always-played.arb", &format!("{ALWAYS_HEAD}{ALWAYS_PLAYED}"));
     assert!(built.game.always_reads.iter().all(Option::is_some), "every block here may be left unrun");
     let remembering = Engine::new(&built.game);
     let forgetful = Engine::new(&built.game).forgetful();

@@ -275,7 +275,8 @@ impl<'g> Engine<'g> {
                 // Nothing the `always` blocks read has changed since they last ran and did
                 // nothing: they would do nothing again (see `Game::always_reads`). Not while
                 // triggers wait: those run on top of the blocks, inside their check.
-                let reads = self.always_stamps(st);
+                let walks = self.tracer.is_some_and(|t| t.walks_every_call());
+                let reads = if walks { None } else { super::memo::always_stamps(self.game, st) };
                 if reads.is_some() && reads == st.always_quiet && st.triggers.is_empty() {
                     continue;
                 }
@@ -446,22 +447,6 @@ impl<'g> Engine<'g> {
         let env = u32::try_from(st.envs.len() - 1).unwrap_or(u32::MAX);
         st.frames.push(Frame { kind: FrameKind::Call { routine, ret, holds }, env });
         st.frames.push(Frame { kind: FrameKind::Block { block: body, pc: 0 }, env });
-    }
-
-    /// The numbers of what every `always` block reads now, in order, when the engine may leave
-    /// them unrun while those are unchanged: in a game whose memos are kept (see `memo_kept`), by
-    /// an engine that does not walk every call, and when each block's reads are bounded.
-    fn always_stamps(&self, st: &State) -> Option<Arc<[u64]>> {
-        let known = self.game.always_reads.len() == self.game.always.len();
-        if !known || !super::memo::memo_kept(st) || self.tracer.is_some_and(|t| t.walks_every_call()) {
-            return None;
-        }
-        let mut numbers = Vec::new();
-        for deps in &self.game.always_reads {
-            let stamps = super::memo::stamps(self.game, st, deps.as_deref()?, &[], None, None)?;
-            numbers.extend_from_slice(stamps.as_slice());
-        }
-        Some(numbers.into())
     }
 
     /// When causes are recorded: the routine being entered, its arguments, where it was called

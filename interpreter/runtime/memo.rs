@@ -162,7 +162,7 @@ pub(super) struct Stamps {
 }
 
 impl Stamps {
-    pub(super) fn as_slice(&self) -> &[u64] {
+    fn as_slice(&self) -> &[u64] {
         self.numbers.get(..self.len).unwrap_or_default()
     }
 }
@@ -182,6 +182,21 @@ impl Memo {
 /// same version (see `Memo`).
 pub(super) fn memo_kept(st: &State) -> bool {
     st.version != 0 && st.mode == super::state::Mode::Game
+}
+
+/// The numbers of what every `always` block reads now, in order, when the engine may leave them
+/// unrun while those are unchanged (`Game::always_reads`, `Engine::advance`): in a game whose
+/// memos are kept (`memo_kept`), when each block's reads are bounded. (An engine that walks every
+/// call runs them every time.)
+pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u64]>> {
+    if game.always_reads.len() != game.always.len() || !memo_kept(st) {
+        return None;
+    }
+    let mut numbers = Vec::new();
+    for deps in &game.always_reads {
+        numbers.extend_from_slice(stamps(game, st, deps.as_deref()?, &[], None, None)?.as_slice());
+    }
+    Some(numbers.into())
 }
 
 /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`): the
