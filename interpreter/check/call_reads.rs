@@ -275,6 +275,7 @@ impl Walk<'_> {
     fn block(&mut self, b: arbiter_ir::BlockId, slots: &mut Vec<Prov>, depth: u32) {
         if depth > 32 {
             self.everything = true;
+            return;
         }
         for s in self.game.block(b) {
             if self.everything {

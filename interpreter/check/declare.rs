@@ -91,11 +91,11 @@ impl Checker {
                 });
                 let id = self.game.zones.len() as ZoneId;
                 Arc::make_mut(&mut self.zone_by_name).insert(z.name.node.clone(), id);
-                let per_player_before = self.game.zones.iter().filter(|d| d.per_player).count();
-                let before = (
-                    u32::try_from(self.game.zones.len() - per_player_before).unwrap_or(u32::MAX),
-                    u32::try_from(per_player_before).unwrap_or(u32::MAX),
-                );
+                // The zones before this one: those before the last, and the last.
+                let before = self.game.zones.last().map_or((0, 0), |d| {
+                    let (shared, per_player) = d.before;
+                    if d.per_player { (shared, per_player + 1) } else { (shared + 1, per_player) }
+                });
                 self.game.zones.push(ZoneDef {
                     name: z.name.node.clone(),
                     per_player: z.per_player,

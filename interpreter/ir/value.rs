@@ -78,6 +78,20 @@ impl Value {
         }
     }
 
+    /// Whether two numbers, names, players or objects are equal, answered in place (`==` on two
+    /// values is a call); `None` for any other pair. The evaluator's comparisons and a
+    /// remembered call's arguments ask this first: they are most of what is compared.
+    #[inline(always)]
+    pub fn scalar_eq(&self, other: &Value) -> Option<bool> {
+        match (self, other) {
+            (Value::Obj(x), Value::Obj(y)) => Some(x == y),
+            (Value::Sym(x), Value::Sym(y)) => Some(x == y),
+            (Value::Player(x), Value::Player(y)) => Some(x == y),
+            (Value::Int(x), Value::Int(y)) => Some(x == y),
+            _ => None,
+        }
+    }
+
     /// Whether two values are equal as the engine judges for itself, with no evaluation's budget
     /// to count toward (did an assignment change a field?): lists within `SIZE_BUDGET` items, and
     /// past that taken as different.

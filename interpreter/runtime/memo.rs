@@ -60,12 +60,10 @@ const ARGS_WALKED: u64 = 4096;
 /// shared by both at once).
 #[inline]
 fn same_arg(a: &Value, b: &Value) -> bool {
+    if let Some(same) = a.scalar_eq(b) {
+        return same;
+    }
     match (a, b) {
-        // The arguments most passed, answered here (`==` on two values is a call).
-        (Value::Obj(x), Value::Obj(y)) => x == y,
-        (Value::Player(x), Value::Player(y)) => x == y,
-        (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Sym(x), Value::Sym(y)) => x == y,
         (Value::List(x), Value::List(y)) => std::sync::Arc::ptr_eq(x, y) || lists_within(a, b),
         _ => a == b,
     }

@@ -190,12 +190,10 @@ impl Evaluator<'_> {
     /// a few kilobytes, each list shared: comparing them was one step and took hours).
     #[inline]
     pub fn equal(&self, a: &Value, b: &Value, span: Span) -> RtResult<bool> {
+        if let Some(same) = a.scalar_eq(b) {
+            return Ok(same);
+        }
         match (a, b) {
-            // The values most compared, answered here (`==` on two values is a call).
-            (Value::Obj(x), Value::Obj(y)) => Ok(x == y),
-            (Value::Sym(x), Value::Sym(y)) => Ok(x == y),
-            (Value::Player(x), Value::Player(y)) => Ok(x == y),
-            (Value::Int(x), Value::Int(y)) => Ok(x == y),
             (Value::List(_), Value::List(_)) | (Value::Text(_), Value::Text(_)) => self.walked_equal(a, b, span),
             _ => Ok(a == b),
         }

@@ -634,7 +634,6 @@ impl State {
         self.version = new_version();
     }
 
-    /// The index of a zone instance in `zones`.
     /// Where a zone instance is among `zones`: the zones declared before it, each shared one
     /// once and each per-player one once for every player (`ZoneDef::before`), then its owner's.
     #[inline]

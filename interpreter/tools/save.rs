@@ -3,8 +3,8 @@
 //! digest of every rule file, the players, the bots' seed and the human seats.
 //!
 //! ```json
-//! {"format": "arbiter-save", "version": 1, "game": "tic-tac-toe", "variants": [], "decks": [],
-//!  "digest": "fnv1a64:…", "files": {"rulebooks/tic-tac-toe/game.arb": "…"}, "players": 2,
+//! {"format": "arbiter-save", "version": 1, "game": "GAME", "variants": [], "decks": [],
+//!  "digest": "fnv1a64:…", "files": {"rulebooks/GAME/game.arb": "…"}, "players": 2,
 //!  "seed": 3, "humans": [1], "state": {…}}
 //! ```
 //!
@@ -469,8 +469,8 @@ pub struct Saver {
 
 /// A bot's decision is saved when the time since the last save is at least this many times what
 /// writing that save took: saving then takes at most about a tenth of a bot game's time. (Saved
-/// at every decision, a long bot game rewrote its whole save each time: 4.8 s for a 2-second
-/// StarCraft game of 4 bots, its save 0.9 MB.)
+/// at every decision, a long bot game rewrote its whole save each time: a game of 4 bots played
+/// in 0.1 s took 4.8 s with its 0.9 MB save.)
 const AUTOSAVE_SPACING: u32 = 10;
 
 impl Saver {
