@@ -455,13 +455,13 @@ impl Walk<'_> {
     /// value) are walked.
     fn comprehension(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
         match &e.kind {
-            ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond } => {
+            ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond, .. } => {
                 let items = self.walk_items(list, slots);
                 bind(slots, *slot, items);
                 self.walk(cond, slots);
                 Prov::Plain
             }
-            ExprKindIr::Filter { slot, list, cond } | ExprKindIr::FirstWhere { slot, list, cond } => {
+            ExprKindIr::Filter { slot, list, cond, .. } | ExprKindIr::FirstWhere { slot, list, cond, .. } => {
                 let items = self.walk_items(list, slots);
                 bind(slots, *slot, items);
                 self.walk(cond, slots);

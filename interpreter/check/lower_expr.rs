@@ -118,11 +118,13 @@ impl Checker {
             }
             ast::ExprKind::Quant { any, var, list, cond } => {
                 let (l, slot, c, _) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExprKindIr::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c) }), Ty::Bool)
+                let by = Lookup::of(slot, &c);
+                (mk(ExprKindIr::Quant { any: *any, slot, list: Box::new(l), cond: Box::new(c), by }), Ty::Bool)
             }
             ast::ExprKind::Filter { var, list, cond } => {
                 let (l, slot, c, elem) = self.lower_each(var, list, cond, sc, cx);
-                (mk(ExprKindIr::Filter { slot, list: Box::new(l), cond: Box::new(c) }), Ty::List(Box::new(elem)))
+                let by = Lookup::of(slot, &c);
+                (mk(ExprKindIr::Filter { slot, list: Box::new(l), cond: Box::new(c), by }), Ty::List(Box::new(elem)))
             }
             ast::ExprKind::Map { expr, var, list, cond } => {
                 let (l, lt) = self.lower_list(list, sc, cx);
@@ -601,16 +603,17 @@ impl Checker {
         // `count` and `first` of a list comprehension with a condition walk it without
         // building the list.
         let fused = match (sig.builtin, args.as_mut_slice()) {
-            (builtins::Builtin::Count | builtins::Builtin::First, [ExprIr { kind: ExprKindIr::Filter { slot, list, cond }, .. }]) => {
-                let (slot, list, cond) = (
+            (builtins::Builtin::Count | builtins::Builtin::First, [ExprIr { kind: ExprKindIr::Filter { slot, list, cond, by }, .. }]) => {
+                let (slot, by, list, cond) = (
                     *slot,
+                    *by,
                     std::mem::replace(list, Box::new(mk(ExprKindIr::Lit(Value::None)))),
                     std::mem::replace(cond, Box::new(mk(ExprKindIr::Lit(Value::None)))),
                 );
                 Some(if sig.builtin == builtins::Builtin::Count {
-                    ExprKindIr::CountWhere { slot, list, cond }
+                    ExprKindIr::CountWhere { slot, list, cond, by }
                 } else {
-                    ExprKindIr::FirstWhere { slot, list, cond }
+                    ExprKindIr::FirstWhere { slot, list, cond, by }
                 })
             }
             _ => None,

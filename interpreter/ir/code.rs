@@ -92,28 +92,34 @@ pub enum ExprKindIr {
     Unary(UnaryOperator, Box<ExprIr>),
     Binary(BinaryOperator, Box<ExprIr>, Box<ExprIr>),
     If(Box<ExprIr>, Box<ExprIr>, Box<ExprIr>),
+    /// `any x in list where cond` (`no`, `all`). Each of these four walks may look the items of a
+    /// zone up by the condition's first test instead (`by`, see `Lookup`).
     Quant {
         any: bool,
         slot: Slot,
         list: Box<ExprIr>,
         cond: Box<ExprIr>,
+        by: Option<Lookup>,
     },
     Filter {
         slot: Slot,
         list: Box<ExprIr>,
         cond: Box<ExprIr>,
+        by: Option<Lookup>,
     },
     /// `count([x in list where cond])`, counted without building the list.
     CountWhere {
         slot: Slot,
         list: Box<ExprIr>,
         cond: Box<ExprIr>,
+        by: Option<Lookup>,
     },
     /// `first([x in list where cond])`: the first item that passes, without testing the rest.
     FirstWhere {
         slot: Slot,
         list: Box<ExprIr>,
         cond: Box<ExprIr>,
+        by: Option<Lookup>,
     },
     Map {
         slot: Slot,
@@ -122,6 +128,77 @@ pub enum ExprKindIr {
         cond: Option<Box<ExprIr>>,
     },
     List(Vec<ExprIr>),
+}
+
+/// A walk whose condition begins with the test `x.f == v` (`x` the item; `f` a field, or the
+/// owner or controller; `v` a local, literal, constant, global, `you` or `self`, which does not
+/// read `x` and takes no step), and with `and` if more follows. Walking a zone, only the
+/// objects whose `x.f` is `v` can pass: the running game may look them up, in the zone's order, in
+/// an index of the zone by `x.f` (`runtime::lookup`), instead of testing every object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Lookup {
+    pub key: LookupKey,
+    /// Whether `x.f` is the test's left side (`x.f == v`), or its right (`v == x.f`).
+    pub item_left: bool,
+}
+
+/// What a zone's objects are looked up by (see `Lookup`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LookupKey {
+    Field(Sym),
+    Owner,
+    Controller,
+}
+
+impl Lookup {
+    /// The first test of a walk's condition, `x.f == v`, with `x` in `slot`: what the walk may
+    /// look its items up by (see `Lookup`).
+    pub fn of(slot: Slot, cond: &ExprIr) -> Option<Lookup> {
+        let (l, r) = first_test(cond)?;
+        let key = |e: &ExprIr| key_read(slot, e);
+        let value = |e: &ExprIr| match &e.kind {
+            ExprKindIr::Local(s) => *s != slot,
+            ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::Global(_) | ExprKindIr::You | ExprKindIr::SelfObj => true,
+            _ => false,
+        };
+        match (key(l), key(r)) {
+            (Some(k), _) if value(r) => Some(Lookup { key: k, item_left: true }),
+            (_, Some(k)) if value(l) => Some(Lookup { key: k, item_left: false }),
+            _ => None,
+        }
+    }
+
+    /// `x.f` and `v` in the condition (see `Lookup`): its first test's two sides, in that order
+    /// (none if the condition, with `x` in `slot`, is not one this lookup was made for).
+    #[inline]
+    pub fn sides<'c>(&self, slot: Slot, cond: &'c ExprIr) -> Option<(&'c ExprIr, &'c ExprIr)> {
+        let (l, r) = first_test(cond)?;
+        let (item, value) = if self.item_left { (l, r) } else { (r, l) };
+        (key_read(slot, item) == Some(self.key)).then_some((item, value))
+    }
+}
+
+/// The key `e` reads of the item in `slot`: `x.f`, `x.owner` or `x.controller`.
+fn key_read(slot: Slot, e: &ExprIr) -> Option<LookupKey> {
+    let of_item = |x: &ExprIr| matches!(x.kind, ExprKindIr::Local(s) if s == slot);
+    match &e.kind {
+        ExprKindIr::ObjField(x, f) if of_item(x) => Some(LookupKey::Field(*f)),
+        ExprKindIr::ObjProp(x, ObjProp::Owner) if of_item(x) => Some(LookupKey::Owner),
+        ExprKindIr::ObjProp(x, ObjProp::Controller) if of_item(x) => Some(LookupKey::Controller),
+        _ => None,
+    }
+}
+
+/// The two sides of the first test of a condition `a == b and ..`.
+fn first_test(cond: &ExprIr) -> Option<(&ExprIr, &ExprIr)> {
+    let mut first = cond;
+    while let ExprKindIr::Binary(BinaryOperator::And, l, _) = &first.kind {
+        first = l;
+    }
+    match &first.kind {
+        ExprKindIr::Binary(BinaryOperator::Eq, l, r) => Some((l, r)),
+        _ => None,
+    }
 }
 
 impl ExprIr {

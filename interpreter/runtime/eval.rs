@@ -123,6 +123,11 @@ impl<'a> Evaluator<'a> {
         self
     }
 
+    /// The evaluation steps this evaluation has taken so far.
+    pub fn steps_taken(&self) -> u64 {
+        self.steps.get()
+    }
+
     /// Count bytes built (see `Scratch::built`); the total so far.
     pub(super) fn built(&self, bytes: u64) -> u64 {
         let mut s = self.scratch().borrow_mut();
@@ -332,10 +337,10 @@ impl<'a> Evaluator<'a> {
                     self.eval(o, env)
                 }
             }
-            ExprKindIr::Quant { any, slot, list, cond } => self.eval_quant(*any, *slot, list, cond, env),
-            ExprKindIr::Filter { slot, list, cond } => self.eval_filter(*slot, list, cond, env),
-            ExprKindIr::CountWhere { slot, list, cond } => self.eval_count_where(*slot, list, cond, env),
-            ExprKindIr::FirstWhere { slot, list, cond } => self.eval_first_where(*slot, list, cond, env),
+            ExprKindIr::Quant { any, slot, list, cond, by } => self.eval_quant(*any, *slot, list, cond, *by, env),
+            ExprKindIr::Filter { slot, list, cond, by } => self.eval_filter(*slot, list, cond, *by, env),
+            ExprKindIr::CountWhere { slot, list, cond, by } => self.eval_count_where(*slot, list, cond, *by, env),
+            ExprKindIr::FirstWhere { slot, list, cond, by } => self.eval_first_where(*slot, list, cond, *by, env),
             ExprKindIr::Map { slot, list, expr, cond } => self.eval_map(*slot, list, expr, cond.as_deref(), env, e.span),
             ExprKindIr::List(items) => self.eval_list(items, env, e.span),
         }
@@ -587,6 +592,12 @@ impl<'a> Evaluator<'a> {
                     return Ok(ps.fields.get(i).cloned().unwrap_or_default());
                 }
                 if let Some(z) = self.game.zones.iter().position(|x| x.name == name) {
+                    // As the checker says of `p.pile` (a shared zone is nobody's): a zone value
+                    // naming an owner of a shared zone would be an instance of its own, apart from
+                    // the zone's objects and the numbers its changes give.
+                    if !self.game.zones.get(z).is_some_and(|d| d.per_player) {
+                        return Err(err(span, format!("`{name}` is a shared zone, not a player's: write `{name}` alone")));
+                    }
                     return Ok(Value::Zone(ZoneRef { zone: u16::try_from(z).unwrap_or(0), owner: Some(p) }));
                 }
                 Err(err(span, format!("players have no field `{name}`")))

@@ -19,11 +19,13 @@ pub struct Items<'a> {
     second: Option<Part<'a>>,
 }
 
-/// A list, or a zone's objects.
-enum Part<'a> {
+/// A list, or a zone's objects (or some of them, looked up: `lookup`).
+pub(super) enum Part<'a> {
     List(Arc<Vec<Value>>),
     Objs(&'a [ObjId]),
     Owned(Vec<ObjId>),
+    /// Objects found in an index (`lookup`), then maybe one more.
+    Looked(Arc<super::memo::Index>, std::ops::Range<usize>, Option<ObjId>),
 }
 
 impl Part<'_> {
@@ -32,6 +34,7 @@ impl Part<'_> {
             Part::List(l) => l.len(),
             Part::Objs(o) => o.len(),
             Part::Owned(o) => o.len(),
+            Part::Looked(_, found, last) => found.len() + usize::from(last.is_some()),
         }
     }
 
@@ -40,11 +43,19 @@ impl Part<'_> {
             Part::List(l) => l.get(i).cloned().unwrap_or_default(),
             Part::Objs(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
             Part::Owned(o) => o.get(i).map(|x| Value::Obj(*x)).unwrap_or_default(),
+            Part::Looked(index, found, last) => match i.checked_sub(found.len()) {
+                None => index.object(found.start + i).map(Value::Obj).unwrap_or_default(),
+                Some(_) => last.map(Value::Obj).unwrap_or_default(),
+            },
         }
     }
 }
 
-impl Items<'_> {
+impl<'a> Items<'a> {
+    pub(super) fn of(part: Part<'a>) -> Items<'a> {
+        Items { first: part, second: None }
+    }
+
     pub fn len(&self) -> usize {
         self.first.len() + self.second.as_ref().map_or(0, Part::len)
     }
@@ -93,7 +104,7 @@ impl<'a> Evaluator<'a> {
         Ok(Items { first: self.part(v, span)?, second: None })
     }
 
-    fn part(&self, v: Value, span: Span) -> RtResult<Part<'a>> {
+    pub(super) fn part(&self, v: Value, span: Span) -> RtResult<Part<'a>> {
         match v {
             Value::List(l) => Ok(Part::List(l)),
             Value::Zone(z) => Ok(match self.one_zone(z) {
@@ -110,8 +121,16 @@ impl<'a> Evaluator<'a> {
 impl Evaluator<'_> {
     /// `any x in l: c` (or `all`, `no`): whether some item meets the condition (or none fails it).
     #[inline]
-    pub(super) fn eval_quant(&self, any: bool, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
-        let items = self.items_of(list, env)?;
+    pub(super) fn eval_quant(
+        &self,
+        any: bool,
+        slot: Slot,
+        list: &ExprIr,
+        cond: &ExprIr,
+        by: Option<Lookup>,
+        env: &mut Env,
+    ) -> RtResult<Value> {
+        let items = self.walked(list, cond, slot, by, env)?;
         for i in 0..items.len() {
             set_slot(env, slot, items.get(i));
             if self.truth(cond, env)? {
@@ -123,8 +142,8 @@ impl Evaluator<'_> {
 
     /// `l where c`: the items that meet the condition, in order.
     #[inline]
-    pub(super) fn eval_filter(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
-        let items = self.items_of(list, env)?;
+    pub(super) fn eval_filter(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, by: Option<Lookup>, env: &mut Env) -> RtResult<Value> {
+        let items = self.walked(list, cond, slot, by, env)?;
         let mut out = Vec::with_capacity(items.len());
         for i in 0..items.len() {
             let item = items.get(i);
@@ -138,8 +157,8 @@ impl Evaluator<'_> {
 
     /// `count(l where c)`: how many items meet the condition, without the list.
     #[inline]
-    pub(super) fn eval_count_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
-        let items = self.items_of(list, env)?;
+    pub(super) fn eval_count_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, by: Option<Lookup>, env: &mut Env) -> RtResult<Value> {
+        let items = self.walked(list, cond, slot, by, env)?;
         let mut n = 0i64;
         for i in 0..items.len() {
             set_slot(env, slot, items.get(i));
@@ -152,8 +171,8 @@ impl Evaluator<'_> {
 
     /// `first(l where c)`: the first item that meets the condition, or none.
     #[inline]
-    pub(super) fn eval_first_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, env: &mut Env) -> RtResult<Value> {
-        let items = self.items_of(list, env)?;
+    pub(super) fn eval_first_where(&self, slot: Slot, list: &ExprIr, cond: &ExprIr, by: Option<Lookup>, env: &mut Env) -> RtResult<Value> {
+        let items = self.walked(list, cond, slot, by, env)?;
         for i in 0..items.len() {
             let item = items.get(i);
             set_slot(env, slot, item.clone());

@@ -14,6 +14,7 @@ pub mod invariants;
 pub mod items;
 pub mod labels;
 pub mod log;
+pub mod lookup;
 pub mod memo;
 pub mod modifiers;
 pub mod objects;

@@ -128,6 +128,10 @@ pub(super) struct Memo {
     /// to the next under the numbers of what they read (see `Evaluator::call`). Never emptied: a
     /// call whose numbers changed is worked out again and written over.
     across: AcrossMemo,
+    /// Zones' objects indexed by a key, for walks that look their items up (`lookup`), one for
+    /// each zone instance and key looked up, under the zone's deep version it was made for. Never
+    /// emptied: one whose version is not the zone's now is started again.
+    pub(super) lookups: Vec<Sighted>,
     /// By function: how many of its calls were found kept and unchanged, how many were worked
     /// out, and the steps those took (`Memo::worth_keeping`).
     tally: Vec<(u32, u32, u64)>,
@@ -412,4 +416,49 @@ impl Memo {
             })
             .map(|(f, _, k)| (f, k))
     }
+}
+
+/// A zone instance's objects sorted by a key (`lookup`), those with the same key in the zone's
+/// order.
+#[derive(Debug)]
+pub struct Index {
+    pub(super) keys: Vec<Code>,
+    pub(super) objs: Vec<ObjId>,
+}
+
+impl Index {
+    /// Where the objects whose key is `key` are in `objs` (in the zone's order).
+    pub(super) fn range(&self, key: Code) -> std::ops::Range<usize> {
+        let from = self.keys.partition_point(|k| *k < key);
+        from..from + self.keys.get(from..).map_or(0, |rest| rest.partition_point(|k| *k == key))
+    }
+
+    /// The `i`-th object of `objs`.
+    #[inline]
+    pub(super) fn object(&self, i: usize) -> Option<ObjId> {
+        self.objs.get(i).copied()
+    }
+}
+
+/// A plain value as a key of an index: its kind and its bits (`lookup::code`).
+pub(super) type Code = (u8, u64);
+
+/// What the lookups of one zone instance by one key have met (see `Memo::lookups`): the zone's
+/// deep version they are for, how many there were at it, and the index once made (or tried).
+pub struct Sighted {
+    pub(super) zone: ZoneRef,
+    pub(super) key: LookupKey,
+    pub(super) stamp: u64,
+    pub(super) seen: u32,
+    /// How many times an index was tried (made, or failed) at this version: once, at most.
+    pub(super) tried: u32,
+    pub(super) index: Indexed,
+}
+
+/// Whether a zone's index by a key was made at its version (see `Sighted`).
+pub enum Indexed {
+    Not,
+    Made(std::sync::Arc<Index>),
+    /// It could not be (a key that is not a plain value, or cannot be read): the zone is walked.
+    Failed,
 }
