@@ -18,9 +18,9 @@
 //! is kept in the memo under that number, made the third time the zone is looked up at it (see
 //! `INDEXED_AT`); one that cannot be made (a key that is not a plain value) is not tried again at
 //! that number. (A key read through modifiers would be good for one version of the state only:
-//! made again at nearly every lookup, an index cost the card game more than its walks.) Only in
-//! games whose memos are kept (`memo_kept`): elsewhere, and for an engine that walks every call,
-//! walks test every item.
+//! made again at nearly every lookup, an index cost more than the walks it saved, measured.)
+//! Only in games whose memos are kept (`memo_kept`): elsewhere, and for an engine that walks
+//! every call, walks test every item.
 //!
 //! Steps: making an index reads every object's key once, where an `any` or `first` walk may stop
 //! early; looking up then saves the steps of the others at every walk. A rule at the edge of a
@@ -54,9 +54,9 @@ fn code(v: &Value) -> Option<Code> {
 }
 
 /// A zone is indexed the third time it is looked up by one key unchanged; the first two walk it.
-/// Indexing costs about two walks: in tic-tac-toe the board is walked twice between two moves
-/// (indexed at the second walk, the game took 7% more instructions than indexed at the third),
-/// while StarCraft's units are walked many times (measured on the rulebooks here).
+/// Indexing costs about two walks: a board walked twice between two moves (indexed at the second
+/// walk, the smallest rulebook took 7% more instructions than indexed at the third), while a
+/// shared zone of pieces is walked many times between two changes (measured on the rulebooks).
 const INDEXED_AT: u32 = 3;
 
 impl<'a> Evaluator<'a> {
