@@ -156,10 +156,8 @@ impl Lookup {
     pub fn of(slot: Slot, cond: &ExprIr) -> Option<Lookup> {
         let (l, r) = first_test(cond)?;
         let key = |e: &ExprIr| key_read(slot, e);
-        let value = |e: &ExprIr| match &e.kind {
-            ExprKindIr::Local(s) => *s != slot,
-            ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::Global(_) | ExprKindIr::You | ExprKindIr::SelfObj => true,
-            _ => false,
+        let value = |e: &ExprIr| {
+            (e.is_leaf() && !matches!(e.kind, ExprKindIr::Local(s) if s == slot)) || matches!(e.kind, ExprKindIr::You | ExprKindIr::SelfObj)
         };
         match (key(l), key(r)) {
             (Some(k), _) if value(r) => Some(Lookup { key: k, item_left: true }),

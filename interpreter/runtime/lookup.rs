@@ -68,9 +68,9 @@ impl<'a> Evaluator<'a> {
             Some(by) if self.kept && !matches!(list.kind, ExprKindIr::Binary(..)) => {
                 let v = self.eval(list, env)?;
                 if let Value::Zone(z) = v
-                    && let Some(part) = self.looked_up(by, z, cond, slot, env)
+                    && let Some(objs) = self.one_zone(z)
                 {
-                    return Ok(Items::of(part));
+                    return Ok(Items::of(self.looked_up(by, z, objs, cond, slot, env).unwrap_or(Part::Objs(objs))));
                 }
                 Ok(Items::of(self.part(v, list.span)?))
             }
@@ -78,27 +78,27 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The objects of zone instance `z` that can pass `cond`, looked up by `by`; none when they
-    /// cannot be, or are not yet (then the zone is walked).
-    fn looked_up(&self, by: Lookup, z: ZoneRef, cond: &ExprIr, slot: Slot, env: &mut Env) -> Option<Part<'a>> {
+    /// The objects `objs` of zone instance `z` that can pass `cond`, looked up by `by`; none when
+    /// they cannot be, or are not yet (then the zone is walked). (A shared zone's value never
+    /// names an owner: the checker refuses `p.pile`, the evaluator `q.pile`. So `z` is the
+    /// instance whose deep version its changes give.)
+    fn looked_up(&self, by: Lookup, z: ZoneRef, objs: &[ObjId], cond: &ExprIr, slot: Slot, env: &mut Env) -> Option<Part<'a>> {
         if !self.own_key(by.key) {
             return None;
         }
-        let objs = self.one_zone(z)?;
-        let z = self.instance(z);
         let stamp = self.state.zone_version(z);
         let index = {
             let mut memo = self.memo();
-            let i = match memo.lookups.iter().position(|s| s.zone == z && s.key == by.key) {
-                Some(i) => i,
+            let fresh = || Sighted { zone: z, key: by.key, stamp, seen: 0, tried: 0, index: Indexed::Not };
+            let s = match memo.lookups.iter().position(|s| s.zone == z && s.key == by.key) {
+                Some(i) => memo.lookups.get_mut(i)?,
                 None => {
-                    memo.lookups.push(Sighted { zone: z, key: by.key, stamp, seen: 0, tried: 0, index: Indexed::Not });
-                    memo.lookups.len() - 1
+                    memo.lookups.push(fresh());
+                    memo.lookups.last_mut()?
                 }
             };
-            let s = memo.lookups.get_mut(i)?;
             if s.stamp != stamp {
-                *s = Sighted { zone: z, key: by.key, stamp, seen: 0, tried: 0, index: Indexed::Not };
+                *s = fresh();
             }
             s.seen = s.seen.saturating_add(1);
             match &s.index {
@@ -131,15 +131,8 @@ impl<'a> Evaluator<'a> {
     /// How many times an index of zone instance `z` by `key` was tried (made, or found impossible)
     /// since the zone last changed: for the tests, which check it is once at most.
     pub fn indexes_tried(&self, z: ZoneRef, key: LookupKey) -> u32 {
-        let z = self.instance(z);
         let stamp = self.state.zone_version(z);
         self.memo().lookups.iter().find(|s| s.zone == z && s.key == key && s.stamp == stamp).map_or(0, |s| s.tried)
-    }
-
-    /// Zone instance `z` as its deep version is kept: a shared zone has one instance.
-    fn instance(&self, z: ZoneRef) -> ZoneRef {
-        let per_player = self.game.zone(z.zone).is_some_and(|d| d.per_player);
-        ZoneRef { zone: z.zone, owner: if per_player { z.owner } else { None } }
     }
 
     /// Whether an object's key is read from the object alone: its owner, its controller, or a
