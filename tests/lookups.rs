@@ -10,7 +10,7 @@
 mod common;
 
 use arbiter::ir::value::Value;
-use arbiter::ir::{ExprIr, ExprKindIr, Lookup, LookupKey};
+use arbiter::ir::{ExprIr, ExprKindIr, Lookup, LookupKey, Ty};
 use arbiter::runtime::Engine;
 use arbiter::runtime::eval::Evaluator;
 use arbiter::runtime::state::Env;
@@ -216,15 +216,14 @@ fn answers(
     let mut out = Vec::new();
     let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
     for (i, f) in game.funcs.iter().enumerate() {
-        let kinds: Vec<&str> = f.params.iter().map(|(n, _)| n.as_str()).collect();
-        let choices = |n: &str| match n {
-            "p" => players.clone(),
-            "o" => tokens.clone(),
+        let choices = |ty: &Ty| match ty {
+            Ty::Player => players.clone(),
+            Ty::Obj(_) => tokens.clone(),
             _ => keys.clone(),
         };
         let mut calls: Vec<Vec<Value>> = vec![vec![]];
-        for k in &kinds {
-            calls = calls.into_iter().flat_map(|c| choices(k).into_iter().map(move |v| [c.clone(), vec![v]].concat())).collect();
+        for (_, ty) in &f.params {
+            calls = calls.into_iter().flat_map(|c| choices(ty).into_iter().map(move |v| [c.clone(), vec![v]].concat())).collect();
         }
         for args in calls {
             let v = ev
