@@ -173,12 +173,26 @@ impl<'a> Evaluator<'a> {
         }
         for t in &a.targets {
             // Later targets may depend on earlier ones: assume the first legal choice.
-            match self.target_options(t, &mut env)?.into_iter().next() {
+            match self.first_target(t, &mut env)? {
                 None => return Ok(false),
                 Some(first) => set_slot(&mut env, t.slot, first),
             }
         }
         Ok(true)
+    }
+
+    /// The first of a target's legal choices, if it has one: the candidates after it are not
+    /// tested (whether a choice exists is all `can_use` asks; choosing lists them all).
+    fn first_target(&self, t: &TargetDef, env: &mut Env) -> RtResult<Option<Value>> {
+        let items = self.list_of(&t.from, env)?;
+        let Some(f) = &t.filter else { return Ok(items.iter().next().cloned()) };
+        for it in items.iter() {
+            set_slot(env, t.slot, it.clone());
+            if self.truth(f, env)? {
+                return Ok(Some(it.clone()));
+            }
+        }
+        Ok(None)
     }
 
     pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> RtResult<Vec<Value>> {

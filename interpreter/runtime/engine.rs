@@ -276,10 +276,10 @@ impl<'g> Engine<'g> {
                 // nothing: they would do nothing again (see `Game::always_reads`). Not while
                 // triggers wait: those run on top of the blocks, inside their check.
                 let walks = self.tracer.is_some_and(|t| t.walks_every_call());
-                let reads = if walks { None } else { super::memo::always_stamps(self.game, st) };
-                if reads.is_some() && reads == st.always_quiet && st.triggers.is_empty() {
+                if !walks && super::memo::always_still_quiet(self.game, st) {
                     continue;
                 }
+                let reads = if walks { None } else { super::memo::always_stamps(self.game, st) };
                 st.always_started = reads.map(|r| (r, st.version, st.log.len()));
                 st.checking = true;
                 st.frames.push(Frame { kind: FrameKind::Call { routine: Routine::Main, ret: None, holds: false }, env: u32::MAX });

@@ -28,6 +28,8 @@ pub struct Remembered {
 
 /// A function call remembered: its arguments, `you` and `self`, and its value.
 pub struct Call {
+    /// `call_hash` of the rest: a remembered call whose hash differs is passed over at once.
+    hash: u64,
     args: Vec<Value>,
     you: Option<Seat>,
     me: Option<ObjId>,
@@ -35,22 +37,48 @@ pub struct Call {
 }
 
 impl Call {
-    fn new(args: Vec<Value>, env: &Env, value: &Value) -> Call {
-        Call { args, you: env.you, me: env.self_obj, value: value.clone() }
+    fn new(hash: u64, args: Vec<Value>, env: &Env, value: &Value) -> Call {
+        Call { hash, args, you: env.you, me: env.self_obj, value: value.clone() }
     }
 
-    /// Whether this is the call with these arguments, `you` and `self`.
-    /// Lists are compared by at most `ARGS_WALKED` items: past that, it is taken as another call
-    /// (worked out again, never wrongly remembered).
+    /// Whether this is the call with these arguments, `you` and `self` (whose `call_hash` is
+    /// `hash`). Lists are compared by at most `ARGS_WALKED` items: past that, it is taken as
+    /// another call (worked out again, never wrongly remembered).
     #[inline]
-    fn is(&self, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> bool {
-        self.you == you && self.me == me && self.args.len() == args.len() && self.args.iter().zip(args).all(|(a, b)| same_arg(a, b))
+    fn is(&self, hash: u64, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> bool {
+        self.hash == hash
+            && self.you == you
+            && self.me == me
+            && self.args.len() == args.len()
+            && self.args.iter().zip(args).all(|(a, b)| same_arg(a, b))
     }
 
     /// As a remembered call of `r`, for the test that checks it.
     fn remembered(&self, r: Memoised) -> RememberedCall {
         (r, self.args.clone(), self.you, self.me, self.value.clone())
     }
+}
+
+/// A call's arguments, `you` and `self` as one number: the same call (`Call::is`) always gives
+/// the same number. Objects, players, names and numbers count by value; any other argument by
+/// its kind alone (two lists are told apart by `Call::is`).
+#[inline]
+fn call_hash(args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    you.hash(&mut h);
+    me.hash(&mut h);
+    for a in args {
+        std::mem::discriminant(a).hash(&mut h);
+        match a {
+            Value::Obj(x) => x.hash(&mut h),
+            Value::Sym(x) => x.hash(&mut h),
+            Value::Player(x) => x.hash(&mut h),
+            Value::Int(x) => x.hash(&mut h),
+            _ => {}
+        }
+    }
+    h.finish()
 }
 
 /// How many items of a list argument a remembered call's argument is compared by, at most.
@@ -201,6 +229,27 @@ pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u
     Some(numbers.into())
 }
 
+/// Whether the `always` blocks may be left unrun now: no trigger waits, and `always_stamps` would
+/// give what they read when they last all ran and left no mark (`State::always_quiet`). Worked
+/// out in place, without making the numbers: the engine asks at every quiet moment.
+pub(super) fn always_still_quiet(game: &Game, st: &State) -> bool {
+    let Some(quiet) = st.always_quiet.as_deref() else { return false };
+    if !st.triggers.is_empty() || game.always_reads.len() != game.always.len() || !memo_kept(st) {
+        return false;
+    }
+    let mut at = 0;
+    for deps in &game.always_reads {
+        let Some(deps) = deps.as_deref() else { return false };
+        let Some(now) = stamps(game, st, deps, &[], None, None) else { return false };
+        let now = now.as_slice();
+        if quiet.get(at..at + now.len()) != Some(now) {
+            return false;
+        }
+        at += now.len();
+    }
+    at == quiet.len()
+}
+
 /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`): the
 /// object's number and the derived globals' when the fact is local and memos are `kept`, else
 /// `key` (the evaluation's).
@@ -323,7 +372,11 @@ impl Memo {
         let found = self
             .across
             .get(&fid)
-            .and_then(|kept| kept.iter().find(|k| k.call.is(args, env.you, env.self_obj)))
+            .filter(|kept| !kept.is_empty())
+            .and_then(|kept| {
+                let hash = call_hash(args, env.you, env.self_obj);
+                kept.iter().find(|k| k.call.is(hash, args, env.you, env.self_obj))
+            })
             .filter(|k| *k.stamps == *stamps.as_slice())
             .map(|k| k.call.value.clone());
         let i = fid as usize;
@@ -346,8 +399,9 @@ impl Memo {
             *n = n.saturating_add(steps);
         }
         let kept = self.across.entry(fid).or_default();
-        let slot = kept.iter().position(|k| k.call.is(&args, env.you, env.self_obj));
-        let call = KeptCall { call: Call::new(args, env, value), stamps: stamps.as_slice().into(), made };
+        let hash = call_hash(&args, env.you, env.self_obj);
+        let slot = kept.iter().position(|k| k.call.is(hash, &args, env.you, env.self_obj));
+        let call = KeptCall { call: Call::new(hash, args, env, value), stamps: stamps.as_slice().into(), made };
         match slot.and_then(|i| kept.get_mut(i)) {
             Some(old) => *old = call,
             None => {
@@ -363,13 +417,15 @@ impl Memo {
     /// `self`.
     #[inline]
     pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
-        self.calls.get(&r)?.iter().find(|c| c.is(args, env.you, env.self_obj)).map(|c| c.value.clone())
+        let kept = self.calls.get(&r).filter(|kept| !kept.is_empty())?;
+        let hash = call_hash(args, env.you, env.self_obj);
+        kept.iter().find(|c| c.is(hash, args, env.you, env.self_obj)).map(|c| c.value.clone())
     }
 
     pub(super) fn remember(&mut self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
         let kept = self.calls.entry(r).or_default();
         if kept.len() < CALLS_KEPT {
-            kept.push(Call::new(args, env, value));
+            kept.push(Call::new(call_hash(&args, env.you, env.self_obj), args, env, value));
         }
     }
 
