@@ -16,12 +16,19 @@ struct Driver {
     port: u16,
 }
 
+/// Whether Chromium and ChromeDriver are installed: installed once for all the tests of this file,
+/// which start together (two installs at once fight over the package manager's lock, and the
+/// second fails).
+static INSTALLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
 impl Driver {
     fn start() -> Driver {
-        if !std::path::Path::new("/usr/bin/chromedriver").exists() {
-            let status = Command::new(root().join("tests/browser/install-chromium.sh")).status().expect("run install-chromium.sh");
-            assert!(status.success(), "the browser tests need Chromium and ChromeDriver: tests/browser/install-chromium.sh failed");
-        }
+        let installed = *INSTALLED.get_or_init(|| {
+            let there = |p: &str| std::path::Path::new(p).exists();
+            (there("/usr/bin/chromedriver") && there("/usr/bin/chromium"))
+                || Command::new(root().join("tests/browser/install-chromium.sh")).status().is_ok_and(|s| s.success())
+        });
+        assert!(installed, "the browser tests need Chromium and ChromeDriver: tests/browser/install-chromium.sh failed");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new("/usr/bin/chromedriver")
             .arg(format!("--port={port}"))

@@ -480,6 +480,9 @@ impl Checker {
             set_flag(&mut modified, f);
         }
         self.game.modified_fields = modified;
+        // What fields read (`reads::derived`) asks which fields objects' own modifiers change:
+        // set first, so that one finish works out both.
+        self.game.passive_fields = fields;
         let derived = reads::derived(&self.game);
         // What functions read depends on the functions and on what fields read: worked out again
         // only when either changed (a scenario file's cards can change the second).
@@ -491,7 +494,6 @@ impl Checker {
             self.mark_remembered();
         }
         self.game.always_reads = call_reads::always_reads(&self.game);
-        self.game.passive_fields = fields;
     }
 
     /// Mark the functions worth remembering: those that walk lists or zones, or call one that
