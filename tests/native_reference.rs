@@ -58,3 +58,23 @@ fn connect_four_native_playouts_end_as_the_rulebook_games_do() {
 fn a_game_without_a_native_reference_has_none() {
     assert!(native::playouts("bsg-ccg", 1, 0).is_none());
 }
+
+/// `arbiter bench`'s lines: the native reference is timed in rounds between Arbiter's (however few
+/// the games), for random bots only, and only for a game that has one. Only the shape is checked.
+#[test]
+fn bench_times_the_native_reference_in_rounds_for_random_bots_only() {
+    let bench = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("bench").args(args).output().unwrap();
+        assert!(out.status.success(), "bench {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let line = |out: &str| out.lines().find(|l| l.contains("native reference")).map(str::to_string);
+    for (games, rounds) in [("40", 10), ("3", 3)] {
+        let out = bench(&["tic-tac-toe", "--games", games]);
+        let l = line(&out).unwrap_or_else(|| panic!("no native line:\n{out}"));
+        assert!(l.contains(&format!("median of {rounds} rounds")), "{l}");
+        assert!(l.contains("same seeds, timed between rounds of Arbiter's games"), "{l}");
+    }
+    assert_eq!(line(&bench(&["tic-tac-toe", "--games", "3", "--bots", "greedy"])), None, "a ratio means something for random bots only");
+    assert_eq!(line(&bench(&["starship-battles", "--games", "1"])), None, "no native reference for this game");
+}

@@ -220,6 +220,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let engine = if o.profile { Engine::new(g).with_tracer(&profiler) } else { Engine::new(g) };
     let t1 = Instant::now();
     let mut totals = Totals::default();
+    let mut native = NativeClock::new(game, games, seed, plans.iter().all(BotPlan::all_random));
     for i in 0..games {
         let s = seed.wrapping_add(i);
         let players = counts.get(usize::try_from(i).unwrap_or(0) % counts.len()).copied().unwrap_or(g.min_players as usize);
@@ -233,9 +234,13 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         if totals.largest.as_ref().is_none_or(|l| st.log.len() > l.log.len()) {
             totals.largest = Some(st);
         }
+        if let Some(n) = native.as_mut() {
+            n.played(i, games, seed);
+        }
     }
     let Totals { decisions, events, turns, thinking, thoughts, sample, largest, mut reasons } = totals;
-    let secs = t1.elapsed().as_secs_f64();
+    // Arbiter's own time: the native reference's rounds between its games are left out.
+    let secs = native.as_ref().map_or_else(|| t1.elapsed().as_secs_f64(), |n| n.arbiter.as_secs_f64());
     let players = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
     let variants = if o.variants.is_empty() { String::new() } else { format!(", variants {}", o.variants.join(", ")) };
     let per_s = |n: u64| n as f64 / secs.max(1e-9);
@@ -261,10 +266,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
         outln!("{line}");
     }
-    // The native reference plays random games: a ratio to it means something for random bots only.
-    if thoughts == 0
-        && let Some(line) = native_ratio(game, games, seed, per_s(games))
-    {
+    if let Some(line) = native.and_then(|n| n.summary(game, games, seed)) {
         outln!("{line}");
     }
     match peak_kib() {
@@ -383,27 +385,89 @@ fn play_game(engine: &Engine, plan: BotPlan, players: usize, s: u64, first: bool
     Ok(st)
 }
 
-/// The native reference's games per second for the same seeds, measured now, and Arbiter's ratio to
-/// it; `None` for a game without one. The native games are played in rounds until a quarter of a
-/// second has passed, so that the clock's resolution doesn't matter.
-fn native_ratio(game: &str, games: u64, seed: u64, arbiter_per_s: f64) -> Option<String> {
-    let t = Instant::now();
-    let mut played = 0u64;
-    let mut last = native::playouts(game, games, seed)?;
-    played += last.games;
-    while t.elapsed().as_secs_f64() < 0.25 {
-        last = native::playouts(game, games, seed)?;
-        played += last.games;
+/// How many rounds the native reference is timed in, between rounds of Arbiter's games.
+const NATIVE_ROUNDS: u64 = 10;
+
+/// The native reference timed beside Arbiter, for a game that has one played by random bots (a
+/// ratio to it means something for random bots only): after each round of Arbiter's games, the
+/// same seeds played natively, so that both are timed under the same load (a shared machine's
+/// speed changes from second to second). The ratio given is the median of the rounds' ratios.
+struct NativeClock {
+    game: String,
+    /// Games a round.
+    round: u64,
+    /// The first game of this round (counted from 0), and when it started.
+    round_first: u64,
+    round_started: Instant,
+    /// Arbiter's time in all rounds so far.
+    arbiter: std::time::Duration,
+    native_games: u64,
+    native: std::time::Duration,
+    ratios: Vec<f64>,
+}
+
+impl NativeClock {
+    fn new(game: &str, games: u64, seed: u64, random_bots: bool) -> Option<NativeClock> {
+        native::playouts(game, 0, seed).filter(|_| random_bots && games > 0)?;
+        Some(NativeClock {
+            game: game.to_string(),
+            round: games.div_ceil(NATIVE_ROUNDS).max(1),
+            round_first: 0,
+            round_started: Instant::now(),
+            arbiter: std::time::Duration::ZERO,
+            native_games: 0,
+            native: std::time::Duration::ZERO,
+            ratios: Vec::new(),
+        })
     }
-    let native_per_s = played as f64 / t.elapsed().as_secs_f64().max(1e-9);
-    Some(format!(
-        "  native reference (tests/benches/native.rs), same seeds: {native_per_s:.0} games/s ({} and {} wins, {} draws); \
-         Arbiter is {:.0}× from native",
-        last.wins[0],
-        last.wins[1],
-        last.draws,
-        native_per_s / arbiter_per_s.max(1e-9)
-    ))
+
+    /// Game `i` (from 0) of `games` was just played: at the end of a round, the native reference
+    /// plays the round's seeds, again and again until it has run for half Arbiter's time on them
+    /// (and 5 ms at least, so that the clock's resolution doesn't matter).
+    fn played(&mut self, i: u64, games: u64, seed: u64) {
+        let done = i + 1;
+        if !done.is_multiple_of(self.round) && done != games {
+            return;
+        }
+        let arbiter = self.round_started.elapsed();
+        let count = done - self.round_first;
+        let first_seed = seed.wrapping_add(self.round_first);
+        let want = (arbiter / 2).max(std::time::Duration::from_millis(5));
+        let t = Instant::now();
+        let mut played = 0u64;
+        while played == 0 || t.elapsed() < want {
+            if native::playouts(&self.game, count, first_seed).is_none() {
+                break;
+            }
+            played += count;
+        }
+        let native = t.elapsed();
+        let rate = |n: u64, d: std::time::Duration| n as f64 / d.as_secs_f64().max(1e-9);
+        self.ratios.push(rate(played, native) / rate(count, arbiter));
+        self.arbiter += arbiter;
+        self.native += native;
+        self.native_games += played;
+        self.round_first = done;
+        self.round_started = Instant::now();
+    }
+
+    /// The line `bench` prints: the native reference's games per second, its results over the
+    /// same seeds, and Arbiter's ratio to it (the median of the rounds', with their range).
+    fn summary(mut self, game: &str, games: u64, seed: u64) -> Option<String> {
+        let last = native::playouts(game, games, seed)?;
+        self.ratios.sort_by(f64::total_cmp);
+        let median = *self.ratios.get(self.ratios.len() / 2)?;
+        let (low, high) = (self.ratios.first()?, self.ratios.last()?);
+        let native_per_s = self.native_games as f64 / self.native.as_secs_f64().max(1e-9);
+        Some(format!(
+            "  native reference (tests/benches/native.rs), same seeds, timed between rounds of Arbiter's games: {native_per_s:.0} games/s \
+             ({} and {} wins, {} draws); Arbiter is {median:.0}× from native (median of {} rounds, {low:.0}–{high:.0}×)",
+            last.wins[0],
+            last.wins[1],
+            last.draws,
+            self.ratios.len()
+        ))
+    }
 }
 
 /// The routines that take the most evaluation steps (`--profile`).
