@@ -51,7 +51,7 @@ gadget "Gadget" {
   }
   use "the second target fits only a later choice of the first" {
     target a from pile where a.n >= 2
-    target b from pile where b.n == a.n + 2
+    target b from pile where b.n == a.n - 2
     do { }
   }
   use "a later candidate would stop the condition" {
@@ -99,7 +99,7 @@ fn can_use_takes_each_targets_first_legal_choice() {
     assert_eq!(
         usable(3).unwrap(),
         Value::Bool(false),
-        "a's first legal choice is `two`, and no b is two more: the later choice `three` is not tried"
+        "a's first legal choice is `two`, and no b is two less: the later choice `three` (and `one` for b) is not tried"
     );
     // `one` is legal; `two` would divide by zero, but it comes after the first legal choice.
     assert_eq!(usable(4).unwrap(), Value::Bool(true), "the candidates after the first legal one are not tested");

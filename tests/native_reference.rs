@@ -69,7 +69,7 @@ fn bench_times_the_native_reference_in_rounds_for_random_bots_only() {
         String::from_utf8(out.stdout).unwrap()
     };
     let line = |out: &str| out.lines().find(|l| l.contains("native reference")).map(str::to_string);
-    for (games, rounds) in [("40", 10), ("3", 3)] {
+    for (games, rounds) in [("40", 10), ("11", 10), ("25", 10), ("3", 3)] {
         let out = bench(&["tic-tac-toe", "--games", games]);
         let l = line(&out).unwrap_or_else(|| panic!("no native line:\n{out}"));
         assert!(l.contains(&format!("median of {rounds} rounds")), "{l}");

@@ -394,8 +394,8 @@ const NATIVE_ROUNDS: u64 = 10;
 /// speed changes from second to second). The ratio given is the median of the rounds' ratios.
 struct NativeClock {
     game: String,
-    /// Games a round.
-    round: u64,
+    /// Rounds ended so far.
+    rounds: u64,
     /// The first game of this round (counted from 0), and when it started.
     round_first: u64,
     round_started: Instant,
@@ -411,7 +411,7 @@ impl NativeClock {
         native::playouts(game, 0, seed).filter(|_| random_bots && games > 0)?;
         Some(NativeClock {
             game: game.to_string(),
-            round: games.div_ceil(NATIVE_ROUNDS).max(1),
+            rounds: 0,
             round_first: 0,
             round_started: Instant::now(),
             arbiter: std::time::Duration::ZERO,
@@ -421,14 +421,17 @@ impl NativeClock {
         })
     }
 
-    /// Game `i` (from 0) of `games` was just played: at the end of a round, the native reference
-    /// plays the round's seeds, again and again until it has run for half Arbiter's time on them
-    /// (and 5 ms at least, so that the clock's resolution doesn't matter).
+    /// Game `i` (from 0) of `games` was just played: at the end of a round (round k ends once k
+    /// tenths of the games are played, so that there are ten rounds of as near the same size as
+    /// can be, or one a game when there are fewer than ten), the native reference plays the round's
+    /// seeds, again and again until it has run for half Arbiter's time on them (and 5 ms at least,
+    /// so that the clock's resolution doesn't matter).
     fn played(&mut self, i: u64, games: u64, seed: u64) {
         let done = i + 1;
-        if !done.is_multiple_of(self.round) && done != games {
+        if done.saturating_mul(NATIVE_ROUNDS) < (self.rounds + 1).saturating_mul(games) {
             return;
         }
+        self.rounds += 1;
         let arbiter = self.round_started.elapsed();
         let count = done - self.round_first;
         let first_seed = seed.wrapping_add(self.round_first);
@@ -456,7 +459,9 @@ impl NativeClock {
     fn summary(mut self, game: &str, games: u64, seed: u64) -> Option<String> {
         let last = native::playouts(game, games, seed)?;
         self.ratios.sort_by(f64::total_cmp);
-        let median = *self.ratios.get(self.ratios.len() / 2)?;
+        let n = self.ratios.len();
+        // The middle ratio, or the mean of the two middle ones.
+        let median = (self.ratios.get((n.max(1) - 1) / 2)? + self.ratios.get(n / 2)?) / 2.0;
         let (low, high) = (self.ratios.first()?, self.ratios.last()?);
         let native_per_s = self.native_games as f64 / self.native.as_secs_f64().max(1e-9);
         Some(format!(

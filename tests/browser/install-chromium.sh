@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser tests (tests/browser.rs) drive: Debian's Chromium and ChromeDriver.
-# Run by the tests themselves, and by .ci/run, when /usr/bin/chromedriver is missing.
+# Run by .ci/run, and by the tests themselves (once a run) when Chromium or ChromeDriver is missing;
+# it does nothing when both are there.
 set -euo pipefail
 if [ -x /usr/bin/chromedriver ] && [ -x /usr/bin/chromium ]; then
   exit 0
