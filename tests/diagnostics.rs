@@ -404,3 +404,28 @@ fn a_second_declaration_is_read_with_its_own_parameters() {
     assert!(out.contains("`nth` is a built-in function"), "{out}");
     assert!(out.contains("expected a number, found a text"), "{out}");
 }
+
+/// `check --game G` gives the game of files that do not tell it; a file that tells its own (by its
+/// folder, its `for` line or its scenario's `game`) is checked with that game. (`--game` checked
+/// every file as G: `check --game tic-tac-toe` found 1,576 false errors in the repository.)
+#[test]
+fn check_game_flag_is_for_files_that_do_not_tell_their_game() {
+    use arbiter::check_files::check_files;
+    let p = project();
+    let own = [p.root.join("rulebooks/bsg-ccg"), p.root.join("tests/examples/starship-battles"), p.root.join("tests/rulings/connect-four")];
+    let checked = check_files(&p, &own, Some("tic-tac-toe"), &[]);
+    assert!(checked.files > 20, "the folders' files are checked");
+    assert_eq!(checked.errors(), 0, "{} {:?}", checked.rendered(), checked.unplaced());
+    // A file that says nothing takes the flag's game (and checks with it: its only item is a
+    // function of tic-tac-toe's board).
+    let dir = tempfile::Builder::new().prefix("arbiter-diag-flag-").tempdir().unwrap();
+    let path = dir.path().join("loose.arb");
+    std::fs::write(&path, "func centre_mark() = nth(board, 4).mark\n").unwrap();
+    let checked = check_files(&p, std::slice::from_ref(&path), Some("tic-tac-toe"), &[]);
+    assert_eq!(checked.errors(), 0, "{}", checked.rendered());
+    assert!(checked.unplaced().is_empty());
+    let checked = check_files(&p, std::slice::from_ref(&path), Some("connect-four"), &[]);
+    assert!(checked.rendered().contains("board"), "checked as Connect Four, which has no `board`: {}", checked.rendered());
+    let checked = check_files(&p, std::slice::from_ref(&path), None, &[]);
+    assert_eq!(checked.unplaced().len(), 1, "without the flag its game is unknown");
+}

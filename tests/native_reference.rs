@@ -73,8 +73,12 @@ fn bench_times_the_native_reference_in_rounds_for_random_bots_only() {
         let out = bench(&["tic-tac-toe", "--games", games]);
         let l = line(&out).unwrap_or_else(|| panic!("no native line:\n{out}"));
         assert!(l.contains(&format!("median of {rounds} rounds")), "{l}");
-        assert!(l.contains("same seeds, timed between rounds of Arbiter's games"), "{l}");
+        assert!(l.contains("the same seed numbers, timed between rounds of Arbiter's games"), "{l}");
+        assert!(l.contains("× slower (median of"), "{l}");
     }
     assert_eq!(line(&bench(&["tic-tac-toe", "--games", "3", "--bots", "greedy"])), None, "a ratio means something for random bots only");
     assert_eq!(line(&bench(&["starship-battles", "--games", "1"])), None, "no native reference for this game");
+    let zero = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).args(["bench", "tic-tac-toe", "--games", "0"]).output().unwrap();
+    assert_eq!(zero.status.code(), Some(2), "no games: refused");
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("`--games 0`: play at least one game"));
 }

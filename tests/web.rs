@@ -273,7 +273,7 @@ fn the_server_refuses_cleanly_and_the_game_goes_on() {
     assert!(msg.contains("`wizard` is not a kind of player"), "{msg}");
     let (status, msg) = error(s.json("POST", "/api/tables", Some(json!({ "game": "tic-tac-toe", "seats": ["human"] })), None));
     assert_eq!(status, 400);
-    assert!(msg.contains("2 to 2 players"), "{msg}");
+    assert!(msg.contains("is for 2 players, not 1"), "{msg}");
 }
 
 #[test]
@@ -558,10 +558,10 @@ fn a_table_that_cannot_start_is_a_diagnostic_with_its_message_and_help() {
     let Err(e) = Table::start(&project, "tic-tac-toe", &[], vec![SeatKind::Human; 3], 1) else { panic!("three seats at tic-tac-toe") };
     assert!(matches!(e, TableError::Players { players: 3, .. }), "{e:?}");
     let message = e.to_string();
-    assert!(message.ends_with("is for 2 to 2 players, not 3"), "{message}");
+    assert!(message.ends_with("is for 2 players, not 3"), "{message}");
     let d = Diag::from(e);
     assert_eq!(d.message, message);
-    assert_eq!(d.help.as_deref(), Some("choose 2 to 2 seats"));
+    assert_eq!(d.help.as_deref(), Some("choose 2 seats"));
     let Err(e) = Table::start(&project, "tic-tac-toe", &["no-such-variant".to_string()], vec![SeatKind::Human; 2], 1) else {
         panic!("an unknown variant")
     };

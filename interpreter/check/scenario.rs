@@ -106,7 +106,12 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
         if h.players < c.game.min_players as usize || h.players > c.game.max_players as usize {
             c.error(Diag::error(
                 s.id.span,
-                format!("`{}` is for {} to {} players, not {}", c.game.name, c.game.min_players, c.game.max_players, h.players),
+                format!(
+                    "`{}` is for {} players, not {}",
+                    c.game.name,
+                    arbiter_ir::player_counts(c.game.min_players, c.game.max_players),
+                    h.players
+                ),
             ));
         }
         let mut sc = Scope::new();

@@ -182,6 +182,10 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         return 2;
     };
     let (games, seed) = (o.games, o.seed);
+    if games == 0 {
+        eprintln!("error: `--games 0`: play at least one game");
+        return 2;
+    }
     let t0 = Instant::now();
     let loaded = project.load(game, &o.variants, &[]);
     let parse_check = t0.elapsed();
@@ -203,7 +207,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
     };
     if let Some(n) = counts.iter().find(|n| **n < g.min_players as usize || **n > g.max_players as usize) {
-        eprintln!("error: {game} is for {} to {} players, not {n}", g.min_players, g.max_players);
+        eprintln!("error: {game} is for {} players, not {n}", crate::ir::player_counts(g.min_players, g.max_players));
         return 2;
     }
     let mut plans = Vec::new();
@@ -262,7 +266,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         let files = FileNumbers::of(&g.files);
         let mut line = format!("  a state after {} decisions: {}", st.decisions, measure(st, &files));
         if let Some(l) = &largest {
-            line.push_str(&format!("; the largest (end of a {}-decision game): {}", l.decisions, measure(l, &files)));
+            line.push_str(&format!("; the largest (the end of a game of {} decisions): {}", l.decisions, measure(l, &files)));
         }
         outln!("{line}");
     }
@@ -465,8 +469,8 @@ impl NativeClock {
         let (low, high) = (self.ratios.first()?, self.ratios.last()?);
         let native_per_s = self.native_games as f64 / self.native.as_secs_f64().max(1e-9);
         Some(format!(
-            "  native reference (tests/benches/native.rs), same seeds, timed between rounds of Arbiter's games: {native_per_s:.0} games/s \
-             ({} and {} wins, {} draws); Arbiter is {median:.0}× from native (median of {} rounds, {low:.0}–{high:.0}×)",
+            "  native reference (tests/benches/native.rs), the same seed numbers, timed between rounds of Arbiter's games: {native_per_s:.0} games/s \
+             (first player {} wins, second {}, {} draws); Arbiter is {median:.0}× slower (median of {} rounds, {low:.0}–{high:.0}×)",
             last.wins[0],
             last.wins[1],
             last.draws,

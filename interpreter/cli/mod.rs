@@ -50,7 +50,8 @@ pub enum Command {
     Check {
         /// Files or folders (default: every rulebook, card and scenario file).
         paths: Vec<PathBuf>,
-        /// The game for files whose place does not tell it (otherwise `for GAME` in the file).
+        /// The game for files that do not tell it themselves (by their folder, a `for GAME` line or a
+        /// scenario's `game`).
         #[arg(long)]
         game: Option<String>,
         /// Check with this variant switched on, everywhere (repeatable; every variant is checked on

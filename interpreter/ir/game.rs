@@ -38,6 +38,11 @@ pub fn cite_ranges(cite: &str) -> Option<Vec<(char, u32, u32)>> {
     if out.is_empty() { None } else { Some(out) }
 }
 
+/// How many players a game is for, as messages say it: `2`, or `3 to 6`.
+pub fn player_counts(min: u8, max: u8) -> String {
+    if min == max { min.to_string() } else { format!("{min} to {max}") }
+}
+
 impl Game {
     /// The innermost section holding the first range a citation names (or else its first line), as
     /// `source — Title` (just the title where the game cites several texts: its sections' titles

@@ -138,9 +138,10 @@ fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forc
     let mut by_game: IndexMap<String, Vec<PathBuf>> = IndexMap::new();
     let mut report = Report::default();
     let mut unknown = Vec::new();
-    // Which game each file is for (parsing, on all cores, those whose folder does not tell).
+    // Which game each file is for (parsing, on all cores, those whose folder does not tell): what
+    // the file says (its folder, `for` line or scenario's `game`), else `--game`.
     let games_of: Vec<Option<String>> =
-        files.par_iter().map(|f| if f.exists() { game_flag.map(String::from).or_else(|| game_of(project, f)) } else { None }).collect();
+        files.par_iter().map(|f| if f.exists() { game_of(project, f).or_else(|| game_flag.map(String::from)) } else { None }).collect();
     for (f, game) in files.iter().zip(games_of) {
         if !f.exists() {
             unknown.push(format!("no such file or folder: {}", f.display()));

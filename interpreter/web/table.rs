@@ -66,7 +66,7 @@ pub enum TableError {
     #[error("{game} does not load: {}", .first.as_ref().map_or("", |d| d.message.as_str()))]
     Rules { game: String, first: Option<Box<Diag>> },
     /// The game is for `min` to `max` players.
-    #[error("{title} is for {min} to {max} players, not {players}")]
+    #[error("{title} is for {} players, not {players}", arbiter_ir::player_counts(*.min, *.max))]
     Players { title: String, min: u8, max: u8, players: usize },
     #[error(transparent)]
     Bots(#[from] BotPlanError),
@@ -87,7 +87,9 @@ impl TableError {
                 Diag::error(span, self.to_string())
                     .help(help.unwrap_or_else(|| "`arbiter check` shows every error in the game's files".into()))
             }
-            TableError::Players { min, max, .. } => Diag::error(Span::NONE, self.to_string()).help(format!("choose {min} to {max} seats")),
+            TableError::Players { min, max, .. } => {
+                Diag::error(Span::NONE, self.to_string()).help(format!("choose {} seats", arbiter_ir::player_counts(*min, *max)))
+            }
             TableError::Bots(e) => e.to_diag(),
             TableError::Decks(e) => e.to_diag(),
             TableError::Setup(e) => e.to_diag(),

@@ -4,7 +4,10 @@
 //! The semantics are the random bots' (`agents::RandomAgent`): at each decision a generator made
 //! from the game's seed, the decision count and the seat picks uniformly among the legal moves, in
 //! the order the rulebook offers them; the game is checked after every move as the rulebook checks
-//! it (tic-tac-toe: all eight lines; Connect Four: the lines through the disc just dropped). What
+//! it (tic-tac-toe: all eight lines; Connect Four: the lines through the disc just dropped). (The
+//! bot also stirs in the length of the game's log, which these playouts do not keep, so one seed
+//! plays another game here: the games end in the same proportions over many seeds, which
+//! `tests/native_reference.rs` checks, and each decision costs the same generator.) What
 //! the interpreter does beyond this (the event log, the effect stack, options with labels) is its
 //! overhead, and the ratio shows it.
 //!
