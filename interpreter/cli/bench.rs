@@ -206,8 +206,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             return 2;
         }
     };
-    if let Some(n) = counts.iter().find(|n| **n < g.min_players as usize || **n > g.max_players as usize) {
-        eprintln!("error: {game} is for {} players, not {n}", crate::ir::player_counts(g.min_players, g.max_players));
+    if let Some(wrong) = counts.iter().find_map(|n| g.wrong_player_count(*n)) {
+        eprintln!("error: {wrong}");
         return 2;
     }
     let mut plans = Vec::new();
@@ -239,7 +239,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             totals.largest = Some(st);
         }
         if let Some(n) = native.as_mut() {
-            n.played(i, games, seed);
+            n.played(i);
         }
     }
     let Totals { decisions, events, turns, thinking, thoughts, sample, largest, mut reasons } = totals;
@@ -270,7 +270,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         }
         outln!("{line}");
     }
-    if let Some(line) = native.and_then(|n| n.summary(game, games, seed)) {
+    if let Some(line) = native.and_then(NativeClock::summary) {
         outln!("{line}");
     }
     match peak_kib() {
@@ -398,6 +398,9 @@ const NATIVE_ROUNDS: u64 = 10;
 /// speed changes from second to second). The ratio given is the median of the rounds' ratios.
 struct NativeClock {
     game: String,
+    /// The games played, and the first's seed.
+    games: u64,
+    seed: u64,
     /// Rounds ended so far.
     rounds: u64,
     /// The first game of this round (counted from 0), and when it started.
@@ -412,9 +415,11 @@ struct NativeClock {
 
 impl NativeClock {
     fn new(game: &str, games: u64, seed: u64, random_bots: bool) -> Option<NativeClock> {
-        native::playouts(game, 0, seed).filter(|_| random_bots && games > 0)?;
+        native::playouts(game, 0, seed).filter(|_| random_bots)?;
         Some(NativeClock {
             game: game.to_string(),
+            games,
+            seed,
             rounds: 0,
             round_first: 0,
             round_started: Instant::now(),
@@ -425,20 +430,20 @@ impl NativeClock {
         })
     }
 
-    /// Game `i` (from 0) of `games` was just played: at the end of a round (round k ends once k
+    /// Game `i` (from 0) was just played: at the end of a round (round k ends once k
     /// tenths of the games are played, so that there are ten rounds of as near the same size as
     /// can be, or one a game when there are fewer than ten), the native reference plays the round's
     /// seeds, again and again until it has run for half Arbiter's time on them (and 5 ms at least,
     /// so that the clock's resolution doesn't matter).
-    fn played(&mut self, i: u64, games: u64, seed: u64) {
+    fn played(&mut self, i: u64) {
         let done = i + 1;
-        if done.saturating_mul(NATIVE_ROUNDS) < (self.rounds + 1).saturating_mul(games) {
+        if done.saturating_mul(NATIVE_ROUNDS) < (self.rounds + 1).saturating_mul(self.games) {
             return;
         }
         self.rounds += 1;
         let arbiter = self.round_started.elapsed();
         let count = done - self.round_first;
-        let first_seed = seed.wrapping_add(self.round_first);
+        let first_seed = self.seed.wrapping_add(self.round_first);
         let want = (arbiter / 2).max(std::time::Duration::from_millis(5));
         let t = Instant::now();
         let mut played = 0u64;
@@ -460,8 +465,8 @@ impl NativeClock {
 
     /// The line `bench` prints: the native reference's games per second, its results over the
     /// same seeds, and Arbiter's ratio to it (the median of the rounds', with their range).
-    fn summary(mut self, game: &str, games: u64, seed: u64) -> Option<String> {
-        let last = native::playouts(game, games, seed)?;
+    fn summary(mut self) -> Option<String> {
+        let last = native::playouts(&self.game, self.games, self.seed)?;
         self.ratios.sort_by(f64::total_cmp);
         let n = self.ratios.len();
         // The middle ratio, or the mean of the two middle ones.

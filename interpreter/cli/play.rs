@@ -181,8 +181,8 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     };
     let game = &built.game;
     let players = o.players.unwrap_or(game.min_players as usize);
-    if players < game.min_players as usize || players > game.max_players as usize {
-        eprintln!("error: {} is for {} players, not {players}", game.name, crate::ir::player_counts(game.min_players, game.max_players));
+    if let Some(wrong) = game.wrong_player_count(players) {
+        eprintln!("error: {wrong}");
         return 2;
     }
     if let Some(&seat) = o.view.iter().chain(&o.humans).find(|s| **s == 0 || usize::from(**s) > players) {

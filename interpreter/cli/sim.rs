@@ -126,12 +126,8 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         let Ok(built) = &l.result else { return 1 };
         let game = &built.game;
         players = o.players.unwrap_or(game.min_players as usize);
-        if players < game.min_players as usize || players > game.max_players as usize {
-            eprintln!(
-                "error: {} is for {} players, not {players}",
-                game.name,
-                crate::ir::player_counts(game.min_players, game.max_players)
-            );
+        if let Some(wrong) = game.wrong_player_count(players) {
+            eprintln!("error: {wrong}");
             return 2;
         }
         let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| Ok(choose_decks_by(game, players, &given)?));

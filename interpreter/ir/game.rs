@@ -44,6 +44,13 @@ pub fn player_counts(min: u8, max: u8) -> String {
 }
 
 impl Game {
+    /// Why `players` players can't play this game (`tic-tac-toe is for 2 players, not 3`), if they
+    /// can't.
+    pub fn wrong_player_count(&self, players: usize) -> Option<String> {
+        (players < usize::from(self.min_players) || players > usize::from(self.max_players))
+            .then(|| format!("{} is for {} players, not {players}", self.name, player_counts(self.min_players, self.max_players)))
+    }
+
     /// The innermost section holding the first range a citation names (or else its first line), as
     /// `source — Title` (just the title where the game cites several texts: its sections' titles
     /// name their text).

@@ -184,31 +184,39 @@ impl<'a> Evaluator<'a> {
     /// The first of a target's legal choices, if it has one: the candidates after it are not
     /// tested (whether a choice exists is all `can_use` asks; choosing lists them all).
     fn first_target(&self, t: &TargetDef, env: &mut Env) -> RtResult<Option<Value>> {
-        let items = self.list_of(&t.from, env)?;
-        let Some(f) = &t.filter else { return Ok(items.iter().next().cloned()) };
-        for it in items.iter() {
-            set_slot(env, t.slot, it.clone());
-            if self.truth(f, env)? {
-                return Ok(Some(it.clone()));
-            }
-        }
-        Ok(None)
+        let mut first = None;
+        self.legal_targets(t, env, |v| {
+            first = Some(v);
+            false
+        })?;
+        Ok(first)
     }
 
     pub fn target_options(&self, t: &TargetDef, env: &mut Env) -> RtResult<Vec<Value>> {
-        let items = self.list_of(&t.from, env)?;
         let mut out = Vec::new();
+        self.legal_targets(t, env, |v| {
+            out.push(v);
+            true
+        })?;
+        Ok(out)
+    }
+
+    /// A target's legal choices, in its list's order, each to `take` while it says go on (the
+    /// candidates after are not tested).
+    fn legal_targets(&self, t: &TargetDef, env: &mut Env, mut take: impl FnMut(Value) -> bool) -> RtResult<()> {
+        let items = self.list_of(&t.from, env)?;
         for it in items.iter() {
-            match &t.filter {
-                None => out.push(it.clone()),
+            let legal = match &t.filter {
+                None => true,
                 Some(f) => {
                     set_slot(env, t.slot, it.clone());
-                    if self.truth(f, env)? {
-                        out.push(it.clone());
-                    }
+                    self.truth(f, env)?
                 }
+            };
+            if legal && !take(it.clone()) {
+                break;
             }
         }
-        Ok(out)
+        Ok(())
     }
 }

@@ -83,7 +83,7 @@ impl<'a> Evaluator<'a> {
             return self.step(e, |evaluator| evaluator.joined(l, r, env, e.span));
         }
         let v = self.eval(e, env)?;
-        Ok(Items { first: self.part(v, e.span)?, second: None })
+        Ok(Items::of(self.part(v, e.span)?))
     }
 
     fn joined(&self, l: &ExprIr, r: &ExprIr, env: &mut Env, span: Span) -> RtResult<Items<'a>> {
@@ -101,7 +101,7 @@ impl<'a> Evaluator<'a> {
         }
         // Anything else is what `+` makes of it, and must be a list.
         let v = self.apply(BinaryOperator::Add, a, b, l, r, span)?;
-        Ok(Items { first: self.part(v, span)?, second: None })
+        Ok(Items::of(self.part(v, span)?))
     }
 
     pub(super) fn part(&self, v: Value, span: Span) -> RtResult<Part<'a>> {

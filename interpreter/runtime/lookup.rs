@@ -29,29 +29,11 @@
 
 use super::eval::{Evaluator, set_slot};
 use super::items::{Items, Part};
-use super::memo::{Code, Index, Indexed, Sighted};
+use super::memo::{Index, Indexed, Sighted, code};
 use super::state::Env;
 use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_ir::*;
 use std::sync::Arc;
-
-/// A plain value as a key (`Code`): its kind and its bits. Two values have the same code exactly
-/// when the evaluator's `==` finds them equal (`Evaluator::equal`: values of different kinds never
-/// are).
-fn code(v: &Value) -> Option<Code> {
-    Some(match v {
-        Value::None => (0, 0),
-        Value::Bool(b) => (1, u64::from(*b)),
-        Value::Int(i) => (2, u64::from_ne_bytes(i.to_ne_bytes())),
-        Value::Sym(s) => (3, u64::from(*s)),
-        Value::Player(p) => (4, u64::from(*p)),
-        Value::Obj(o) => (5, u64::from(*o)),
-        Value::Def(d) => (6, u64::from(*d)),
-        Value::Zone(z) => (7, u64::from(z.zone) << 32 | z.owner.map_or(u64::from(u32::MAX), u64::from)),
-        Value::Proc(p) => (8, u64::from(*p)),
-        _ => return None,
-    })
-}
 
 /// A zone is indexed the third time it is looked up by one key unchanged; the first two walk it.
 /// Indexing costs about two walks: a board walked twice between two moves (indexed at the second

@@ -60,8 +60,8 @@ impl Call {
 }
 
 /// A call's arguments, `you` and `self` as one number: the same call (`Call::is`) always gives
-/// the same number. Objects, players, names and numbers count by value; any other argument by
-/// its kind alone (two lists are told apart by `Call::is`).
+/// the same number. Plain values count by their `code`; any other argument by its kind alone (two
+/// lists are told apart by `Call::is`).
 #[inline]
 fn call_hash(args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -69,13 +69,9 @@ fn call_hash(args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> u64 {
     you.hash(&mut h);
     me.hash(&mut h);
     for a in args {
-        std::mem::discriminant(a).hash(&mut h);
-        match a {
-            Value::Obj(x) => x.hash(&mut h),
-            Value::Sym(x) => x.hash(&mut h),
-            Value::Player(x) => x.hash(&mut h),
-            Value::Int(x) => x.hash(&mut h),
-            _ => {}
+        match code(a) {
+            Some(c) => c.hash(&mut h),
+            None => std::mem::discriminant(a).hash(&mut h),
         }
     }
     h.finish()
@@ -219,14 +215,12 @@ pub(super) fn memo_kept(st: &State) -> bool {
 /// memos are kept (`memo_kept`), when each block's reads are bounded. (An engine that walks every
 /// call runs them every time.)
 pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u64]>> {
-    if game.always_reads.len() != game.always.len() || !memo_kept(st) {
-        return None;
-    }
     let mut numbers = Vec::new();
-    for deps in &game.always_reads {
-        numbers.extend_from_slice(stamps(game, st, deps.as_deref()?, &[], None, None)?.as_slice());
-    }
-    Some(numbers.into())
+    each_always_stamps(game, st, |now| {
+        numbers.extend_from_slice(now);
+        true
+    })
+    .then(|| numbers.into())
 }
 
 /// Whether the `always` blocks may be left unrun now: no trigger waits, and `always_stamps` would
@@ -234,20 +228,26 @@ pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u
 /// out in place, without making the numbers: the engine asks at every quiet moment.
 pub(super) fn always_still_quiet(game: &Game, st: &State) -> bool {
     let Some(quiet) = st.always_quiet.as_deref() else { return false };
-    if !st.triggers.is_empty() || game.always_reads.len() != game.always.len() || !memo_kept(st) {
+    if !st.triggers.is_empty() {
         return false;
     }
     let mut at = 0;
-    for deps in &game.always_reads {
-        let Some(deps) = deps.as_deref() else { return false };
-        let Some(now) = stamps(game, st, deps, &[], None, None) else { return false };
-        let now = now.as_slice();
-        if quiet.get(at..at + now.len()) != Some(now) {
-            return false;
-        }
+    each_always_stamps(game, st, |now| {
+        let same = quiet.get(at..at + now.len()) == Some(now);
         at += now.len();
+        same
+    }) && at == quiet.len()
+}
+
+/// Each `always` block's numbers now, in order, to `visit`, while it says go on: whether they all
+/// could be made and were visited (see `always_stamps`).
+fn each_always_stamps(game: &Game, st: &State, mut visit: impl FnMut(&[u64]) -> bool) -> bool {
+    if game.always_reads.len() != game.always.len() || !memo_kept(st) {
+        return false;
     }
-    at == quiet.len()
+    game.always_reads
+        .iter()
+        .all(|deps| deps.as_deref().and_then(|deps| stamps(game, st, deps, &[], None, None)).is_some_and(|now| visit(now.as_slice())))
 }
 
 /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`): the
@@ -496,8 +496,26 @@ impl Index {
     }
 }
 
-/// A plain value as a key of an index: its kind and its bits (`lookup::code`).
+/// A plain value as a key of an index, or in a call's hash: its kind and its bits (`code`).
 pub(super) type Code = (u8, u64);
+
+/// A plain value as a `Code`. Two values have the same code exactly when the evaluator's `==`
+/// finds them equal (`Evaluator::equal`: values of different kinds never are), as the derived
+/// `==` does; other values (lists, texts, amounts, ...) have none.
+pub(super) fn code(v: &Value) -> Option<Code> {
+    Some(match v {
+        Value::None => (0, 0),
+        Value::Bool(b) => (1, u64::from(*b)),
+        Value::Int(i) => (2, u64::from_ne_bytes(i.to_ne_bytes())),
+        Value::Sym(s) => (3, u64::from(*s)),
+        Value::Player(p) => (4, u64::from(*p)),
+        Value::Obj(o) => (5, u64::from(*o)),
+        Value::Def(d) => (6, u64::from(*d)),
+        Value::Zone(z) => (7, u64::from(z.zone) << 32 | z.owner.map_or(u64::from(u32::MAX), u64::from)),
+        Value::Proc(p) => (8, u64::from(*p)),
+        _ => return None,
+    })
+}
 
 /// What the lookups of one zone instance by one key have met (see `Memo::lookups`): the zone's
 /// deep version they are for, how many there were at it, and the index once made (or tried).
