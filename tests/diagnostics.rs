@@ -429,3 +429,12 @@ fn check_game_flag_is_for_files_that_do_not_tell_their_game() {
     let checked = check_files(&p, std::slice::from_ref(&path), None, &[]);
     assert_eq!(checked.unplaced().len(), 1, "without the flag its game is unknown");
 }
+
+/// `or` after a whole statement (`expect not finished or ..`, read as if the statement were a
+/// condition) says the statement cannot be joined, not that `or` is a name to be renamed.
+#[test]
+fn a_whole_expect_joined_with_or_says_it_cannot_be_joined() {
+    let text = report(&project().root.join("tests/bad/68-expect-not-finished-joined.arb"));
+    assert!(text.contains("`expect finished` and `expect not finished` are whole statements"), "{text}");
+    assert!(!text.contains("name it"), "{text}");
+}

@@ -76,6 +76,8 @@ pub struct Checker {
     declared: Arc<NameMap<Span>>,
     /// Words written in fields of type `any`, checked once every definition is read.
     pub loose_words: Vec<(Sym, Span)>,
+    /// How deep lowering has recursed (expressions and blocks; see `Checker::deeper`).
+    depth: u32,
 }
 
 /// An item with the role of the file it came from.
@@ -107,6 +109,21 @@ impl std::ops::Deref for ItemRef<'_> {
 }
 
 impl Checker {
+    /// Lowering recurses as deeply as the source nests (bounded: `EXPR_NESTING` levels in one
+    /// expression, `NESTING_LIMIT` brackets), and may run on a thread with a small stack. Every
+    /// `DEPTH_CHECKED`th level makes sure there is room for the levels up to the next one (about
+    /// 1.3 KB each, measured) and moves to a new stack if not (asking at every level, as each
+    /// recursive call did, cost 0.5% of checking every file).
+    #[inline]
+    pub(crate) fn deeper<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        const DEPTH_CHECKED: u32 = 8;
+        self.depth += 1;
+        let r =
+            if self.depth.is_multiple_of(DEPTH_CHECKED) { stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || f(self)) } else { f(self) };
+        self.depth -= 1;
+        r
+    }
+
     pub fn new(files: Vec<SourceFile>) -> Self {
         let game = Game {
             name: String::new(),
@@ -185,6 +202,7 @@ impl Checker {
             check_params: Default::default(),
             declared: Default::default(),
             loose_words: vec![],
+            depth: 0,
         }
     }
 

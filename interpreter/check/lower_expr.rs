@@ -34,7 +34,7 @@ impl Checker {
     }
 
     pub fn lower_expr(&mut self, e: &ast::Expr, sc: &mut Scope, cx: &LowerContext) -> (ExprIr, Ty) {
-        let (x, t) = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_expr_inner(e, sc, cx));
+        let (x, t) = self.deeper(|c| c.lower_expr_inner(e, sc, cx));
         (super::fold::fold(x, &self.game.consts), t)
     }
 

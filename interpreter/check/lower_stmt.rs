@@ -11,7 +11,7 @@ use arbiter_syntax::span::Span;
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
-        stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_inner(b, sc, cx))
+        self.deeper(|c| c.lower_block_inner(b, sc, cx))
     }
 
     fn lower_block_inner(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
@@ -212,7 +212,7 @@ impl Checker {
             }
             ast::StmtKind::Step { body, name, cite } => {
                 self.game.steps.push(StepInfo { span, name: name.node.clone(), cite: cite.as_ref().map(|c| c.node.clone()) });
-                let body = stacker::maybe_grow(64 * 1024, 2 * 1024 * 1024, || self.lower_block_open(body, sc, cx));
+                let body = self.deeper(|c| c.lower_block_open(body, sc, cx));
                 StmtKindIr::Block(body)
             }
             ast::StmtKind::While { cond, body } => {

@@ -98,8 +98,10 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                 _ if found.is_empty() => format!("expected {expected}"),
                 _ => format!("expected {expected}, found `{found}`"),
             };
-            let help =
-                reserved_help(&words, found).or_else(|| syntax_help(&positives, found)).or_else(|| context_help(before, found, &positives));
+            let help = joined_help(&words, before, found)
+                .or_else(|| reserved_help(&words, found))
+                .or_else(|| syntax_help(&positives, found))
+                .or_else(|| context_help(before, found, &positives));
             Diag::error(span, message).label("here").maybe_help(help)
         }
         ErrorVariant::CustomError { message } if message == "call limit reached" => Diag::error(
@@ -186,6 +188,26 @@ fn reserved_help(expected: &[&str], found: &str) -> Option<String> {
         _ => "value",
     };
     Some(format!("`{word}` is a keyword; name it `{instead}` (the reserved words are listed in grammar/README.md, under Files)"))
+}
+
+/// `or` or `and` where a statement was expected: the one before is whole and cannot be joined
+/// (`expect not finished or ..`).
+fn joined_help(expected: &[&str], before: &str, found: &str) -> Option<String> {
+    let word: String = found.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if !expected.contains(&"a statement") || !matches!(word.as_str(), "or" | "and") {
+        return None;
+    }
+    Some(if before == "finished" {
+        format!(
+            "`expect finished` and `expect not finished` are whole statements, not conditions: they cannot be joined with `{word}`; write one `expect` a line"
+        )
+    } else if before == "draw" {
+        format!("`expect draw` is a whole statement, not a condition: it cannot be joined with `{word}`; write one `expect` a line")
+    } else {
+        format!(
+            "`{word}` joins two conditions within one expression, and the statement before it is already whole: write one statement a line"
+        )
+    })
 }
 
 /// Help that depends on the word before the error.
