@@ -67,6 +67,12 @@ fn saved_games_resume_alike(b: &Built, variants: &[&str], seed: u64, players: us
     assert!(straight.result.is_some(), "{what}: no result");
     let trace = view::trace(game, &straight, None, true);
     let final_json = serde_json::to_string(&straight).unwrap();
+    // The game over is saved and read again too (a game may end inside its `always` blocks, with
+    // the mark under them left on the stack: such saves were once refused as damaged).
+    let over = save::parse(&header.to_json(&files, &straight).unwrap(), "the save").unwrap_or_else(|e| panic!("{what}: the end: {e}"));
+    assert!(over.finished, "{what}: the save at the end is of a game over");
+    let over = over.state(game, "the save").unwrap_or_else(|e| panic!("{what}: the end saved: {e}"));
+    assert_eq!(serde_json::to_string(&over).unwrap(), final_json, "{what}: the end saved and read again");
     for (at, text) in saves.into_iter().flatten() {
         let saved = save::parse(&text, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
         let state = saved.state(game, "the save").unwrap_or_else(|e| panic!("{what}: saved at decision {at}: {e}"));
@@ -314,7 +320,7 @@ fn a_game_left_and_resumed_ends_as_if_never_left() {
     let resumed = arbiter(&dir, &["resume", "game.json"], &first_squares(6));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let out = text(&resumed.stdout);
-    assert!(out.starts_with("Tic-tac-toe — 2 players, seed 1 — resumed from game.json at decision 3"), "{out}");
+    assert!(out.starts_with("Tic-tac-toe — 2 players, seed shown at the end — resumed from game.json at decision 3"), "{out}");
     assert!(out.lines().any(|l| l == result), "{out}");
     // The finished game is saved too: resuming it again only tells the result.
     let again = arbiter(&dir, &["play", "tic-tac-toe", "--resume", "game.json"], "");
@@ -322,6 +328,37 @@ fn a_game_left_and_resumed_ends_as_if_never_left() {
     assert!(text(&again.stdout).lines().any(|l| l == result), "{}", text(&again.stdout));
     // No temporary file is left behind.
     assert_eq!(files_in(&dir).iter().filter(|f| f.ends_with(".json") || f.ends_with(".tmp")).collect::<Vec<_>>(), ["game.json"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A person at the terminal is not told the seed while the game goes on (with it, `--view 2`
+/// would show the same game with every card in view): with no `--seed`, it is drawn at random, and
+/// it is shown when the game is over. A save of a game that goes on is drawn by `render` as its
+/// human seat sees it.
+#[test]
+fn a_person_at_the_terminal_learns_the_seed_only_at_the_end() {
+    let dir = scratch("seed");
+    let first = |out: &Output| text(&out.stdout).lines().next().unwrap_or_default().to_string();
+    let left = arbiter(&dir, &["play", "connect-four", "--human", "1", "--save", "going.json"], "");
+    assert!(left.status.success(), "{}", text(&left.stderr));
+    assert_eq!(first(&left), "Connect Four — 2 players, seed shown at the end");
+    assert!(!text(&left.stdout).contains("seed 1"), "{}", text(&left.stdout));
+    let again = arbiter(&dir, &["play", "connect-four", "--human", "1", "--save", "other.json"], "");
+    let seeds = [save::read(&dir.join("going.json")).unwrap().header.seed, save::read(&dir.join("other.json")).unwrap().header.seed];
+    assert!(again.status.success() && seeds[0] != seeds[1], "two games, two seeds drawn: {seeds:?}");
+    let resumed = arbiter(&dir, &["resume", "going.json"], "");
+    assert!(first(&resumed).starts_with("Connect Four — 2 players, seed shown at the end — resumed"), "{}", first(&resumed));
+    let rendered = arbiter(&dir, &["render", "going.json"], "");
+    assert!(rendered.status.success(), "{}", text(&rendered.stderr));
+    let svg = std::fs::read_to_string(dir.join("going.svg")).unwrap();
+    assert!(svg.contains("going.json as P1 sees it"), "the picture's title says whose view it is");
+    // Played to its end (first options), the seed is told.
+    let over = arbiter(&dir, &["play", "tic-tac-toe", "--human", "1"], &"1\n".repeat(5));
+    let seed = text(&over.stdout).lines().last().unwrap_or_default().to_string();
+    assert!(seed.starts_with("seed ") && seed.contains("plays the same shuffles and dice again"), "{}", text(&over.stdout));
+    // Bots alone: seed 1 unless given, and said at once, as before.
+    let bots = arbiter(&dir, &["play", "tic-tac-toe"], "");
+    assert_eq!(first(&bots), "Tic-tac-toe — 2 players, seed 1");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

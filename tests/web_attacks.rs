@@ -3,6 +3,9 @@
 //!
 //! - a save made by one seat does not show another seat's cards, nor everything, nor hand out new
 //!   secrets, nor is it listed to a stranger;
+//! - a copy of a game resumed from its save and played to its end is not replayed with everything
+//!   in view while the game it was copied from goes on, and once one copy is over no save of the
+//!   game goes on again (a game over shows every card and the seed);
 //! - a save edited by hand is refused as damaged, naming what is wrong, never taken for the rules'
 //!   fault;
 //! - a save in the saves folder that is a link to another file, or that names rule files the
@@ -74,6 +77,55 @@ fn a_save_shows_each_seat_only_to_the_holder_of_its_secret() {
     let again = resumed["table"].as_u64().unwrap();
     let seat = |n: u8, with: &str| s.call("GET", &format!("/api/tables/{again}/seats/{n}"), None, Some(with)).0;
     assert_eq!((seat(1, &p1), seat(2, &p1), seat(2, &p2)), (200, 403, 200), "P2 plays on with its own secret only");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The red team's route to a live game's seed and hidden cards: save, resume the save as a second
+/// table, play that copy to its end, save it and replay it with everything in view. The replay is
+/// refused while the first table goes on; once it is left, the replay is shown, and the first
+/// table's save no longer goes on.
+#[test]
+fn a_copy_played_to_its_end_shows_nothing_of_the_game_that_goes_on() {
+    let dir = scratch("copies");
+    let s = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    let (table, tokens) = new_table(&s, "tic-tac-toe", &["human", "random"], 4);
+    let token = tokens[0].clone();
+    let save = |t: u64| {
+        let (status, v) = s.json("POST", &format!("/api/tables/{t}/seats/1/save"), None, Some(&token));
+        assert_eq!(status, 200, "{v}");
+        v["file"].as_str().unwrap().to_string()
+    };
+    let start = save(table);
+    let (status, copy) = s.json("POST", "/api/tables/resume", Some(json!({ "file": start })), Some(&token));
+    assert_eq!(status, 200, "a seat may go on with its own save: {copy}");
+    let copy = copy["table"].as_u64().unwrap();
+    // The copy played to its end: P1 takes the first free square each time.
+    for _ in 0..50 {
+        let (_, view) = s.json("GET", &format!("/api/tables/{copy}/seats/1"), None, Some(&token));
+        if view["result"].is_string() {
+            break;
+        }
+        if view["decision"].is_object() {
+            s.json("POST", &format!("/api/tables/{copy}/seats/1/answer"), Some(json!({ "picks": [0] })), Some(&token));
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    let end = save(copy);
+    let everything = || s.json("GET", &format!("/api/replay?save={end}&as=all"), None, None);
+    let (status, v) = everything();
+    assert_eq!(status, 403, "the first table goes on: {v}");
+    assert!(v["error"].as_str().unwrap().contains(&format!("goes on at table {table}")), "{v}");
+    assert_eq!(s.json("GET", &format!("/api/replay?save={end}&as=2"), None, Some(&token)).0, 403, "nor as the bot's seat");
+    let (status, v) = s.json("POST", "/api/tables/resume", Some(json!({ "file": start })), Some(&token));
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains(&format!("played to its end (`{end}`)")), "{v}");
+
+    // The first table left: the copy over is anyone's to replay, seed and all.
+    assert_eq!(s.call("DELETE", &format!("/api/tables/{table}/seats/1"), None, Some(&token)).0, 200);
+    let (status, v) = everything();
+    assert_eq!(status, 200, "{v}");
+    assert!(v[0]["title"].as_str().unwrap().contains("seed 4"), "{v}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -106,7 +106,8 @@ pub enum Command {
         game: String,
         #[arg(long)]
         players: Option<usize>,
-        /// The random bots' seed (default 1).
+        /// The seed of shuffles, dice and bots (default 1; with a human seat, a random one, shown
+        /// when the game is over).
         #[arg(long)]
         seed: Option<u64>,
         /// Switch on a variant (repeatable).

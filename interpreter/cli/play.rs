@@ -162,7 +162,9 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         };
         return resume(project, &r);
     }
-    let seed = o.seed.unwrap_or(1);
+    // With a human at the table the seed is drawn at random unless given, and not shown until the
+    // game is over: whoever knows it can play the same game with every card in view.
+    let seed = o.seed.unwrap_or_else(|| if o.humans.is_empty() { 1 } else { rand::random() });
     let (wanted, extra, deck_args) = match deck_args(&o.decks) {
         Ok(d) => d,
         Err(e) => {
@@ -245,7 +247,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             return 2;
         }
     };
-    outln!("{}", title_line(game, players, seed));
+    outln!("{}", title_line(game, players, seed, !o.humans.is_empty()));
     drive(&engine, st, saver, Shown { log: o.log, view_seat: o.view, svg: o.svg.as_deref() }, think(o.think))
 }
 
@@ -290,7 +292,7 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
             };
             outln!(
                 "{} — resumed from {} at decision {}, turn {}",
-                title_line(game, players, seed),
+                title_line(game, players, seed, !saver.header.humans.is_empty()),
                 r.file.display(),
                 st.decisions,
                 st.turns
@@ -300,9 +302,12 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
     }
 }
 
-fn title_line(game: &Game, players: usize, seed: u64) -> String {
+/// The game, its players, its seed (hidden while a human plays: it is shown at the end) and its
+/// variants.
+fn title_line(game: &Game, players: usize, seed: u64, human: bool) -> String {
     let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
-    format!("{} — {players} players, seed {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
+    let seed = if human { "seed shown at the end".to_string() } else { format!("seed {seed}") };
+    format!("{} — {players} players, {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
 }
 
 /// How long a bot thinks about one decision at most: `--think` seconds, or `PLAY_THINK`.
@@ -429,6 +434,9 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     match &st.result {
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
+    }
+    if !saver.header.humans.is_empty() {
+        outln!("seed {seed} (`--seed {seed}` plays the same shuffles and dice again)");
     }
     0
 }

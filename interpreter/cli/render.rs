@@ -72,8 +72,8 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let out = o.out.clone().unwrap_or_else(|| o.file.with_extension("svg"));
     let is_save = o.file.extension().is_some_and(|e| e == "json");
     // A picture that cannot be drawn is shown where its function is written.
-    let drawn = |game: &Game, st: &State, title: &str| {
-        write_picture(game, st, &out, title, None).map_err(|e| match &e {
+    let drawn = |game: &Game, st: &State, title: &str, viewer: Option<u8>| {
+        write_picture(game, st, &out, title, viewer).map_err(|e| match &e {
             RenderError::Picture(p) => {
                 out!("{}", crate::syntax::diag::render(&[p.to_diag()], &game.files));
                 RenderError::NotDrawn
@@ -83,7 +83,16 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     };
     let result = if is_save {
         match crate::save::load(project, &o.file, o.game.as_deref(), &[]) {
-            Ok((built, _, state)) => drawn(&built.game, &state, &o.file.display().to_string()),
+            // A game that goes on is drawn as its first human seat sees it (the seat that saved
+            // it, at the web table); one over, or played by bots alone, with everything in view.
+            Ok((built, header, state)) => {
+                let seat = header.saved_by.or(header.humans.first().copied()).filter(|_| state.result.is_none());
+                let title = match seat {
+                    Some(s) => format!("{} as P{s} sees it", o.file.display()),
+                    None => o.file.display().to_string(),
+                };
+                drawn(&built.game, &state, &title, seat.map(|s| s.saturating_sub(1)))
+            }
             Err(e) => Err(e.into()),
         }
     } else {
@@ -91,7 +100,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             Err(e) => Err(e.into()),
             Ok(outcomes) => match outcomes.iter().find(|x| o.id.as_ref().is_none_or(|i| *i == x.outcome.id)) {
                 None => Err(RenderError::NoScenario { file: o.file.clone(), id: o.id.clone().unwrap_or_default() }),
-                Some(x) => drawn(&x.game, &x.outcome.state, &format!("{} {}", x.outcome.id, x.outcome.title)),
+                Some(x) => drawn(&x.game, &x.outcome.state, &format!("{} {}", x.outcome.id, x.outcome.title), None),
             },
         }
     };

@@ -172,7 +172,9 @@ fn seats_named(game: &Game, st: &State, out: &mut Vec<String>) {
     if let Some(m) = st.temp_mods.iter().find(|m| st.obj(m.obj).is_none()) {
         out.push(format!("a modifier is on object {}, which does not exist", m.obj));
     }
-    if let Some(f) = st.frames.iter().find(|f| f.env as usize >= st.envs.len()) {
+    // `u32::MAX`: a frame that runs in no environment (the mark under the `always` blocks'
+    // routines, left on the stack when one of them ends the game).
+    if let Some(f) = st.frames.iter().find(|f| f.env != u32::MAX && f.env as usize >= st.envs.len()) {
         out.push(format!("a pending effect runs in environment {}, but there are {}", f.env, st.envs.len()));
     }
 }

@@ -182,6 +182,13 @@ pub fn digests(game: &Game) -> (String, IndexMap<String, String>) {
 }
 
 impl Header {
+    /// Whether two saves are of one game at the web table: played on from the same start (the
+    /// same game, seed and seats' secrets), as a game and the copies resumed from its saves are.
+    /// What one of them shows, the others hold.
+    pub fn same_game(&self, other: &Header) -> bool {
+        self.game == other.game && self.seed == other.seed && self.secrets == other.secrets
+    }
+
     /// The header of a game of these rules.
     pub fn new(game: &Game, variants: &[String], decks: &[String], players: usize, seed: u64, humans: &[u8]) -> Header {
         let (digest, files) = digests(game);

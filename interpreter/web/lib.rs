@@ -64,6 +64,8 @@ const PAGE: &str = include_str!("page.html");
 struct Kept {
     table: Arc<Mutex<Table>>,
     asked: u64,
+    /// What a save of it says it is (`Header::same_game` tells its copies).
+    header: arbiter_tools::save::Header,
 }
 
 /// Checked rules, by game and variants.
@@ -111,6 +113,16 @@ struct App {
 }
 
 impl App {
+    /// A table at this server where the game `h` was saved from (or a copy of it) goes on, not
+    /// over: its number.
+    fn goes_on(&self, h: &arbiter_tools::save::Header) -> Option<u64> {
+        let twins: Vec<(u64, Arc<Mutex<Table>>)> = {
+            let tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
+            tables.iter().filter(|(_, k)| k.header.same_game(h)).map(|(id, k)| (*id, k.table.clone())).collect()
+        };
+        twins.into_iter().find(|(_, t)| !t.lock().unwrap_or_else(PoisonError::into_inner).over()).map(|(id, _)| id)
+    }
+
     fn rules(&self, game: &str, variants: &[String]) -> Result<Arc<arbiter_check::Built>, TableError> {
         let key = (game.to_string(), variants.to_vec());
         if let Some(b) = self.rules.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
@@ -389,7 +401,8 @@ fn seat_table(app: &App, table: Table, told: Vec<(u8, String)>) -> serde_json::V
             }
         }
         let asked = app.asked.fetch_add(1, Ordering::Relaxed);
-        tables.insert(id, Kept { table: table.clone(), asked });
+        let header = table.lock().unwrap_or_else(PoisonError::into_inner).header().clone();
+        tables.insert(id, Kept { table: table.clone(), asked, header });
     }
     app.bots.wake(&table);
     json!({ "table": id, "seats": seats })

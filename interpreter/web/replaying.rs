@@ -72,6 +72,18 @@ fn replayed(app: &App, query: ReplayQuery, headers: &HeaderMap) -> ApiResult<Ask
             if !access.may_see(viewer) {
                 return Err(access.refusal(viewer));
             }
+            // A game over is shown to all, unless a copy of it (resumed from one of its saves)
+            // goes on: what this one shows, that one holds.
+            if !access.may_see_unfinished(viewer)
+                && let Some(id) = app.goes_on(&access.summary.header)
+            {
+                return Err(ApiError(
+                    StatusCode::FORBIDDEN,
+                    format!(
+                        "the same game goes on at table {id} (resumed from one of its saves): it is replayed so once that game is over"
+                    ),
+                ));
+            }
             (path, Some(name.clone()), viewer.map(|s| s - 1))
         }
         _ => return Err(bad("which file? (`?file=tests/...` for a scenario file, or `?save=NAME` for a saved game)")),

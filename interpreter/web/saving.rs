@@ -49,9 +49,11 @@ impl Access {
     /// Whether the request may see the save as seat `seat` (1-based), or with everything in view
     /// (`None`).
     pub fn may_see(&self, seat: Option<u8>) -> bool {
-        if self.summary.finished {
-            return true;
-        }
+        self.summary.finished || self.may_see_unfinished(seat)
+    }
+
+    /// Whether the request's secrets alone let it see the save so, over or not.
+    pub fn may_see_unfinished(&self, seat: Option<u8>) -> bool {
         match seat {
             Some(s) => self.held.contains(&s),
             None => (1..=self.summary.header.players).all(|s| u8::try_from(s).is_ok_and(|s| self.held.contains(&s))),
@@ -227,6 +229,7 @@ pub async fn resume_table(
             return Err(ApiError(StatusCode::FORBIDDEN, why.to_string()));
         }
         files_of_this_server(&app2, &access.summary.header, &req.file)?;
+        not_played_twice(&app2, &access.summary.header)?;
         let (built, header, state) = arbiter_tools::save::load(&app2.project, &path, None, &[]).map_err(|e| super::bad(e.to_string()))?;
         let table = super::Table::resumed(Arc::new(built), header, state).map_err(|e| super::bad(e.to_string()))?;
         Ok((table, access.held))
@@ -242,6 +245,23 @@ pub async fn resume_table(
         })
         .collect();
     Ok(axum::Json(seat_table(&app, table, told)))
+}
+
+/// Refuse to go on with a game that was played to its end: a game over is replayed with every
+/// card in view, seed included, so no copy of it may go on. (Without this, a seat could resume its
+/// own save, play the copy to its end and replay it to read the hidden cards of the game it left;
+/// while a copy goes on, the replay of one over is refused instead, in `replaying`.)
+fn not_played_twice(app: &App, h: &Header) -> ApiResult<()> {
+    let ended = save_names(&app.saves)
+        .into_iter()
+        .find(|n| save_path(app, n).and_then(|p| summary(app, &p)).is_ok_and(|s| s.finished && s.header.same_game(h)));
+    match ended {
+        Some(n) => Err(ApiError(
+            StatusCode::CONFLICT,
+            format!("this game was played to its end (`{n}`): its saves are replayed now, not resumed (a game over shows every card)"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Refuse a save that names rule or deck files this server was not started with: a save from a

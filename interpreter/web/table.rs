@@ -374,6 +374,11 @@ impl Table {
         all
     }
 
+    /// What a save of this game says it is.
+    pub fn header(&self) -> &arbiter_tools::save::Header {
+        &self.header
+    }
+
     /// Whether the game is over (ended, or stopped by a rule error).
     pub fn over(&self) -> bool {
         self.state.result.is_some() || self.stopped.is_some()
