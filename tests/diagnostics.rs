@@ -438,3 +438,12 @@ fn a_whole_expect_joined_with_or_says_it_cannot_be_joined() {
     assert!(text.contains("`expect finished` and `expect not finished` are whole statements"), "{text}");
     assert!(!text.contains("name it"), "{text}");
 }
+
+/// `create` of a name held in a text variable says so and shows how to find the definition (a
+/// rules lawyer's trial got only "expected a definition, found a text").
+#[test]
+fn create_of_a_text_says_how_to_find_the_definition() {
+    let text = report(&project().root.join("tests/bad/69-create-from-a-name-held-in-a-variable.arb"));
+    assert!(text.contains("`create` takes a definition, and this is a text"), "{text}");
+    assert!(text.contains("definitions(\"card\") where d.name == n"), "{text}");
+}

@@ -669,3 +669,44 @@ fn a_rulebook_making_the_speed_choice_open_is_caught() {
     let e = found.expect_err("the open speed choice is caught");
     assert!(e.contains("set the speed slider` is shown to") && e.contains("the rulebook makes it secret"), "{e}");
 }
+
+/// Blank Maneuver Cards (Starship Battles, `blank-cards`): a single card with the blank card beside
+/// it must read, to the other player planning after, as an overboost and a card do — else the bluff
+/// tells itself (a secrecy audit found the two differed in the number, order and depth of the
+/// events the other player reads). The same position is planned both ways from one state, and the
+/// other seat's reading of each (every event's depth and text) compared.
+#[test]
+fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
+    let b = common::load("starship-battles", &["blank-cards".to_string()]);
+    let game = &b.game;
+    let engine = Engine::new(game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 3, decklists: choose_decks(game, 2, &[]).unwrap() }).unwrap();
+    let mut bot = RandomAgent { seed: 3 };
+    loop {
+        assert_eq!(engine.advance(&mut st).unwrap(), Status::Decision, "the game reaches P1's plan");
+        let d = st.pending.clone().unwrap();
+        if d.seat == 0 && d.prompt.starts_with("Plan ") {
+            break;
+        }
+        let a = bot.decide(game, &st, &d);
+        engine.answer(&mut st, d.seat, &a).unwrap();
+    }
+    let read_by_p2 = |answers: &[&str]| -> Vec<(u16, String)> {
+        let mut s = st.clone();
+        let start = s.log.len();
+        for label in answers {
+            let d = s.pending.clone().unwrap();
+            let i = d.labels().iter().position(|l| l.contains(label)).unwrap_or_else(|| panic!("`{label}` among {:?}", d.labels()));
+            engine.answer(&mut s, 0, &arbiter::runtime::state::Answer(vec![i])).unwrap();
+            engine.advance(&mut s).unwrap();
+        }
+        assert_eq!(s.pending.as_ref().map(|d| d.seat), Some(1), "P2 plans next");
+        s.log.iter().skip(start).filter_map(|e| project_event(game, &s, e, Some(1)).map(|p| (p.depth, p.text))).collect()
+    };
+    let bluff = read_by_p2(&["a legal plan", "Medium Speed", "one card", "Straight", "add the blank card"]);
+    let overboost = read_by_p2(&["a legal plan", "Medium Speed", "an overboost and a card", "Overboost", "Straight"]);
+    let single = read_by_p2(&["a legal plan", "Medium Speed", "one card", "Straight", "plan one card"]);
+    assert_eq!(bluff, overboost, "P2 reads a bluff as an overboost");
+    assert_ne!(bluff, single, "one card alone is one card put down (at the table too)");
+    assert_eq!(bluff.iter().filter(|(_, t)| t.contains("chose in secret")).count(), 5, "{bluff:?}");
+}

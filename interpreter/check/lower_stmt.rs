@@ -152,7 +152,17 @@ impl Checker {
             }
             _ => {
                 let (x, t) = self.lower_expr(&c.def, sc, cx);
-                self.expect_ty(&t, &Ty::Def(None), c.def.span);
+                if t == Ty::Text {
+                    // A name held in a variable: the definition is found by it at run time only
+                    // through `definitions`.
+                    self.error(
+                        Diag::error(c.def.span, "`create` takes a definition, and this is a text")
+                            .label("a text")
+                            .help("write the name itself, `create \"Raptor\" in ..`; for a name held in a variable, find its definition: `create first([d in definitions(\"card\") where d.name == n]) in ..`"),
+                    );
+                } else {
+                    self.expect_ty(&t, &Ty::Def(None), c.def.span);
+                }
                 x
             }
         };
