@@ -710,3 +710,44 @@ fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
     assert_ne!(bluff, single, "one card alone is one card put down (at the table too)");
     assert_eq!(bluff.iter().filter(|(_, t)| t.contains("chose in secret")).count(), 5, "{bluff:?}");
 }
+
+/// Every answer follows its question, whether the question had a choice or not: the question is
+/// the chooser's to see, so another seat reads one event it does not see before every answer,
+/// and the events' numbers (the web table's `index`) do not tell it which answers were the only
+/// choice (a secrecy audit read hands from such gaps: "P3 chose no" after a gap, P3 held a card).
+#[test]
+fn every_answer_follows_its_question_so_gaps_tell_nothing() {
+    let mut forced = 0;
+    for (game, variants, players) in [
+        ("bsg-board", vec![], 3),
+        ("bsg-ccg", vec![], 2),
+        ("starship-battles", vec!["blank-cards".to_string()], 2),
+        ("starcraft", vec![], 2),
+    ] {
+        let b = common::load(game, &variants);
+        let g = &b.game;
+        let engine = Engine::new(g);
+        for seed in 0..3u64 {
+            let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: choose_decks(g, players, &[]).unwrap() }).unwrap();
+            let mut bot = RandomAgent { seed };
+            while engine.advance(&mut st).unwrap() == Status::Decision && st.decisions < 400 {
+                let d = st.pending.clone().unwrap();
+                let a = bot.decide(g, &st, &d);
+                engine.answer(&mut st, d.seat, &a).unwrap();
+            }
+            let log: Vec<&Event> = st.log.iter().collect();
+            for (i, e) in log.iter().enumerate() {
+                let EventKind::Answered { seat, prompt, forced: f, .. } = &e.kind else { continue };
+                forced += usize::from(*f);
+                let before = i.checked_sub(1).and_then(|j| log.get(j)).map(|x| &x.kind);
+                assert!(
+                    matches!(before, Some(EventKind::Asked { seat: s, prompt: p, .. }) if s == seat && p == prompt),
+                    "{game} seed {seed}: event {i}, an answer of P{} (`{prompt}`), does not follow its question",
+                    seat + 1
+                );
+                assert_eq!(log[i - 1].visible, seat_bit(*seat), "{game} seed {seed}: the question is the chooser's alone");
+            }
+        }
+    }
+    assert!(forced > 0, "answers taken at once were seen");
+}

@@ -452,7 +452,10 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
         }
     }
     assert_ne!(answered, "top left", "P1 answered another square than the edit's");
-    assert!(moved.contains(&format!("at event {at}:")) && moved.contains("top left.mark: blank → X"), "{moved}");
+    // Where it parts, not what: the events as written name hidden cards, and a replay is shown
+    // to seats (they go to the server's console).
+    assert!(moved.contains(&format!("at event {at}:")) && moved.contains("is not the save's"), "{moved}");
+    assert!(!moved.contains(".mark:"), "{moved}");
     // The CLI goes on with the same file.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["resume"])

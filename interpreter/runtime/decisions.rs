@@ -92,6 +92,11 @@ impl Engine<'_> {
                 _ => Arc::from([]),
             };
             let plain = plain.filter(|_| every);
+            // Asked as a decision with a choice is, seen by the chooser alone: the others read one
+            // event they do not see before every answer, so the events' numbers do not tell them
+            // which answers were the only choice (a secrecy audit read hands from the gaps).
+            let offered: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
+            self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: offered }, seat_bit(seat), span);
             let vis = if secret { seat_bit(seat) } else { ALL };
             let withheld = if every && !secret { st.withheld(options.iter().map(|c| &c.value)) } else { vec![] };
             self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain, withheld }, vis, span);
