@@ -447,3 +447,57 @@ fn create_of_a_text_says_how_to_find_the_definition() {
     assert!(text.contains("`create` takes a definition, and this is a text"), "{text}");
     assert!(text.contains("definitions(\"card\") where d.name == n"), "{text}");
 }
+
+/// `=` written for `==` in a condition says to compare with `==` (a designer's trial got only
+/// "expected `{` or an operator, found `=`").
+#[test]
+fn equals_in_a_condition_says_to_compare_with_double_equals() {
+    let text = report(&project().root.join("tests/bad/70-equals-for-comparison.arb"));
+    assert!(text.contains("compare with `==`"), "{text}");
+}
+
+/// A card file whose `for` line names no game is told at that line, with the game meant (a
+/// designer's trial got the message with no file or line, among three files checked).
+#[test]
+fn a_for_line_naming_no_game_is_told_at_that_line() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-for-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.arb");
+    std::fs::write(&path, "for bsg-ccgg\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["check"])
+        .arg(&path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("no game `bsg-ccgg` in rulebooks/") && text.contains("mine.arb:1:5"), "{text}");
+    assert!(text.contains("did you mean `bsg-ccg`?"), "{text}");
+}
+
+/// Output closed before the program is done (`arbiter check FILE | head -1`): the program ends
+/// with the code a shell gives a program a closed pipe stops (141), never 0 ("all went well"),
+/// and never a panic (101), whichever of its outputs is closed (a designer's trial found both).
+#[test]
+fn closed_output_ends_with_141_never_success_nor_panic() {
+    use std::process::{Command, Stdio};
+    for (stdout_closed, stderr_closed) in [(true, false), (true, true)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["check", "tests/bad/06-misspelled-field.arb"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(if stderr_closed { Stdio::piped() } else { Stdio::null() })
+            .spawn()
+            .unwrap();
+        if stdout_closed {
+            drop(child.stdout.take());
+        }
+        if stderr_closed {
+            drop(child.stderr.take());
+        }
+        let code = child.wait().unwrap().code();
+        assert_eq!(code, Some(141), "stdout closed, stderr closed: {stderr_closed}");
+    }
+}

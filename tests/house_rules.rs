@@ -186,5 +186,20 @@ fn a_deck_in_its_own_file_uses_the_card_file_and_is_named_by_seat() {
         "{}",
         text(&wrong)
     );
+    // Decks given to no seat of the game, to one seat twice, or in a file that holds two are
+    // refused, not passed over (a designer's trial: each played a game as if not given).
+    let second = tour[at..].replacen("deck \"Recon Fleet\"", "deck \"Recon Fleet Two\"", 1);
+    std::fs::write(dir.join("two.arb"), format!("for bsg-ccg\nuses \"cards.arb\"\n\n{}\n{second}", &tour[at..])).unwrap();
+    for (command, message) in [
+        (&["play", "bsg-ccg", "--deck", "3=deck.arb"][..], "a deck is given to seat 3, but the game has 2 seats"),
+        (&["sim", "bsg-ccg", "--deck", "0=deck.arb", "--games", "2"][..], "`0` is not a seat number"),
+        (&["play", "bsg-ccg", "--deck", "1=deck.arb", "--deck", "1=deck.arb"][..], "seat 1 is given two decks"),
+        (&["play", "bsg-ccg", "--deck", "1=two.arb"][..], "the deck file for seat 1 holds 2 decks: \"Recon Fleet\", \"Recon Fleet Two\""),
+        (&["sim", "bsg-ccg", "--deck", "2=two.arb", "--games", "2"][..], "the deck file for seat 2 holds 2 decks"),
+    ] {
+        let out = arbiter(&dir, command);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {}", text(&out));
+        assert!(text(&out).contains(message), "{command:?}: {}", text(&out));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -351,3 +351,48 @@ fn the_report_answers_in_sentences() {
     assert!(fair.contains("against an even share of 50.0%: no significant advantage."), "{fair}");
     assert!(!rigged.contains('{') && !fair.contains('{'), "{rigged}\n{fair}");
 }
+
+/// From a designer's trial: a run whose games a rule error stopped fails (exit 1) and says so in
+/// its summary instead of comparing empty figures; `--compare` sets that compare nothing, and
+/// `--cards` for a game without deck lists, are refused rather than ignored.
+#[test]
+fn rule_errors_fail_the_run_and_empty_comparisons_are_refused() {
+    let dir = std::env::temp_dir().join(format!("arbiter-sim-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("endless.arb");
+    std::fs::write(
+        &rules,
+        "for tic-tac-toe\n\nvariant endless \"a turn that never ends\" {\n  replace proc turn.play() {\n    while true {\n      let x = 1\n    }\n  }\n}\n",
+    )
+    .unwrap();
+    let arbiter = |args: &[&str]| {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (code, text) = arbiter(&["sim", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--compare", "endless", "--games", "3"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("With endless, 3 games stopped on a rule error (listed above): there is nothing to compare."), "{text}");
+    assert!(!text.contains("endless against the rules as written"), "no comparison of empty figures: {text}");
+    assert!(text.contains("error: 3 games stopped on a rule error"), "{text}");
+    for (args, message) in [
+        (&["sim", "tic-tac-toe", "--compare", ",", "--games", "2"][..], "`--compare ,` names no variant"),
+        (
+            &["sim", "bsg-ccg", "--variant", "sniper-like-type-only", "--compare", "sniper-like-type-only", "--games", "2"][..],
+            "switches on `sniper-like-type-only` twice",
+        ),
+        (
+            &["sim", "starcraft", "--cards", "--games", "2"][..],
+            "`--cards` follows the cards of the seats' deck lists, and starcraft has no `deck`",
+        ),
+        (
+            &["sim", "bsg-ccg", "--compare", "sniper-like-type-only", "first-player-random-tie", "--games", "2"][..],
+            "repeat it: `--compare a --compare b`",
+        ),
+    ] {
+        let (code, text) = arbiter(args);
+        assert_eq!(code, Some(2), "{args:?}: {text}");
+        assert!(text.contains(message), "{args:?}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

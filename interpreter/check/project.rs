@@ -550,6 +550,21 @@ pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
 
 /// Parse one file on its own, to learn what it declares (its game, its scenarios). The tree is
 /// the one the file has when it is loaded with a game (the source map keeps it).
+/// A file that names, on its `for` line, a game there is no folder for: the diagnostic, at that
+/// line (none when the game is there, or the file names it otherwise).
+pub fn unknown_game(project: &Project, path: &Path, game: &str) -> Option<(SourceFile, Diag)> {
+    if project.root.join("rulebooks").join(game).is_dir() {
+        return None;
+    }
+    let (source, tree) = project.read_parsed(path).ok()?;
+    let file = tree.ok()?;
+    let span = file.items.iter().find_map(|i| if let Item::For(n) = &i.node { (n.node == game).then_some(n.span) } else { None })?;
+    let games = project.games();
+    let help = arbiter_syntax::diag::did_you_mean(game, games.iter().map(String::as_str))
+        .unwrap_or_else(|| format!("games here: {}", games.join(", ")));
+    Some((source, Diag::error(span, format!("no game `{game}` in rulebooks/")).label("this game").help(help)))
+}
+
 pub fn peek(project: &Project, path: &Path) -> Result<Arc<File>, ProjectError> {
     let (_, tree) = project.read_parsed(path).map_err(|e| ProjectError::Unreadable { path: path.to_path_buf(), source: e })?;
     tree.map_err(ProjectError::Syntax)

@@ -74,6 +74,44 @@ impl Known<'_> {
     }
 }
 
+/// The parameters of an item the rules call: a procedure, function or check.
+fn params_of(item: &Item) -> Option<&[arbiter_syntax::ast::Param]> {
+    match item {
+        Item::Proc(p) => Some(&p.params),
+        Item::Func(f) | Item::Check(f) => Some(&f.params),
+        _ => None,
+    }
+}
+
+/// As many parameters, each of the same type where both write one.
+fn same_params(a: &[arbiter_syntax::ast::Param], b: &[arbiter_syntax::ast::Param]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty.as_ref().zip(y.ty.as_ref()).is_none_or(|(t, u)| same_type(t, u)))
+}
+
+fn same_type(a: &arbiter_syntax::ast::TypeExpr, b: &arbiter_syntax::ast::TypeExpr) -> bool {
+    use arbiter_syntax::ast::TypeKind;
+    match (&a.kind, &b.kind) {
+        (TypeKind::Named { name: n, optional: o }, TypeKind::Named { name: m, optional: p }) => n == m && o == p,
+        (TypeKind::List(x), TypeKind::List(y)) => same_type(x, y),
+        _ => false,
+    }
+}
+
+/// `u: card, extra: int`, as written.
+fn signature(params: &[arbiter_syntax::ast::Param]) -> String {
+    fn ty(t: &arbiter_syntax::ast::TypeExpr) -> String {
+        match &t.kind {
+            arbiter_syntax::ast::TypeKind::Named { name, optional } => format!("{name}{}", if *optional { "?" } else { "" }),
+            arbiter_syntax::ast::TypeKind::List(x) => format!("list {}", ty(x)),
+        }
+    }
+    params
+        .iter()
+        .map(|p| p.ty.as_ref().map_or_else(|| p.name.node.clone(), |t| format!("{}: {}", p.name.node, ty(t))))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn proc_body(item: &Item) -> Option<(&str, &arbiter_syntax::ast::Block)> {
     match item {
         Item::Proc(p) => Some((p.name.node.as_str(), &p.body)),
@@ -394,6 +432,21 @@ fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<Varian
                     Diag::error(nspan, format!("variant adds {kind} `{name}`, which already exists"))
                         .label("already declared")
                         .help("use `replace` to change an existing item"),
+                );
+            } else if is_replace
+                && let Some(was) = base.iter().find(|p| is_item(&p.item.node, kind, &name))
+                && let (Some(old), Some(new)) = (params_of(&was.item.node), params_of(&item.node))
+                && !same_params(old, new)
+            {
+                // Said here, at the variant: the rules' calls would otherwise be blamed, in the
+                // rules' own files.
+                c.error(
+                    Diag::error(nspan, format!("variant replaces {kind} `{name}` with other parameters than the rules'"))
+                        .label("other parameters")
+                        .help(format!(
+                            "a replacement keeps the parameters the rules call it with: `{name}({})`; to take more, `add` a new {kind} and replace its callers",
+                            signature(old)
+                        )),
                 );
             }
             Some(VariantChange {

@@ -142,7 +142,7 @@ fn lsp_edits(project: &Project) -> i32 {
     for (role, path) in files {
         let rel = project.display(&path);
         let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("error: cannot read {rel}");
+            errln!("error: cannot read {rel}");
             return 2;
         };
         let Some(uri) = crate::lsp::file_uri(&path) else { return 2 };
@@ -178,12 +178,12 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         return lsp_edits(project);
     }
     let Some(game) = o.game.as_deref() else {
-        eprintln!("error: name a game (`arbiter bench bsg-ccg`), or measure parsing with `arbiter bench --parse`");
+        errln!("error: name a game (`arbiter bench bsg-ccg`), or measure parsing with `arbiter bench --parse`");
         return 2;
     };
     let (games, seed) = (o.games, o.seed);
     if games == 0 {
-        eprintln!("error: `--games 0`: play at least one game");
+        errln!("error: `--games 0`: play at least one game");
         return 2;
     }
     let t0 = Instant::now();
@@ -202,12 +202,12 @@ pub fn run(project: &Project, o: &Options) -> i32 {
     let counts = match player_counts(o.players.as_deref(), g.min_players as usize) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
     if let Some(wrong) = counts.iter().find_map(|n| g.wrong_player_count(*n)) {
-        eprintln!("error: {wrong}");
+        errln!("error: {wrong}");
         return 2;
     }
     let mut plans = Vec::new();
@@ -215,7 +215,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         match BotPlan::parse(&o.bots, g, n) {
             Ok(p) => plans.push(p),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return 2;
             }
         }
@@ -332,14 +332,14 @@ fn play_game(engine: &Engine, plan: BotPlan, players: usize, s: u64, first: bool
     let decklists = match choose_decks(g, players, &[]) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return Err(2);
         }
     };
     let mut st = match engine.new_state(Mode::Game, Setup { players, seed: s, decklists }) {
         Ok(st) => st,
         Err(e) => {
-            eprintln!("error: {}", e.message);
+            errln!("error: {}", e.message);
             return Err(2);
         }
     };
@@ -361,12 +361,12 @@ fn play_game(engine: &Engine, plan: BotPlan, players: usize, s: u64, first: bool
                     Ok(a) => a,
                     Err(e) => {
                         out!("{}", crate::diag::render(&[e.to_diag()], &g.files));
-                        eprintln!("error: a bot stopped on a rule error (seed {s})");
+                        errln!("error: a bot stopped on a rule error (seed {s})");
                         return Err(2);
                     }
                 };
                 if engine.answer(&mut st, seat, &a).is_err() {
-                    eprintln!("error: a bot answer was refused (seed {s})");
+                    errln!("error: a bot answer was refused (seed {s})");
                     return Err(2);
                 }
                 totals.decisions += 1;
@@ -376,7 +376,7 @@ fn play_game(engine: &Engine, plan: BotPlan, players: usize, s: u64, first: bool
             }
             Ok(_) => break,
             Err(e) => {
-                eprintln!("error: seed {s}: {}", e.message);
+                errln!("error: seed {s}: {}", e.message);
                 return Err(2);
             }
         }

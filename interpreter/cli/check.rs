@@ -10,7 +10,7 @@ pub fn run(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced
     let checked: Checked = check_files(project, paths, game_flag, forced);
     out!("{}", checked.rendered());
     for u in checked.unplaced() {
-        eprintln!("error: {u}");
+        errln!("error: {u}");
     }
     let n = checked.files;
     if checked.diagnostics().next().is_none() && checked.unplaced().is_empty() {
@@ -50,7 +50,7 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
     let Some(v) = b.game.variants.iter().find(|v| v.name == name) else {
         let help = diag::did_you_mean(name, b.game.variants.iter().map(|v| v.name.as_str()))
             .unwrap_or_else(|| format!("`arbiter variants {game}` lists them"));
-        eprintln!("error: {game} has no variant `{name}`\n  help: {help}");
+        errln!("error: {game} has no variant `{name}`\n  help: {help}");
         return 2;
     };
     // The lines the span covers, whole, so that the text keeps its indentation.

@@ -22,7 +22,7 @@ enum Outcome {
 pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
     if paths.iter().any(|p| p.as_os_str() == "-") {
         if paths.len() > 1 {
-            eprintln!("error: `-` (standard input) cannot be formatted together with files");
+            errln!("error: `-` (standard input) cannot be formatted together with files");
             return 2;
         }
         return stdin(check);
@@ -33,8 +33,8 @@ pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
         let cwd = std::env::current_dir().ok().and_then(|d| crate::check::project::canonical(&d));
         let root = crate::check::project::canonical(&project.root);
         if !cwd.zip(root).is_some_and(|(c, r)| c.starts_with(r)) {
-            eprintln!("error: no project here (no `rulebooks/` folder in this folder or above it)");
-            eprintln!("  help: name the files or folders to format: `arbiter fmt my-cards.arb`");
+            errln!("error: no project here (no `rulebooks/` folder in this folder or above it)");
+            errln!("  help: name the files or folders to format: `arbiter fmt my-cards.arb`");
             return 2;
         }
         ["rulebooks", "cards", "stdlib", "tests"].iter().map(|d| project.root.join(d)).filter(|d| d.is_dir()).collect()
@@ -48,7 +48,7 @@ pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
         } else if root.is_file() {
             files.push(root.clone());
         } else {
-            eprintln!("error: `{}`: no such file or folder", root.display());
+            errln!("error: `{}`: no such file or folder", root.display());
             return 2;
         }
     }
@@ -140,13 +140,13 @@ fn explain(name: &str, refused: &Refused) -> String {
 fn stdin(check: bool) -> i32 {
     let mut bytes = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
-        eprintln!("error: standard input: {e}");
+        errln!("error: standard input: {e}");
         return 2;
     }
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: <stdin>: not UTF-8 text; left as it is");
+            errln!("error: <stdin>: not UTF-8 text; left as it is");
             // The bytes go through unchanged, so an editor piping a buffer loses nothing.
             if !check {
                 use std::io::Write as _;

@@ -6,7 +6,7 @@ macro_rules! outln {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         if writeln!(std::io::stdout(), $($t)*).is_err() {
-            std::process::exit(0);
+            std::process::exit($crate::cli::CLOSED);
         }
     }};
 }
@@ -16,10 +16,25 @@ macro_rules! out {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         if write!(std::io::stdout(), $($t)*).is_err() {
-            std::process::exit(0);
+            std::process::exit($crate::cli::CLOSED);
         }
     }};
 }
+
+/// `eprintln!` that ends the program quietly when standard error is closed (`eprintln!` panics).
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stderr(), $($t)*).is_err() {
+            std::process::exit($crate::cli::CLOSED);
+        }
+    }};
+}
+
+/// The exit code when the output was closed before the program was done (`arbiter check | head`):
+/// the code a shell gives a program a closed pipe stops (128 + SIGPIPE), never 0, which would say
+/// that all went well.
+pub const CLOSED: i32 = 141;
 
 pub mod bench;
 pub mod check;
@@ -315,7 +330,7 @@ pub fn main_with(cli: Cli) -> i32 {
     let project = match crate::check::project::Project::find(&cwd).with_rules(&cli.rules) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -330,8 +345,8 @@ pub fn main_with(cli: Cli) -> i32 {
         && let Err(e) = project.rules_not_for(game)
     {
         match e.help() {
-            Some(help) => eprintln!("error: {e}\n  help: {help}"),
-            None => eprintln!("error: {e}"),
+            Some(help) => errln!("error: {e}\n  help: {help}"),
+            None => errln!("error: {e}"),
         }
         return 2;
     }
@@ -346,7 +361,7 @@ pub fn main_with(cli: Cli) -> i32 {
             }) {
                 Ok(()) => 0,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     1
                 }
             }
@@ -355,7 +370,7 @@ pub fn main_with(cli: Cli) -> i32 {
         Command::Lsp { root } => match crate::lsp::run(root) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 1
             }
         },
@@ -373,8 +388,8 @@ pub fn main_with(cli: Cli) -> i32 {
             play::run(&project, &opts)
         }
         Command::Resume { file, bots, .. } if !bots.is_empty() => {
-            eprintln!("error: `{}` goes on with the bots it was started with; `--bots` cannot change them", file.display());
-            eprintln!(
+            errln!("error: `{}` goes on with the bots it was started with; `--bots` cannot change them", file.display());
+            errln!(
                 "  help: leave out `--bots` (`--human N` may still take a seat), or start a new game with `arbiter play GAME --bots ...`"
             );
             2

@@ -98,8 +98,10 @@ pub(super) fn deck_indices(
         let found = match arg {
             DeckArg::File(p) => {
                 let name = project.display(p);
-                let file = files.iter().find(|f| f.name == name).map(|f| f.id);
-                game.decks.iter().position(|d| Some(d.span.file) == file).ok_or(DeckArgError::NoDeckInFile { seat: *seat })?
+                match files.iter().find(|f| f.name == name) {
+                    Some(f) => crate::runtime::decks::deck_in_file(game, f.id, *seat)?,
+                    None => return Err(DeckArgError::NoDeckInFile { seat: *seat }),
+                }
             }
             DeckArg::Name(n) => game.decks.iter().position(|d| d.name == *n).ok_or_else(|| {
                 let help = diag::did_you_mean(n, game.decks.iter().map(|d| d.name.as_str())).unwrap_or_else(|| {
@@ -126,7 +128,7 @@ pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, DeckArgError> {
         let Some((seat, what)) = d.split_once('=') else {
             return Err(DeckArgError::Form(d.clone()));
         };
-        let Ok(seat) = seat.parse::<usize>() else {
+        let Some(seat) = seat.parse::<usize>().ok().filter(|s| *s >= 1) else {
             return Err(DeckArgError::Seat { arg: d.clone(), seat: seat.to_string() });
         };
         if Path::new(what).is_file() {
@@ -146,8 +148,8 @@ pub(super) fn deck_args(decks: &[String]) -> Result<DeckArgs, DeckArgError> {
 pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     if let Some(file) = &o.resume {
         if o.players.is_some() || o.seed.is_some() || !o.decks.is_empty() || !o.bots.is_empty() {
-            eprintln!("error: `--resume` goes on with the saved game's own players, seed, decks and bots");
-            eprintln!("  help: leave out `--players`, `--seed`, `--deck` and `--bots`, or use `arbiter resume {}`", file.display());
+            errln!("error: `--resume` goes on with the saved game's own players, seed, decks and bots");
+            errln!("  help: leave out `--players`, `--seed`, `--deck` and `--bots`, or use `arbiter resume {}`", file.display());
             return 2;
         }
         let r = ResumeOptions {
@@ -168,7 +170,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     let (wanted, extra, deck_args) = match deck_args(&o.decks) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -177,28 +179,28 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         Ok(b) => b,
         Err(d) => {
             out!("{}", diag::render(d, &loaded.files));
-            eprintln!("error: {} in `{}`", diag::summary(d), o.game);
+            errln!("error: {} in `{}`", diag::summary(d), o.game);
             return 1;
         }
     };
     let game = &built.game;
     let players = o.players.unwrap_or(game.min_players as usize);
     if let Some(wrong) = game.wrong_player_count(players) {
-        eprintln!("error: {wrong}");
+        errln!("error: {wrong}");
         return 2;
     }
     if let Some(&seat) = o.view.iter().chain(&o.humans).find(|s| **s == 0 || usize::from(**s) > players) {
-        eprintln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
+        errln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
         return 2;
     }
     match BotPlan::parse(&o.bots, game, players) {
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
         Ok(plan) => {
             if let Some((seat, _)) = plan.seats.iter().find(|(s, _)| o.humans.contains(&(s + 1))) {
-                eprintln!("error: seat {} is played by a human (`--human {0}`) and given a bot too", seat + 1);
+                errln!("error: seat {} is played by a human (`--human {0}`) and given a bot too", seat + 1);
                 return 2;
             }
         }
@@ -209,21 +211,21 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     let saver = match Saver::new(header, game, o.save.clone(), None) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
     let given = match deck_indices(game, &loaded.files, project, &wanted) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
     let decklists = match choose_decks_by(game, players, &given) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -236,7 +238,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
     }
     if !bad.is_empty() {
         out!("{}", diag::render(&bad, &loaded.files));
-        eprintln!("error: a deck breaks the deckbuilding rules");
+        errln!("error: a deck breaks the deckbuilding rules");
         return 1;
     }
     let engine = Engine::new(game);
@@ -273,7 +275,7 @@ pub struct ResumeOptions {
 pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
     match save::load(project, &r.file, r.game.as_deref(), &r.variants) {
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             2
         }
         Ok((built, mut header, st)) => {
@@ -286,7 +288,7 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
             let saver = match Saver::new(header, game, Some(target), Some(&r.file)) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    errln!("error: {e}");
                     return 2;
                 }
             };
@@ -332,7 +334,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     let plan = match BotPlan::parse(&saver.header.bots, game, st.players.len()) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -351,7 +353,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     if let Some(dir) = svg
         && let Err(e) = std::fs::create_dir_all(dir)
     {
-        eprintln!("error: cannot make `{}`: {e}", dir.display());
+        errln!("error: cannot make `{}`: {e}", dir.display());
         return 2;
     }
     loop {
@@ -359,7 +361,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
             Ok(s) => s,
             Err(e) => {
                 out!("{}", diag::render(&[e.to_diag()], &game.files));
-                eprintln!("error: the game stopped on a rule error (seed {seed})");
+                errln!("error: the game stopped on a rule error (seed {seed})");
                 return 2;
             }
         };
@@ -378,7 +380,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
             pictured_turn = Some(st.turns);
             if let Err(e) = g.draw(game, &st, &format!("turn-{:03}.svg", st.turns), &format!("turn {}", st.turns), pictured_for) {
                 out!("{}", diag::render(&[e.to_diag()], &game.files));
-                eprintln!("error: the picture of turn {} cannot be drawn", st.turns);
+                errln!("error: the picture of turn {} cannot be drawn", st.turns);
                 return 2;
             }
         }
@@ -386,8 +388,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         // as often as saving takes at most a tenth of the game's time (see `Saver::autosave`).
         let durable = status != Status::Decision || st.pending.as_ref().is_some_and(|d| human.seats.contains(&d.seat));
         if let Err(e) = saver.autosave(&st, durable) {
-            eprintln!("error: {e}");
-            eprintln!("  help: the game stopped here; the last save written is whole");
+            errln!("error: {e}");
+            errln!("  help: the game stopped here; the last save written is whole");
             return 2;
         }
         match status {
@@ -408,12 +410,12 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                 match taken {
                     Ok(()) => {}
                     Err(AnswerError::Refused(e)) => {
-                        eprintln!("error: the bot's answer was refused: {e}");
+                        errln!("error: the bot's answer was refused: {e}");
                         return 2;
                     }
                     Err(AnswerError::Rule(e)) => {
                         out!("{}", diag::render(&[e.to_diag()], &game.files));
-                        eprintln!("error: the game stopped on a rule error (seed {seed})");
+                        errln!("error: the game stopped on a rule error (seed {seed})");
                         return 2;
                     }
                 }
@@ -424,7 +426,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         && let Err(e) = g.draw(game, &st, "end.svg", "the end", pictured_for)
     {
         out!("{}", diag::render(&[e.to_diag()], &game.files));
-        eprintln!("error: the picture of the end cannot be drawn");
+        errln!("error: the picture of the end cannot be drawn");
         return 2;
     }
     // The table at the end, as the seat viewed (or the first human seat) sees it.
@@ -508,7 +510,7 @@ impl Gallery<'_> {
         let svg = crate::runtime::picture::svg(game, st, title, viewer)?;
         self.written = self.written.saturating_add(svg.len());
         if self.written > PICTURES_WRITTEN_LIMIT {
-            eprintln!(
+            errln!(
                 "note: the pictures of this game would pass {} MiB in `{}`: no more are written (from `{name}` on)",
                 PICTURES_WRITTEN_LIMIT >> 20,
                 self.dir.display()

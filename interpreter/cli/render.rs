@@ -110,7 +110,7 @@ pub fn run(project: &Project, o: &Options) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             2
         }
     }

@@ -37,24 +37,29 @@ pub fn run(project: &Project, o: &Options) -> i32 {
         return merge(&o.files, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() });
     }
     if !o.files.is_empty() {
-        eprintln!("error: `arbiter sim GAME` takes no files (`arbiter sim merge FILE...` adds up shards)");
+        errln!("error: `arbiter sim GAME` takes no files (`arbiter sim merge FILE...` adds up shards)");
+        if o.files.iter().any(|f| !f.exists()) && !o.compare.is_empty() {
+            errln!(
+                "  help: each `--compare` is one rule set (its variants joined by commas); for several, repeat it: `--compare a --compare b`"
+            );
+        }
         return 2;
     }
     if o.games == 0 {
-        eprintln!("error: `--games 0`: play at least one game");
+        errln!("error: `--games 0`: play at least one game");
         return 2;
     }
     let shard = match o.shard.as_deref().map(parse_shard).transpose() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
     let pool = match rayon::ThreadPoolBuilder::new().num_threads(o.jobs.unwrap_or(0)).build() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: cannot start the worker threads: {e}");
+            errln!("error: cannot start the worker threads: {e}");
             return 2;
         }
     };
@@ -94,7 +99,7 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
     let (wanted, extra, decks) = match deck_args(&o.decks) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return 2;
         }
     };
@@ -103,6 +108,23 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
     for c in &o.compare {
         let mut set = o.variants.clone();
         set.extend(c.split(',').map(str::trim).filter(|v| !v.is_empty()).map(String::from));
+        // A set that adds nothing, names a variant twice, or is one already played compares
+        // nothing: refused, not played again.
+        let named: Vec<&str> = c.split(',').map(str::trim).filter(|v| !v.is_empty()).collect();
+        let twice = set.iter().enumerate().find(|(i, v)| set.iter().take(*i).any(|w| w == *v)).map(|(_, v)| v.clone());
+        let why = if named.is_empty() {
+            Some(format!("`--compare {c}` names no variant"))
+        } else if let Some(v) = twice {
+            Some(format!("`--compare {c}` switches on `{v}` twice (with `--variant`, it is on in every rule set)"))
+        } else if sets.contains(&set) {
+            Some(format!("`--compare {c}` is a rule set already played"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            errln!("error: {why}: it would compare the same rules");
+            return 2;
+        }
         sets.push(set);
     }
     let mut loaded = Vec::new();
@@ -110,7 +132,7 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         let l = project.load(&o.game, set, &extra);
         if let Err(d) = &l.result {
             out!("{}", diag::render(d, &l.files));
-            eprintln!(
+            errln!(
                 "error: {} in `{}`{}",
                 diag::summary(d),
                 o.game,
@@ -127,26 +149,31 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         let game = &built.game;
         players = o.players.unwrap_or(game.min_players as usize);
         if let Some(wrong) = game.wrong_player_count(players) {
-            eprintln!("error: {wrong}");
+            errln!("error: {wrong}");
             return 2;
         }
         let decklists = deck_indices(game, &l.files, project, &wanted).and_then(|given| Ok(choose_decks_by(game, players, &given)?));
         match decklists {
             Ok(decklists) => {
+                if o.cards && game.decks.is_empty() {
+                    errln!("error: `--cards` follows the cards of the seats' deck lists, and {} has no `deck`", game.name);
+                    errln!("  help: a game whose seats play from deck lists (bsg-ccg) reports per-card statistics");
+                    return 2;
+                }
                 // Per-card statistics for the seats given a deck, or for every seat with `--cards`.
                 let cards_of =
                     if o.cards { (0..players).collect() } else { wanted.iter().map(|(s, _)| *s).filter(|s| *s < players).collect() };
                 let bots = match crate::agents::BotPlan::parse(&o.bots, game, players) {
                     Ok(b) => b,
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        errln!("error: {e}");
                         return 2;
                     }
                 };
                 tables.push(Table { game, decklists, cards_of, bots, think: o.think.map(std::time::Duration::from_secs) });
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return 2;
             }
         }
@@ -176,7 +203,14 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         rule_sets,
     };
     out!("{}", report::text(&run));
-    write_outputs(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() })
+    let written = write_outputs(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() });
+    // A rule error is the rules' fault: the run fails, as `play` does, whatever the figures say.
+    let stopped: u64 = run.rule_sets.iter().map(|t| t.errors.values().sum::<u64>()).sum();
+    if written == 0 && stopped > 0 {
+        errln!("error: {stopped} game{} stopped on a rule error (listed in the report)", if stopped == 1 { "" } else { "s" });
+        return 1;
+    }
+    written
 }
 
 /// The files to write the results to.
@@ -191,12 +225,12 @@ fn write_outputs(run: &Run, to: &Outputs) -> i32 {
         let text = match serde_json::to_string_pretty(run) {
             Ok(t) => t + "\n",
             Err(e) => {
-                eprintln!("error: cannot write the results as JSON: {e}");
+                errln!("error: cannot write the results as JSON: {e}");
                 return 2;
             }
         };
         if let Err(e) = std::fs::write(path, text) {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            errln!("error: cannot write `{}`: {e}", path.display());
             return 2;
         }
     }
@@ -204,7 +238,7 @@ fn write_outputs(run: &Run, to: &Outputs) -> i32 {
         if let Some(path) = path
             && let Err(e) = std::fs::write(path, text)
         {
-            eprintln!("error: cannot write `{}`: {e}", path.display());
+            errln!("error: cannot write `{}`: {e}", path.display());
             return 2;
         }
     }
@@ -214,7 +248,7 @@ fn write_outputs(run: &Run, to: &Outputs) -> i32 {
 /// `arbiter sim merge FILE...`: the shards' JSON added up into the run's totals.
 fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
     if files.is_empty() {
-        eprintln!("error: name the shards' JSON files: `arbiter sim merge part-1.json part-2.json ... --json all.json`");
+        errln!("error: name the shards' JSON files: `arbiter sim merge part-1.json part-2.json ... --json all.json`");
         return 2;
     }
     let mut shards = Vec::new();
@@ -222,14 +256,14 @@ fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
         let text = match std::fs::read_to_string(f) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", f.display());
+                errln!("error: cannot read `{}`: {e}", f.display());
                 return 2;
             }
         };
         match serde_json::from_str::<Run>(&text) {
             Ok(r) => shards.push(r),
             Err(e) => {
-                eprintln!("error: `{}` is not the JSON of `arbiter sim --json`: {e}", f.display());
+                errln!("error: `{}` is not the JSON of `arbiter sim --json`: {e}", f.display());
                 return 2;
             }
         }
@@ -240,7 +274,7 @@ fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
             write_outputs(&run, to)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             2
         }
     }

@@ -23,7 +23,20 @@ pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
         failed += f;
     }
     outln!("{passed} passed, {failed} failed");
+    if passed + failed == 0 {
+        // A file of cards (or a folder of them) holds no scenario: nothing was tested.
+        errln!("error: no scenario in {}: a scenario file holds `scenario ID \"title\" {{ .. }}` items", files_named(&files));
+        return 1;
+    }
     i32::from(failed > 0)
+}
+
+/// The files given, for a message: one by name, more by count.
+fn files_named(files: &[PathBuf]) -> String {
+    match files {
+        [one] => format!("`{}`", one.display()),
+        _ => format!("the {} files given", files.len()),
+    }
 }
 
 /// One file's report: its lines, and how many of its scenarios passed and failed.
@@ -158,7 +171,7 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
             let mut json = Vec::new();
             let chosen: Vec<_> = outcomes.iter().filter(|x| o.id.as_deref().is_none_or(|i| x.outcome.id == i)).collect();
             if chosen.is_empty() {
-                eprintln!("error: no scenario `{}` in {}", o.id.as_deref().unwrap_or(""), path.display());
+                errln!("error: no scenario `{}` in {}", o.id.as_deref().unwrap_or(""), path.display());
                 return 2;
             }
             // With `--why` and several scenarios, explain the event in each scenario that has it.
@@ -172,8 +185,8 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                         None if o.id.is_none() => continue,
                         None => {
                             let last = st.log.len().saturating_sub(1);
-                            eprintln!("error: no event of {} is `{w}` or tells of it", fo.outcome.id);
-                            eprintln!("  help: {}", WHY_HELP.replace("{last}", &last.to_string()));
+                            errln!("error: no event of {} is `{w}` or tells of it", fo.outcome.id);
+                            errln!("  help: {}", WHY_HELP.replace("{last}", &last.to_string()));
                             return 2;
                         }
                     },
@@ -225,15 +238,15 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 }
             }
             if let (Some(w), 0) = (&o.why, explained) {
-                eprintln!("error: no event of any scenario of {} is `{w}` or tells of it", path.display());
-                eprintln!("  help: {}", WHY_HELP.replace(" (#0 to #{last})", ""));
+                errln!("error: no event of any scenario of {} is `{w}` or tells of it", path.display());
+                errln!("  help: {}", WHY_HELP.replace(" (#0 to #{last})", ""));
                 return 2;
             }
             if o.json {
                 match serde_json::to_string_pretty(&json) {
                     Ok(s) => outln!("{s}"),
                     Err(e) => {
-                        eprintln!("error: {e}");
+                        errln!("error: {e}");
                         return 2;
                     }
                 }

@@ -22,6 +22,15 @@ pub enum DeckChoiceError {
     /// A seat is given no deck, and the game has none to give it.
     #[error("no decks")]
     NoDecks,
+    /// A deck given to a seat (0-based) the game does not have.
+    #[error("a deck is given to seat {}, but the game has {players} seats", .seat + 1)]
+    NoSuchSeat { seat: usize, players: usize },
+    /// Two decks given to one seat (0-based).
+    #[error("seat {} is given two decks", .seat + 1)]
+    TwoDecks { seat: usize },
+    /// The file given for a seat (0-based) holds several decks: these.
+    #[error("the deck file for seat {} holds {} decks: {}", .seat + 1, .names.len(), .names.join(", "))]
+    ManyDecksInFile { seat: usize, names: Vec<String> },
 }
 
 impl DeckChoiceError {
@@ -33,6 +42,11 @@ impl DeckChoiceError {
             }
             DeckChoiceError::NoSuchDeck { .. } => "give the seat one of the game's decks",
             DeckChoiceError::NoDecks => "the game's files declare no `deck`: give each seat a deck file",
+            DeckChoiceError::NoSuchSeat { .. } => "seats are numbered from 1 to the number of players (`--players N`)",
+            DeckChoiceError::TwoDecks { .. } => "give each seat one `--deck`",
+            DeckChoiceError::ManyDecksInFile { .. } => {
+                "name the one meant: load the file with `--rules FILE` and give the seat the deck by its name, `--deck SEAT=\"Deck Name\"`"
+            }
         }
     }
 
@@ -127,10 +141,22 @@ pub fn validate(game: &Game, deck: &DeckList) -> Vec<Diag> {
 pub fn choose_decks(game: &Game, players: usize, given: &[(usize, FileId)]) -> Result<Vec<IndexMap<String, Vec<DefId>>>, DeckChoiceError> {
     let mut by_index = Vec::new();
     for (seat, file) in given {
-        let i = game.decks.iter().position(|d| d.span.file == *file).ok_or(DeckChoiceError::NoDeckInFile { seat: *seat })?;
-        by_index.push((*seat, i));
+        by_index.push((*seat, deck_in_file(game, *file, *seat)?));
     }
     choose_decks_by(game, players, &by_index)
+}
+
+/// The index in `game.decks` of the one deck the file given for `seat` (0-based) holds.
+pub fn deck_in_file(game: &Game, file: FileId, seat: usize) -> Result<usize, DeckChoiceError> {
+    let mut there = game.decks.iter().enumerate().filter(|(_, d)| d.span.file == file);
+    match (there.next(), there.next()) {
+        (None, _) => Err(DeckChoiceError::NoDeckInFile { seat }),
+        (Some((i, _)), None) => Ok(i),
+        (Some(_), Some(_)) => Err(DeckChoiceError::ManyDecksInFile {
+            seat,
+            names: game.decks.iter().filter(|d| d.span.file == file).map(|d| format!("\"{}\"", d.name)).collect(),
+        }),
+    }
 }
 
 /// Which deck each seat plays: the one given (seat, index in `game.decks`), else the game's decks
@@ -140,6 +166,14 @@ pub fn choose_decks_by(
     players: usize,
     given: &[(usize, usize)],
 ) -> Result<Vec<IndexMap<String, Vec<DefId>>>, DeckChoiceError> {
+    for (k, (seat, _)) in given.iter().enumerate() {
+        if *seat >= players {
+            return Err(DeckChoiceError::NoSuchSeat { seat: *seat, players });
+        }
+        if given.iter().take(k).any(|(s, _)| s == seat) {
+            return Err(DeckChoiceError::TwoDecks { seat: *seat });
+        }
+    }
     if game.decks.is_empty() {
         return Ok(vec![IndexMap::new(); players]);
     }

@@ -244,7 +244,7 @@ impl<'g> Engine<'g> {
             }
             if st.frames.len() > FRAME_BUDGET {
                 let span = self.current_span(st);
-                return Err(err(span, format!("depth budget exceeded: more than {FRAME_BUDGET} nested procedures"))
+                return Err(err(span, format!("procedure depth budget exceeded: more than {FRAME_BUDGET} nested procedures"))
                     .with_help("a procedure probably calls itself without end"));
             }
             // State checks and triggers wait until the effect being resolved is finished, so that

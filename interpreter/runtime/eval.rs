@@ -202,7 +202,7 @@ impl<'a> Evaluator<'a> {
     fn deeper<T>(&self, span: Span, f: impl FnOnce() -> RtResult<T>) -> RtResult<T> {
         let d = self.depth.get() + 1;
         if d > DEPTH_BUDGET {
-            return Err(err(span, format!("depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
+            return Err(err(span, format!("call depth budget exceeded: more than {DEPTH_BUDGET} nested calls or field reads"))
                 .with_help("a function, check or modifier probably refers to itself without end"));
         }
         self.depth.set(d);

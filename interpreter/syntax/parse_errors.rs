@@ -227,7 +227,10 @@ fn syntax_help(positives: &[Rule], found: &str) -> Option<String> {
     if found == "=" && positives.iter().any(|r| *r == Rule::line_end || readable(*r) == "a value") {
         return Some("write a property as `key value`, without `=`".to_string());
     }
-    if found.starts_with('=') && positives.iter().any(|r| readable(*r) == "an expression") {
+    if found.starts_with('=')
+        && !found.starts_with("=>")
+        && positives.iter().any(|r| matches!(readable(*r), "an expression" | "an operator"))
+    {
         return Some("compare with `==`; assign with `=` as a statement of its own".to_string());
     }
     if positives.contains(&Rule::EOI) || positives.iter().any(|r| matches!(r, Rule::game_item | Rule::object_item)) {

@@ -155,6 +155,10 @@ fn check_all(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forc
             continue;
         }
         match game {
+            // `for bsg-ccgg`: said at that line, for the file that says it.
+            Some(g) if let Some((source, d)) = arbiter_check::project::unknown_game(project, f, &g) => {
+                report.add(&Found { files: vec![source], diags: vec![d] });
+            }
             Some(g) => by_game.entry(g).or_default().push(f.clone()),
             None if let Some((source, d)) = arbiter_check::project::syntax_error(project, f) => {
                 // Its game is unknown, but its syntax error is the first thing to mend.

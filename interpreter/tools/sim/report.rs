@@ -64,6 +64,17 @@ pub fn sentences(t: &Tally) -> Vec<String> {
     let n = t.finished();
     let seats = t.seat_wins.len();
     let mut out = Vec::new();
+    // Games a rule error stopped are not counted below: say so first, so that no figure is read
+    // as the rules' when most games never ended.
+    let stopped: u64 = t.errors.values().sum();
+    if stopped > 0 && n == 0 {
+        out.push(format!("Every game ({stopped}) stopped on a rule error (listed above): there is nothing to count."));
+    } else if stopped > 0 {
+        out.push(format!(
+            "{stopped} game{} stopped on a rule error (listed above): the figures count only the {n} that ended.",
+            plural(stopped)
+        ));
+    }
     if n == 0 || seats == 0 {
         return out;
     }
@@ -95,6 +106,19 @@ pub fn sentences(t: &Tally) -> Vec<String> {
 /// the difference and whether it is significant.
 pub fn compared_sentences(base: &Tally, other: &Tally) -> Vec<String> {
     let (na, nb) = (base.finished(), other.finished());
+    let stopped: u64 = other.errors.values().sum();
+    if stopped > 0 {
+        let lead = format!("{}, {stopped} game{} stopped on a rule error (listed above)", capitalised(&name(other)), plural(stopped));
+        if nb == 0 || na == 0 {
+            return vec![format!("{lead}: there is nothing to compare.")];
+        }
+        let mut out = vec![format!("{lead}: the comparison counts only the {nb} that ended.")];
+        out.extend(compared_sentences(base, &Tally { errors: Default::default(), ..other.clone() }));
+        return out;
+    }
+    if nb == 0 || na == 0 {
+        return vec![];
+    }
     let mut out = Vec::new();
     let mut say = |who: String, a: u64, b: u64| {
         let (pa, pb) = (wilson(a, na), wilson(b, nb));
@@ -190,7 +214,7 @@ pub fn text(run: &Run) -> String {
         }
     }
     if let Some((base, rest)) = run.rule_sets.split_first() {
-        for t in rest {
+        for t in rest.iter().filter(|t| t.finished() > 0 && base.finished() > 0) {
             let _ = writeln!(out, "\n{} against {} (same seeds; difference with its 95% interval, two-sided z-test):", name(t), name(base));
             for row in differences(base, t) {
                 let verdict = if row.significant { "significant at 5%" } else { "not significant at 5%" };
@@ -327,4 +351,9 @@ pub fn csv(run: &Run) -> String {
         }
     }
     out
+}
+
+/// "s" after a count other than one.
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
