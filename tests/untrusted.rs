@@ -372,3 +372,21 @@ fn a_file_that_is_not_utf8_is_refused_with_its_byte() {
     assert!(out.contains("not UTF-8 text (byte 19, line 3)"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A runaway loop that runs out of budget inside a library procedure is shown with where that
+/// procedure was called from: the card's own `call`, in the card's file.
+#[test]
+fn a_budget_run_out_in_a_library_procedure_names_the_cards_call() {
+    let (outcomes, files) = run_fixture("infinite-loop.arb", Some("endless-requisition"));
+    let (o, _) = outcomes.iter().find(|(o, _)| o.id == "endless-requisition").unwrap();
+    let f = o.failures.first().unwrap_or_else(|| panic!("stopped: {:?}", o.failures));
+    assert!(f.message.contains("budget exceeded"), "{}", f.message);
+    let named: Vec<String> = f
+        .called_from
+        .iter()
+        .filter_map(|s| SourceFile::find(&files, s.file).map(|file| format!("{}: {}", file.name, file.slice(*s))))
+        .collect();
+    assert!(named.iter().any(|n| n == "tests/untrusted/infinite-loop.arb: call draw(you, 1)"), "{named:?}");
+    let text = arbiter::syntax::diag::render(&[arbiter::scenario::failure_diag(f)], &files);
+    assert!(text.contains("called from: tests/untrusted/infinite-loop.arb:"), "{text}");
+}

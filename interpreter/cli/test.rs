@@ -172,6 +172,13 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
             let chosen: Vec<_> = outcomes.iter().filter(|x| o.id.as_deref().is_none_or(|i| x.outcome.id == i)).collect();
             if chosen.is_empty() {
                 errln!("error: no scenario `{}` in {}", o.id.as_deref().unwrap_or(""), path.display());
+                let ids: Vec<&str> = outcomes.iter().map(|x| x.outcome.id.as_str()).collect();
+                let id = o.id.as_deref().unwrap_or("");
+                match crate::syntax::diag::did_you_mean(id, ids.iter().copied()) {
+                    Some(meant) => errln!("  help: {meant}"),
+                    None if ids.is_empty() => errln!("  help: the file holds no scenario"),
+                    None => errln!("  help: its scenarios: {}", ids.join(", ")),
+                }
                 return 2;
             }
             // With `--why` and several scenarios, explain the event in each scenario that has it.

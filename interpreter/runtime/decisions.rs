@@ -114,7 +114,8 @@ impl Engine<'_> {
     /// fails while taking the answer in is a rule error.
     pub fn answer(&self, st: &mut State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {
         self.check_answer(st, seat, answer)?;
-        self.take_answer(st, seat, answer).map_err(|e| AnswerError::Rule(e.in_rule(|| self.running_rule(st))))
+        self.take_answer(st, seat, answer)
+            .map_err(|e| AnswerError::Rule(e.in_rule(|| self.running_rule(st)).called_from(|| self.call_sites(st))))
     }
 
     fn check_answer(&self, st: &State, seat: Seat, answer: &Answer) -> Result<(), AnswerError> {

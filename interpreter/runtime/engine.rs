@@ -189,25 +189,9 @@ impl<'g> Engine<'g> {
     pub fn advance(&self, st: &mut State) -> Result<Status, RtError> {
         // The answer that let the game go on is the event before this step's first.
         let from = st.log.len().saturating_sub(1);
-        let status = self.advance_inner(st).map_err(|e| e.in_rule(|| self.running_rule(st)));
+        let status = self.advance_inner(st).map_err(|e| e.in_rule(|| self.running_rule(st)).called_from(|| self.call_sites(st)));
         settle_withheld(st, from);
         status
-    }
-
-    /// The innermost rule item running, as an error names it: `challenge.conclude (L382-402)`.
-    pub fn running_rule(&self, st: &State) -> Option<String> {
-        let routine = st.frames.iter().rev().find_map(|f| match f.kind {
-            FrameKind::Call { routine, .. } if !matches!(routine, Routine::Main) => Some(routine),
-            _ => None,
-        })?;
-        let r = super::view::rule_ref(self.game, st, routine, Span::default());
-        if r.rule.is_empty() {
-            return None;
-        }
-        Some(match r.cite {
-            Some(c) => format!("`{}` ({c})", r.rule),
-            None => format!("`{}`", r.rule),
-        })
     }
 
     fn advance_inner(&self, st: &mut State) -> Result<Status, RtError> {
@@ -357,29 +341,6 @@ impl<'g> Engine<'g> {
                 FrameKind::Ability { obj, idx, stage } => self.step_ability(st, obj, idx, stage, env)?,
             }
         }
-    }
-
-    /// The span of the statement being run, for errors raised outside a statement.
-    pub fn current_span(&self, st: &State) -> Span {
-        for f in st.frames.iter().rev() {
-            if let FrameKind::Block { block, pc } = f.kind {
-                let i = pc.saturating_sub(1) as usize;
-                if let Some(s) = self.game.block(block).get(i) {
-                    return s.span;
-                }
-            }
-        }
-        Span::default()
-    }
-
-    /// The routine whose code is running (the nearest call frame).
-    pub fn current_routine(&self, st: &State) -> Routine {
-        for f in st.frames.iter().rev() {
-            if let FrameKind::Call { routine, .. } = f.kind {
-                return routine;
-            }
-        }
-        if st.mode == Mode::Scenario { Routine::Scenario } else { Routine::Main }
     }
 
     pub fn cause(&self, st: &State, span: Span) -> Cause {

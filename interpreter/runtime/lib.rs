@@ -22,6 +22,7 @@ pub mod operators;
 pub mod picture;
 pub mod profile;
 pub mod random;
+mod running;
 pub mod state;
 pub mod talk;
 pub mod trace;
@@ -53,6 +54,9 @@ pub struct RtErrorData {
     pub help: Option<String>,
     /// The rule item that was running (its name and citation), when the engine knows it.
     pub rule: Option<String>,
+    /// Where the running procedures were called from, the nearest first (the engine's frames):
+    /// a loop that ran out of budget inside a library procedure is shown where it was called.
+    pub called_from: Vec<Span>,
 }
 
 impl std::ops::Deref for RtError {
@@ -64,7 +68,7 @@ impl std::ops::Deref for RtError {
 
 impl RtError {
     pub fn new(message: String, span: Span) -> Self {
-        RtError(Box::new(RtErrorData { message, span, help: None, rule: None }))
+        RtError(Box::new(RtErrorData { message, span, help: None, rule: None, called_from: Vec::new() }))
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -85,11 +89,25 @@ impl RtError {
         self
     }
 
+    /// The same error, with where the running procedures were called from (if it has none yet).
+    pub fn called_from(mut self, spans: impl FnOnce() -> Vec<Span>) -> Self {
+        if self.0.called_from.is_empty() {
+            self.0.called_from = spans();
+        }
+        self
+    }
+
     pub fn to_diag(&self) -> Diag {
+        /// Call sites shown at most (a runaway recursion has hundreds).
+        const SHOWN: usize = 6;
         let label = match &self.rule {
             Some(r) => format!("while running {r}"),
             None => "while running this".to_string(),
         };
-        Diag::error(self.span, self.message.clone()).label(label).maybe_help(self.help.clone())
+        let mut d = Diag::error(self.span, self.message.clone()).label(label).maybe_help(self.help.clone());
+        for s in self.called_from.iter().filter(|s| **s != self.span).take(SHOWN) {
+            d = d.related(*s, "called from");
+        }
+        d
     }
 }

@@ -237,6 +237,13 @@ impl Renderer {
             return;
         }
         let _ = self.handler.render_report(out, &Bound { diag: d, src: Window(file) });
+        // Related places in other files (miette draws one file a report): named by file and line.
+        for (r, label) in d.related.iter().filter(|(r, _)| r.file != d.span.file) {
+            if let Some(f) = SourceFile::find(files, r.file) {
+                let (line, col) = f.line_col(r.start as usize);
+                out.push_str(&format!("  {label}: {}:{line}:{col}\n", f.name));
+            }
+        }
     }
 
     /// A line for each file with diagnostics not shown, saying how many.

@@ -20,6 +20,9 @@ pub struct Failure {
     pub actual: Option<String>,
     pub help: Option<String>,
     pub span: Span,
+    /// A rule error's call sites: where the running procedures were called from, nearest first
+    /// (boxed: a failure is the error of many results, and stays small).
+    pub called_from: Box<Vec<Span>>,
 }
 
 impl Failure {
@@ -63,7 +66,7 @@ impl Outcome {
 }
 
 fn fail(message: impl Into<String>, span: Span) -> Failure {
-    Failure { message: message.into(), expected: None, actual: None, help: None, span }
+    Failure { message: message.into(), expected: None, actual: None, help: None, span, called_from: Box::default() }
 }
 
 fn rt_fail(e: RtError) -> Failure {
@@ -71,6 +74,7 @@ fn rt_fail(e: RtError) -> Failure {
     let during = e.rule.map(|r| format!(" (in {r})")).unwrap_or_default();
     let mut f = fail(format!("the rules stopped with an error{during}: {}", e.message), e.span);
     f.help = e.help;
+    f.called_from = Box::new(e.called_from);
     f
 }
 
@@ -533,7 +537,10 @@ pub fn failure_diag(f: &Failure) -> arbiter_syntax::diag::Diag {
     if let Some(h) = &f.help {
         help.push(h.clone());
     }
-    let d = arbiter_syntax::diag::Diag::error(f.span, f.message.clone()).label("here");
+    let mut d = arbiter_syntax::diag::Diag::error(f.span, f.message.clone()).label("here");
+    for s in f.called_from.iter().filter(|s| **s != f.span).take(6) {
+        d = d.related(*s, "called from");
+    }
     if help.is_empty() { d } else { d.help(help.join("\n")) }
 }
 
@@ -553,6 +560,12 @@ pub fn failure_text(game: &Game, f: &Failure) -> String {
     }
     if let Some(h) = &f.help {
         s.push_str(&format!("  help:     {h}\n"));
+    }
+    for c in f.called_from.iter().filter(|c| **c != f.span).take(6) {
+        if let Some(file) = game.file(c.file) {
+            let (line, col) = file.line_col(c.start as usize);
+            s.push_str(&format!("  called from {}:{line}:{col}\n", file.name));
+        }
     }
     s
 }
