@@ -691,7 +691,7 @@ fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
         let a = bot.decide(game, &st, &d);
         engine.answer(&mut st, d.seat, &a).unwrap();
     }
-    let read_by_p2 = |answers: &[&str]| -> Vec<(u16, String)> {
+    let read_by_p2 = |answers: &[&str]| -> Vec<(u16, String, String)> {
         let mut s = st.clone();
         let start = s.log.len();
         for label in answers {
@@ -701,14 +701,19 @@ fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
             engine.advance(&mut s).unwrap();
         }
         assert_eq!(s.pending.as_ref().map(|d| d.seat), Some(1), "P2 plans next");
-        s.log.iter().skip(start).filter_map(|e| project_event(game, &s, e, Some(1)).map(|p| (p.depth, p.text))).collect()
+        // Each event's depth, text and cause (the rule and line, which tell a branch too).
+        s.log
+            .iter()
+            .skip(start)
+            .filter_map(|e| project_event(game, &s, e, Some(1)).map(|p| (p.depth, view::cause_text_seen(game, &s, e, &p, Some(1)), p.text)))
+            .collect()
     };
     let bluff = read_by_p2(&["a legal plan", "Medium Speed", "one card", "Straight", "add the blank card"]);
     let overboost = read_by_p2(&["a legal plan", "Medium Speed", "an overboost and a card", "Overboost", "Straight"]);
     let single = read_by_p2(&["a legal plan", "Medium Speed", "one card", "Straight", "plan one card"]);
     assert_eq!(bluff, overboost, "P2 reads a bluff as an overboost");
     assert_ne!(bluff, single, "one card alone is one card put down (at the table too)");
-    assert_eq!(bluff.iter().filter(|(_, t)| t.contains("chose in secret")).count(), 5, "{bluff:?}");
+    assert_eq!(bluff.iter().filter(|(_, _, t)| t.contains("chose in secret")).count(), 5, "{bluff:?}");
 }
 
 /// Every answer follows its question, whether the question had a choice or not: the question is

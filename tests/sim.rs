@@ -372,9 +372,9 @@ fn rule_errors_fail_the_run_and_empty_comparisons_are_refused() {
     };
     let (code, text) = arbiter(&["sim", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--compare", "endless", "--games", "3"]);
     assert_eq!(code, Some(1), "{text}");
-    assert!(text.contains("With endless, 3 games stopped on a rule error (listed above): there is nothing to compare."), "{text}");
+    assert!(text.contains("With endless, 3 games stopped by an error (listed above): there is nothing to compare."), "{text}");
     assert!(!text.contains("endless against the rules as written"), "no comparison of empty figures: {text}");
-    assert!(text.contains("error: 3 games stopped on a rule error"), "{text}");
+    assert!(text.contains("error: 3 games stopped by an error"), "{text}");
     for (args, message) in [
         (&["sim", "tic-tac-toe", "--compare", ",", "--games", "2"][..], "`--compare ,` names no variant"),
         (

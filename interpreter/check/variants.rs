@@ -83,18 +83,11 @@ fn params_of(item: &Item) -> Option<&[arbiter_syntax::ast::Param]> {
     }
 }
 
-/// As many parameters, each of the same type where both write one.
+/// As many parameters: the rules' calls pass that many. (Their types are not compared: a wider
+/// one, `object` for `square`, or `square?` for `square`, still takes every call; a narrower one
+/// is told at the calls it no longer fits.)
 fn same_params(a: &[arbiter_syntax::ast::Param], b: &[arbiter_syntax::ast::Param]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.ty.as_ref().zip(y.ty.as_ref()).is_none_or(|(t, u)| same_type(t, u)))
-}
-
-fn same_type(a: &arbiter_syntax::ast::TypeExpr, b: &arbiter_syntax::ast::TypeExpr) -> bool {
-    use arbiter_syntax::ast::TypeKind;
-    match (&a.kind, &b.kind) {
-        (TypeKind::Named { name: n, optional: o }, TypeKind::Named { name: m, optional: p }) => n == m && o == p,
-        (TypeKind::List(x), TypeKind::List(y)) => same_type(x, y),
-        _ => false,
-    }
+    a.len() == b.len()
 }
 
 /// `u: card, extra: int`, as written.
@@ -441,7 +434,7 @@ fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<Varian
                 // Said here, at the variant: the rules' calls would otherwise be blamed, in the
                 // rules' own files.
                 c.error(
-                    Diag::error(nspan, format!("variant replaces {kind} `{name}` with other parameters than the rules'"))
+                    Diag::error(nspan, format!("variant replaces {kind} `{name}` with another number of parameters than the rules'"))
                         .label("other parameters")
                         .help(format!(
                             "a replacement keeps the parameters the rules call it with: `{name}({})`; to take more, `add` a new {kind} and replace its callers",

@@ -68,7 +68,7 @@ pub fn run(project: &Project, paths: &[PathBuf], check: bool) -> i32 {
             Outcome::Skipped => skipped_files += 1,
             Outcome::Refused(why) => {
                 refused += 1;
-                eprint!("{why}");
+                err!("{why}");
             }
         }
     }
@@ -172,7 +172,7 @@ fn stdin(check: bool) -> i32 {
             0
         }
         Err(refused) => {
-            eprint!("{}", explain("<stdin>", &refused));
+            err!("{}", explain("<stdin>", &refused));
             // The text goes through unchanged, so an editor piping a buffer loses nothing.
             if !check {
                 out!("{text}");

@@ -21,6 +21,16 @@ macro_rules! out {
     }};
 }
 
+/// `eprint!` that ends the program quietly when standard error is closed (`eprint!` panics).
+macro_rules! err {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stderr(), $($t)*).is_err() {
+            std::process::exit($crate::cli::CLOSED);
+        }
+    }};
+}
+
 /// `eprintln!` that ends the program quietly when standard error is closed (`eprintln!` panics).
 macro_rules! errln {
     ($($t:tt)*) => {{

@@ -207,7 +207,7 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
     // A rule error is the rules' fault: the run fails, as `play` does, whatever the figures say.
     let stopped: u64 = run.rule_sets.iter().map(|t| t.errors.values().sum::<u64>()).sum();
     if written == 0 && stopped > 0 {
-        errln!("error: {stopped} game{} stopped on a rule error (listed in the report)", if stopped == 1 { "" } else { "s" });
+        errln!("error: {stopped} game{} stopped by an error (listed in the report)", if stopped == 1 { "" } else { "s" });
         return 1;
     }
     written

@@ -372,6 +372,24 @@ pub fn rule_ref_for(game: &Game, st: &State, c: &Cause, viewer: Option<Seat>) ->
     }
 }
 
+/// The rule behind an event as `viewer` reads it (`p`, its projection): none named where the
+/// event is a secret the seat does not see, or names an object the seat does not know. Which rule
+/// and line made such an event tells which branch of the rules a hidden thing took (a bluff's
+/// blank card or an overboost's second card, chosen in different procedures): a secrecy review
+/// read the branch from the causes of secret answers and of face-down cards put down.
+pub fn rule_ref_seen(game: &Game, st: &State, e: &Event, p: &ProjectedEvent, viewer: Option<Seat>) -> RuleRef {
+    let withheld = viewer.is_some() && (!p.details || p.objects.iter().any(|o| matches!(o, Seen::Hidden { .. })));
+    if withheld {
+        return RuleRef { rule: "the rules".into(), at: String::new(), cite: None, section: None };
+    }
+    rule_ref_for(game, st, &e.cause, viewer)
+}
+
+/// `rule_ref_seen` as a line.
+pub fn cause_text_seen(game: &Game, st: &State, e: &Event, p: &ProjectedEvent, viewer: Option<Seat>) -> String {
+    rule_text(rule_ref_seen(game, st, e, p, viewer))
+}
+
 /// `result after 12 turns: P1 wins; P2 loses — reached 10 points`
 pub fn result_line(r: &GameResult, turns: u32) -> String {
     let seats = |v: &[u8]| v.iter().map(|s| format!("P{}", s + 1)).collect::<Vec<_>>().join(", ");
@@ -422,7 +440,7 @@ pub fn trace_of<'a>(
     let mut out = String::new();
     for e in events {
         let Some(p) = project_event(game, st, e, viewer) else { continue };
-        let cause = with_causes.then(|| cause_text_for(game, st, &e.cause, viewer));
+        let cause = with_causes.then(|| cause_text_seen(game, st, e, &p, viewer));
         push_entry(&mut out, p.depth, "", &p.text, cause.as_deref());
     }
     out

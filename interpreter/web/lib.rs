@@ -31,6 +31,15 @@
 //! The searching bots think on threads of their own (`bots.rs`), at most `--think` seconds a
 //! decision, and stop when their table is closed or no seat has asked about it for `--bot-idle`.
 
+/// A line on the server's console (`eprintln!` that never panics: a closed console must not stop
+/// a table half-way through a rule error).
+macro_rules! console {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 mod bots;
 mod replay;
 mod replaying;
@@ -385,12 +394,28 @@ async fn new_table(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejecti
 /// A new game at the server: its number and the secrets `told` (0-based seat), for the browser
 /// that started it. Its bots start thinking, if one must move.
 fn seat_table(app: &App, table: Table, told: Vec<(u8, String)>) -> serde_json::Value {
+    seat_table_if(app, table, told, || Ok(())).unwrap_or_else(|e| json!({ "error": e.1 }))
+}
+
+/// `seat_table`, if `allowed` (run while no table can be added or looked up) says so: a resumed
+/// game is checked again there, so that no replay of a copy over can pass between its first check
+/// and its table being seated (see `saving::not_played_twice`).
+fn seat_table_if(
+    app: &App,
+    table: Table,
+    told: Vec<(u8, String)>,
+    allowed: impl FnOnce() -> ApiResult<()>,
+) -> ApiResult<serde_json::Value> {
     let seats: Vec<serde_json::Value> = told.iter().map(|(s, t)| json!({ "seat": s + 1, "token": t })).collect();
-    let id = app.next.fetch_add(1, Ordering::Relaxed);
-    table.activity().touch();
     let table = Arc::new(Mutex::new(table));
-    {
+    let id = {
         let mut tables = app.tables.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Err(e) = allowed() {
+            close(&table);
+            return Err(e);
+        }
+        let id = app.next.fetch_add(1, Ordering::Relaxed);
+        table.lock().unwrap_or_else(PoisonError::into_inner).activity().touch();
         // A full server makes room: a game that is over goes first, else the one left longest.
         if tables.len() >= WEB_TABLES_KEPT {
             let over = |k: &Kept| k.table.try_lock().is_ok_and(|t| t.over());
@@ -403,9 +428,10 @@ fn seat_table(app: &App, table: Table, told: Vec<(u8, String)>) -> serde_json::V
         let asked = app.asked.fetch_add(1, Ordering::Relaxed);
         let header = table.lock().unwrap_or_else(PoisonError::into_inner).header().clone();
         tables.insert(id, Kept { table: table.clone(), asked, header });
-    }
+        id
+    };
     app.bots.wake(&table);
-    json!({ "table": id, "seats": seats })
+    Ok(json!({ "table": id, "seats": seats }))
 }
 
 /// A table let go of: its bots stop thinking.

@@ -208,7 +208,8 @@ impl Replayed {
                     .enumerate()
                     .filter_map(|(index, e)| {
                         let p = view::project_event(game, st, e, viewer)?;
-                        Some(ReplayEvent { index, depth: p.depth, text: p.text, rule: view::rule_ref_for(game, st, &e.cause, viewer) })
+                        let rule = view::rule_ref_seen(game, st, e, &p, viewer);
+                        Some(ReplayEvent { index, depth: p.depth, text: p.text, rule })
                     })
                     .collect();
                 let status = match (&r.ended, r.failures.is_empty()) {

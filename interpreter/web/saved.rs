@@ -123,7 +123,7 @@ fn compare(game: &Game, saved: &State, st: &State, refused: Option<String>) -> (
         // The events as written name hidden cards: they go to the server's console, and every
         // seat that replays is told only where the replay parted from the save.
         let (ours, theirs) = (text(st, matched).unwrap_or_default(), text(saved, matched).unwrap_or_default());
-        eprintln!("arbiter serve: a replay parts from its save at event {matched}: played `{ours}`, saved `{theirs}`");
+        console!("arbiter serve: a replay parts from its save at event {matched}: played `{ours}`, saved `{theirs}`");
         Some(format!("played again, event {matched} is not the save's (the two are on the server's console)"))
     } else if m < n {
         Some(format!("played again, the game stops after {m} of the save's {n} events{why}"))

@@ -16,7 +16,7 @@
 //! really is there (a link leading out of the folder is refused); a save naming rule or deck files
 //! this server was not started with is refused before anything is read.
 
-use super::{ApiError, ApiResult, App, SeatPath, blocking, parse_body, seat_of, seat_path, seat_table, secrets_of};
+use super::{ApiError, ApiResult, App, SeatPath, blocking, parse_body, seat_of, seat_path, seat_table_if, secrets_of};
 use arbiter_syntax::budgets::WEB_SAVES_KEPT;
 use arbiter_tools::save::Header;
 use axum::body::Bytes;
@@ -244,7 +244,12 @@ pub async fn resume_table(
             Some((index, t.clone()))
         })
         .collect();
-    Ok(axum::Json(seat_table(&app, table, told)))
+    let header = table.header().clone();
+    let seated = seat_table_if(&app, table, told, || match ended_save(&app, &header) {
+        Some(n) => Err(played_to_its_end(&n)),
+        None => Ok(()),
+    })?;
+    Ok(axum::Json(seated))
 }
 
 /// Refuse to go on with a game that was played to its end: a game over is replayed with every
@@ -252,16 +257,24 @@ pub async fn resume_table(
 /// own save, play the copy to its end and replay it to read the hidden cards of the game it left;
 /// while a copy goes on, the replay of one over is refused instead, in `replaying`.)
 fn not_played_twice(app: &App, h: &Header) -> ApiResult<()> {
-    let ended = save_names(&app.saves)
-        .into_iter()
-        .find(|n| save_path(app, n).and_then(|p| summary(app, &p)).is_ok_and(|s| s.finished && s.header.same_game(h)));
-    match ended {
-        Some(n) => Err(ApiError(
-            StatusCode::CONFLICT,
-            format!("this game was played to its end (`{n}`): its saves are replayed now, not resumed (a game over shows every card)"),
-        )),
+    match ended_save(app, h) {
+        Some(n) => Err(played_to_its_end(&n)),
         None => Ok(()),
     }
+}
+
+/// A save in the saves folder of the game `h` over, if there is one: its name.
+fn ended_save(app: &App, h: &Header) -> Option<String> {
+    save_names(&app.saves)
+        .into_iter()
+        .find(|n| save_path(app, n).and_then(|p| summary(app, &p)).is_ok_and(|s| s.finished && s.header.same_game(h)))
+}
+
+fn played_to_its_end(name: &str) -> ApiError {
+    ApiError(
+        StatusCode::CONFLICT,
+        format!("this game was played to its end (`{name}`): its saves are replayed now, not resumed (a game over shows every card)"),
+    )
 }
 
 /// Refuse a save that names rule or deck files this server was not started with: a save from a

@@ -487,7 +487,7 @@ impl Table {
     /// values with everything in view (a hidden card); the message goes to the server's console.
     fn rule_error(&self, e: &RtError) -> String {
         let at = self.built.game.location(e.span);
-        eprintln!("arbiter serve: a rule error stopped game {} at {at}: {}", self.header.game, e.message);
+        console!("arbiter serve: a rule error stopped game {} at {at}: {}", self.header.game, e.message);
         format!("a rule error at {at} (its message is on the server's console)")
     }
 
@@ -536,13 +536,8 @@ impl Table {
             .filter_map(|(n, e)| {
                 let p = view::project_event(game, st, e, Some(seat))?;
                 let told = if talk::tells(e, &[seat]) { talk::told_as(e, &p) } else { None };
-                Some(EventView {
-                    index: n,
-                    depth: p.depth,
-                    text: p.text,
-                    cause: view::cause_text_for(game, st, &e.cause, Some(seat)),
-                    told,
-                })
+                let cause = view::cause_text_seen(game, st, e, &p, Some(seat));
+                Some(EventView { index: n, depth: p.depth, text: p.text, cause, told })
             })
             .collect();
         let pending = st.pending.as_ref().filter(|_| self.stopped.is_none() && st.result.is_none());
@@ -561,7 +556,7 @@ impl Table {
         let picture = game.picture.map(|_| {
             arbiter_runtime::picture::svg(game, st, &game.title, Some(seat)).map_err(|e| {
                 // The message may name what the seat may not see: it goes to the console.
-                eprintln!("arbiter serve: the picture of {} cannot be drawn: {e}", self.game());
+                console!("arbiter serve: the picture of {} cannot be drawn: {e}", self.game());
                 "a rule error in the rulebook's picture function (its message is on the server's console)".to_string()
             })
         });

@@ -68,10 +68,10 @@ pub fn sentences(t: &Tally) -> Vec<String> {
     // as the rules' when most games never ended.
     let stopped: u64 = t.errors.values().sum();
     if stopped > 0 && n == 0 {
-        out.push(format!("Every game ({stopped}) stopped on a rule error (listed above): there is nothing to count."));
+        out.push(format!("Every game ({stopped}) stopped by an error (listed above): there is nothing to count."));
     } else if stopped > 0 {
         out.push(format!(
-            "{stopped} game{} stopped on a rule error (listed above): the figures count only the {n} that ended.",
+            "{stopped} game{} stopped by an error (listed above): the figures count only the {n} that ended.",
             plural(stopped)
         ));
     }
@@ -108,7 +108,7 @@ pub fn compared_sentences(base: &Tally, other: &Tally) -> Vec<String> {
     let (na, nb) = (base.finished(), other.finished());
     let stopped: u64 = other.errors.values().sum();
     if stopped > 0 {
-        let lead = format!("{}, {stopped} game{} stopped on a rule error (listed above)", capitalised(&name(other)), plural(stopped));
+        let lead = format!("{}, {stopped} game{} stopped by an error (listed above)", capitalised(&name(other)), plural(stopped));
         if nb == 0 || na == 0 {
             return vec![format!("{lead}: there is nothing to compare.")];
         }
