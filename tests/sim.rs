@@ -372,6 +372,31 @@ fn rule_errors_fail_the_run_and_empty_comparisons_are_refused() {
     };
     let (code, text) = arbiter(&["sim", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--compare", "endless", "--games", "3"]);
     assert_eq!(code, Some(1), "{text}");
+    // Shards' results are written all the same, and merging them fails the same way.
+    let mut parts = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let json = dir.join(format!("part-{}.json", parts.len() + 1));
+        let r = rules.to_str().unwrap();
+        let (code, _) = arbiter(&[
+            "sim",
+            "tic-tac-toe",
+            "--rules",
+            r,
+            "--variant",
+            "endless",
+            "--games",
+            "4",
+            "--shard",
+            k,
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        assert_eq!(code, Some(1));
+        parts.push(json.to_str().unwrap().to_string());
+    }
+    let (merged, merged_text) = arbiter(&["sim", "merge", &parts[0], &parts[1]]);
+    assert_eq!(merged, Some(1), "{merged_text}");
+    assert!(merged_text.contains("error: 4 games stopped by an error"), "{merged_text}");
     assert!(text.contains("With endless, 3 games stopped by an error (listed above): there is nothing to compare."), "{text}");
     assert!(!text.contains("endless against the rules as written"), "no comparison of empty figures: {text}");
     assert!(text.contains("error: 3 games stopped by an error"), "{text}");

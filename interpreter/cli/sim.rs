@@ -202,9 +202,14 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
         shard,
         rule_sets,
     };
-    out!("{}", report::text(&run));
-    let written = write_outputs(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() });
-    // A rule error is the rules' fault: the run fails, as `play` does, whatever the figures say.
+    report_run(&run, &Outputs { json: o.json.as_deref(), csv: o.csv.as_deref(), svg: o.svg.as_deref() })
+}
+
+/// Print a run's report and write its files. A game an error stopped (a rule error, a bot that
+/// failed) fails the run, as it fails `play`, whatever the figures say: exit 1.
+fn report_run(run: &Run, to: &Outputs) -> i32 {
+    out!("{}", report::text(run));
+    let written = write_outputs(run, to);
     let stopped: u64 = run.rule_sets.iter().map(|t| t.errors.values().sum::<u64>()).sum();
     if written == 0 && stopped > 0 {
         errln!("error: {stopped} game{} stopped by an error (listed in the report)", if stopped == 1 { "" } else { "s" });
@@ -269,10 +274,7 @@ fn merge(files: &[PathBuf], to: &Outputs) -> i32 {
         }
     }
     match sim::merge(&shards) {
-        Ok(run) => {
-            out!("{}", report::text(&run));
-            write_outputs(&run, to)
-        }
+        Ok(run) => report_run(&run, to),
         Err(e) => {
             errln!("error: {e}");
             2
