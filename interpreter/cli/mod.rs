@@ -1,45 +1,21 @@
 //! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench, sim.
 
-/// `println!` that ends the program quietly when standard output is closed (`arbiter ... | head`)
-/// instead of panicking.
-macro_rules! outln {
-    ($($t:tt)*) => {{
+/// Write `$how!` to `$to`, ending the program quietly when that output is closed (`arbiter ... |
+/// head`) instead of panicking as `println!` and `eprintln!` do.
+macro_rules! written {
+    ($how:ident, $to:expr, $($t:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($t)*).is_err() {
+        if $how!($to, $($t)*).is_err() {
             std::process::exit($crate::cli::CLOSED);
         }
     }};
 }
 
-/// `print!` that ends the program quietly when standard output is closed.
-macro_rules! out {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        if write!(std::io::stdout(), $($t)*).is_err() {
-            std::process::exit($crate::cli::CLOSED);
-        }
-    }};
-}
-
-/// `eprint!` that ends the program quietly when standard error is closed (`eprint!` panics).
-macro_rules! err {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        if write!(std::io::stderr(), $($t)*).is_err() {
-            std::process::exit($crate::cli::CLOSED);
-        }
-    }};
-}
-
-/// `eprintln!` that ends the program quietly when standard error is closed (`eprintln!` panics).
-macro_rules! errln {
-    ($($t:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stderr(), $($t)*).is_err() {
-            std::process::exit($crate::cli::CLOSED);
-        }
-    }};
-}
+/// `println!`, `print!`, `eprint!` and `eprintln!` through `written!`.
+macro_rules! outln { ($($t:tt)*) => { written!(writeln, std::io::stdout(), $($t)*) }; }
+macro_rules! out { ($($t:tt)*) => { written!(write, std::io::stdout(), $($t)*) }; }
+macro_rules! err { ($($t:tt)*) => { written!(write, std::io::stderr(), $($t)*) }; }
+macro_rules! errln { ($($t:tt)*) => { written!(writeln, std::io::stderr(), $($t)*) }; }
 
 /// The exit code when the output was closed before the program was done (`arbiter check | head`):
 /// the code a shell gives a program a closed pipe stops (128 + SIGPIPE), never 0, which would say

@@ -6,19 +6,19 @@
 //! given that are not references to other objects (a planned dial, a counter's value), which the
 //! log also hides from the seats that do not know the object, and the temporary changes made to
 //! it. What stays with the object's place is its controller, its zone and position, what lies
-//! under it, and the objects its fields point at (the planet an order was put on, the piece a card
-//! of a per-piece deck belongs to).
+//! under it, and the objects its fields point at (the place a face-down token was put on, the
+//! piece a card of a per-piece deck belongs to).
 //!
 //! So the unknown objects are put in groups by owner and kind, and within each group their hidden
 //! parts are dealt again at random: the cards of an opponent's hand and library are dealt again
 //! from the same cards, another player's secret role card from the role cards the seat has not
-//! seen, a face-down order on a planet from that player's orders not seen, a face-down plan from
-//! that player's unseen cards. The objects a field points at do not split a group: a StarCraft
-//! order's planet made each order put down a group of one, never dealt again, and the search bot
-//! played as if it knew the order (a secrecy audit found it). Reading: a player's unseen cards of
-//! one kind are dealt together even where the rules keep them apart (the decks of two ships of one
-//! player, in Starship Battles): a bot may imagine a card in another ship's deck, and never reads
-//! which card is where. Each group's hidden
+//! seen, a face-down token on the board from that player's tokens not seen, a face-down plan from
+//! that player's unseen cards. The objects a field points at do not split a group: a token's
+//! place, pointed at by a field, made each token put down a group of one, never dealt again, and
+//! the search bot played as if it knew it (a secrecy audit found it). Reading: a player's unseen
+//! objects of one kind are dealt together even where the rules keep them apart (the decks of two
+//! pieces of one player): a bot may imagine a card in another piece's deck, and never reads which
+//! card is where. Each group's hidden
 //! parts are put in a canonical order before they are dealt, so where they really were cannot
 //! matter. (Grouping by controller would not do: a card's controller is whoever holds it, so an
 //! opponent's one role card would be a group of one, never dealt again.)
