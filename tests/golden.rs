@@ -7,7 +7,9 @@
 //!
 //!     ARBITER_UPDATE_GOLDEN=1 cargo test --test golden
 //!
-//! and read the diff before committing it.
+//! and read the diff before committing it. When the change is the engine's, not a rule file's (every
+//! game's logs change), give `arbiter_runtime::PLAYS` a new number in the same commit: saves
+//! record it, and the replay of an older save then says why it parts from the save.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 

@@ -720,8 +720,11 @@ fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
 /// the chooser's to see, so another seat reads one event it does not see before every answer,
 /// and the events' numbers (the web table's `index`) do not tell it which answers were the only
 /// choice (a secrecy audit read hands from such gaps: "P3 chose no" after a gap, P3 held a card).
+/// And a replay draws the table at every question, settled or not: it drew it at real decisions
+/// only, so a seat replaying a save could tell a settled answer by the picture of the event before
+/// it already showing what came after it.
 #[test]
-fn every_answer_follows_its_question_so_gaps_tell_nothing() {
+fn every_answer_follows_its_question_so_gaps_and_pictures_tell_nothing() {
     let mut forced = 0;
     for (game, variants, players) in [
         ("bsg-board", vec![], 3),
@@ -731,7 +734,8 @@ fn every_answer_follows_its_question_so_gaps_tell_nothing() {
     ] {
         let b = common::load(game, &variants);
         let g = &b.game;
-        let engine = Engine::new(g);
+        let recorder = arbiter::runtime::CauseRecorder::with_snapshots();
+        let engine = Engine::new(g).with_tracer(&recorder);
         for seed in 0..3u64 {
             let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists: choose_decks(g, players, &[]).unwrap() }).unwrap();
             let mut bot = RandomAgent { seed };
@@ -741,7 +745,11 @@ fn every_answer_follows_its_question_so_gaps_tell_nothing() {
                 engine.answer(&mut st, d.seat, &a).unwrap();
             }
             let log: Vec<&Event> = st.log.iter().collect();
+            let pictures: Vec<usize> = recorder.take_snapshots().iter().map(|(n, _)| *n).collect();
             for (i, e) in log.iter().enumerate() {
+                if matches!(e.kind, EventKind::Asked { .. }) {
+                    assert!(pictures.contains(&(i + 1)), "{game} seed {seed}: no picture of the table when question {i} was asked");
+                }
                 let EventKind::Answered { seat, prompt, forced: f, .. } = &e.kind else { continue };
                 forced += usize::from(*f);
                 let before = i.checked_sub(1).and_then(|j| log.get(j)).map(|x| &x.kind);
@@ -752,6 +760,8 @@ fn every_answer_follows_its_question_so_gaps_tell_nothing() {
                 );
                 assert_eq!(log[i - 1].visible, seat_bit(*seat), "{game} seed {seed}: the question is the chooser's alone");
             }
+            let asked = log.iter().filter(|e| matches!(e.kind, EventKind::Asked { .. })).count();
+            assert_eq!(pictures.len(), asked, "{game} seed {seed}: one picture at each question, and none elsewhere");
         }
     }
     assert!(forced > 0, "answers taken at once were seen");

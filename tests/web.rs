@@ -456,6 +456,17 @@ fn a_game_is_saved_on_this_machine_and_goes_on_from_the_save() {
     // to seats (they go to the server's console).
     assert!(moved.contains(&format!("at event {at}:")) && moved.contains("is not the save's"), "{moved}");
     assert!(!moved.contains(".mark:"), "{moved}");
+    assert!(!moved.contains("older Arbiter"), "a save of this engine parts for its edit alone: {moved}");
+    // The same edit in a save made before the engine numbered how it plays seeded games: the
+    // replay says that an older Arbiter made it (such saves part where it played otherwise).
+    let old = edit("old.json", &|v| {
+        v.as_object_mut().unwrap().remove("plays").expect("a save says how its engine plays");
+        let log = v["state"]["log"].as_array_mut().unwrap();
+        let i =
+            log.iter().position(|e| e["kind"]["Answered"]["seat"] == json!(0) && e["kind"]["Answered"]["forced"] == json!(false)).unwrap();
+        log[i]["kind"]["Answered"]["labels"] = json!(["top left"]);
+    });
+    assert!(old.contains(&format!("at event {at}:")) && old.contains("made by an older Arbiter"), "{old}");
     // The CLI goes on with the same file.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(["resume"])

@@ -5,7 +5,8 @@
 //!   secrets, nor is it listed to a stranger;
 //! - a copy of a game resumed from its save and played to its end is not replayed with everything
 //!   in view while the game it was copied from goes on, and once one copy is over no save of the
-//!   game goes on again (a game over shows every card and the seed);
+//!   game goes on again (a game over shows every card and the seed), nor through a second server
+//!   on the same saves folder (refused as it starts);
 //! - a save edited by hand is refused as damaged, naming what is wrong, never taken for the rules'
 //!   fault;
 //! - a save in the saves folder that is a link to another file, or that names rule files the
@@ -126,6 +127,35 @@ fn a_copy_played_to_its_end_shows_nothing_of_the_game_that_goes_on() {
     let (status, v) = everything();
     assert_eq!(status, 200, "{v}");
     assert!(v[0]["title"].as_str().unwrap().contains("seed 4"), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same route through a second server sharing the saves folder, which knows nothing of the
+/// first one's tables: a second server on a folder in use is refused as it starts, and starts once
+/// the first has stopped (the lock is the operating system's, let go with the process).
+#[test]
+fn a_second_server_on_a_saves_folder_in_use_is_refused() {
+    let dir = scratch("shared");
+    let first = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    let second = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["serve", "--port", "0", "--saves"])
+            .arg(&dir)
+            .current_dir(common::serve::root())
+            .output()
+            .unwrap()
+    };
+    let out = second();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("another web table already serves games saved in `{}`", dir.display())), "{err}");
+    assert!(err.contains("--saves DIR"), "says what to do: {err}");
+    let (_, v) = first.json("GET", "/api/status", None, None);
+    assert!(v.is_object(), "the first server goes on: {v}");
+    drop(first);
+    let again = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    assert_eq!(again.json("GET", "/api/status", None, None).0, 200, "the folder is free once the first has stopped");
+    drop(again);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -347,7 +347,11 @@ pub fn main_with(cli: Cli) -> i32 {
             }) {
                 Ok(()) => 0,
                 Err(e) => {
-                    errln!("error: {e}");
+                    let d = e.to_diag();
+                    errln!("error: {}", d.message);
+                    if let Some(help) = d.help {
+                        errln!("  help: {help}");
+                    }
                     1
                 }
             }

@@ -97,6 +97,9 @@ impl Engine<'_> {
             // which answers were the only choice (a secrecy audit read hands from the gaps).
             let offered: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
             self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: offered }, seat_bit(seat), span);
+            if let Some(tracer) = self.cause_recorder() {
+                tracer.decision_asked(st);
+            }
             let vis = if secret { seat_bit(seat) } else { ALL };
             let withheld = if every && !secret { st.withheld(options.iter().map(|c| &c.value)) } else { vec![] };
             self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain, withheld }, vis, span);
@@ -105,6 +108,9 @@ impl Engine<'_> {
         let cause = self.cause(st, span);
         let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
         self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
+        if let Some(tracer) = self.cause_recorder() {
+            tracer.decision_asked(st);
+        }
         st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause, plain });
         st.left_play.clear();
         Ok(())

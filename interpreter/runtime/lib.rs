@@ -38,6 +38,13 @@ pub use state::{Answer, State};
 pub type RtResult<T = ()> = Result<T, RtError>;
 pub use trace::{CauseRecorder, Forgetful, Profiler, Tracer};
 
+/// How this engine plays a seeded game: a new number whenever the same rules, seed and answers
+/// give another game through a change of the engine, not of a rule file (the golden logs of every
+/// game change in one commit). Saves record it (`Header::plays`), so that the replay of a save
+/// made by another engine can say why it parts from the save. 0: a save from before the number
+/// was kept (2026-11-30); 1 logs a question before every answer settled at once.
+pub const PLAYS: u32 = 1;
+
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;
 

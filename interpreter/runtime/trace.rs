@@ -6,7 +6,7 @@
 //! these calls (`Engine::with_tracer`).
 
 use super::profile::Profile;
-use super::state::{BranchRec, CallRec, Count, NO_CALL, Tracing};
+use super::state::{BranchRec, CallRec, Count, NO_CALL, State, Tracing};
 use arbiter_ir::value::Seat;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -65,6 +65,12 @@ pub trait Tracer {
 
     /// A decision was taken at once, with nothing to choose.
     fn decision_settled(&self, _settled: Settled) {}
+
+    /// A decision was asked, its question the last event logged, whether it is settled at once
+    /// or waits for an answer: where a replay draws the table (`CauseRecorder::with_snapshots`).
+    /// Told alike of both, so that a replay's pictures do not tell a seat which answers of the
+    /// others were the only choice.
+    fn decision_asked(&self, _st: &State) {}
 }
 
 /// The causes beyond the log, recorded while a scenario runs or a saved game is played again:
@@ -74,9 +80,23 @@ pub trait Tracer {
 pub struct CauseRecorder {
     tracing: RefCell<Tracing>,
     settled: RefCell<Vec<Settled>>,
+    /// The state at every decision asked, with the length of the log then, when kept.
+    snapshots: Option<RefCell<Vec<(usize, State)>>>,
 }
 
 impl CauseRecorder {
+    /// A recorder that also keeps the state at every decision asked, settled at once or not
+    /// (a replay's pictures, `take_snapshots`).
+    pub fn with_snapshots() -> CauseRecorder {
+        CauseRecorder { snapshots: Some(RefCell::default()), ..CauseRecorder::default() }
+    }
+
+    /// The states kept so far (`with_snapshots`), taken out, each with the length of the log
+    /// when it was kept.
+    pub fn take_snapshots(&self) -> Vec<(usize, State)> {
+        self.snapshots.as_ref().map(RefCell::take).unwrap_or_default()
+    }
+
     /// The record so far, taken out (the recorder starts again empty).
     pub fn take(&self) -> Tracing {
         self.tracing.take()
@@ -118,6 +138,12 @@ impl Tracer for CauseRecorder {
 
     fn decision_settled(&self, settled: Settled) {
         self.settled.borrow_mut().push(settled);
+    }
+
+    fn decision_asked(&self, st: &State) {
+        if let Some(s) = &self.snapshots {
+            s.borrow_mut().push((st.log.len(), st.clone()));
+        }
     }
 }
 

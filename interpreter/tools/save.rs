@@ -70,6 +70,10 @@ pub struct Header {
     /// The seat (1, 2, …) that saved it at the web table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved_by: Option<u8>,
+    /// How the engine that saved it plays seeded games (`arbiter_runtime::PLAYS`; 0 for a save
+    /// made before the number was kept): a replay under another number may part from the save.
+    #[serde(default)]
+    pub plays: u32,
 }
 
 /// A human seat of a game saved at the web table, and the digest of its secret.
@@ -205,6 +209,7 @@ impl Header {
             bots: vec![],
             secrets: vec![],
             saved_by: None,
+            plays: arbiter_runtime::PLAYS,
         }
     }
 

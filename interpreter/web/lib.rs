@@ -119,6 +119,25 @@ struct App {
     summaries: saving::SummariesKept,
     /// The searching bots' threads.
     bots: bots::Pool,
+    /// The saves folder's lock, held while the server runs (`lock_saves`).
+    _saves_lock: std::fs::File,
+}
+
+/// The name of the lock file in a saves folder.
+pub const SAVES_LOCK: &str = ".arbiter-serve.lock";
+
+/// The saves folder made if need be, and locked for this server alone: a server knows which games
+/// go on by its own tables (`App::goes_on`), so a second server on the same folder could resume a
+/// save of a game that goes on at the first, play it to its end and replay it with everything in
+/// view. The lock is the operating system's, let go when the process ends however it ends.
+fn lock_saves(saves: &std::path::Path) -> Result<std::fs::File, ServeError> {
+    std::fs::create_dir_all(saves).map_err(ServeError::Io)?;
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(saves.join(SAVES_LOCK)).map_err(ServeError::Io)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::SavesInUse(saves.to_path_buf())),
+        Err(std::fs::TryLockError::Error(e)) => Err(ServeError::Io(e)),
+    }
 }
 
 impl App {
@@ -183,6 +202,11 @@ pub enum ServeError {
     /// `--saves` names something that is not a folder.
     #[error("`{}` is not a folder: `--saves` names the folder games are saved in", .0.display())]
     SavesNotAFolder(std::path::PathBuf),
+    /// Another web table serves games from the same folder (it holds the folder's lock): each
+    /// would miss the other's tables, so that a copy of a game that goes on at one could be
+    /// played to its end at the other and replayed with everything in view.
+    #[error("another web table already serves games saved in `{}`", .0.display())]
+    SavesInUse(std::path::PathBuf),
     #[error("cannot listen on {host}:{port}: {source}")]
     Listen { host: String, port: u16, source: std::io::Error },
     /// Starting the server's threads, or serving, failed.
@@ -196,6 +220,10 @@ impl ServeError {
             ServeError::SavesNotAFolder(p) => {
                 (format!("`{}` is not a folder", p.display()), "`--saves` names the folder games are saved in".to_string())
             }
+            ServeError::SavesInUse(_) => (
+                self.to_string(),
+                "give this one a folder of its own with `--saves DIR`, or stop the other (one server keeps one folder: it must know every table of the games saved there)".to_string(),
+            ),
             ServeError::Listen { .. } => (self.to_string(), "choose another port with `--port` (0: any free port)".to_string()),
             ServeError::Io(_) => (self.to_string(), "the web table stopped: start it again".to_string()),
         };
@@ -222,6 +250,7 @@ pub fn serve(
     if saves.exists() && !saves.is_dir() {
         return Err(ServeError::SavesNotAFolder(saves));
     }
+    let lock = lock_saves(&saves)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(ServeError::Io)?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| ServeError::Listen {
@@ -252,6 +281,7 @@ pub fn serve(
             bots: bots::Pool::new(bots::Pool::default_threads(), limits.think, limits.idle),
             saves,
             hosts,
+            _saves_lock: lock,
         });
         // The games are loaded while the page is first opened.
         let warm = app.clone();

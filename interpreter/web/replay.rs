@@ -102,6 +102,22 @@ pub struct ReplayEvent {
     pub rule: RuleRef,
 }
 
+/// Where and why the replay of a save made by an engine that plays seeded games as `plays` parts
+/// from it at event `at`.
+fn parted(at: usize, why: &str, plays: u32) -> String {
+    let engine = arbiter_runtime::PLAYS;
+    let other = match plays {
+        p if p == engine => String::new(),
+        0 => format!(
+            "; the save was made by an older Arbiter, which played seeded games otherwise (this one plays them as number {engine}): its replay follows it as far as the two agree"
+        ),
+        p => format!(
+            "; the save was made by an Arbiter that plays seeded games as number {p}, this one as number {engine}: its replay follows it as far as the two agree"
+        ),
+    };
+    format!("the replay parts from the save at event {at}: {why}{other}")
+}
+
 /// One scenario of a file, or a saved game, replayed.
 #[derive(Debug, Serialize)]
 pub struct Replay {
@@ -186,7 +202,7 @@ impl Replayed {
             seed: Some(header.seed),
             game,
             id: name.to_string(),
-            failures: rerun.parted.map(|p| format!("the replay parts from the save at event {}: {p}", rerun.matched)).into_iter().collect(),
+            failures: rerun.parted.map(|p| parted(rerun.matched, &p, header.plays)).into_iter().collect(),
             ended: Some(ended),
             state,
             tracing: rerun.tracing,

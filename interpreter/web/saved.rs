@@ -17,7 +17,8 @@ use std::sync::Arc;
 pub struct Rerun {
     /// The causes recorded, for `why` chains.
     pub tracing: Tracing,
-    /// The state at each pause (a decision asked), with the length of the log then.
+    /// The state at each decision asked, settled at once or not, with the length of the log then
+    /// (`CauseRecorder::with_snapshots`).
     pub snapshots: Vec<(usize, State)>,
     /// How many of the saved events the replay reproduced, in order.
     pub matched: usize,
@@ -59,15 +60,14 @@ fn picks(d: &Decision, labels: &[Arc<str>]) -> Option<Answer> {
 /// Play `saved` (a game of `game`, `players` seats, seed `seed`) again from its start.
 pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
     // Random results from the seed, as in play; the causes `explain --why` walks back recorded.
-    let recorder = CauseRecorder::default();
+    let recorder = CauseRecorder::with_snapshots();
     let engine = Engine::new(game).with_tracer(&recorder);
     let setup = Setup { players, seed, decklists: (*saved.decklists).clone() };
-    let mut snapshots = Vec::new();
     let mut st = match engine.new_state(Mode::Game, setup) {
         Ok(st) => st,
         Err(e) => {
             let parted = Some(format!("the game does not start again: {}", e.message));
-            return Rerun { tracing: Tracing::default(), snapshots, matched: 0, parted };
+            return Rerun { tracing: Tracing::default(), snapshots: vec![], matched: 0, parted };
         }
     };
     // Why the replay could not take one of the save's answers, if it could not.
@@ -78,9 +78,6 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
             // The saved game stopped the same way, or the comparison below says where they part.
             Err(_) | Ok(Status::Ended | Status::Idle) => break,
             Ok(Status::Decision) => {
-                if snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
-                    snapshots.push((st.log.len(), st.clone()));
-                }
                 let Some(d) = st.pending.clone() else { break };
                 // The save was made at this decision.
                 let Some(Given { seat, prompt, labels }) = answers.next() else { break };
@@ -102,6 +99,7 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
         }
     }
     let (matched, parted) = compare(game, saved, &st, refused);
+    let mut snapshots = recorder.take_snapshots();
     snapshots.retain(|(n, _)| *n <= matched);
     let tracing = recorder.take();
     Rerun { tracing, snapshots, matched, parted }

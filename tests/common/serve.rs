@@ -13,6 +13,8 @@ pub fn root() -> PathBuf {
 /// `arbiter serve` on a free port, stopped when dropped.
 pub struct Server {
     child: Child,
+    /// The saves folder made for this server when the test gave none (removed with it).
+    own_saves: Option<PathBuf>,
     pub url: String,
     pub agent: ureq::Agent,
 }
@@ -22,11 +24,17 @@ impl Server {
         Server::start_with(&[])
     }
 
-    /// `arbiter serve` with these arguments too (`--saves DIR`).
+    /// `arbiter serve` with these arguments too (`--saves DIR`; without it, a folder of its own:
+    /// a saves folder is one server's).
     pub fn start_with(extra: &[&str]) -> Server {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static MADE: AtomicU32 = AtomicU32::new(0);
+        let own_saves = (!extra.contains(&"--saves"))
+            .then(|| std::env::temp_dir().join(format!("arbiter-serve-{}-{}", std::process::id(), MADE.fetch_add(1, Ordering::Relaxed))));
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(["serve", "--port", "0"])
             .args(extra)
+            .args(own_saves.iter().flat_map(|d| [std::ffi::OsStr::new("--saves"), d.as_os_str()]))
             .current_dir(root())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -36,7 +44,7 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the address").trim_end_matches('/').to_string();
         let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        Server { child, url, agent }
+        Server { child, own_saves, url, agent }
     }
 
     /// The server's process id.
@@ -84,6 +92,9 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(d) = &self.own_saves {
+            let _ = std::fs::remove_dir_all(d);
+        }
     }
 }
 
