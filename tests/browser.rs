@@ -202,7 +202,7 @@ fn a_card_game_seat_finds_no_hidden_card_of_the_other_seat_in_the_page_or_what_i
         wait_for(&c, "#replay-save").await.click().await.unwrap();
         wait_for(&c, "#replay-picture svg").await;
         let status = c.find(Locator::Css("#replay-status")).await.unwrap().text().await.unwrap();
-        assert!(status.starts_with("saved at decision"), "{status}");
+        assert!(status.starts_with("saved at turn "), "{status}");
         assert_eq!(c.find(Locator::Css("#replay-as")).await.unwrap().prop("value").await.unwrap().as_deref(), Some("1"));
         assert!(c.find(Locator::Css("#replay-why-button")).await.unwrap().attr("hidden").await.unwrap().is_some(), "no `why` as P1");
         let (hidden, allowed) = hidden_from(&reference, 0);

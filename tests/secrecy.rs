@@ -473,6 +473,7 @@ fn play_view_prints_only_the_seats_projection() {
     }
     expected.push_str(&format!("the table as P{} sees it:\n{}", seat + 1, arbiter::runtime::picture::table_text(game, &st, seat)));
     expected.push_str(&format!("{}\n", arbiter::runtime::view::result_line(st.result.as_ref().unwrap(), st.turns)));
+    expected.push_str(&format!("seed {seed} (`--seed {seed}` plays the same shuffles and dice again)\n"));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["play", "bsg-ccg", "--seed", &seed.to_string(), "--view", &(seat + 1).to_string()])
@@ -481,7 +482,9 @@ fn play_view_prints_only_the_seats_projection() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     let (header, rest) = text.split_once('\n').unwrap();
-    assert!(header.contains("2 players, seed 6"), "{header}");
+    // The seed only once the game is over: with it, `play --seed 6 --log` shows every card (a
+    // secrecy audit read the other seat's cards from the title).
+    assert!(header.contains("2 players, seed shown at the end"), "{header}");
     assert_eq!(rest, expected);
     // And it is a projection: P1's hand is hidden from P2, and some event withheld a card.
     assert!(rest.contains("a card moved from P1's deck to P1's hand"), "{rest}");
@@ -722,10 +725,10 @@ fn a_bluff_reads_to_the_other_player_as_an_overboost_does() {
 /// choice (a secrecy audit read hands from such gaps: "P3 chose no" after a gap, P3 held a card).
 /// And a replay draws the table at every question, settled or not: it drew it at real decisions
 /// only, so a seat replaying a save could tell a settled answer by the picture of the event before
-/// it already showing what came after it.
+/// it already showing what came after it. And the table talk tells the others every answer.
 #[test]
 fn every_answer_follows_its_question_so_gaps_and_pictures_tell_nothing() {
-    let mut forced = 0;
+    let (mut forced, mut nothing) = (0, 0);
     for (game, variants, players) in [
         ("bsg-board", vec![], 3),
         ("bsg-ccg", vec![], 2),
@@ -750,8 +753,19 @@ fn every_answer_follows_its_question_so_gaps_and_pictures_tell_nothing() {
                 if matches!(e.kind, EventKind::Asked { .. }) {
                     assert!(pictures.contains(&(i + 1)), "{game} seed {seed}: no picture of the table when question {i} was asked");
                 }
-                let EventKind::Answered { seat, prompt, forced: f, .. } = &e.kind else { continue };
+                let EventKind::Answered { seat, prompt, forced: f, labels, .. } = &e.kind else { continue };
                 forced += usize::from(*f);
+                // The table talk tells every answer of another seat, one with nothing to choose too
+                // (it was left out, which told the others the chooser had nothing to choose).
+                for viewer in (0..players).filter_map(|v| Seat::try_from(v).ok()).filter(|v| v != seat) {
+                    assert!(
+                        arbiter::runtime::talk::told(g, &st, e, viewer, &[viewer]).is_some(),
+                        "{game} seed {seed}: P{} is not told event {i}, P{}'s answer",
+                        viewer + 1,
+                        seat + 1
+                    );
+                }
+                nothing += usize::from(*f && labels.is_empty());
                 let before = i.checked_sub(1).and_then(|j| log.get(j)).map(|x| &x.kind);
                 assert!(
                     matches!(before, Some(EventKind::Asked { seat: s, prompt: p, .. }) if s == seat && p == prompt),
@@ -764,5 +778,5 @@ fn every_answer_follows_its_question_so_gaps_and_pictures_tell_nothing() {
             assert_eq!(pictures.len(), asked, "{game} seed {seed}: one picture at each question, and none elsewhere");
         }
     }
-    assert!(forced > 0, "answers taken at once were seen");
+    assert!(forced > 0 && nothing > 0, "answers taken at once ({forced}), of nothing ({nothing}), were seen");
 }

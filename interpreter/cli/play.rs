@@ -164,9 +164,11 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         };
         return resume(project, &r);
     }
-    // With a human at the table the seed is drawn at random unless given, and not shown until the
-    // game is over: whoever knows it can play the same game with every card in view.
-    let seed = o.seed.unwrap_or_else(|| if o.humans.is_empty() { 1 } else { rand::random() });
+    // With a human at the table, or a game shown as one seat sees it, the seed is drawn at random
+    // unless given, and not shown until the game is over: whoever knows it can play the same game
+    // with every card in view (a secrecy audit read a `--view` game's cards from its title).
+    let one_seat = !o.humans.is_empty() || o.view.is_some();
+    let seed = o.seed.unwrap_or_else(|| if one_seat { rand::random() } else { 1 });
     let (wanted, extra, deck_args) = match deck_args(&o.decks) {
         Ok(d) => d,
         Err(e) => {
@@ -249,7 +251,7 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             return 2;
         }
     };
-    outln!("{}", title_line(game, players, seed, !o.humans.is_empty()));
+    outln!("{}", title_line(game, players, seed, one_seat));
     drive(&engine, st, saver, Shown { log: o.log, view_seat: o.view, svg: o.svg.as_deref() }, think(o.think))
 }
 
@@ -306,9 +308,9 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
 
 /// The game, its players, its seed (hidden while a human plays: it is shown at the end) and its
 /// variants.
-fn title_line(game: &Game, players: usize, seed: u64, human: bool) -> String {
+fn title_line(game: &Game, players: usize, seed: u64, one_seat: bool) -> String {
     let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
-    let seed = if human { "seed shown at the end".to_string() } else { format!("seed {seed}") };
+    let seed = if one_seat { "seed shown at the end".to_string() } else { format!("seed {seed}") };
     format!("{} — {players} players, {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
 }
 
@@ -437,7 +439,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
     }
-    if !saver.header.humans.is_empty() {
+    if !saver.header.humans.is_empty() || view_seat.is_some() {
         outln!("seed {seed} (`--seed {seed}` plays the same shuffles and dice again)");
     }
     0

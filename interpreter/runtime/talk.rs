@@ -40,14 +40,15 @@ pub fn table_talk<'a>(game: &Game, st: &State, events: impl IntoIterator<Item = 
 /// One event as the table tells it to `viewer`, or `None` when the table does not tell it (see
 /// the module's doc).
 pub fn told(game: &Game, st: &State, e: &Event, viewer: Seat, asked_here: &[Seat]) -> Option<String> {
-    if !tells(e, asked_here) {
+    if !tells(e, viewer, asked_here) {
         return None;
     }
     told_as(e, &project_event(game, st, e, Some(viewer))?)
 }
 
-/// Whether the table tells an event of this kind at all, before it is projected for a seat.
-pub fn tells(e: &Event, asked_here: &[Seat]) -> bool {
+/// Whether the table tells an event of this kind to `viewer` at all, before it is projected for
+/// that seat.
+pub fn tells(e: &Event, viewer: Seat, asked_here: &[Seat]) -> bool {
     match &e.kind {
         EventKind::Created { .. }
         | EventKind::Signal { .. }
@@ -56,9 +57,11 @@ pub fn tells(e: &Event, asked_here: &[Seat]) -> bool {
         | EventKind::Replaced { .. }
         | EventKind::Asked { .. } => false,
         EventKind::Set { announced, .. } => *announced,
-        // A decision with nothing to choose is not told at all; one with one possible answer, taken
-        // without asking, is.
-        EventKind::Answered { labels, forced: true, .. } if labels.is_empty() => false,
+        // A decision with nothing to choose is not told to its chooser, who was asked nothing; the
+        // others hear it as any answer (were it left out for them, its absence would tell them
+        // that the chooser had nothing to choose: a secrecy audit read it). One with one possible
+        // answer, taken without asking, is told.
+        EventKind::Answered { seat, labels, forced: true, .. } if labels.is_empty() => *seat != viewer,
         EventKind::Answered { seat, forced, .. } => *forced || !asked_here.contains(seat),
         _ => true,
     }

@@ -195,7 +195,8 @@ impl Replayed {
         let variants = if header.variants.is_empty() { String::new() } else { format!(" ({})", header.variants.join(", ")) };
         let ended = match &state.result {
             Some(r) => arbiter_runtime::view::result_line(r, state.turns),
-            None => format!("saved at decision {}, turn {}", state.decisions, state.turns),
+            // Not the decisions so far (as the save's name, `saving::save_table`).
+            None => format!("saved at turn {}", state.turns),
         };
         let run = Run {
             title: format!("{}{variants}, {} players", game.title, header.players),

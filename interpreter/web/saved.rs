@@ -81,18 +81,28 @@ pub fn rerun(game: &Game, players: usize, seed: u64, saved: &State) -> Rerun {
                 let Some(d) = st.pending.clone() else { break };
                 // The save was made at this decision.
                 let Some(Given { seat, prompt, labels }) = answers.next() else { break };
+                // What was answered and asked may be a seat's secret: the whole of it goes to the
+                // server's console, and every seat that replays is told only whose answer it was.
                 let Some(answer) = picks(&d, &labels).filter(|_| seat == d.seat && prompt == d.prompt) else {
-                    refused = Some(format!(
-                        "the saved game's answer `{}` (P{}, {prompt}) is not an option of the replayed decision (P{}, {})",
+                    console!(
+                        "arbiter serve: a replay parts from its save: the saved answer `{}` (P{}, {prompt}) is not an option of the replayed decision (P{}, {})",
                         labels.join(", "),
                         seat + 1,
                         d.seat + 1,
                         d.prompt
+                    );
+                    refused = Some(format!(
+                        "P{}'s saved answer is not an option of the replayed decision; the two are on the server's console",
+                        seat + 1
                     ));
                     break;
                 };
                 if let Err(e) = engine.answer(&mut st, d.seat, &answer) {
-                    refused = Some(format!("the saved game's answer `{}` was not taken again: {e}", labels.join(", ")));
+                    console!(
+                        "arbiter serve: a replay parts from its save: the saved answer `{}` was not taken again: {e}",
+                        labels.join(", ")
+                    );
+                    refused = Some(format!("P{}'s saved answer was not taken again; why is on the server's console", seat + 1));
                     break;
                 }
             }

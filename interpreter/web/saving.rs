@@ -154,7 +154,10 @@ pub async fn save_table(State(app): State<Arc<App>>, path: SeatPath, headers: He
             ));
         }
         let (_, st) = t.rules_and_state();
-        let base = format!("{}-{id}-{}", t.game(), st.decisions);
+        // Named by the turn, not by the decisions so far: those count only the answers that had
+        // a choice, so two saves' numbers would tell a seat which of the others' answers were
+        // the only choice (a secrecy audit read hands and secret plans from them).
+        let base = format!("{}-{id}-turn{}", t.game(), st.turns);
         // A name nothing has, not even a broken link.
         let name = (0..100)
             .map(|k| if k == 0 { format!("{base}.json") } else { format!("{base}-{k}.json") })

@@ -483,12 +483,14 @@ impl Table {
         self.play_on();
     }
 
-    /// A rule error as the seats are told it: where it happened, not its message, which names
-    /// values with everything in view (a hidden card); the message goes to the server's console.
+    /// A rule error as the seats are told it: neither its message, which names values with
+    /// everything in view (a hidden card), nor where it happened (a card's file names the card,
+    /// a rule's line the branch a hidden thing took, as a secrecy audit read); both go to the
+    /// server's console.
     fn rule_error(&self, e: &RtError) -> String {
         let at = self.built.game.location(e.span);
         console!("arbiter serve: a rule error stopped game {} at {at}: {}", self.header.game, e.message);
-        format!("a rule error at {at} (its message is on the server's console)")
+        "a rule error (where and why are on the server's console)".to_string()
     }
 
     /// Take `seat`'s answer (option indices, 0-based) and play on.
@@ -535,7 +537,7 @@ impl Table {
             .skip(from)
             .filter_map(|(n, e)| {
                 let p = view::project_event(game, st, e, Some(seat))?;
-                let told = if talk::tells(e, &[seat]) { talk::told_as(e, &p) } else { None };
+                let told = if talk::tells(e, seat, &[seat]) { talk::told_as(e, &p) } else { None };
                 let cause = view::cause_text_seen(game, st, e, &p, Some(seat));
                 Some(EventView { index: n, depth: p.depth, text: p.text, cause, told })
             })
