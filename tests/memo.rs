@@ -162,11 +162,13 @@ player {
 
 global {
   tally: int = 0
+  other: int = 0
 }
 
 token "a" { n 1 }
 
 func g_tally() = [tally for x in [0]]
+func g_both() = [tally + other for x in [0]]
 func g_scores() = [p.score for p in players()]
 func g_ns() = [t.n for t in pile]
 func g_pile() = [count(pile) for x in [0]]
@@ -194,6 +196,13 @@ proc turn.play() {
   let a = g_tally()
   tally += 1
   if g_tally() == a { end draw "stale after a global changed" }
+  let a2 = g_both()
+  other += 1
+  if g_both() == a2 { end draw "stale after the second of two globals read changed" }
+  let a3 = g_tally()
+  other += 1
+  tally += 1
+  if g_tally() == a3 { end draw "stale after a global changed with another" }
   let b = g_scores()
   p.score += 1
   if g_scores() == b { end draw "stale after a player's field changed" }
@@ -267,6 +276,52 @@ fn every_kind_of_change_gives_the_state_a_new_version() {
     assert_eq!(result.winners, vec![0]);
 }
 
+/// Each global and each player's field has its own number: the one number of a set of them
+/// (`State::globals_number`, what a kept call is stamped with) stays while others change, and is
+/// new when one of the set changes, also after the state has passed to another thread (whose
+/// block of version numbers may be older than the state's).
+#[test]
+fn a_set_of_globals_keeps_its_number_while_others_change() {
+    use arbiter::ir::ReadSet;
+    use arbiter::runtime::Setup;
+    use arbiter::runtime::state::Mode;
+    let built = common::game_text("memo-probe.arb", PROBE);
+    let engine = Engine::new(&built.game);
+    let mut st = engine.new_state(Mode::Game, Setup { players: 2, seed: 1, decklists: vec![] }).unwrap();
+    let at = |name: &str| built.game.global_fields.iter().position(|g| g.name == name).unwrap();
+    let (tally, other) = (at("tally"), at("other"));
+    let mut read = ReadSet::default();
+    read.add(tally);
+    let change = |st: &mut State, i: usize| {
+        st.touch();
+        st.global_changed(i);
+    };
+    change(&mut st, other);
+    let before = st.globals_number(read);
+    change(&mut st, other);
+    assert_eq!(st.globals_number(read), before, "another global changed");
+    change(&mut st, tally);
+    let after = st.globals_number(read);
+    assert_ne!(after, before, "the global read changed");
+    // Many changes on another thread first (its numbers come from a newer block), then the
+    // state goes on here, whose block is older: its numbers still grow.
+    let mut st = std::thread::spawn(move || {
+        for _ in 0..3 {
+            change(&mut st, other);
+        }
+        st
+    })
+    .join()
+    .unwrap();
+    let there = st.globals_number(read);
+    assert_eq!(there, after);
+    let mut any = read;
+    any.add(other);
+    let both = st.globals_number(any);
+    change(&mut st, tally);
+    assert!(st.globals_number(read) > there && st.globals_number(any) > both, "a change here is newer than the other thread's");
+}
+
 /// What the checker works out each probe function reads (`ir::CallReads`): a zone named through a
 /// parameter is that parameter's instance, an object given is read through its own number, and
 /// objects beneath one given are not covered by it (so the function is remembered for one version
@@ -289,8 +344,18 @@ fn the_checker_bounds_what_a_function_reads() {
     assert_eq!(only("g_hand_total").zones, vec![(zone("hand"), ZoneOwner::Param(0))], "a call's reads are its callee's");
     assert_eq!(only("g_zone").zones, vec![(0, ZoneOwner::ZoneParam(0))]);
     assert_eq!(only("g_ns").zones, vec![(zone("pile"), ZoneOwner::Any)]);
-    assert!(only("g_tally").globals && !only("g_tally").players);
-    assert!(only("g_scores").players && !only("g_scores").globals);
+    use arbiter::ir::ReadSet;
+    let global = |name: &str| game.global_fields.iter().position(|g| g.name == name).unwrap();
+    let mut tally = ReadSet::default();
+    tally.add(global("tally"));
+    assert_eq!((only("g_tally").globals, only("g_tally").players), (tally, ReadSet::default()), "a global, by its number");
+    let mut both = tally;
+    both.add(global("other"));
+    assert_eq!(only("g_both").globals, both);
+    let mut scores = ReadSet::default();
+    scores.add(game.player_fields.iter().position(|f| f.name == "score").unwrap());
+    scores.add_out();
+    assert_eq!((only("g_scores").players, only("g_scores").globals), (scores, ReadSet::default()), "a player's field, and who is out");
     assert_eq!(only("g_token").objects, vec![GivenObject::Param(0)]);
     assert_eq!(only("g_pile_of").objects, vec![GivenObject::Param(0)], "counting what lies beneath reads the object given");
     assert_eq!(reads("g_beneath"), CallReads::Everything, "the objects beneath one given are not covered by it");
@@ -399,7 +464,7 @@ fn always_blocks_are_left_unrun_while_what_they_read_is_unchanged() {
     let reads = &built.game.always_reads;
     assert_eq!(reads.len(), 3);
     let watching = reads[0].as_ref().expect("`watching` reads what the checker bounds");
-    assert!(watching.globals && watching.players, "{watching:?}");
+    assert!(!watching.globals.is_empty() && !watching.players.is_empty(), "{watching:?}");
     assert!(reads[1].is_none(), "`busy` assigns: it always runs");
     // `lose` of no one leaves no mark: what it is given is read too.
     let tidy = reads[2].as_ref().expect("`tidy` reads what the checker bounds");

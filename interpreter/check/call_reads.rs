@@ -328,7 +328,7 @@ impl Walk<'_> {
             ExprKindIr::Lit(v) => literal(v),
             ExprKindIr::Local(s) => slots.get(usize::from(*s)).copied().unwrap_or(Prov::Unknown),
             ExprKindIr::Global(g) => {
-                self.deps.globals = true;
+                self.deps.globals.add(usize::from(*g));
                 self.game.global_fields.get(usize::from(*g)).map_or(Prov::Unknown, |v| of_type(&v.ty))
             }
             ExprKindIr::Const(c) => match self.game.consts.get(usize::from(*c)).map(|c| &c.value.kind) {
@@ -339,7 +339,7 @@ impl Walk<'_> {
             ExprKindIr::SelfObj => Prov::Given(GivenObject::SelfObj),
             ExprKindIr::PlayerField(p, i) => {
                 self.walk(p, slots);
-                self.deps.players = true;
+                self.deps.players.add(usize::from(*i));
                 self.game.player_fields.get(usize::from(*i)).map_or(Prov::Unknown, |v| of_type(&v.ty))
             }
             ExprKindIr::PlayerZone(p, z) => {
@@ -413,7 +413,11 @@ impl Walk<'_> {
             }
             ExprKindIr::Dynamic(x, f) => {
                 match self.walk(x, slots) {
-                    Prov::Player(_) => self.deps.players = true,
+                    // A player's field by name (or a zone of theirs, which reads nothing).
+                    Prov::Player(_) => match self.game.player_fields.iter().position(|v| v.name == self.game.sym(*f)) {
+                        Some(i) => self.deps.players.add(i),
+                        None => self.deps.players.add_any(),
+                    },
                     p => {
                         self.read_object(p);
                         self.field(*f);
@@ -664,7 +668,7 @@ impl Walk<'_> {
             | Builtin::PlayerCount
             | Builtin::IsOut
             | Builtin::TurnOrder => {
-                self.deps.players = true;
+                self.deps.players.add_out();
                 Prov::Plain
             }
             // Abilities, decklists, lambdas, objects by kind, texts (which name objects): and

@@ -27,10 +27,11 @@ pub struct CallDeps {
     /// Objects the call is given (or `self`): everything about each, and the piles above it
     /// (`Obj::version`), but not the objects beneath it.
     pub objects: Vec<GivenObject>,
-    /// Any global (`State::globals_version`).
-    pub globals: bool,
-    /// Any player's field, or who is out (`State::players_version`).
-    pub players: bool,
+    /// The globals it reads (`State::globals_number`).
+    pub globals: ReadSet,
+    /// The players' fields it reads, of any player, and whether it reads who is out
+    /// (`State::players_number`).
+    pub players: ReadSet,
     /// The globals that objects' fields read through modifiers read (`State::derived_globals`).
     pub derived: bool,
     /// What the value is, for a caller that reads through it.
@@ -41,7 +42,47 @@ impl CallDeps {
     /// Whether the call reads nothing of the state: the same arguments give the same value for
     /// the whole game.
     pub fn reads_nothing(&self) -> bool {
-        self.zones.is_empty() && self.objects.is_empty() && !self.globals && !self.players && !self.derived
+        self.zones.is_empty() && self.objects.is_empty() && self.globals.is_empty() && self.players.is_empty() && !self.derived
+    }
+}
+
+/// Which of the globals, or of the players' fields, a call reads: bit `i` for the `i`-th of them
+/// (below 62), `OUT` for who is out (players only), `ANY` for any of them (one past the first 62:
+/// then a change to any counts). Each has its own number in the state, so that a call is kept
+/// while others change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReadSet(pub u64);
+
+impl ReadSet {
+    /// Who is out (players only).
+    pub const OUT: u64 = 1 << 62;
+    /// Any of them.
+    pub const ANY: u64 = 1 << 63;
+
+    /// The `i`-th is read.
+    pub fn add(&mut self, i: usize) {
+        self.0 |= if i < 62 { 1 << i } else { Self::ANY };
+    }
+
+    /// Who is out is read.
+    pub fn add_out(&mut self) {
+        self.0 |= Self::OUT;
+    }
+
+    /// Any of them may be read.
+    pub fn add_any(&mut self) {
+        self.0 |= Self::ANY;
+    }
+
+    /// Whether nothing is read.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOrAssign for ReadSet {
+    fn bitor_assign(&mut self, other: ReadSet) {
+        self.0 |= other.0;
     }
 }
 

@@ -499,7 +499,7 @@ impl Engine<'_> {
                     *g = new.clone();
                 }
                 if changed(&old, &new) {
-                    st.globals_version = st.version;
+                    st.global_changed(*i as usize);
                     if self.game.derived.globals.get(*i as usize).copied().unwrap_or(false) {
                         st.derived_global_changed();
                     }
@@ -524,7 +524,7 @@ impl Engine<'_> {
                     *f = new.clone();
                 }
                 if changed(&old, &new) {
-                    st.players_version = st.version;
+                    st.player_field_changed(*i as usize);
                     let (what, announced) = self.set_name(SetName::Player(p, *i), || {
                         let field = self.game.player_fields.get(*i as usize);
                         (format!("P{}.{}", p + 1, field.map(|f| f.name.as_str()).unwrap_or_default()), field.is_some_and(|f| f.announced))
@@ -761,7 +761,7 @@ impl Engine<'_> {
             return Ok(());
         }
         st.touch();
-        st.players_version = st.version;
+        st.player_out_changed();
         if let Some(ps) = st.players.get_mut(p as usize) {
             ps.out = true;
         }

@@ -125,9 +125,10 @@ pub type Stamp = (u64, u64);
 /// of what it reads (`stamps`): the deep version of each zone instance it reads
 /// (`State::zone_version`: new whenever the zone's contents change, `State::zone_mut`, or
 /// anything about an object in it or beneath one, `State::obj_mut`), the number of each object
-/// it is given (`Obj::version`), and the globals', the players' and the derived globals'
-/// (`State::globals_version`, `State::players_version`, `State::derived_globals`, each new when
-/// one of them takes another value). Every number is unique across states and threads, so equal
+/// it is given (`Obj::version`), one for the globals it reads and one for the players' fields it
+/// reads and who is out (`State::globals_number`, `State::players_number`: the newest of each
+/// one's own number, new when it takes another value), and the derived globals'
+/// (`State::derived_globals`). Every number is unique across states and threads, so equal
 /// numbers mean unchanged reads. Memos are kept between evaluations only in games whose version
 /// is known (not for a loaded game before its first change, not in scenarios, whose scripts
 /// change the state directly, and not by an engine that records causes (a `Tracer` that walks
@@ -308,11 +309,11 @@ pub(super) fn stamps(game: &Game, st: &State, deps: &CallDeps, args: &[Value], y
         };
         put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
     }
-    if deps.globals {
-        put(st.globals_version)?;
+    if !deps.globals.is_empty() {
+        put(st.globals_number(deps.globals))?;
     }
-    if deps.players {
-        put(st.players_version)?;
+    if !deps.players.is_empty() {
+        put(st.players_number(deps.players))?;
     }
     if deps.derived {
         put(st.derived_globals)?;

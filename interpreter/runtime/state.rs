@@ -75,18 +75,32 @@ pub struct State {
     /// Each zone instance's deep version, by `zone_key`: a new number whenever its contents
     /// change, or anything about an object in it or beneath one (`zone_mut`, `obj_mut`). What a
     /// function's call read is remembered under these (`ir::CallReads`, `memo::Memo`). A zone not
-    /// listed has `zones_base`. Not part of the saved game.
+    /// listed has `numbers_base`. Not part of the saved game.
     #[serde(skip)]
     pub zone_versions: Vec<u64>,
+    /// The number of every zone instance, global and player's field not changed since the state
+    /// was numbered (`touch`). Not part of the saved game.
     #[serde(skip)]
-    pub zones_base: u64,
+    pub numbers_base: u64,
     /// A new number whenever a global changes. Not part of the saved game.
     #[serde(skip)]
     pub globals_version: u64,
+    /// Each global's own number, by index: a new one whenever it changes (`global_changed`; one
+    /// not listed has `numbers_base`). Not part of the saved game.
+    #[serde(skip)]
+    pub global_versions: Vec<u64>,
     /// A new number whenever a player's field changes or a player is out. Not part of the saved
     /// game.
     #[serde(skip)]
     pub players_version: u64,
+    /// Each player field's own number, by index, for all players at once: a new one whenever it
+    /// changes for any of them (`player_field_changed`; one not listed has `numbers_base`). Not
+    /// part of the saved game.
+    #[serde(skip)]
+    pub player_field_versions: Vec<u64>,
+    /// A new number whenever a player is out (`player_out_changed`). Not part of the saved game.
+    #[serde(skip)]
+    pub out_version: u64,
     /// The version (`version`) the `always .. immediately` checks last ran at inside a card
     /// effect, so that they run once for each new state. Not part of the saved game.
     #[serde(skip)]
@@ -426,6 +440,15 @@ impl Rng {
 /// A version number no state has had: each thread takes blocks of numbers from a shared counter,
 /// so a new version costs no synchronisation but once in a million.
 pub(crate) fn new_version() -> u64 {
+    new_version_after(0)
+}
+
+/// A version number no state has had, greater than `floor` (a number given before): from this
+/// thread's block, or, when that block is older than `floor` (the state came from another
+/// thread), from a new block, which is greater than every number given so far. A state's
+/// versions only grow (`State::touch`), whichever threads it passes through, as
+/// `State::globals_number` needs.
+pub(crate) fn new_version_after(floor: u64) -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     const BLOCK: u64 = 1 << 20;
     static NEXT_BLOCK: AtomicU64 = AtomicU64::new(1);
@@ -434,7 +457,7 @@ pub(crate) fn new_version() -> u64 {
     }
     NEXT.with(|c| {
         let (mut next, mut end) = c.get();
-        if next == end {
+        if next == end || next <= floor {
             next = NEXT_BLOCK.fetch_add(1, Ordering::Relaxed).saturating_mul(BLOCK);
             end = next + BLOCK;
         }
@@ -600,7 +623,41 @@ impl State {
 
     /// The deep version of zone instance `z` (see `zone_versions`).
     pub fn zone_version(&self, z: ZoneRef) -> u64 {
-        self.zone_versions.get(self.zone_key(z)).copied().unwrap_or(self.zones_base)
+        self.zone_versions.get(self.zone_key(z)).copied().unwrap_or(self.numbers_base)
+    }
+
+    /// Global `i` changed: it, and the globals as a whole, take the state's new version (call
+    /// `touch` first).
+    pub fn global_changed(&mut self, i: usize) {
+        self.globals_version = self.version;
+        renumber(&mut self.global_versions, i, self.version, self.numbers_base);
+    }
+
+    /// Player field `i` changed for some player: it, and the players as a whole, take the
+    /// state's new version (call `touch` first).
+    pub fn player_field_changed(&mut self, i: usize) {
+        self.players_version = self.version;
+        renumber(&mut self.player_field_versions, i, self.version, self.numbers_base);
+    }
+
+    /// A player is out: who is out, and the players as a whole, take the state's new version
+    /// (call `touch` first).
+    pub fn player_out_changed(&mut self) {
+        self.players_version = self.version;
+        self.out_version = self.version;
+    }
+
+    /// One number for the globals in `set` (`ir::ReadSet`): the newest of theirs, which every
+    /// change to one of them makes newer still (the state's numbers only grow), so equal
+    /// numbers mean none of them changed.
+    pub fn globals_number(&self, set: arbiter_ir::ReadSet) -> u64 {
+        newest(set, &self.global_versions, self.numbers_base, self.numbers_base, self.globals_version)
+    }
+
+    /// One number for the players' fields in `set`, and who is out if it says so (see
+    /// `globals_number`).
+    pub fn players_number(&self, set: arbiter_ir::ReadSet) -> u64 {
+        newest(set, &self.player_field_versions, self.numbers_base, self.out_version, self.players_version)
     }
 
     /// Zone instance `z`, or something in it, changed: it takes the state's new version (call
@@ -608,7 +665,7 @@ impl State {
     pub fn zone_changed(&mut self, z: ZoneRef) {
         let k = self.zone_key(z);
         if self.zone_versions.len() <= k {
-            self.zone_versions.resize(k + 1, self.zones_base);
+            self.zone_versions.resize(k + 1, self.numbers_base);
         }
         if let Some(v) = self.zone_versions.get_mut(k) {
             *v = self.version;
@@ -626,12 +683,15 @@ impl State {
                 }
             }
             self.derived_globals = new_version();
-            self.zones_base = new_version();
+            self.numbers_base = new_version();
             self.zone_versions.clear();
+            self.global_versions.clear();
+            self.player_field_versions.clear();
             self.globals_version = new_version();
             self.players_version = new_version();
+            self.out_version = new_version();
         }
-        self.version = new_version();
+        self.version = new_version_after(self.version);
     }
 
     /// Where a zone instance is among `zones`: the zones declared before it, each shared one
@@ -690,4 +750,33 @@ impl State {
     pub fn active_seats(&self) -> Vec<Seat> {
         (0..self.players.len()).filter(|&i| self.players.get(i).is_some_and(|p| !p.out)).map(|i| Seat::try_from(i).unwrap_or(0)).collect()
     }
+}
+
+/// Number `i` of `numbers` set to `now` (those not listed before have `base`).
+fn renumber(numbers: &mut Vec<u64>, i: usize, now: u64, base: u64) {
+    if numbers.len() <= i {
+        numbers.resize(i + 1, base);
+    }
+    if let Some(n) = numbers.get_mut(i) {
+        *n = now;
+    }
+}
+
+/// The newest of the numbers `set` names: each of `numbers` by its bit (`base` when not listed),
+/// `out` for `ReadSet::OUT`, `any` for `ReadSet::ANY`.
+#[inline]
+fn newest(set: arbiter_ir::ReadSet, numbers: &[u64], base: u64, out: u64, any: u64) -> u64 {
+    let mut bits = set.0;
+    let mut n = 0;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let v = match 1u64 << i {
+            arbiter_ir::ReadSet::ANY => any,
+            arbiter_ir::ReadSet::OUT => out,
+            _ => numbers.get(i).copied().unwrap_or(base),
+        };
+        n = n.max(v);
+    }
+    n
 }
