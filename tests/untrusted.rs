@@ -390,3 +390,15 @@ fn a_budget_run_out_in_a_library_procedure_names_the_cards_call() {
     let text = arbiter::syntax::diag::render(&[arbiter::scenario::failure_diag(f)], &files);
     assert!(text.contains("called from: tests/untrusted/infinite-loop.arb:"), "{text}");
 }
+
+/// A trigger that runs out of budget names itself, and no statement as where it was called from:
+/// the engine runs triggers once a statement is done, and the statement below the trigger (the
+/// rules' `move c to c.owner.discard`, after the card's `use`) did not call it.
+#[test]
+fn a_budget_run_out_in_a_trigger_names_no_statement_that_did_not_call_it() {
+    let (outcomes, _) = run_fixture("infinite-loop.arb", Some("endless-signal"));
+    let (o, _) = outcomes.iter().find(|(o, _)| o.id == "endless-signal").unwrap();
+    let f = o.failures.first().unwrap_or_else(|| panic!("stopped: {:?}", o.failures));
+    assert!(f.message.contains("(in `endless.watch`)") && f.message.contains("budget exceeded"), "{}", f.message);
+    assert!(f.called_from.is_empty(), "called from {:?}", f.called_from);
+}

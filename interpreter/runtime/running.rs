@@ -36,7 +36,9 @@ impl Engine<'_> {
     }
 
     /// Where each running procedure was called from (the statement of the block below its
-    /// frame), the nearest first.
+    /// frame), the nearest first. A trigger or an `always` block is called from no statement: it
+    /// runs where the engine stops to run them, after the statement below it (which did not call
+    /// it) is done.
     pub fn call_sites(&self, st: &State) -> Vec<Span> {
         let mut out = Vec::new();
         let mut at: Option<Span> = None;
@@ -45,6 +47,7 @@ impl Engine<'_> {
                 FrameKind::Block { block, pc } => {
                     at = self.game.block(block).get(pc.saturating_sub(1) as usize).map(|s| s.span);
                 }
+                FrameKind::Call { routine: Routine::Trigger(_) | Routine::ObjTrigger(..) | Routine::Always(_), .. } => at = None,
                 FrameKind::Call { routine, .. } if !matches!(routine, Routine::Main) => out.extend(at.take()),
                 _ => {}
             }
