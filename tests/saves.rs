@@ -320,7 +320,7 @@ fn a_game_left_and_resumed_ends_as_if_never_left() {
     let resumed = arbiter(&dir, &["resume", "game.json"], &first_squares(6));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let out = text(&resumed.stdout);
-    assert!(out.starts_with("Tic-tac-toe — 2 players, seed shown at the end — resumed from game.json at decision 3"), "{out}");
+    assert!(out.starts_with("Tic-tac-toe — 2 players, seed shown at the end — resumed from game.json at turn 4"), "{out}");
     assert!(out.lines().any(|l| l == result), "{out}");
     // The finished game is saved too: resuming it again only tells the result.
     let again = arbiter(&dir, &["play", "tic-tac-toe", "--resume", "game.json"], "");
@@ -485,7 +485,7 @@ fn what_is_not_a_save_of_these_rules_is_refused_and_left_alone() {
     std::fs::write(&rules, &original).unwrap();
     let out = arbiter(&dir, &["resume", "t.json", "--human", "2"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("resumed from t.json at decision 0"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("resumed from t.json at turn "), "{}", text(&out.stdout));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -168,3 +168,45 @@ fn alike_options_say_which_copy_they_are() {
     assert!(s.text.contains("Viper Mark II (copy 2 of 2)"), "{}", s.text);
     assert!(!s.text.contains("Viper Mark II (2)"), "{}", s.text);
 }
+
+/// `arbiter ARGS` with no input: its exit code and what it printed (standard output, then error).
+fn arbiter(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+/// One screen shows what it showed to whoever looks next: several human seats share this
+/// terminal only in a game that hides nothing (a secrecy audit read P1's draws on P2's screen),
+/// and the web table's hot-seat is named instead.
+#[test]
+fn several_human_seats_share_a_terminal_only_in_a_game_that_hides_nothing() {
+    let (code, out) = arbiter(&["play", "bsg-ccg", "--human", "1", "--human", "2"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("P1 and P2 would share one screen, and bsg-ccg hides cards from its players"), "{out}");
+    assert!(out.contains("`arbiter serve`"), "{out}");
+    let (code, out) = arbiter(&["play", "tic-tac-toe", "--human", "1", "--human", "2"]);
+    assert_eq!(code, Some(0), "tic-tac-toe hides nothing: {out}");
+}
+
+/// A game shown as one seat sees it that a rule error stops does not print its seed (it shows
+/// every card, and a save of the game may be resumed and answered otherwise); a game shown whole
+/// does, to play it again.
+#[test]
+fn a_rule_error_shows_the_seed_only_of_a_game_shown_whole() {
+    let rules = format!("{}/tests/untrusted/chatter.arb", env!("CARGO_MANIFEST_DIR"));
+    let (code, out) = arbiter(&["play", "tic-tac-toe", "--rules", &rules, "--variant", "chatter", "--view", "1", "--seed", "5"]);
+    assert_eq!(code, Some(2), "{}", &out[out.len().saturating_sub(2000)..]);
+    assert!(
+        out.contains("error: the game stopped on a rule error\n") && !out.contains("seed 5"),
+        "{}",
+        &out[out.len().saturating_sub(2000)..]
+    );
+    let (code, out) = arbiter(&["play", "tic-tac-toe", "--rules", &rules, "--variant", "chatter", "--seed", "5"]);
+    assert_eq!(code, Some(2));
+    assert!(out.contains("error: the game stopped on a rule error (seed 5)"), "{}", &out[out.len().saturating_sub(2000)..]);
+}

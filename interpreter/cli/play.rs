@@ -195,6 +195,10 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
         errln!("error: there is no seat {seat} in a {players}-player game (seats are 1 to {players})");
         return 2;
     }
+    if let Some(refusal) = shared_screen(game, &o.humans) {
+        errln!("{refusal}");
+        return 2;
+    }
     match BotPlan::parse(&o.bots, game, players) {
         Err(e) => {
             errln!("error: {e}");
@@ -294,11 +298,16 @@ pub fn resume(project: &Project, r: &ResumeOptions) -> i32 {
                     return 2;
                 }
             };
+            if let Some(refusal) = shared_screen(game, &saver.header.humans) {
+                errln!("{refusal}");
+                return 2;
+            }
+            // At a turn, not at a count of decisions (which counts only answers that had a choice:
+            // two resumes' counts would tell which of the others' answers were the only one).
             outln!(
-                "{} — resumed from {} at decision {}, turn {}",
+                "{} — resumed from {} at turn {}",
                 title_line(game, players, seed, !saver.header.humans.is_empty()),
                 r.file.display(),
-                st.decisions,
                 st.turns
             );
             drive(&Engine::new(game), st, saver, Shown { log: r.log, view_seat: None, svg: r.svg.as_deref() }, think(r.think))
@@ -312,6 +321,33 @@ fn title_line(game: &Game, players: usize, seed: u64, one_seat: bool) -> String 
     let variants = if game.active_variants.is_empty() { String::new() } else { format!(" with {}", game.active_variants.join(", ")) };
     let seed = if one_seat { "seed shown at the end".to_string() } else { format!("seed {seed}") };
     format!("{} — {players} players, {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
+}
+
+/// Why several human seats may not share this terminal: a game that hides anything from its
+/// players would show one seat's cards to the others on the one screen, which keeps what it
+/// showed (the web table's hot-seat hands the screen over). None when they may (one human seat,
+/// or a game whose zones are all open, like tic-tac-toe).
+fn shared_screen(game: &Game, humans: &[u8]) -> Option<String> {
+    let hides = game.zones.iter().any(|z| z.visibility != arbiter_ir::Visibility::Public);
+    (humans.len() > 1 && hides).then(|| {
+        let seats: Vec<String> = humans.iter().map(|s| format!("P{s}")).collect();
+        format!(
+            "error: {} would share one screen, and {} hides cards from its players: the screen would show each the others' cards\n  help: play one human seat here, or several people at one screen at the web table (`arbiter serve`: its hot-seat hands the screen over from seat to seat)",
+            seats.join(" and "),
+            game.name
+        )
+    })
+}
+
+/// The line a game stopped by a rule error ends with: its seed, to play it again, unless the game
+/// is shown as one seat sees it (the seed would show every card, and a saved game that stopped
+/// may be resumed and answered otherwise).
+fn stopped_on_error(seed: u64, one_seat: bool) {
+    if one_seat {
+        errln!("error: the game stopped on a rule error");
+    } else {
+        errln!("error: the game stopped on a rule error (seed {seed})");
+    }
 }
 
 /// How long a bot thinks about one decision at most: `--think` seconds, or `PLAY_THINK`.
@@ -333,6 +369,8 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     let Shown { log, view_seat, svg } = shown;
     let game = engine.game;
     let seed = saver.header.seed;
+    // A game shown as one seat sees it keeps its seed until it is over (`title_line`).
+    let one_seat = !saver.header.humans.is_empty() || view_seat.is_some();
     let plan = match BotPlan::parse(&saver.header.bots, game, st.players.len()) {
         Ok(p) => p,
         Err(e) => {
@@ -363,7 +401,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
             Ok(s) => s,
             Err(e) => {
                 out!("{}", diag::render(&[e.to_diag()], &game.files));
-                errln!("error: the game stopped on a rule error (seed {seed})");
+                stopped_on_error(seed, one_seat);
                 return 2;
             }
         };
@@ -417,7 +455,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                     }
                     Err(AnswerError::Rule(e)) => {
                         out!("{}", diag::render(&[e.to_diag()], &game.files));
-                        errln!("error: the game stopped on a rule error (seed {seed})");
+                        stopped_on_error(seed, one_seat);
                         return 2;
                     }
                 }

@@ -103,6 +103,10 @@ impl Engine<'_> {
             let vis = if secret { seat_bit(seat) } else { ALL };
             let withheld = if every && !secret { st.withheld(options.iter().map(|c| &c.value)) } else { vec![] };
             self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain, withheld }, vis, span);
+            // A decision closes the window in which objects that left play are still heard by
+            // their triggers, settled at once or not: otherwise a trigger would fire across one
+            // and not across the other, for everyone to see (a secrecy audit read it).
+            st.left_play.clear();
             return self.deliver(st, dest, v, span);
         }
         let cause = self.cause(st, span);

@@ -40,7 +40,7 @@ pub struct State {
     /// Each zone instance's objects, shared with clones until changed (`zone_mut`).
     pub zones: Vec<Arc<Vec<ObjId>>>,
     pub temp_mods: Vec<TempMod>,
-    /// Objects that left play since the last decision while their abilities were in effect, with
+    /// Objects that left play since the last decision (one settled at once too) while their abilities were in effect, with
     /// their controllers then: an event that names one reaches its triggers as it was in play
     /// (last-known information, `Engine::emit`). Empty at every decision, so never saved.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -275,7 +275,15 @@ impl Replayed {
     pub fn picture_at(&self, id: &str, index: usize, viewer: Option<Seat>) -> Result<String, Refused> {
         let r = self.event(id, index)?;
         let st = r.snapshots.iter().find(|(n, _)| *n > index).map_or(&r.state, |(_, st)| st);
-        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(|e| Refused::Failed(e.to_string()))
+        arbiter_runtime::picture::svg(&r.game, st, &format!("{id} at event {index}"), viewer).map_err(|e| match viewer {
+            // Drawn for a seat, the rule's message may name what the seat may not see (as at the
+            // live table): it goes to the server's console.
+            Some(_) => {
+                console!("arbiter serve: the picture of {id} at event {index} failed: {e}");
+                Refused::Failed("the rulebook's picture could not be drawn (why is on the server's console)".to_string())
+            }
+            None => Refused::Failed(e.to_string()),
+        })
     }
 
     /// The chain of causes of event `index` of run `id`, and the same as text.
