@@ -430,12 +430,12 @@ fn check_game_flag_is_for_files_that_do_not_tell_their_game() {
     assert_eq!(checked.unplaced().len(), 1, "without the flag its game is unknown");
 }
 
-/// `or` after a whole statement (`expect not finished or ..`, read as if the statement were a
+/// `or` after a whole statement (`expect goes on or ..`, read as if the statement were a
 /// condition) says the statement cannot be joined, not that `or` is a name to be renamed.
 #[test]
 fn a_whole_expect_joined_with_or_says_it_cannot_be_joined() {
-    let text = report(&project().root.join("tests/bad/68-expect-not-finished-joined.arb"));
-    assert!(text.contains("`expect finished` and `expect not finished` are whole statements"), "{text}");
+    let text = report(&project().root.join("tests/bad/68-expect-goes-on-joined.arb"));
+    assert!(text.contains("`expect finished` and `expect goes on` are whole statements"), "{text}");
     assert!(!text.contains("name it"), "{text}");
 }
 
@@ -500,4 +500,37 @@ fn closed_output_ends_with_141_never_success_nor_panic() {
         let code = child.wait().unwrap().code();
         assert_eq!(code, Some(141), "stdout closed, stderr closed: {stderr_closed}");
     }
+}
+
+/// `expect goes on` says the game has no result; `expect not finished`, which reads as the
+/// opposite of `expect finished` and is not (both hold once a step is done and the game goes on:
+/// a rules lawyer's trial tripped on it), still checks the same, with a warning that names the
+/// spelling to use.
+#[test]
+fn expect_not_finished_is_read_as_goes_on_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-goes-on-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("goes-on.arb");
+    std::fs::write(
+        &path,
+        "scenario goes-on \"The game goes on after a mark\" {\n  game tic-tac-toe\n  players 2\n  \
+         run setup.game()\n  run turn.play()\n  answer P1 \"centre\"\n  expect finished\n  expect goes on\n  expect not finished\n}\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .arg(&path)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        (out.status.code(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    };
+    let (checked, check_out) = run(&["check"]);
+    let (tested, test_out) = run(&["test"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(checked, Some(0), "a warning only: {check_out}");
+    assert_eq!(check_out.matches("`expect not finished` is not the opposite of `expect finished`").count(), 1, "{check_out}");
+    assert!(check_out.contains("goes-on.arb:9") && check_out.contains("write `expect goes on`"), "{check_out}");
+    assert_eq!(tested, Some(0), "`expect finished` and `expect goes on` both hold here: {test_out}");
 }

@@ -138,6 +138,14 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     Some(Step::Answer { who: w, value: v })
                 }
                 StmtKind::Random(r) => Some(Step::Random(lower_random(c, r, &mut sc, &pure))),
+                StmtKind::Expect(Expect::GoesOn { written_not: true }) => {
+                    c.error(
+                        Diag::warning(span, "`expect not finished` is not the opposite of `expect finished`")
+                            .label("the game has no result")
+                            .help("write `expect goes on` (the game has no result); `expect finished` says that nothing is running or waiting, and both can hold at once"),
+                    );
+                    Some(Step::Expect(ExpectIr::NotFinished))
+                }
                 StmtKind::Expect(e) => match lower_expect(c, e, &mut sc, &pure) {
                     Some(x) => Some(Step::Expect(x)),
                     None => continue,
@@ -220,7 +228,7 @@ fn lower_expect(c: &mut Checker, e: &Expect, sc: &mut Scope, pure: &LowerContext
             ExpectIr::Options { who: w, labels: l, count, message }
         }
         Expect::Finished => ExpectIr::Finished,
-        Expect::NotFinished => ExpectIr::NotFinished,
+        Expect::GoesOn { .. } => ExpectIr::NotFinished,
         Expect::Winner(w) => ExpectIr::Winner(w.as_ref().map(|w| {
             let (x, t) = c.lower_expr(w, sc, pure);
             if !(t.fits(&Ty::Player) || t.fits(&Ty::List(Box::new(Ty::Player)))) {

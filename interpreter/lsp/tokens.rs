@@ -61,6 +61,7 @@ pub const KEYWORDS: &[&str] = &[
     "func",
     "game",
     "global",
+    "goes",
     "has",
     "hidden",
     "hint",

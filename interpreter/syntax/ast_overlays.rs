@@ -111,8 +111,11 @@ pub enum Expect {
         message: Option<Spanned<StrLit>>,
     },
     Finished,
-    /// `expect not finished`: the game has no result.
-    NotFinished,
+    /// `expect goes on`: the game has no result. `written_not`: spelt `expect not finished`,
+    /// which reads as the opposite of `expect finished` and is not (a warning says so).
+    GoesOn {
+        written_not: bool,
+    },
     /// `expect winner P` / `expect winner [P1, P2]`; `expect draw` is `Winner(None)`.
     Winner(Option<Expr>),
     /// `expect refused answer P X ["part of the message"]`

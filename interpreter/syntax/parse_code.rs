@@ -194,7 +194,8 @@ impl ParseContext {
         Ok(match e.as_rule() {
             Rule::expect_options => self.build_expect_options(e)?,
             Rule::expect_finished => Expect::Finished,
-            Rule::expect_not_finished => Expect::NotFinished,
+            Rule::expect_not_finished => Expect::GoesOn { written_not: true },
+            Rule::expect_goes_on => Expect::GoesOn { written_not: false },
             Rule::expect_draw => Expect::Winner(None),
             Rule::expect_winner => {
                 let w = e.into_inner().find(|p| p.as_rule() == Rule::expr).ok_or_else(|| internal(espan, "expect winner"))?;

@@ -93,6 +93,19 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                     .label("here")
                     .help("write it like `influence: int = 0 announced cite \"L39-44\"`");
             }
+            // `first(..).area = x`: a statement that starts with a call reads as an assignment to a
+            // name, and the call's `(` is where it fails.
+            if scenario_word.is_none() && positives.contains(&Rule::assign_op) && found.starts_with('(') && !before.is_empty() {
+                return if sets_after_call(text.get(start..).unwrap_or("")) {
+                    Diag::error(span, format!("`{before}(..)` is a call: what it gives cannot be set, nor its fields"))
+                        .label("a call here")
+                        .help(format!("name what it gives first, then set that: `let x = {before}(..)` and then `x.field = ..`"))
+                } else {
+                    Diag::error(span, format!("`{before}(..)` on its own is not a statement"))
+                        .label("a call here")
+                        .help(format!("run a procedure with `call {before}(..)`; a function's value is used in a statement, like `let x = {before}(..)`"))
+                };
+            }
             let message = match scenario_word {
                 Some(w) if positives.contains(&Rule::assign_op) || found == w => format!("`{w}` cannot be used here"),
                 _ if found.is_empty() => format!("expected {expected}"),
@@ -112,6 +125,31 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
         .help("brackets nested in brackets that each read two ways (`[x in [x in ..]]`, `if(if(..))`) make it try every combination: name the inner parts with `let` or functions"),
         ErrorVariant::CustomError { message } => Diag::error(span, message),
     }
+}
+
+/// Whether the line from a call's `(` on sets something after the call closes (`(..).f = x`,
+/// `(..) += 1`), rather than ending (a procedure written without `call`).
+fn sets_after_call(rest: &str) -> bool {
+    let line = rest.lines().next().unwrap_or_default();
+    let mut depth = 0i32;
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let after = line.get(i + 1..).unwrap_or_default();
+                    let assigns = |t: &str| t.starts_with("+=") || t.starts_with("-=") || (t.starts_with('=') && !t.starts_with("=="));
+                    let after = after.trim_start();
+                    let field =
+                        after.strip_prefix('.').map(|t| t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.'));
+                    return assigns(after) || field.is_some_and(|t| assigns(t.trim_start()));
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Is the error at `at` inside a scenario (the nearest item keyword before it is `scenario`)?
@@ -191,15 +229,15 @@ fn reserved_help(expected: &[&str], found: &str) -> Option<String> {
 }
 
 /// `or` or `and` where a statement was expected: the one before is whole and cannot be joined
-/// (`expect not finished or ..`).
+/// (`expect goes on or ..`).
 fn joined_help(expected: &[&str], before: &str, found: &str) -> Option<String> {
     let word: String = found.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
     if !expected.contains(&"a statement") || !matches!(word.as_str(), "or" | "and") {
         return None;
     }
-    Some(if before == "finished" {
+    Some(if before == "finished" || before == "on" {
         format!(
-            "`expect finished` and `expect not finished` are whole statements, not conditions: they cannot be joined with `{word}`; write one `expect` a line"
+            "`expect finished` and `expect goes on` are whole statements, not conditions: they cannot be joined with `{word}`; write one `expect` a line"
         )
     } else if before == "draw" {
         format!("`expect draw` is a whole statement, not a condition: it cannot be joined with `{word}`; write one `expect` a line")
@@ -423,6 +461,7 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
         Rule::expect_options
         | Rule::expect_finished
         | Rule::expect_not_finished
+        | Rule::expect_goes_on
         | Rule::expect_winner
         | Rule::expect_draw
         | Rule::expect_refused
@@ -441,6 +480,7 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
         Rule::kw_order => "`order`",
         Rule::kw_to => "`to`",
         Rule::kw_not | Rule::kw_finished => "`finished`",
+        Rule::kw_goes | Rule::kw_on => "`goes on`",
         Rule::kw_winner => "`winner`",
         Rule::kw_draw => "`draw`",
         Rule::kw_refused | Rule::kw_answer => "`refused answer`",

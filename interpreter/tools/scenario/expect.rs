@@ -181,6 +181,30 @@ fn named_texts(engine: &Engine, st: &State, v: Value, span: Span) -> Result<Vec<
     Ok(out)
 }
 
+/// The options an `expect options` names: as `named_texts`, with alike values numbered as a
+/// decision's options are (`X`, `X (2)`, …), so that a list of the very objects offered names
+/// them as the decision does; texts are taken as written.
+fn option_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Failure> {
+    let v = eval0(engine, st, x)?;
+    let mut out = named_texts(engine, st, v.clone(), x.span)?;
+    let items = match &v {
+        Value::List(l) => l.as_slice(),
+        other => std::slice::from_ref(other),
+    };
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (text, item) in out.iter_mut().zip(items) {
+        if matches!(item, Value::Text(_)) {
+            continue;
+        }
+        let n = seen.entry(text.clone()).or_default();
+        *n += 1;
+        if *n > 1 {
+            *text = format!("{text} ({n})");
+        }
+    }
+    Ok(out)
+}
+
 /// The texts of a state's log events, made once for the expectations that read them one after
 /// another (each made them all again: a thousand `expect no log` lines on a long log took minutes).
 #[derive(Default)]
@@ -353,7 +377,7 @@ fn expect_options(
         Value::Player(p) => p,
         _ => return Err(fail("`expect options` needs a player", who.span)),
     };
-    let want = named_texts(engine, st, eval0(engine, st, labels)?, labels.span)?;
+    let want = option_texts(engine, st, labels)?;
     let want_count = match count {
         None => None,
         Some(c) => Some(match c {
@@ -404,10 +428,24 @@ fn expect_options(
                 f
             }
             Some(x) => {
-                let have: Vec<String> = x.options.iter().map(|l| l.to_string()).collect();
-                let mut f = fail(format!("the options offered differ (P{} decided at once: {})", seat + 1, x.prompt), span);
+                let have = |x: &Settled| -> Vec<String> { x.options.iter().map(|l| l.to_string()).collect() };
+                // Every decision taken at once since the last step, not the last alone: the one
+                // meant may be an earlier one.
+                let mut f = if settled.len() == 1 {
+                    fail(format!("the options offered differ (P{} decided at once: {})", seat + 1, x.prompt), span)
+                } else {
+                    fail(format!("the options offered differ (P{} decided {} at once since the last step)", seat + 1, settled.len()), span)
+                };
                 f.expected = Some(format!("P{}: {}", seat + 1, stated(&want, want_count)));
-                f.actual = Some(format!("P{}: {}", seat + 1, stated(&have, Some(x.count))));
+                f.actual = Some(if settled.len() == 1 {
+                    format!("P{}: {}", seat + 1, stated(&have(x), Some(x.count)))
+                } else {
+                    settled
+                        .iter()
+                        .map(|x| format!("P{} `{}`: {}", seat + 1, x.prompt, stated(&have(x), Some(x.count))))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                });
                 f
             }
         };

@@ -122,6 +122,9 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
     let mut since = Since::default();
     for step in &sc.steps {
         let span = trimmed(game, step.span);
+        // The decisions settled at once by the step before this one (an answer that names none
+        // of the options may mean one of them, taken without asking).
+        let before = since;
         if keep && snapshots.last().map_or(0, |(n, _)| *n) < st.log.len() {
             snapshots.push((st.log.len(), st.clone()));
         }
@@ -157,6 +160,9 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
         };
         if let Err(mut f) = r {
             add_help(&mut f, game, sc, step, &st);
+            if let Step::Answer { .. } = step.step {
+                settled_help(&mut f, &recorder.settled_since(before.settled));
+            }
             failures.push(f);
             // A failed expectation lets the scenario go on (to report the next ones too), unless
             // it was a refusal that was taken: the state is no longer the scenario's.
@@ -213,7 +219,9 @@ fn add_help(f: &mut Failure, game: &Game, sc: &ScenarioIr, step: &arbiter_ir::sc
     {
         let (line, _) = file.line_col(later.span.start as usize);
         let (here, _) = file.line_col(span.start as usize);
-        let (text, step_text) = (file.slice(later.span).to_string(), file.slice(span).to_string());
+        // Each statement's first line (a step's span may run on over a comment below it).
+        let first = |sp: Span| file.slice(sp).lines().next().unwrap_or_default().trim().to_string();
+        let (text, step_text) = (first(later.span), first(span));
         f.help = Some(format!(
             "`{text}` ({}:{line}) is scripted after the step that needed it: move it above `{step_text}` (line {here})",
             file.name
@@ -237,6 +245,25 @@ fn trimmed(game: &Game, span: Span) -> Span {
     let text = file.slice(span);
     let end = span.start as usize + text.trim_end().len();
     Span::new(span.file, span.start as usize, end)
+}
+
+/// A failed answer's help, when decisions were taken at once since the step before it: which
+/// (a decision with one possible answer is not asked, so an answer meant for it meets the next
+/// one).
+fn settled_help(f: &mut Failure, settled: &[arbiter_runtime::trace::Settled]) {
+    if settled.is_empty() {
+        return;
+    }
+    let taken: Vec<String> =
+        settled.iter().map(|x| format!("P{}'s `{}` (options: {})", x.seat + 1, x.prompt, x.options.join(" | "))).collect();
+    let said = format!(
+        "taken at once since the step before, with one possible answer and so not asked: {}; `expect options` checks such a decision",
+        taken.join("; ")
+    );
+    f.help = Some(match f.help.take() {
+        Some(h) => format!("{h}\n{said}"),
+        None => said,
+    });
 }
 
 /// Where the last step that ran the rules began: the log's length and the number of decisions
