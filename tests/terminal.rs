@@ -187,10 +187,26 @@ fn arbiter(args: &[&str]) -> (Option<i32>, String) {
 fn several_human_seats_share_a_terminal_only_in_a_game_that_hides_nothing() {
     let (code, out) = arbiter(&["play", "bsg-ccg", "--human", "1", "--human", "2"]);
     assert_eq!(code, Some(2), "{out}");
-    assert!(out.contains("P1 and P2 would share one screen, and bsg-ccg hides cards from its players"), "{out}");
+    assert!(out.contains("P1 and P2 would share one screen, and bsg-ccg keeps things from its players"), "{out}");
     assert!(out.contains("`arbiter serve`"), "{out}");
     let (code, out) = arbiter(&["play", "tic-tac-toe", "--human", "1", "--human", "2"]);
     assert_eq!(code, Some(0), "tic-tac-toe hides nothing: {out}");
+    // One seat named twice is one seat.
+    let (code, out) = arbiter(&["play", "bsg-ccg", "--human", "1", "--human", "1", "--seed", "1"]);
+    assert_eq!(code, Some(0), "{out}");
+    // A house rule that asks a secret choice in a game with only open zones keeps a secret too.
+    let dir = tempfile::Builder::new().prefix("arbiter-shared-screen-").tempdir().unwrap();
+    let rules = dir.path().join("secret.arb");
+    std::fs::write(
+        &rules,
+        "for tic-tac-toe\n\nvariant secret-number \"Each player picks a secret number first\" {\n  \
+         insert step secret before mark in turn.play {\n    let n = choose secretly p \"Pick a secret number\" from [1, 2, 3]\n  }\n}\n",
+    )
+    .unwrap();
+    let rules = rules.to_str().unwrap();
+    let (code, out) = arbiter(&["play", "tic-tac-toe", "--rules", rules, "--variant", "secret-number", "--human", "1", "--human", "2"]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("would share one screen"), "{out}");
 }
 
 /// A game shown as one seat sees it that a rule error stops does not print its seed (it shows

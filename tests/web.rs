@@ -606,7 +606,14 @@ fn serving_and_replaying_errors_are_diagnostics_with_their_message_and_help() {
     let file = std::env::temp_dir().join(format!("arbiter-web-saves-file-{}", std::process::id()));
     std::fs::write(&file, "not a folder").unwrap();
     let served = arbiter::web::serve(Project::find(&root()), "127.0.0.1", 0, file.clone(), Default::default(), |_| {});
+    // A folder that cannot be made (beneath a file) is named, with what to do.
+    let beneath = file.join("saves");
+    let unusable = arbiter::web::serve(Project::find(&root()), "127.0.0.1", 0, beneath.clone(), Default::default(), |_| {});
     std::fs::remove_file(&file).unwrap();
+    let Err(e) = unusable else { panic!("a folder beneath a file") };
+    assert!(matches!(e, ServeError::SavesUnusable { .. }), "{e:?}");
+    assert!(e.to_string().starts_with(&format!("cannot keep games in `{}`: ", beneath.display())), "{e}");
+    assert!(Diag::from(e).help.is_some_and(|h| h.contains("--saves DIR")));
     let Err(e) = served else { panic!("a file for --saves") };
     assert!(matches!(e, ServeError::SavesNotAFolder(_)), "{e:?}");
     assert_eq!(e.to_string(), format!("`{}` is not a folder: `--saves` names the folder games are saved in", file.display()));

@@ -137,13 +137,27 @@ fn a_copy_played_to_its_end_shows_nothing_of_the_game_that_goes_on() {
 fn a_second_server_on_a_saves_folder_in_use_is_refused() {
     let dir = scratch("shared");
     let first = Server::start_with(&["--saves", dir.to_str().unwrap()]);
+    // Started, and given ten seconds to give up: a server that took the folder would serve on
+    // (the test then fails rather than waits for it).
     let second = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .args(["serve", "--port", "0", "--saves"])
             .arg(&dir)
             .current_dir(common::serve::root())
-            .output()
-            .unwrap()
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(10) {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("a second server on the folder served");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
     };
     let out = second();
     let err = String::from_utf8_lossy(&out.stderr);

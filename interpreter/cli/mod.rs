@@ -107,8 +107,8 @@ pub enum Command {
         game: String,
         #[arg(long)]
         players: Option<usize>,
-        /// The seed of shuffles, dice and bots (default 1; with a human seat, a random one, shown
-        /// when the game is over).
+        /// The seed of shuffles, dice and bots (default 1; with a human seat or `--view`, a random
+        /// one, shown when the game is over).
         #[arg(long)]
         seed: Option<u64>,
         /// Switch on a variant (repeatable).

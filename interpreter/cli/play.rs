@@ -323,20 +323,39 @@ fn title_line(game: &Game, players: usize, seed: u64, one_seat: bool) -> String 
     format!("{} — {players} players, {seed}{variants}", if game.title.is_empty() { &game.name } else { &game.title })
 }
 
-/// Why several human seats may not share this terminal: a game that hides anything from its
-/// players would show one seat's cards to the others on the one screen, which keeps what it
-/// showed (the web table's hot-seat hands the screen over). None when they may (one human seat,
-/// or a game whose zones are all open, like tic-tac-toe).
+/// Why several human seats may not share this terminal: a game in which one player may know what
+/// another may not would show it to the others on the one screen, which keeps what it showed (the
+/// web table's hot-seat hands the screen over). None when they may (one human seat, or a game
+/// that keeps nothing between its players, like tic-tac-toe).
 fn shared_screen(game: &Game, humans: &[u8]) -> Option<String> {
-    let hides = game.zones.iter().any(|z| z.visibility != arbiter_ir::Visibility::Public);
-    (humans.len() > 1 && hides).then(|| {
-        let seats: Vec<String> = humans.iter().map(|s| format!("P{s}")).collect();
+    let mut seats: Vec<u8> = humans.to_vec();
+    seats.sort_unstable();
+    seats.dedup();
+    (seats.len() > 1 && keeps_secrets_between_players(game)).then(|| {
+        let seats: Vec<String> = seats.iter().map(|s| format!("P{s}")).collect();
         format!(
-            "error: {} would share one screen, and {} hides cards from its players: the screen would show each the others' cards\n  help: play one human seat here, or several people at one screen at the web table (`arbiter serve`: its hot-seat hands the screen over from seat to seat)",
+            "error: {} would share one screen, and {} keeps things from its players that one may know and another not (hands, secret choices, face-down cards): the screen would show each what the others know\n  help: play one human seat here, or several people at one screen at the web table (`arbiter serve`: its hot-seat hands the screen over from seat to seat)",
             seats.join(" and "),
             game.name
         )
     })
+}
+
+/// Whether one player of `game` may come to know what another may not: a zone only its owner
+/// sees, a secret choice, a reveal to one player, or an object put face down (its owner knows
+/// it). A zone nobody sees (a shuffled deck) keeps nothing between players.
+fn keeps_secrets_between_players(game: &Game) -> bool {
+    use crate::ir::code::StmtKindIr as S;
+    game.zones.iter().any(|z| z.visibility == crate::ir::Visibility::Owner)
+        || game.blocks.iter().flat_map(|b| b.iter()).any(|s| match &s.kind {
+            S::Choose { choose, .. } => choose.secret,
+            S::Reveal { to, .. } => to.is_some(),
+            S::Move { face, .. } => *face == Some(false),
+            S::Turn { up, .. } => !up,
+            S::Create { create, .. } => create.face_up == Some(false),
+            S::Conceal(_) => true,
+            _ => false,
+        })
 }
 
 /// The line a game stopped by a rule error ends with: its seed, to play it again, unless the game

@@ -42,8 +42,9 @@ pub use trace::{CauseRecorder, Forgetful, Profiler, Tracer};
 /// give another game through a change of the engine, not of a rule file (the golden logs of every
 /// game change in one commit). Saves record it (`Header::plays`), so that the replay of a save
 /// made by another engine can say why it parts from the save. 0: a save from before the number
-/// was kept (2026-11-30); 1 logs a question before every answer settled at once.
-pub const PLAYS: u32 = 1;
+/// was kept (2026-11-30); 1 logs a question before every answer settled at once (since 4708536);
+/// 2 closes the last-known-information window at a decision settled at once too (565511b).
+pub const PLAYS: u32 = 2;
 
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::span::Span;

@@ -127,20 +127,26 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
     }
 }
 
-/// Whether the line from a call's `(` on sets something after the call closes (`(..).f = x`,
-/// `(..) += 1`), rather than ending (a procedure written without `call`).
+/// Whether the text from a call's `(` on sets something after the call closes (`(..).f = x`,
+/// `(..) += 1`), rather than ending (a procedure written without `call`). Texts in quotes are
+/// passed over, and the call may run over several lines.
 fn sets_after_call(rest: &str) -> bool {
-    let line = rest.lines().next().unwrap_or_default();
     let mut depth = 0i32;
-    for (i, c) in line.char_indices() {
+    let mut in_text = false;
+    let mut chars = rest.char_indices().take(4096);
+    while let Some((i, c)) = chars.next() {
         match c {
+            '\\' if in_text => {
+                chars.next();
+            }
+            '"' => in_text = !in_text,
+            _ if in_text => {}
             '(' | '[' => depth += 1,
             ')' | ']' => {
                 depth -= 1;
                 if depth == 0 {
-                    let after = line.get(i + 1..).unwrap_or_default();
+                    let after = rest.get(i + 1..).unwrap_or_default().lines().next().unwrap_or_default().trim_start();
                     let assigns = |t: &str| t.starts_with("+=") || t.starts_with("-=") || (t.starts_with('=') && !t.starts_with("=="));
-                    let after = after.trim_start();
                     let field =
                         after.strip_prefix('.').map(|t| t.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.'));
                     return assigns(after) || field.is_some_and(|t| assigns(t.trim_start()));

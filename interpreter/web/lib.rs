@@ -131,12 +131,13 @@ pub const SAVES_LOCK: &str = ".arbiter-serve.lock";
 /// save of a game that goes on at the first, play it to its end and replay it with everything in
 /// view. The lock is the operating system's, let go when the process ends however it ends.
 fn lock_saves(saves: &std::path::Path) -> Result<std::fs::File, ServeError> {
-    std::fs::create_dir_all(saves).map_err(ServeError::Io)?;
-    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(saves.join(SAVES_LOCK)).map_err(ServeError::Io)?;
+    let unusable = |source| ServeError::SavesUnusable { path: saves.to_path_buf(), source };
+    std::fs::create_dir_all(saves).map_err(unusable)?;
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(saves.join(SAVES_LOCK)).map_err(unusable)?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::SavesInUse(saves.to_path_buf())),
-        Err(std::fs::TryLockError::Error(e)) => Err(ServeError::Io(e)),
+        Err(std::fs::TryLockError::Error(e)) => Err(unusable(e)),
     }
 }
 
@@ -207,6 +208,9 @@ pub enum ServeError {
     /// played to its end at the other and replayed with everything in view.
     #[error("another web table already serves games saved in `{}`", .0.display())]
     SavesInUse(std::path::PathBuf),
+    /// The saves folder cannot be made, or its lock written (a folder this user may not write).
+    #[error("cannot keep games in `{}`: {source}", path.display())]
+    SavesUnusable { path: std::path::PathBuf, source: std::io::Error },
     #[error("cannot listen on {host}:{port}: {source}")]
     Listen { host: String, port: u16, source: std::io::Error },
     /// Starting the server's threads, or serving, failed.
@@ -219,6 +223,9 @@ impl ServeError {
         let (message, help) = match self {
             ServeError::SavesNotAFolder(p) => {
                 (format!("`{}` is not a folder", p.display()), "`--saves` names the folder games are saved in".to_string())
+            }
+            ServeError::SavesUnusable { .. } => {
+                (self.to_string(), "name a folder this user may write with `--saves DIR` (it is made if need be)".to_string())
             }
             ServeError::SavesInUse(_) => (
                 self.to_string(),

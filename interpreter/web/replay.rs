@@ -109,7 +109,7 @@ fn parted(at: usize, why: &str, plays: u32) -> String {
     let other = match plays {
         p if p == engine => String::new(),
         0 => format!(
-            "; the save was made by an older Arbiter, which played seeded games otherwise (this one plays them as number {engine}): its replay follows it as far as the two agree"
+            "; the save was made by an older Arbiter, from before it numbered how it plays seeded games (this one plays them as number {engine}): if that one played them otherwise, its replay follows the save as far as the two agree"
         ),
         p => format!(
             "; the save was made by an Arbiter that plays seeded games as number {p}, this one as number {engine}: its replay follows it as far as the two agree"

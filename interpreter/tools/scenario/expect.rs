@@ -193,12 +193,10 @@ fn option_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, 
     };
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (text, item) in out.iter_mut().zip(items) {
-        if matches!(item, Value::Text(_)) {
-            continue;
-        }
+        // A text counts among the alike (it names one of them), and is kept as written.
         let n = seen.entry(text.clone()).or_default();
         *n += 1;
-        if *n > 1 {
+        if *n > 1 && !matches!(item, Value::Text(_)) {
             *text = format!("{text} ({n})");
         }
     }

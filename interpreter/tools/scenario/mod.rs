@@ -160,8 +160,11 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
         };
         if let Err(mut f) = r {
             add_help(&mut f, game, sc, step, &st);
-            if let Step::Answer { .. } = step.step {
-                settled_help(&mut f, &recorder.settled_since(before.settled));
+            if let Step::Answer { who, .. } = &step.step
+                && let Ok(Value::Player(seat)) = eval0(&engine, &st, who)
+            {
+                let settled: Vec<_> = recorder.settled_since(before.settled).into_iter().filter(|x| x.seat == seat).collect();
+                settled_help(&mut f, &settled);
             }
             failures.push(f);
             // A failed expectation lets the scenario go on (to report the next ones too), unless
@@ -247,9 +250,9 @@ fn trimmed(game: &Game, span: Span) -> Span {
     Span::new(span.file, span.start as usize, end)
 }
 
-/// A failed answer's help, when decisions were taken at once since the step before it: which
-/// (a decision with one possible answer is not asked, so an answer meant for it meets the next
-/// one).
+/// A failed answer's help, when decisions of the answering seat were taken at once since the
+/// step before it: which (a decision with one possible answer is not asked, so an answer meant for
+/// it meets the next one).
 fn settled_help(f: &mut Failure, settled: &[arbiter_runtime::trace::Settled]) {
     if settled.is_empty() {
         return;
