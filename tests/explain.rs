@@ -124,4 +124,8 @@ fn why_says_a_failed_scenario_failed_and_what_it_takes_when_nothing_matches() {
     assert_eq!(code, Some(2));
     assert!(err.contains("no event of CCG-10 is `no such words anywhere` or tells of it"), "{err}");
     assert!(err.contains("help: give an event's number (#0 to #"), "{err}");
+    // A number no event of any scenario has: the help without a placeholder left in it.
+    let (code, _, err) = run(&["explain", "tests/tour/my-ruling.arb", "--why", "99999"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("help: give an event's number (as `arbiter explain FILE` numbers them)") && !err.contains('{'), "{err}");
 }

@@ -98,3 +98,15 @@ fn the_language_server_colours_the_same_keywords() {
     let server: BTreeSet<String> = arbiter::lsp::tokens::KEYWORDS.iter().map(|s| s.to_string()).collect();
     assert_eq!(server, keywords, "arbiter::lsp::tokens::KEYWORDS and grammar/arbiter.pest");
 }
+
+/// Every builtin is in one of the language reference's tables (built-in functions, geometry):
+/// adding one touches its family file in interpreter/builtins/ and a table; this test names one
+/// left out.
+#[test]
+fn the_language_reference_lists_every_builtin() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/README.md")).unwrap();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("| `")).collect();
+    let listed = |n: &str| rows.iter().any(|r| r.contains(&format!("`{n}(")));
+    let missing: Vec<&str> = arbiter::ir::builtins::BUILTINS.iter().map(|s| s.name).filter(|n| !listed(n)).collect();
+    assert!(missing.is_empty(), "builtins missing from grammar/README.md's table: {missing:?}");
+}

@@ -1,4 +1,5 @@
-//! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench, sim.
+//! The `arbiter` command line: check, play, resume, render, test, explain, variants, bench, sim,
+//! fmt, and serve and lsp (dispatched here to the web and lsp crates).
 
 /// Write `$how!` to `$to`, ending the program quietly when that output is closed (`arbiter ... |
 /// head`) instead of panicking as `println!` and `eprintln!` do.

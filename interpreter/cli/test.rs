@@ -246,7 +246,7 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
             }
             if let (Some(w), 0) = (&o.why, explained) {
                 errln!("error: no event of any scenario of {} is `{w}` or tells of it", path.display());
-                errln!("  help: {}", WHY_HELP.replace(" (#0 to #{last})", ""));
+                errln!("  help: {}", WHY_HELP.replace("#0 to #{last}, ", ""));
                 return 2;
             }
             if o.json {

@@ -1,4 +1,4 @@
-//! Running a compiled game: values, the state, expression evaluation, statement execution,
+//! Running a compiled game (its values are `ir::value`'s): the state, expression evaluation, statement execution,
 //! modifiers, the engine's step loop, and per-seat views.
 
 pub mod builtins;

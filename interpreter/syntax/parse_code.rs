@@ -1,4 +1,5 @@
-//! Lowering statements and expressions (the second half of `parse.rs`).
+//! Building the syntax tree of statements and expressions from pest's pairs (the second half of
+//! `parse.rs`; lowering into the IR is the checker's).
 
 use super::ast::*;
 use super::parse_context::{ParseContext, ParseResult, Rule, RulePair, internal};

@@ -1,4 +1,4 @@
-//! Lowering the items that describe a game's overlays and tests: deckbuilding rules, decks,
+//! Building the syntax tree of the items that describe a game's overlays and tests: deckbuilding rules, decks,
 //! variants (with their step changes) and scenarios. The rest of the items are in `parse.rs`.
 
 use super::ast::*;
