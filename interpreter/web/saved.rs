@@ -181,3 +181,44 @@ fn fields(facts: &str) -> Result<Fields<'_>, serde_json::Error> {
 fn text<'a>(fields: &Fields<'a>, name: &str) -> Option<&'a str> {
     fields.get(name).map(|v| v.get())
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
+mod tests {
+    use super::rerun;
+    use arbiter_runtime::state::{EventKind, Mode};
+    use arbiter_runtime::{Engine, Setup, Status};
+    use arbiter_tools::agents::{Agent, RandomAgent};
+
+    /// A saved game played again keeps the table at every question, settled at once or not (a
+    /// replay drew it at real decisions only: the picture of the event before a settled answer
+    /// already showed what came after it, which told a seat that the answer was the only choice).
+    #[test]
+    fn a_replay_keeps_the_table_at_every_question() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let project = arbiter_check::project::Project::at(root);
+        let built = project.load("bsg-board", &[], &[]).result.unwrap_or_else(|d| panic!("{d:?}"));
+        let game = &built.game;
+        let (players, seed) = (3, 4);
+        let engine = Engine::new(game);
+        let decklists = arbiter_runtime::decks::choose_decks(game, players, &[]).unwrap();
+        let mut st = engine.new_state(Mode::Game, Setup { players, seed, decklists }).unwrap();
+        let mut bot = RandomAgent { seed };
+        while engine.advance(&mut st).unwrap() == Status::Decision && st.decisions < 150 {
+            let d = st.pending.clone().unwrap();
+            let a = bot.decide(game, &st, &d);
+            engine.answer(&mut st, d.seat, &a).unwrap();
+        }
+        let again = rerun(game, players, seed, &st);
+        assert!(again.parted.is_none(), "{:?}", again.parted);
+        let pictures: Vec<usize> = again.snapshots.iter().map(|(n, _)| *n).collect();
+        let mut settled = 0;
+        for (i, e) in st.log.iter().enumerate() {
+            if let EventKind::Asked { .. } = e.kind {
+                assert!(pictures.contains(&(i + 1)), "no picture of the table when question {i} was asked");
+            }
+            settled += usize::from(matches!(e.kind, EventKind::Answered { forced: true, .. }));
+        }
+        assert!(settled > 0, "decisions settled at once were played");
+    }
+}
