@@ -358,14 +358,24 @@ fn keeps_secrets_between_players(game: &Game) -> bool {
         })
 }
 
-/// The line a game stopped by a rule error ends with: its seed, to play it again, unless the game
-/// is shown as one seat sees it (the seed would show every card, and a saved game that stopped
-/// may be resumed and answered otherwise).
-fn stopped_on_error(seed: u64, one_seat: bool) {
-    if one_seat {
-        errln!("error: the game stopped on a rule error");
-    } else {
+/// A game stopped by a rule error: the error shown with its seed, to play it again; or, in a game
+/// shown as one seat sees it, neither on the screen (the error's values and place may name what
+/// the seat may not see, and the seed shows every card), but written to a file the user opens on
+/// purpose, as the web table writes them to its console.
+fn stopped_on_error(game: &Game, e: &crate::runtime::RtError, seed: u64, one_seat: bool) {
+    let shown = diag::render(&[e.to_diag()], &game.files);
+    if !one_seat {
+        out!("{shown}");
         errln!("error: the game stopped on a rule error (seed {seed})");
+        return;
+    }
+    let path = std::env::temp_dir().join(format!("arbiter-rule-error-{}.txt", std::process::id()));
+    match std::fs::write(&path, format!("{shown}\nseed {seed}\n")) {
+        Ok(()) => errln!(
+            "error: the game stopped on a rule error; what and where, which may name what this seat may not see, are in {} (with the seed)",
+            path.display()
+        ),
+        Err(_) => errln!("error: the game stopped on a rule error (play it without --human and --view to see it)"),
     }
 }
 
@@ -419,8 +429,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         let status = match engine.advance(&mut st) {
             Ok(s) => s,
             Err(e) => {
-                out!("{}", diag::render(&[e.to_diag()], &game.files));
-                stopped_on_error(seed, one_seat);
+                stopped_on_error(game, &e, seed, one_seat);
                 return 2;
             }
         };
@@ -473,8 +482,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                         return 2;
                     }
                     Err(AnswerError::Rule(e)) => {
-                        out!("{}", diag::render(&[e.to_diag()], &game.files));
-                        stopped_on_error(seed, one_seat);
+                        stopped_on_error(game, &e, seed, one_seat);
                         return 2;
                     }
                 }
