@@ -407,7 +407,9 @@ fn expect_options(
         let limit = c.map(|c| format!(" ({})", shown(c))).unwrap_or_default();
         format!("{}{limit}", labels.join(" | "))
     };
-    let Some(d) = &st.pending else {
+    // Another seat's decision pending: the seat's own may have been taken at once before it.
+    let Some(d) = st.pending.as_ref().filter(|d| d.seat == seat) else {
+        let other = st.pending.as_ref().map(|d| format!("P{} is deciding: {}", d.seat + 1, d.prompt));
         // A decision taken at once, since the last step.
         let settled: Vec<&Settled> = settled.iter().filter(|x| x.seat == seat).collect();
         for x in &settled {
@@ -418,8 +420,9 @@ fn expect_options(
         }
         let mut f = match settled.last() {
             None => {
+                let now = other.as_deref().unwrap_or("nobody is");
                 let mut f = fail(
-                    format!("expected P{} to be choosing, but nobody is, and P{} decided nothing since the last step", seat + 1, seat + 1),
+                    format!("expected P{} to be choosing, but {now}, and P{} decided nothing since the last step", seat + 1, seat + 1),
                     span,
                 );
                 f.expected = Some(stated(&want, want_count));
@@ -448,9 +451,13 @@ fn expect_options(
             }
         };
         f.help = Some(if settled.is_empty() {
-            "nobody is deciding now: the decision was answered, or the run went on past it; a decision with one possible \
-             answer is taken at once, and `expect options` checks it on the line after the step that asked it"
-                .into()
+            format!(
+                "P{} is not deciding now: the decision was answered, or the run went on past it; a decision with one possible \
+                 answer is taken at once, and `expect options` checks it on the line after the step that asked it (one taken \
+                 earlier is in the log: `expect log \"P{} chose .. (the only choice)\"`)",
+                seat + 1,
+                seat + 1
+            )
         } else {
             "the decisions taken at once since the last step are the ones shown; check the one you mean on the line after the step that asked it"
                 .into()
@@ -458,7 +465,7 @@ fn expect_options(
         return Err(f);
     };
     let have = d.labels();
-    if d.seat != seat || !same(&have) || want_count.is_some_and(|c| c != d.count) {
+    if !same(&have) || want_count.is_some_and(|c| c != d.count) {
         let mut f = fail(format!("the options offered differ (P{} is choosing: {})", d.seat + 1, d.prompt), span);
         f.expected = Some(format!("P{}: {}", seat + 1, stated(&want, want_count)));
         f.actual = Some(format!("P{}: {}", d.seat + 1, stated(&have, want_count.map(|_| d.count))));
