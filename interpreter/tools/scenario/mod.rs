@@ -71,8 +71,11 @@ fn fail(message: impl Into<String>, span: Span) -> Failure {
 
 fn rt_fail(e: RtError) -> Failure {
     let e = e.into_data();
-    let during = e.rule.map(|r| format!(" (in {r})")).unwrap_or_default();
-    let mut f = fail(format!("the rules stopped with an error{during}: {}", e.message), e.span);
+    // Outside every rule item: the scenario's own statement or expression.
+    let mut f = match e.rule {
+        Some(r) => fail(format!("the rules stopped with an error (in {r}): {}", e.message), e.span),
+        None => fail(format!("this scenario's statement stopped with an error: {}", e.message), e.span),
+    };
     f.help = e.help;
     f.called_from = Box::new(e.called_from);
     f
