@@ -331,7 +331,7 @@ fn shared_screen(game: &Game, humans: &[u8]) -> Option<String> {
     let mut seats: Vec<u8> = humans.to_vec();
     seats.sort_unstable();
     seats.dedup();
-    (seats.len() > 1 && keeps_secrets_between_players(game)).then(|| {
+    (seats.len() > 1 && game.keeps_secrets_between_players()).then(|| {
         let seats: Vec<String> = seats.iter().map(|s| format!("P{s}")).collect();
         format!(
             "error: {} would share one screen, and {} keeps things from its players that one may know and another not (hands, secret choices, face-down cards): the screen would show each what the others know\n  help: play one human seat here, or several people at one screen at the web table (`arbiter serve`: its hot-seat hands the screen over from seat to seat)",
@@ -339,23 +339,6 @@ fn shared_screen(game: &Game, humans: &[u8]) -> Option<String> {
             game.name
         )
     })
-}
-
-/// Whether one player of `game` may come to know what another may not: a zone only its owner
-/// sees, a secret choice, a reveal to one player, or an object put face down (its owner knows
-/// it). A zone nobody sees (a shuffled deck) keeps nothing between players.
-fn keeps_secrets_between_players(game: &Game) -> bool {
-    use crate::ir::code::StmtKindIr as S;
-    game.zones.iter().any(|z| z.visibility == crate::ir::Visibility::Owner)
-        || game.blocks.iter().flat_map(|b| b.iter()).any(|s| match &s.kind {
-            S::Choose { choose, .. } => choose.secret,
-            S::Reveal { to, .. } => to.is_some(),
-            S::Move { face, .. } => *face == Some(false),
-            S::Turn { up, .. } => !up,
-            S::Create { create, .. } => create.face_up == Some(false),
-            S::Conceal(_) => true,
-            _ => false,
-        })
 }
 
 /// A game stopped by a rule error: the error shown with its seed, to play it again; or, in a game
@@ -504,7 +487,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         Some(r) => outln!("{}", result_line(r, st.turns)),
         None => outln!("result: the game ended without a result"),
     }
-    if !saver.header.humans.is_empty() || view_seat.is_some() {
+    if one_seat {
         outln!("seed {seed} (`--seed {seed}` plays the same shuffles and dice again)");
     }
     0

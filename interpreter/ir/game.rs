@@ -51,6 +51,22 @@ impl Game {
             .then(|| format!("{} is for {} players, not {players}", self.name, player_counts(self.min_players, self.max_players)))
     }
 
+    /// Whether one player may come to know what another may not: a zone only its owner sees, a
+    /// secret choice, a reveal to one player, or an object put face down (its owner knows it). A
+    /// zone nobody sees (a shuffled deck) keeps nothing between players.
+    pub fn keeps_secrets_between_players(&self) -> bool {
+        self.zones.iter().any(|z| z.visibility == Visibility::Owner)
+            || self.blocks.iter().flat_map(|b| b.iter()).any(|s| match &s.kind {
+                StmtKindIr::Choose { choose, .. } => choose.secret,
+                StmtKindIr::Reveal { to, .. } => to.is_some(),
+                StmtKindIr::Move { face, .. } => *face == Some(false),
+                StmtKindIr::Turn { up, .. } => !up,
+                StmtKindIr::Create { create, .. } => create.face_up == Some(false),
+                StmtKindIr::Conceal(_) => true,
+                _ => false,
+            })
+    }
+
     /// The innermost section holding the first range a citation names (or else its first line), as
     /// `source — Title` (just the title where the game cites several texts: its sections' titles
     /// name their text).

@@ -73,11 +73,12 @@ impl Engine<'_> {
             Count::Order if n <= 1 => Some(Value::list(options.iter().map(|c| c.value.clone()).collect())),
             _ => None,
         };
+        // What is asked, in the question logged for the chooser alone, settled at once or not.
+        let offered: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
         if let Some(v) = forced {
             if let Some(tracer) = self.cause_recorder() {
-                let offered = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
                 let at = st.log.len();
-                tracer.decision_settled(super::trace::Settled { at, seat, prompt: prompt.clone(), options: offered, count });
+                tracer.decision_settled(super::trace::Settled { at, seat, prompt: prompt.clone(), options: offered.to_vec(), count });
             }
             // What was taken: "nothing", no option (an empty list), or every option, which the
             // others read without their numbers.
@@ -92,32 +93,31 @@ impl Engine<'_> {
                 _ => Arc::from([]),
             };
             let plain = plain.filter(|_| every);
-            // Asked as a decision with a choice is, seen by the chooser alone: the others read one
-            // event they do not see before every answer, so the events' numbers do not tell them
-            // which answers were the only choice (a secrecy audit read hands from the gaps).
-            let offered: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
-            self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: offered }, seat_bit(seat), span);
-            if let Some(tracer) = self.cause_recorder() {
-                tracer.decision_asked(st);
-            }
+            self.question(st, seat, &prompt, offered, span);
             let vis = if secret { seat_bit(seat) } else { ALL };
             let withheld = if every && !secret { st.withheld(options.iter().map(|c| &c.value)) } else { vec![] };
             self.log(st, EventKind::Answered { seat, prompt, labels, forced: true, plain, withheld }, vis, span);
-            // A decision closes the window in which objects that left play are still heard by
-            // their triggers, settled at once or not: otherwise a trigger would fire across one
-            // and not across the other, for everyone to see (a secrecy audit read it).
-            st.left_play.clear();
             return self.deliver(st, dest, v, span);
         }
         let cause = self.cause(st, span);
-        let labels: Arc<[Arc<str>]> = options.iter().map(|c| c.label.clone()).chain(none.clone()).collect();
-        self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options: labels }, seat_bit(seat), span);
+        self.question(st, seat, &prompt, offered, span);
+        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause, plain });
+        Ok(())
+    }
+
+    /// A decision's question, alike whether it is settled at once or waits for an answer, so that
+    /// the others cannot tell the two apart: logged for the chooser alone (the others read one
+    /// event they do not see before every answer, so the events' numbers do not tell them which
+    /// answers were the only choice: a secrecy audit read hands from the gaps); a replay's picture
+    /// taken there (`Tracer::decision_asked`); and the window in which objects that left play are
+    /// still heard by their triggers closed (else a trigger would fire across one and not across
+    /// the other, for everyone to see).
+    fn question(&self, st: &mut State, seat: Seat, prompt: &Arc<str>, options: Arc<[Arc<str>]>, span: Span) {
+        self.log(st, EventKind::Asked { seat, prompt: prompt.clone(), options }, seat_bit(seat), span);
         if let Some(tracer) = self.cause_recorder() {
             tracer.decision_asked(st);
         }
-        st.pending = Some(Decision { seat, prompt, options, count, none, secret, dest, cause, plain });
         st.left_play.clear();
-        Ok(())
     }
 
     /// Answer the pending decision. An illegal answer is refused and nothing changes; a rule that

@@ -106,16 +106,20 @@ impl RtError {
     }
 
     pub fn to_diag(&self) -> Diag {
-        /// Call sites shown at most (a runaway recursion has hundreds).
-        const SHOWN: usize = 6;
         let label = match &self.rule {
             Some(r) => format!("while running {r}"),
             None => "while running this".to_string(),
         };
         let mut d = Diag::error(self.span, self.message.clone()).label(label).maybe_help(self.help.clone());
-        for s in self.called_from.iter().filter(|s| **s != self.span).take(SHOWN) {
-            d = d.related(*s, "called from");
+        for s in call_sites_shown(&self.called_from, self.span) {
+            d = d.related(s, "called from");
         }
         d
     }
+}
+
+/// The call sites an error shows (`RtErrorData::called_from`): at most six (a runaway recursion
+/// has hundreds), leaving out the error's own place `at`.
+pub fn call_sites_shown(sites: &[Span], at: Span) -> impl Iterator<Item = Span> + '_ {
+    sites.iter().copied().filter(move |s| *s != at).take(6)
 }

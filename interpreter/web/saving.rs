@@ -248,10 +248,7 @@ pub async fn resume_table(
         })
         .collect();
     let header = table.header().clone();
-    let seated = seat_table_if(&app, table, told, || match ended_save(&app, &header) {
-        Some(n) => Err(played_to_its_end(&n)),
-        None => Ok(()),
-    })?;
+    let seated = seat_table_if(&app, table, told, || not_played_twice(&app, &header))?;
     Ok(axum::Json(seated))
 }
 
@@ -260,24 +257,16 @@ pub async fn resume_table(
 /// own save, play the copy to its end and replay it to read the hidden cards of the game it left;
 /// while a copy goes on, the replay of one over is refused instead, in `replaying`.)
 fn not_played_twice(app: &App, h: &Header) -> ApiResult<()> {
-    match ended_save(app, h) {
-        Some(n) => Err(played_to_its_end(&n)),
+    let ended = save_names(&app.saves)
+        .into_iter()
+        .find(|n| save_path(app, n).and_then(|p| summary(app, &p)).is_ok_and(|s| s.finished && s.header.same_game(h)));
+    match ended {
+        Some(n) => Err(ApiError(
+            StatusCode::CONFLICT,
+            format!("this game was played to its end (`{n}`): its saves are replayed now, not resumed (a game over shows every card)"),
+        )),
         None => Ok(()),
     }
-}
-
-/// A save in the saves folder of the game `h` over, if there is one: its name.
-fn ended_save(app: &App, h: &Header) -> Option<String> {
-    save_names(&app.saves)
-        .into_iter()
-        .find(|n| save_path(app, n).and_then(|p| summary(app, &p)).is_ok_and(|s| s.finished && s.header.same_game(h)))
-}
-
-fn played_to_its_end(name: &str) -> ApiError {
-    ApiError(
-        StatusCode::CONFLICT,
-        format!("this game was played to its end (`{name}`): its saves are replayed now, not resumed (a game over shows every card)"),
-    )
 }
 
 /// Refuse a save that names rule or deck files this server was not started with: a save from a

@@ -152,7 +152,7 @@ fn expect_event(engine: &Engine, st: &State, event: EventId, name: &str, happene
 
 /// The texts an `expect log` or `expect no log` names: one, or each of a list.
 fn log_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Failure> {
-    named_texts(engine, st, eval0(engine, st, x)?, x.span)
+    named_texts(engine, st, &eval0(engine, st, x)?, x.span)
 }
 
 /// The most bytes of texts one expectation may name, all together.
@@ -161,9 +161,9 @@ const NAMED_TEXTS: usize = 16 << 20;
 /// A value an expectation names texts by (`expect log`, `expect options`): one text, or each of a
 /// list, labelled. A list holding one long text many times is small for the rules: past
 /// `NAMED_TEXTS` together, the expectation fails instead of making them all.
-fn named_texts(engine: &Engine, st: &State, v: Value, span: Span) -> Result<Vec<String>, Failure> {
+fn named_texts(engine: &Engine, st: &State, v: &Value, span: Span) -> Result<Vec<String>, Failure> {
     let evaluator = Evaluator::new(engine.game, st);
-    let items = match &v {
+    let items = match v {
         Value::List(l) => l.as_slice(),
         other => std::slice::from_ref(other),
     };
@@ -186,7 +186,7 @@ fn named_texts(engine: &Engine, st: &State, v: Value, span: Span) -> Result<Vec<
 /// them as the decision does; texts are taken as written.
 fn option_texts(engine: &Engine, st: &State, x: &ExprIr) -> Result<Vec<String>, Failure> {
     let v = eval0(engine, st, x)?;
-    let mut out = named_texts(engine, st, v.clone(), x.span)?;
+    let mut out = named_texts(engine, st, &v, x.span)?;
     let items = match &v {
         Value::List(l) => l.as_slice(),
         other => std::slice::from_ref(other),

@@ -571,8 +571,8 @@ pub fn failure_diag(f: &Failure) -> arbiter_syntax::diag::Diag {
         help.push(h.clone());
     }
     let mut d = arbiter_syntax::diag::Diag::error(f.span, f.message.clone()).label("here");
-    for s in f.called_from.iter().filter(|s| **s != f.span).take(6) {
-        d = d.related(*s, "called from");
+    for s in arbiter_runtime::call_sites_shown(&f.called_from, f.span) {
+        d = d.related(s, "called from");
     }
     if help.is_empty() { d } else { d.help(help.join("\n")) }
 }
@@ -594,7 +594,7 @@ pub fn failure_text(game: &Game, f: &Failure) -> String {
     if let Some(h) = &f.help {
         s.push_str(&format!("  help:     {h}\n"));
     }
-    for c in f.called_from.iter().filter(|c| **c != f.span).take(6) {
+    for c in arbiter_runtime::call_sites_shown(&f.called_from, f.span) {
         if let Some(file) = game.file(c.file) {
             let (line, col) = file.line_col(c.start as usize);
             s.push_str(&format!("  called from {}:{line}:{col}\n", file.name));
