@@ -46,9 +46,14 @@ impl Driver {
         Driver { child, port }
     }
 
+    /// The browser's profile folder, one per driver, removed when the driver is dropped.
+    fn profile(&self) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("arbiter-chromium-{}-{}", std::process::id(), self.port))
+    }
+
     async fn browser(&self) -> Client {
         let mut caps = serde_json::Map::new();
-        let profile = std::env::temp_dir().join(format!("arbiter-chromium-{}-{}", std::process::id(), self.port));
+        let profile = self.profile();
         caps.insert(
             "goog:chromeOptions".into(),
             serde_json::json!({
@@ -73,6 +78,8 @@ impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // The browser has gone with its driver; its profile (tens of megabytes) goes too.
+        let _ = std::fs::remove_dir_all(self.profile());
     }
 }
 
