@@ -150,6 +150,7 @@ game memo-probe {
 
 kind token {
   field n: int = 0
+  field link: token? = none
 }
 
 zone pile shared public ordered holds token
@@ -158,6 +159,7 @@ zone hand per player public ordered holds token
 
 player {
   score: int = 0
+  held: token? = none
 }
 
 global {
@@ -186,6 +188,11 @@ func g_which(i: int) = nth([pile, bag], i)
 func g_count_which(i: int) = [count(g_which(i)) for x in [0]]
 func g_flat() = flatten([pile, bag])
 func g_printed_all() = [d.n for d in g_defs()]
+func g_linked(t: token) = [t.link.n for x in [0]]
+func g_held(p: player) = [p.held.n for x in [0]]
+func g_listed(l: list token) = [u.n for u in l]
+func g_linked_twice(t: token) = [sum(g_linked(t)) + sum(g_linked(t)) for x in [0]]
+func g_listed_given(l: list token) = [sum(g_token(u)) for u in l]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -259,6 +266,27 @@ proc turn.play() {
   let r = g_hand(p)
   move first(bag) to p.hand
   if g_hand(p) == r { end draw "stale after the other player's zone changed" }
+  // Objects the checker cannot place, found as the call runs: held in a field, by a player, in
+  // a list given, and through a call found remembered.
+  create "a" in bag owned by p
+  let x = first(bag)
+  u.link = x
+  let s1 = g_linked(u)
+  let s4 = g_linked_twice(u)
+  x.n += 3
+  if g_linked(u) == s1 { end draw "stale after an object held in a field changed" }
+  if g_linked_twice(u) == s4 { end draw "stale through a call found remembered" }
+  p.held = x
+  let s2 = g_held(p)
+  x.n += 1
+  if g_held(p) == s2 { end draw "stale after an object a player holds changed" }
+  let s3 = g_listed([x])
+  let s5 = g_token(x)
+  let s6 = g_listed_given([x])
+  x.n += 1
+  if g_listed([x]) == s3 { end draw "stale after an object in a list given changed" }
+  if g_token(x) == s5 { end draw "stale after an object given changed (again)" }
+  if g_listed_given([x]) == s6 { end draw "stale after an object passed on to a call found remembered changed" }
   win p "every change was seen"
 }
 "#;
@@ -358,7 +386,11 @@ fn the_checker_bounds_what_a_function_reads() {
     assert_eq!((only("g_scores").players, only("g_scores").globals), (scores, ReadSet::default()), "a player's field, and who is out");
     assert_eq!(only("g_token").objects, vec![GivenObject::Param(0)]);
     assert_eq!(only("g_pile_of").objects, vec![GivenObject::Param(0)], "counting what lies beneath reads the object given");
-    assert_eq!(reads("g_beneath"), CallReads::Everything, "the objects beneath one given are not covered by it");
+    assert!(only("g_beneath").seen, "the objects beneath one given are not covered by it: they are found as the call runs");
+    for f in ["g_linked", "g_held", "g_listed", "g_linked_twice", "g_listed_given"] {
+        assert!(only(f).seen, "{f}: an object held in a field, by a player or in a list is found as the call runs");
+    }
+    assert!(!only("g_token").seen && !only("g_hand_beneath").seen, "objects given, or in a zone read, are not recorded");
     assert!(
         only("g_printed").objects == vec![GivenObject::Param(0)] && !only("g_printed").derived,
         "a printed value reads the object's definition only"

@@ -8,10 +8,13 @@
 //! (`State::zone_version`), so reading them adds nothing. An object the call is given (or
 //! `self`) is read through its own number (`Obj::version`), which covers the piles above it but
 //! not the objects beneath it. A player's field or who is out, a global, and a field read through
-//! modifiers that read globals each add their number. Anything else read — an object the analysis
-//! cannot place, a field other objects' modifiers change (`Reads::Everything`), a check, an
-//! ability, a lambda, a text, a built-in not known to read only its arguments — makes the
-//! function `CallReads::Everything`: remembered for one version of the state only, as before.
+//! modifiers that read globals each add their number. An object the analysis cannot place (one
+//! held in a field or in a list, one beneath another) is read through its own number too, found
+//! as the call runs (`CallDeps::seen`: the evaluator records every object whose facts the call
+//! reads, and every object it passes to a function, `Evaluator::saw`). Anything else read — a
+//! field other objects' modifiers change (`Reads::Everything`), a check, an ability, a lambda, a
+//! text, a built-in not known to read only its arguments — makes the function
+//! `CallReads::Everything`: remembered for one version of the state only, as before.
 //! The analysis is conservative: what it does not know reads everything. Recursion reads
 //! everything too.
 
@@ -78,7 +81,8 @@ pub(super) fn always_reads(game: &Game) -> Vec<Option<Box<CallDeps>>> {
             let mut w = Walk { game, fields: &fields, done: &done, deps: CallDeps::default(), everything: false };
             let mut slots = vec![Prov::Unknown; usize::from(a.slots)];
             w.block(a.body, &mut slots, 0);
-            (!w.everything).then(|| Box::new(w.deps))
+            // The engine runs a block's statements, which record no objects they read.
+            (!w.everything && !w.deps.seen).then(|| Box::new(w.deps))
         })
         .collect()
 }
@@ -233,6 +237,8 @@ impl Walk<'_> {
             Prov::Covered => {}
             Prov::Given(g) => self.object(g),
             Prov::Zone(..) | Prov::Zones(_) => self.record(p),
+            // An object the analysis cannot place: recorded as the call runs.
+            Prov::Plain => self.deps.seen = true,
             _ => self.everything = true,
         }
     }
@@ -556,6 +562,7 @@ impl Walk<'_> {
         self.deps.globals |= d.globals;
         self.deps.players |= d.players;
         self.deps.derived |= d.derived;
+        self.deps.seen |= d.seen;
         match d.result {
             Returned::Covered => Prov::Covered,
             Returned::Param(i) => match arg(i) {

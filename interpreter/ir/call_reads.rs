@@ -34,6 +34,10 @@ pub struct CallDeps {
     pub players: ReadSet,
     /// The globals that objects' fields read through modifiers read (`State::derived_globals`).
     pub derived: bool,
+    /// Whether it reads objects the analysis cannot place (an object held in a field or a list,
+    /// one beneath another): each object read is then recorded as the call runs
+    /// (`Evaluator::saw`), and the call is kept under those objects' numbers (`Obj::version`) too.
+    pub seen: bool,
     /// What the value is, for a caller that reads through it.
     pub result: Returned,
 }
@@ -42,7 +46,12 @@ impl CallDeps {
     /// Whether the call reads nothing of the state: the same arguments give the same value for
     /// the whole game.
     pub fn reads_nothing(&self) -> bool {
-        self.zones.is_empty() && self.objects.is_empty() && self.globals.is_empty() && self.players.is_empty() && !self.derived
+        self.zones.is_empty()
+            && self.objects.is_empty()
+            && self.globals.is_empty()
+            && self.players.is_empty()
+            && !self.derived
+            && !self.seen
     }
 }
 

@@ -33,6 +33,10 @@ pub struct Evaluator<'a> {
     pub(super) kept: bool,
     /// The engine's tracer, when it counts where the steps go by routine (a profile).
     counting: Option<&'a dyn super::trace::Tracer>,
+    /// How many calls of functions that read objects the checker cannot place
+    /// (`CallDeps::seen`) are being worked out, one inside another: while any is, each object
+    /// whose facts are read, or which is passed to a function, goes into `Scratch::seen` (`saw`).
+    recording: Cell<u32>,
 }
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
@@ -59,6 +63,8 @@ pub struct Scratch {
     /// `players()` (`None`) and `opponents(p)` (`Some(p)`), lists of seats many rules ask for, by
     /// what they depend on alone: how many players there are and which of them are out (a mask).
     seats: Vec<(usize, u128, Option<Seat>, Value)>,
+    /// The objects the calls being recorded have read so far (see `Evaluator::recording`).
+    seen: Vec<ObjId>,
 }
 
 impl Scratch {
@@ -113,7 +119,17 @@ impl<'a> Evaluator<'a> {
     fn with(game: &'a Game, state: &'a State, scratch: Scratchpad<'a>) -> Self {
         let kept = memo_kept(state);
         let memo_key = if kept { state.version } else { super::state::new_version() };
-        Evaluator { game, state, depth: Cell::new(0), steps: Cell::new(0), scratch, memo_key, kept, counting: None }
+        Evaluator {
+            game,
+            state,
+            depth: Cell::new(0),
+            steps: Cell::new(0),
+            scratch,
+            memo_key,
+            kept,
+            counting: None,
+            recording: Cell::new(0),
+        }
     }
 
     /// This evaluation remembers only what it works out itself.
@@ -262,7 +278,10 @@ impl<'a> Evaluator<'a> {
                 Ok(Value::Zone(ZoneRef { zone: *z, owner: Some(p) }))
             }
             ExprKindIr::ObjField(b, f) => match self.eval(b, env)? {
-                Value::Obj(o) => self.read_field(o, *f, e.span),
+                Value::Obj(o) => {
+                    self.saw(o);
+                    self.read_field(o, *f, e.span)
+                }
                 Value::Def(d) => self.def_field(d, *f, e.span),
                 Value::None => Err(err(b.span, format!("cannot read `{}` of none", self.game.sym(*f)))),
                 other => Err(self.type_err(b.span, "an object", &other)),
@@ -274,11 +293,15 @@ impl<'a> Evaluator<'a> {
                     Value::None => return Err(err(b.span, "expected an object, found none")),
                     other => return Err(self.type_err(b.span, "an object", &other)),
                 };
+                self.saw(o);
                 self.obj_prop(o, *prop, b.span)
             }
             ExprKindIr::DefField(b, f) => match self.eval(b, env)? {
                 Value::Def(d) => self.def_field(d, *f, e.span),
-                Value::Obj(o) => self.read_field(o, *f, e.span),
+                Value::Obj(o) => {
+                    self.saw(o);
+                    self.read_field(o, *f, e.span)
+                }
                 other => Err(self.type_err(b.span, "a definition", &other)),
             },
             ExprKindIr::ZoneOwner(b) => match self.eval(b, env)? {
@@ -354,13 +377,13 @@ impl<'a> Evaluator<'a> {
         for a in args {
             vals.push(self.eval(a, env)?);
         }
-        let found = self.memo().remembered(Memoised::Check(cid), &vals, env);
+        let found = self.memo().remembered(Memoised::Check(cid), &vals, env, None);
         if let Some(v) = found {
             self.give(vals);
             return Ok(v);
         }
         let v = self.check(cid, &vals, env, span)?;
-        self.memo().remember(Memoised::Check(cid), vals, env, &v);
+        self.memo().remember(Memoised::Check(cid), vals, env, &v, Box::default());
         Ok(v)
     }
 
@@ -431,39 +454,103 @@ impl<'a> Evaluator<'a> {
         for a in args {
             vals.push(self.eval(a, env)?);
         }
+        // A function may read the objects it is given: a call being recorded reads them.
+        if self.recording.get() > 0 {
+            self.saw_given(&vals);
+        }
         // Functions only read the state, which doesn't change while an expression is
         // evaluated: the same call gives the same value.
         let remember = self.game.funcs.get(fid as usize).is_some_and(|f| f.remember);
         if !remember {
             return self.call_func(fid, vals, env, span);
         }
+        let reads = match self.game.call_reads.get(fid as usize) {
+            Some(CallReads::Only(deps)) if self.kept => Some(deps),
+            _ => None,
+        };
+        // A call that reads objects the checker cannot place records them (see `recording`).
+        let records = reads.is_some_and(|d| d.seen);
         // A function whose reads are known gives the same value while none of them changes.
-        if self.kept
-            && let Some(CallReads::Only(deps)) = self.game.call_reads.get(fid as usize)
+        if let Some(deps) = reads
             && self.scratch().borrow().memo.worth_keeping(fid)
             && let Some(stamps) = self.stamps(deps, &vals, env)
         {
-            let found = self.scratch().borrow_mut().memo.kept_across(fid, &vals, env, &stamps);
+            let found = {
+                let s = &mut *self.scratch().borrow_mut();
+                let seen = (self.recording.get() > 0).then_some(&mut s.seen);
+                s.memo.kept_across(self.state, fid, &vals, env, &stamps, seen)
+            };
             if let Some(v) = found {
                 self.give(vals);
                 return Ok(v);
             }
             let key = vals.clone();
             let before = self.steps.get();
-            let v = self.call_func(fid, vals, env, span)?;
+            let (v, seen) = self.recorded(records, || self.call_func(fid, vals, env, span))?;
             let steps = self.steps.get().saturating_sub(before);
-            self.scratch().borrow_mut().memo.keep_across(fid, self.state.version, key, env, &stamps, &v, steps);
+            let seen = seen.map(|s| self.numbered(&s));
+            self.scratch().borrow_mut().memo.keep_across(fid, self.state.version, key, env, &stamps, seen, &v, steps);
             return Ok(v);
         }
-        let found = self.memo().remembered(Memoised::Func(fid), &vals, env);
+        let found = {
+            let s = &mut *self.scratch().borrow_mut();
+            let seen = (self.recording.get() > 0).then_some(&mut s.seen);
+            s.memo.at(self.memo_key).remembered(Memoised::Func(fid), &vals, env, seen)
+        };
         if let Some(v) = found {
             self.give(vals);
             return Ok(v);
         }
         let key = vals.clone();
-        let v = self.call_func(fid, vals, env, span)?;
-        self.memo().remember(Memoised::Func(fid), key, env, &v);
+        let (v, seen) = self.recorded(records, || self.call_func(fid, vals, env, span))?;
+        self.memo().remember(Memoised::Func(fid), key, env, &v, seen.unwrap_or_default());
         Ok(v)
+    }
+
+    /// Object `o`'s facts are read: recorded while a call is (see `recording`).
+    #[inline(always)]
+    fn saw(&self, o: ObjId) {
+        if self.recording.get() > 0 {
+            self.saw_now(o);
+        }
+    }
+
+    #[inline(never)]
+    fn saw_now(&self, o: ObjId) {
+        self.scratch().borrow_mut().seen.push(o);
+    }
+
+    /// The objects among a call's arguments, recorded (see `recording`).
+    #[inline(never)]
+    fn saw_given(&self, vals: &[Value]) {
+        let seen = &mut self.scratch().borrow_mut().seen;
+        seen.extend(vals.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }));
+    }
+
+    /// `f`'s value, and when `records`, the objects it read (each once, in order of id); they
+    /// stay in `seen` for a call recorded around this one.
+    fn recorded<T>(&self, records: bool, f: impl FnOnce() -> RtResult<T>) -> RtResult<(T, Option<Box<[ObjId]>>)> {
+        if !records {
+            return f().map(|v| (v, None));
+        }
+        let start = self.scratch().borrow().seen.len();
+        self.recording.set(self.recording.get() + 1);
+        let r = f();
+        let depth = self.recording.get() - 1;
+        self.recording.set(depth);
+        let seen = &mut self.scratch().borrow_mut().seen;
+        let mut mine: Vec<ObjId> = seen.get(start..).unwrap_or_default().to_vec();
+        if depth == 0 {
+            seen.truncate(start);
+        }
+        mine.sort_unstable();
+        mine.dedup();
+        r.map(|v| (v, Some(mine.into())))
+    }
+
+    /// Each object with its number now (`Obj::version`).
+    fn numbered(&self, objs: &[ObjId]) -> Box<[(ObjId, u64)]> {
+        objs.iter().map(|&o| (o, self.state.obj(o).map_or(0, |x| x.version))).collect()
     }
 
     /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call
@@ -580,6 +667,7 @@ impl<'a> Evaluator<'a> {
         let name = self.game.sym(f);
         match v {
             Value::Obj(o) => {
+                self.saw(o);
                 if let Some((_, p)) = ObjProp::ALL.iter().find(|(n, _)| *n == name) {
                     return self.obj_prop(o, *p, span);
                 }

@@ -34,11 +34,14 @@ pub struct Call {
     you: Option<Seat>,
     me: Option<ObjId>,
     value: Value,
+    /// The objects it read that the checker cannot place (`CallDeps::seen`), for a call recorded
+    /// around a later one that finds it.
+    seen: Box<[ObjId]>,
 }
 
 impl Call {
-    fn new(hash: u64, args: Vec<Value>, env: &Env, value: &Value) -> Call {
-        Call { hash, args, you: env.you, me: env.self_obj, value: value.clone() }
+    fn new(hash: u64, args: Vec<Value>, env: &Env, value: &Value, seen: Box<[ObjId]>) -> Call {
+        Call { hash, args, you: env.you, me: env.self_obj, value: value.clone(), seen }
     }
 
     /// Whether this is the call with these arguments, `you` and `self` (whose `call_hash` is
@@ -128,8 +131,12 @@ pub type Stamp = (u64, u64);
 /// it is given (`Obj::version`), one for the globals it reads and one for the players' fields it
 /// reads and who is out (`State::globals_number`, `State::players_number`: the newest of each
 /// one's own number, new when it takes another value), and the derived globals'
-/// (`State::derived_globals`). Every number is unique across states and threads, so equal
-/// numbers mean unchanged reads. Memos are kept between evaluations only in games whose version
+/// (`State::derived_globals`); and when the function reads objects the checker cannot place (one
+/// held in a field or a list, one beneath another: `CallDeps::seen`), the number of each object
+/// the call read, recorded as it ran (`Evaluator::recording`: every object whose facts it read,
+/// every object it passed to a function, and the objects of each call it found remembered, which
+/// keeps its own list). Every number is unique across states and threads, so equal numbers mean
+/// unchanged reads. Memos are kept between evaluations only in games whose version
 /// is known (not for a loaded game before its first change, not in scenarios, whose scripts
 /// change the state directly, and not by an engine that records causes (a `Tracer` that walks
 /// every call, `trace::CauseRecorder`), since `explain` records each call it walks); otherwise
@@ -166,6 +173,8 @@ pub(super) struct Memo {
 /// only while what the calls found save outweighs what keeping costs (`KEEPING_COST` steps a
 /// call, measured on the rulebooks here).
 const TALLY_TRIAL: u32 = 256;
+/// A function none of whose calls was found unchanged is tried this many times only.
+const TALLY_TRIAL_NONE_FOUND: u32 = 32;
 const KEEPING_COST: u64 = 6;
 
 /// Calls kept across versions, by function (see `Memo::across`).
@@ -175,12 +184,25 @@ pub type AcrossMemo = std::collections::HashMap<FuncId, Vec<KeptCall>, std::hash
 pub struct KeptCall {
     call: Call,
     stamps: Box<[u64]>,
+    /// The objects it read that the checker cannot place, with their numbers then
+    /// (`CallDeps::seen`).
+    objs: Box<[(ObjId, u64)]>,
     /// The version of the state it was worked out at (for `Memo::kept_earlier`).
     made: u64,
 }
 
 /// How many different calls of one function are kept across versions.
 const CALLS_KEPT_ACROSS: usize = 64;
+
+/// The most objects the checker cannot place that a call kept across versions may read
+/// (`CallDeps::seen`): one that reads more is worked out again at each version.
+const SEEN_KEPT: usize = 256;
+
+/// Whether none of these objects has changed since their numbers were taken.
+#[inline]
+fn unchanged(st: &State, objs: &[(ObjId, u64)]) -> bool {
+    objs.iter().all(|&(o, v)| st.obj(o).map_or(0, |x| x.version) == v)
+}
 
 /// The numbers of what one call reads (`stamps`); a call that reads more than 32 is not kept.
 pub(super) struct Stamps {
@@ -364,12 +386,22 @@ impl Memo {
         // The steps a call found saves (those of an average call worked out), against what
         // looking and keeping cost every call (`KEEPING_COST`, in steps).
         let saved = u64::from(found).saturating_mul(steps / u64::from(missed.max(1)));
-        missed < TALLY_TRIAL || saved >= (u64::from(found) + u64::from(missed)).saturating_mul(KEEPING_COST)
+        let trial = if found == 0 { TALLY_TRIAL_NONE_FOUND } else { TALLY_TRIAL };
+        missed < trial || saved >= (u64::from(found) + u64::from(missed)).saturating_mul(KEEPING_COST)
     }
 
-    /// A call kept across versions whose reads have not changed since.
+    /// A call kept across versions whose reads have not changed since in `st`; the objects it
+    /// read that the checker cannot place go into `seen` (a call being recorded around it).
     #[inline]
-    pub(super) fn kept_across(&mut self, fid: FuncId, args: &[Value], env: &Env, stamps: &Stamps) -> Option<Value> {
+    pub(super) fn kept_across(
+        &mut self,
+        st: &State,
+        fid: FuncId,
+        args: &[Value],
+        env: &Env,
+        stamps: &Stamps,
+        seen: Option<&mut Vec<ObjId>>,
+    ) -> Option<Value> {
         let found = self
             .across
             .get(&fid)
@@ -378,8 +410,13 @@ impl Memo {
                 let hash = call_hash(args, env.you, env.self_obj);
                 kept.iter().find(|k| k.call.is(hash, args, env.you, env.self_obj))
             })
-            .filter(|k| *k.stamps == *stamps.as_slice())
-            .map(|k| k.call.value.clone());
+            .filter(|k| *k.stamps == *stamps.as_slice() && unchanged(st, &k.objs))
+            .map(|k| {
+                if let Some(seen) = seen {
+                    seen.extend(k.objs.iter().map(|(o, _)| *o));
+                }
+                k.call.value.clone()
+            });
         let i = fid as usize;
         if self.tally.len() <= i {
             self.tally.resize(i + 1, (0, 0, 0));
@@ -392,17 +429,33 @@ impl Memo {
         found
     }
 
-    /// Keep a call worked out at version `made` in `steps` steps.
+    /// Keep a call worked out at version `made` in `steps` steps, which read the objects `seen`
+    /// the checker cannot place (with their numbers), if any.
     #[expect(clippy::too_many_arguments, reason = "a kept call's whole description, passed once")]
-    pub(super) fn keep_across(&mut self, fid: FuncId, made: u64, args: Vec<Value>, env: &Env, stamps: &Stamps, value: &Value, steps: u64) {
+    pub(super) fn keep_across(
+        &mut self,
+        fid: FuncId,
+        made: u64,
+        args: Vec<Value>,
+        env: &Env,
+        stamps: &Stamps,
+        seen: Option<Box<[(ObjId, u64)]>>,
+        value: &Value,
+        steps: u64,
+    ) {
         if let Some((_, m, n)) = self.tally.get_mut(fid as usize) {
             *m = m.saturating_add(1);
             *n = n.saturating_add(steps);
         }
+        let objs = seen.unwrap_or_default();
+        if objs.len() > SEEN_KEPT {
+            return;
+        }
         let kept = self.across.entry(fid).or_default();
         let hash = call_hash(&args, env.you, env.self_obj);
         let slot = kept.iter().position(|k| k.call.is(hash, &args, env.you, env.self_obj));
-        let call = KeptCall { call: Call::new(hash, args, env, value), stamps: stamps.as_slice().into(), made };
+        let ids = objs.iter().map(|(o, _)| *o).collect();
+        let call = KeptCall { call: Call::new(hash, args, env, value, ids), stamps: stamps.as_slice().into(), objs, made };
         match slot.and_then(|i| kept.get_mut(i)) {
             Some(old) => *old = call,
             None => {
@@ -415,18 +468,25 @@ impl Memo {
     }
 
     /// The value of a call made before at this version with the same arguments, `you` and
-    /// `self`.
+    /// `self`; the objects it read that the checker cannot place go into `seen` (a call being
+    /// recorded around it).
     #[inline]
-    pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env) -> Option<Value> {
+    pub(super) fn remembered(&self, r: Memoised, args: &[Value], env: &Env, seen: Option<&mut Vec<ObjId>>) -> Option<Value> {
         let kept = self.calls.get(&r).filter(|kept| !kept.is_empty())?;
         let hash = call_hash(args, env.you, env.self_obj);
-        kept.iter().find(|c| c.is(hash, args, env.you, env.self_obj)).map(|c| c.value.clone())
+        let c = kept.iter().find(|c| c.is(hash, args, env.you, env.self_obj))?;
+        if let Some(seen) = seen {
+            seen.extend_from_slice(&c.seen);
+        }
+        Some(c.value.clone())
     }
 
-    pub(super) fn remember(&mut self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value) {
+    /// Remember a call worked out at this version, which read the objects `seen` the checker
+    /// cannot place.
+    pub(super) fn remember(&mut self, r: Memoised, args: Vec<Value>, env: &Env, value: &Value, seen: Box<[ObjId]>) {
         let kept = self.calls.entry(r).or_default();
         if kept.len() < CALLS_KEPT {
-            kept.push(Call::new(call_hash(&args, env.you, env.self_obj), args, env, value));
+            kept.push(Call::new(call_hash(&args, env.you, env.self_obj), args, env, value, seen));
         }
     }
 
@@ -469,7 +529,7 @@ impl Memo {
             .flat_map(|(f, deps, kept)| kept.iter().map(move |k| (f, deps, k)))
             .filter(|(_, deps, k)| {
                 let c = &k.call;
-                stamps(game, st, deps, &c.args, c.you, c.me).is_some_and(|now| *now.as_slice() == *k.stamps)
+                stamps(game, st, deps, &c.args, c.you, c.me).is_some_and(|now| *now.as_slice() == *k.stamps) && unchanged(st, &k.objs)
             })
             .map(|(f, _, k)| (f, k))
     }
