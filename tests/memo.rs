@@ -151,6 +151,7 @@ game memo-probe {
 kind token {
   field n: int = 0
   field link: token? = none
+  field home: zone = pile
 }
 
 zone pile shared public ordered holds token
@@ -193,6 +194,11 @@ func g_held(p: player) = [p.held.n for x in [0]]
 func g_listed(l: list token) = [u.n for u in l]
 func g_linked_twice(t: token) = [sum(g_linked(t)) + sum(g_linked(t)) for x in [0]]
 func g_listed_given(l: list token) = [sum(g_token(u)) for u in l]
+func g_any(l: list any) = [x.score for x in l]
+func g_zones(l: list zone) = [[u.n for u in z] for z in l]
+func g_home(t: token) = [[u.n for u in t.def.home] for y in [0]]
+func g_home_count(t: token) = [count(t.def.home) for y in [0]]
+func g_look(l: list zone, k: int) = [count([u in z where u.n == k]) for z in l]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -287,6 +293,26 @@ proc turn.play() {
   if g_listed([x]) == s3 { end draw "stale after an object in a list given changed" }
   if g_token(x) == s5 { end draw "stale after an object given changed (again)" }
   if g_listed_given([x]) == s6 { end draw "stale after an object passed on to a call found remembered changed" }
+  // A value the checker knows nothing of (a list of anything, of zones, a zone a definition
+  // names) is not taken for objects alone (from a review).
+  let s7 = g_any([p])
+  p.score += 1
+  if g_any([p]) == s7 { end draw "stale after a player's field read by name changed" }
+  let s8 = g_zones([pile])
+  let s9 = g_home(x)
+  let s10 = g_home_count(x)
+  create "a" in pile owned by p
+  if g_zones([pile]) == s8 { end draw "stale after an object came into a zone in a list given" }
+  if g_home(x) == s9 { end draw "stale after an object came into a zone a definition names" }
+  if g_home_count(x) == s10 { end draw "stale after a zone a definition names grew" }
+  create "a" in pile owned by p
+  let y = first(pile)
+  let k7 = g_look([pile], 7)
+  let k8 = g_look([pile], 8)
+  let k9 = g_look([pile], 9)
+  let s11 = g_look([pile], y.n + 4)
+  y.n += 4
+  if g_look([pile], y.n) == s11 { end draw "stale after an object a walk looked past changed" }
   win p "every change was seen"
 }
 "#;
@@ -391,6 +417,9 @@ fn the_checker_bounds_what_a_function_reads() {
         assert!(only(f).seen, "{f}: an object held in a field, by a player or in a list is found as the call runs");
     }
     assert!(!only("g_token").seen && !only("g_hand_beneath").seen, "objects given, or in a zone read, are not recorded");
+    for f in ["g_any", "g_zones", "g_home", "g_home_count", "g_look"] {
+        assert_eq!(reads(f), CallReads::Everything, "{f}: a value that may be a zone or a player is not an object the call records");
+    }
     assert!(
         only("g_printed").objects == vec![GivenObject::Param(0)] && !only("g_printed").derived,
         "a printed value reads the object's definition only"

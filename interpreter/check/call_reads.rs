@@ -28,7 +28,8 @@ use arbiter_ir::{CallDeps, CallReads, Game, GivenObject, Reads, Returned, SymMap
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Prov {
     /// A plain value (a number, a list the call was given, …): comparing or counting it reads
-    /// nothing, but the objects in it are not covered.
+    /// nothing, but the objects in it are not covered (they are recorded as the call runs,
+    /// `CallDeps::seen`). Never a zone: a value that may be one is `Unknown`.
     Plain,
     /// Anything, a zone perhaps: reading through it, iterating it or looking in it reads what the
     /// analysis cannot bound.
@@ -186,7 +187,9 @@ fn param(i: usize, ty: &Ty) -> Prov {
         Ty::Player => Prov::Player(ZoneOwner::Param(i)),
         Ty::Zone => Prov::ZoneParam(i),
         Ty::Def(_) => Prov::Def,
-        Ty::Bool | Ty::Int | Ty::Text | Ty::Sym(_) | Ty::Amount | Ty::Pose | Ty::List(_) | Ty::Nothing => Prov::Plain,
+        // A list given is plain unless its items may be zones (`of_type`).
+        Ty::List(_) => of_type(ty),
+        Ty::Bool | Ty::Int | Ty::Text | Ty::Sym(_) | Ty::Amount | Ty::Pose | Ty::Nothing => Prov::Plain,
         Ty::Any | Ty::Proc | Ty::Ability | Ty::Lambda => Prov::Unknown,
     }
 }
@@ -425,6 +428,14 @@ impl Walk<'_> {
                         None => self.deps.players.add_any(),
                     },
                     p => {
+                        // A value the checker knows nothing of may be a player: its field of
+                        // that name is read too.
+                        if p == Prov::Plain {
+                            match self.game.player_fields.iter().position(|v| v.name == self.game.sym(*f)) {
+                                Some(i) => self.deps.players.add(i),
+                                None => self.deps.players.add_any(),
+                            }
+                        }
                         self.read_object(p);
                         self.field(*f);
                     }
@@ -447,8 +458,9 @@ impl Walk<'_> {
             // reads it.
             ExprKindIr::DefField(x, f) => {
                 let p = self.walk(x, slots);
+                // A printed value never changes, but may name a zone (read when walked).
                 if p == Prov::Def {
-                    return Prov::Plain;
+                    return self.field_value(*f);
                 }
                 self.read_object(p);
                 self.field(*f);
