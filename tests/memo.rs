@@ -199,6 +199,7 @@ func g_zones(l: list zone) = [[u.n for u in z] for z in l]
 func g_home(t: token) = [[u.n for u in t.def.home] for y in [0]]
 func g_home_count(t: token) = [count(t.def.home) for y in [0]]
 func g_look(l: list zone, k: int) = [count([u in z where u.n == k]) for z in l]
+func g_where(l: list zone, z: zone) = [index_of(l, z) for y in [0]]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -417,9 +418,14 @@ fn the_checker_bounds_what_a_function_reads() {
         assert!(only(f).seen, "{f}: an object held in a field, by a player or in a list is found as the call runs");
     }
     assert!(!only("g_token").seen && !only("g_hand_beneath").seen, "objects given, or in a zone read, are not recorded");
-    for f in ["g_any", "g_zones", "g_home", "g_home_count", "g_look"] {
+    for f in ["g_any", "g_home", "g_home_count"] {
         assert_eq!(reads(f), CallReads::Everything, "{f}: a value that may be a zone or a player is not an object the call records");
     }
+    let every_zone = vec![(zone("pile"), ZoneOwner::Any), (zone("bag"), ZoneOwner::Any), (zone("hand"), ZoneOwner::Any)];
+    for f in ["g_zones", "g_look"] {
+        assert!(only(f).zones == every_zone && !only(f).seen, "{f}: walking a zone of a list given reads every zone: {:?}", only(f));
+    }
+    assert!(only("g_where").reads_nothing(), "looking a zone up in a list of zones given reads no zone");
     assert!(
         only("g_printed").objects == vec![GivenObject::Param(0)] && !only("g_printed").derived,
         "a printed value reads the object's definition only"

@@ -47,11 +47,15 @@ enum Prov {
     /// A zone named in the rules (an instance, by owner), not read yet: reading through it
     /// (its objects, its size) reads it.
     Zone(ZoneId, ZoneOwner),
-    /// One of these zones (by id, any instance), not read yet.
+    /// One of these zones (by id, any instance), not read yet: bit `z` for zone `z`, the last
+    /// bit (`HIGH_ZONES`) for any zone past the 63rd (reading one of those reads everything).
     Zones(u64),
     /// A list of such zones, not read: its items are zones.
     ZoneList(u64),
 }
+
+/// The bit of `Prov::Zones` that stands for every zone past the 63rd.
+const HIGH_ZONES: u64 = 1 << 63;
 
 /// What each kind field's value may be, by field name (`Walk::field_value`).
 fn field_provs(game: &Game) -> SymMap<Prov> {
@@ -159,7 +163,7 @@ fn summary(done: &[State], f: usize) -> CallReads {
 /// Sum up function `f`, its callees done (or on a cycle with it).
 fn sum_up(game: &Game, fields: &SymMap<Prov>, done: &[State], f: usize) -> CallReads {
     let Some(func) = game.funcs.get(f) else { return CallReads::Everything };
-    let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(i, ty)).collect();
+    let mut slots: Vec<Prov> = func.params.iter().enumerate().map(|(i, (_, ty))| param(game, i, ty)).collect();
     let mut w = Walk { game, fields, done, deps: CallDeps::default(), everything: false };
     let result = w.walk(&func.body, &mut slots);
     if w.everything {
@@ -180,9 +184,13 @@ fn sum_up(game: &Game, fields: &SymMap<Prov>, done: &[State], f: usize) -> CallR
 }
 
 /// What a parameter of type `ty` is.
-fn param(i: usize, ty: &Ty) -> Prov {
+fn param(game: &Game, i: usize, ty: &Ty) -> Prov {
     let Ok(i) = u16::try_from(i) else { return Prov::Unknown };
     match ty {
+        // A list of zones given: any of the game's zones, not read until walked.
+        Ty::List(inner) if **inner == Ty::Zone => Prov::ZoneList(
+            (0..game.zones.len()).filter_map(|z| zones_of(Prov::Zone(u16::try_from(z).ok()?, ZoneOwner::Any))).fold(0, |m, b| m | b),
+        ),
         Ty::Obj(_) => Prov::Given(GivenObject::Param(i)),
         Ty::Player => Prov::Player(ZoneOwner::Param(i)),
         Ty::Zone => Prov::ZoneParam(i),
@@ -222,8 +230,10 @@ impl Walk<'_> {
     fn record(&mut self, p: Prov) {
         match p {
             Prov::Zone(z, o) => self.zone(z, o),
+            // Zones past the 63rd share one bit, which cannot say which is read.
+            Prov::Zones(m) | Prov::ZoneList(m) if m & HIGH_ZONES != 0 => self.everything = true,
             Prov::Zones(m) | Prov::ZoneList(m) => {
-                for z in 0..64u16 {
+                for z in 0..63u16 {
                     if m & (1 << z) != 0 {
                         self.zone(z, ZoneOwner::Any);
                     }
@@ -745,7 +755,7 @@ fn bind(slots: &mut Vec<Prov>, slot: arbiter_ir::Slot, p: Prov) {
 /// The zones a zone value may be, as a mask of zone ids (none past the 64th).
 fn zones_of(p: Prov) -> Option<u64> {
     match p {
-        Prov::Zone(z, _) if z < 64 => Some(1 << z),
+        Prov::Zone(z, _) => Some(1 << z.min(63)),
         Prov::Zones(m) => Some(m),
         _ => None,
     }
