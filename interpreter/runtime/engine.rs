@@ -489,7 +489,7 @@ impl<'g> Engine<'g> {
             return Ok(());
         };
         if let Some(FrameKind::Ability { stage: s, .. }) = st.frames.last_mut().map(|f| &mut f.kind) {
-            *s += 1;
+            *s = s.saturating_add(1);
         }
         // An ability whose requirement fails does nothing (as a procedure's `requires`).
         if stage == 0
@@ -503,7 +503,7 @@ impl<'g> Engine<'g> {
                 return Ok(());
             }
         }
-        let stage = stage as usize;
+        let stage = usize::from(stage);
         let ncost = a.costs.len();
         let ntarget = a.targets.len();
         if stage < ncost {
@@ -535,6 +535,13 @@ impl<'g> Engine<'g> {
         let choices: Vec<Choice> =
             options.into_iter().map(|v| Choice { label: evaluator.label_shared(&v, chooser), value: v, rarely: false }).collect();
         drop(evaluator);
+        // A target with no legal choice (gone since the ability was found usable): the choice of
+        // nothing is logged, and the ability does nothing more, as when its `requires` fails.
+        if choices.is_empty()
+            && let Some(Frame { kind: FrameKind::Ability { stage, .. }, .. }) = st.frames.last_mut()
+        {
+            *stage = u16::MAX;
+        }
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)
     }
