@@ -113,7 +113,8 @@ pub fn compared_sentences(base: &Tally, other: &Tally) -> Vec<String> {
             return vec![format!("{lead}: there is nothing to compare.")];
         }
         let mut out = vec![format!("{lead}: the comparison counts only the {nb} that ended.")];
-        out.extend(compared_sentences(base, &Tally { errors: Default::default(), ..other.clone() }));
+        // The games that ended only: their number stays the one the rates are of.
+        out.extend(compared_sentences(base, &Tally { errors: Default::default(), games: nb, ..other.clone() }));
         return out;
     }
     if nb == 0 || na == 0 {
@@ -356,4 +357,22 @@ pub fn csv(run: &Run) -> String {
 /// "s" after a count other than one.
 fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// From a designer's trial: with games stopped by an error under the compared rule set, the
+    /// sentence's rate counted them as games not won (302 of 400 instead of 302 of 383).
+    #[test]
+    fn a_compared_rate_counts_only_the_games_that_ended() {
+        let base = Tally { games: 10, seat_wins: vec![6, 4], ..Tally::default() };
+        let mut other = Tally { variants: vec!["v".into()], games: 10, seat_wins: vec![4, 4], ..Tally::default() };
+        other.errors.insert("boom".into(), 2);
+        let said = compared_sentences(&base, &other).join("\n");
+        assert!(said.contains("the comparison counts only the 8 that ended"), "{said}");
+        assert!(said.contains("P1 wins 50.0%"), "4 of the 8 that ended: {said}");
+        assert!(!said.contains("P1 wins 40.0%"), "not 4 of all 10: {said}");
+    }
 }
