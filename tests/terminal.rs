@@ -228,3 +228,21 @@ fn a_rule_error_shows_the_seed_only_of_a_game_shown_whole() {
     assert_eq!(code, Some(2));
     assert!(out.contains("error: the game stopped on a rule error (seed 5)"), "{}", &out[out.len().saturating_sub(2000)..]);
 }
+
+/// From a designer's trial: `play --log` printed nothing of what happened between the last
+/// decision and a rule error (the answer, the events after it), though `explain` shows them.
+#[test]
+fn a_rule_error_is_told_after_what_happened_before_it() {
+    let dir = std::env::temp_dir().join(format!("arbiter-terminal-error-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rules = dir.join("endless.arb");
+    std::fs::write(
+        &rules,
+        "for tic-tac-toe\n\nvariant endless \"a turn that never ends\" {\n  replace proc turn.play() {\n    log \"a move is about to be made\"\n    while true {\n      let x = 1\n    }\n  }\n}\n",
+    )
+    .unwrap();
+    let (code, out) = arbiter(&["play", "tic-tac-toe", "--rules", rules.to_str().unwrap(), "--variant", "endless", "--log", "--seed", "1"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(out.contains("a move is about to be made") && out.contains("error: the game stopped on a rule error (seed 1)"), "{out}");
+}

@@ -408,21 +408,26 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
         errln!("error: cannot make `{}`: {e}", dir.display());
         return 2;
     }
+    // With `--log`, every event with its cause, as the seat at the terminal may see it (all of
+    // them when no one sits there); without it, the table talk (see runtime/talk.rs).
+    let tell = |st: &State, from: usize, seats: &[crate::ir::value::Seat]| {
+        if log {
+            out!("{}", events_since(game, st, from, pictured_for));
+        } else if let Some(seat) = pictured_for {
+            out!("{}", talk::table_talk(game, st, st.log.iter_from(from), seat, seats));
+        }
+    };
     loop {
         let status = match engine.advance(&mut st) {
             Ok(s) => s,
             Err(e) => {
+                // What happened up to the error is told first, as it would have been.
+                tell(&st, printed, &human.seats);
                 stopped_on_error(game, &e, seed, one_seat);
                 return 2;
             }
         };
-        // With `--log`, every event with its cause, as the seat at the terminal may see it (all
-        // of them when no one sits there); without it, the table talk (see runtime/talk.rs).
-        if log {
-            out!("{}", events_since(game, &st, printed, pictured_for));
-        } else if let Some(seat) = pictured_for {
-            out!("{}", talk::table_talk(game, &st, st.log.iter_from(printed), seat, &human.seats));
-        }
+        tell(&st, printed, &human.seats);
         printed = st.log.len();
         if let Some(g) = gallery.as_mut()
             && pictured_turn != Some(st.turns)
@@ -465,6 +470,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                         return 2;
                     }
                     Err(AnswerError::Rule(e)) => {
+                        tell(&st, printed, &human.seats);
                         stopped_on_error(game, &e, seed, one_seat);
                         return 2;
                     }
