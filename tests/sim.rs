@@ -397,6 +397,9 @@ fn rule_errors_fail_the_run_and_empty_comparisons_are_refused() {
     let (merged, merged_text) = arbiter(&["sim", "merge", &parts[0], &parts[1]]);
     assert_eq!(merged, Some(1), "{merged_text}");
     assert!(merged_text.contains("error: 4 games stopped by an error"), "{merged_text}");
+    // Which games, to play one again (from a designer's trial: the report gave only a count).
+    assert!(merged_text.contains("stopped by a rule error in 4 games (seeds 1, 2, 3, 4): step budget exceeded"), "{merged_text}");
+    assert!(text.contains("in 3 games (seeds 1, 2, 3)") && text.contains("`arbiter play tic-tac-toe --seed S ..`"), "{text}");
     assert!(text.contains("With endless, 3 games stopped by an error (listed above): there is nothing to compare."), "{text}");
     assert!(!text.contains("endless against the rules as written"), "no comparison of empty figures: {text}");
     assert!(text.contains("error: 3 games stopped by an error"), "{text}");

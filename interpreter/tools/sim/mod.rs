@@ -46,6 +46,10 @@ pub struct Tally {
     pub decisions: BTreeMap<u64, u64>,
     /// Games stopped by a rule error, by message (none in a sound rulebook).
     pub errors: BTreeMap<String, u64>,
+    /// The seeds of the games each error stopped, the smallest `ERROR_SEEDS` of them: to play one
+    /// again with `arbiter play GAME --seed S`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub error_seeds: BTreeMap<String, Vec<u64>>,
     /// For the seats whose cards are followed (see `Table::cards_of`), each card of the seat's
     /// deck by name: how the seat did in games where the card was played and where it was not.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -58,6 +62,17 @@ pub struct Tally {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+/// How many seeds of the games an error stopped a tally keeps, by error (`Tally::error_seeds`).
+pub const ERROR_SEEDS: usize = 5;
+
+/// `seeds` with `more` added: the smallest `ERROR_SEEDS`, each once.
+fn add_seeds(seeds: &mut Vec<u64>, more: &[u64]) {
+    seeds.extend_from_slice(more);
+    seeds.sort_unstable();
+    seeds.dedup();
+    seeds.truncate(ERROR_SEEDS);
 }
 
 /// A card is played when it comes into one of the zones the game header names with `played_in`
@@ -104,7 +119,10 @@ impl Tally {
                 *self.turns.entry(g.turns).or_default() += 1;
                 *self.decisions.entry(g.decisions).or_default() += 1;
             }
-            End::Error(e) => *self.errors.entry(e.clone()).or_default() += 1,
+            End::Error(e) => {
+                *self.errors.entry(e.clone()).or_default() += 1;
+                add_seeds(self.error_seeds.entry(e.clone()).or_default(), &[g.seed]);
+            }
         }
     }
 
@@ -126,6 +144,9 @@ impl Tally {
             for (k, v) in o {
                 *m.entry(k.clone()).or_default() += v;
             }
+        }
+        for (e, seeds) in &other.error_seeds {
+            add_seeds(self.error_seeds.entry(e.clone()).or_default(), seeds);
         }
         for (k, ranges) in &other.outcome_numbers {
             widen(self.outcome_numbers.entry(k.clone()).or_default(), ranges.iter().copied());
@@ -196,6 +217,8 @@ enum End {
 
 #[derive(Debug, Clone)]
 struct Played {
+    /// The game's seed.
+    seed: u64,
     end: End,
     turns: u64,
     decisions: u64,
@@ -246,7 +269,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
     let setup = Setup { players, seed, decklists: table.decklists.clone() };
     let mut st = match engine.new_state(Mode::Game, setup) {
         Ok(st) => st,
-        Err(e) => return Played { end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![] },
+        Err(e) => return Played { seed, end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![] },
     };
     let mut bots = Bots::new(table.bots.clone(), seed).thinking_at_most(table.think);
     let end = loop {
@@ -270,7 +293,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         End::Result { winners, .. } => followed_cards(table, &st, winners),
         End::Error(_) => vec![],
     };
-    Played { end, turns: u64::from(st.turns), decisions: st.decisions, stopped_in_time: bots.stopped_in_time(), cards }
+    Played { seed, end, turns: u64::from(st.turns), decisions: st.decisions, stopped_in_time: bots.stopped_in_time(), cards }
 }
 
 /// A rule error met by the bots or the tally, as the report lists it: what stopped, the message,

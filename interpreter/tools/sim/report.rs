@@ -188,7 +188,14 @@ pub fn text(run: &Run) -> String {
         out.push_str(&length("decisions", summary(&t.decisions)));
         out.push_str(&cards(t));
         for (e, k) in &t.errors {
-            let _ = writeln!(out, "  stopped by a rule error in {k} game{}: {e}", if *k == 1 { "" } else { "s" });
+            let seeds = t.error_seeds.get(e).map(|s| s.iter().map(u64::to_string).collect::<Vec<_>>()).unwrap_or_default();
+            let more = if *k > seeds.len() as u64 { ", …" } else { "" };
+            let which =
+                if seeds.is_empty() { String::new() } else { format!(" (seed{} {}{more})", plural(seeds.len() as u64), seeds.join(", ")) };
+            let _ = writeln!(out, "  stopped by a rule error in {k} game{}{which}: {e}", plural(*k));
+        }
+        if !t.errors.is_empty() {
+            let _ = writeln!(out, "  play one again, with this run's options: `arbiter play {} --seed S ..`", run.game);
         }
         if t.stopped_in_time > 0 {
             let k = t.stopped_in_time;
