@@ -341,6 +341,9 @@ fn shared_screen(game: &Game, humans: &[u8]) -> Option<String> {
     })
 }
 
+/// The most bytes of what happened since the last decision that are told before a rule error.
+const TOLD_BEFORE_ERROR: usize = 64 * 1024;
+
 /// A game stopped by a rule error: the error shown with its seed, to play it again; or, in a game
 /// shown as one seat sees it, neither on the screen (the error's values and place may name what
 /// the seat may not see, and the seed shows every card), but written to a file the user opens on
@@ -410,19 +413,43 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
     }
     // With `--log`, every event with its cause, as the seat at the terminal may see it (all of
     // them when no one sits there); without it, the table talk (see runtime/talk.rs).
-    let tell = |st: &State, from: usize, seats: &[crate::ir::value::Seat]| {
+    let told = |st: &State, from: usize, seats: &[crate::ir::value::Seat]| {
         if log {
-            out!("{}", events_since(game, st, from, pictured_for));
+            events_since(game, st, from, pictured_for)
         } else if let Some(seat) = pictured_for {
-            out!("{}", talk::table_talk(game, st, st.log.iter_from(from), seat, seats));
+            talk::table_talk(game, st, st.log.iter_from(from), seat, seats)
+        } else {
+            String::new()
         }
+    };
+    let tell = |st: &State, from: usize, seats: &[crate::ir::value::Seat]| out!("{}", told(st, from, seats));
+    // Before a rule error, what happened since the last decision, its last `TOLD_BEFORE_ERROR`
+    // bytes at most: a runaway rule may have logged megabytes.
+    let tell_before_error = |st: &State, from: usize, seats: &[crate::ir::value::Seat]| {
+        let text = told(st, from, seats);
+        if text.len() <= TOLD_BEFORE_ERROR {
+            out!("{text}");
+            return;
+        }
+        let mut at = text.len() - TOLD_BEFORE_ERROR;
+        while !text.is_char_boundary(at) {
+            at += 1;
+        }
+        // From the start of a line, when that leaves something to tell.
+        if let Some(i) = text.get(at..).and_then(|t| t.find('\n'))
+            && at + i + 1 < text.len()
+        {
+            at += i + 1;
+        }
+        outln!("… ({at} bytes of what happened before the error are left out)");
+        out!("{}", text.get(at..).unwrap_or(""));
     };
     loop {
         let status = match engine.advance(&mut st) {
             Ok(s) => s,
             Err(e) => {
                 // What happened up to the error is told first, as it would have been.
-                tell(&st, printed, &human.seats);
+                tell_before_error(&st, printed, &human.seats);
                 stopped_on_error(game, &e, seed, one_seat);
                 return 2;
             }
@@ -470,7 +497,7 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                         return 2;
                     }
                     Err(AnswerError::Rule(e)) => {
-                        tell(&st, printed, &human.seats);
+                        tell_before_error(&st, printed, &human.seats);
                         stopped_on_error(game, &e, seed, one_seat);
                         return 2;
                     }
