@@ -31,9 +31,35 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                 .label("here")
                 .help("a hint or side says where the rulebook gives it (`cite \"L40\"`), or why it is invented (`sample \"why\"`)");
         }
-        return Diag::error(Span::new(file, start, start), "the file ends too soon")
-            .label("here")
-            .help("a `{` is not closed, or an item is unfinished");
+        let ends = Diag::error(Span::new(file, start, start), "the file ends too soon").label("here");
+        return match open_braces(text, start).first() {
+            Some(&open) => ends
+                .related(Span::new(file, open, open + 1), "this `{` is never closed")
+                .help(format!("close the `{{` of line {} with a `}}`", line_of(text, open))),
+            None => ends.help("a `{` is not closed, or an item is unfinished"),
+        };
+    }
+    // An item starts a line as the one above did (`card "B"` after `card "A"`, both at the start
+    // of their lines) while that one's `{` is still open: the `}` before it is missing.
+    let line_start = text.get(..start).map_or(0, |b| b.rfind('\n').map_or(0, |i| i + 1));
+    let first_word = |at: usize| -> &str {
+        let rest = text.get(at..).unwrap_or("");
+        rest.get(..rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len())).unwrap_or("")
+    };
+    let open = open_braces(text, line_start).first().copied();
+    let opened = open.map_or(0, |o| text.get(..o).map_or(0, |b| b.rfind('\n').map_or(0, |i| i + 1)));
+    if let Some(open) = open
+        && !first_word(line_start).is_empty()
+        && first_word(line_start) == first_word(opened)
+    {
+        let head = text.get(opened..open).unwrap_or("").trim();
+        // The item's word and name: `card "Hangar Deck Crew"`.
+        let head = head.match_indices('"').nth(1).map_or(head, |(i, _)| head.get(..=i).unwrap_or(head));
+        let line = line_of(text, line_start);
+        return Diag::error(Span::new(file, line_start, line_start), format!("a `}}` is missing before line {line}"))
+            .label("a new item starts here")
+            .related(Span::new(file, open, open + 1), format!("`{}` is still open here", crate::diag::clipped(head, 48)))
+            .help(format!("close the `{{` of line {} with a `}}` before line {line}", line_of(text, open)));
     }
     match e.variant {
         ErrorVariant::ParsingError { positives, .. } => {
@@ -498,4 +524,24 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
         Rule::open_mark => "`open`",
         _ => return None,
     })
+}
+
+/// The `{` still open at `at`, outermost first (those in texts and comments do not count).
+fn open_braces(text: &str, at: usize) -> Vec<usize> {
+    let mut open = Vec::new();
+    for t in super::lex::lex(text.get(..at).unwrap_or("")) {
+        match (t.kind, t.text(text)) {
+            (super::lex::Tok::Punct, "{") => open.push(t.start),
+            (super::lex::Tok::Punct, "}") => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
+/// The line (from 1) of byte offset `at`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.get(..at).map_or(0, |b| b.matches('\n').count()) + 1
 }
