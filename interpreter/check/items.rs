@@ -632,6 +632,8 @@ impl Checker {
                                 .label("not a slot of this kind")
                                 .maybe_help(help),
                         );
+                        // Its body is checked all the same: every error at once.
+                        let _ = self.lower_ability(o, a, &cx);
                         continue;
                     }
                     Some((_, false)) if used.contains(&a.slot.node.as_str()) => {
