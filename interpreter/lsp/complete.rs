@@ -4,33 +4,21 @@
 
 use super::names::Role;
 use arbiter_ir::{Game, Ty};
-use arbiter_syntax::lex::{Tok, Token, lex};
+use arbiter_syntax::lex::{Tok, lex, open_braces};
 use lsp_types::{CompletionItem, CompletionItemKind};
 
 /// The kind of the definition whose body holds byte `at`: the word before the name on the line
 /// that opens the innermost unclosed `{` before it (`card "Name" sample ".." {`). Braces in
 /// texts and comments do not count.
 pub fn kind_at(text: &str, at: usize) -> Option<&str> {
-    let toks: Vec<Token> = lex(text).into_iter().take_while(|t| t.start < at).collect();
-    let mut depth = 0usize;
-    let mut open = None;
-    for (i, t) in toks.iter().enumerate().rev() {
-        match (t.kind, t.text(text)) {
-            (Tok::Punct, "}") => depth += 1,
-            (Tok::Punct, "{") if depth == 0 => {
-                open = Some(i);
-                break;
-            }
-            (Tok::Punct, "{") => depth -= 1,
-            _ => {}
-        }
-    }
-    let before_brace = toks.get(..open?)?;
-    let line_start = before_brace.iter().rposition(|t| t.kind == Tok::Newline).map_or(0, |i| i + 1);
-    let mut line = before_brace.get(line_start..)?.iter().filter(|t| t.kind != Tok::Space);
-    let word = line.next().filter(|t| t.kind == Tok::Word)?;
-    line.next().filter(|t| t.kind == Tok::Text)?;
-    Some(word.text(text))
+    let open = *open_braces(text, at).last()?;
+    // The words on the brace's line before it.
+    let line = text.get(text.get(..open)?.rfind('\n').map_or(0, |i| i + 1)..open)?;
+    let toks = lex(line);
+    let mut toks = toks.iter().filter(|t| t.kind != Tok::Space);
+    let word = toks.next().filter(|t| t.kind == Tok::Word)?;
+    toks.next().filter(|t| t.kind == Tok::Text)?;
+    Some(word.text(line))
 }
 
 /// The fields and ability slots of `kind`, for a definition's body.

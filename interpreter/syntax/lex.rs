@@ -129,6 +129,21 @@ fn text_end(text: &str, at: usize) -> usize {
     text.len().min(i)
 }
 
+/// The `{` still open at byte `at`, outermost first: braces in texts and comments do not count.
+pub fn open_braces(text: &str, at: usize) -> Vec<usize> {
+    let mut open = Vec::new();
+    for t in lex(text.get(..at).unwrap_or("")) {
+        match (t.kind, t.text(text)) {
+            (Tok::Punct, "{") => open.push(t.start),
+            (Tok::Punct, "}") => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

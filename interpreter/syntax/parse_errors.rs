@@ -1,5 +1,6 @@
 //! Syntax errors: pest's expectations turned into readable words, with help for common slips.
 
+use super::lex::open_braces;
 use super::parse_context::Rule;
 use super::span::{FileId, Span};
 use crate::diag::Diag;
@@ -41,22 +42,22 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
     }
     // An item starts a line as the one above did (`card "B"` after `card "A"`, both at the start
     // of their lines) while that one's `{` is still open: the `}` before it is missing.
-    let line_start = text.get(..start).map_or(0, |b| b.rfind('\n').map_or(0, |i| i + 1));
+    let here = line_start(text, start);
     let first_word = |at: usize| -> &str {
         let rest = text.get(at..).unwrap_or("");
         rest.get(..rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len())).unwrap_or("")
     };
-    let open = open_braces(text, line_start).first().copied();
-    let opened = open.map_or(0, |o| text.get(..o).map_or(0, |b| b.rfind('\n').map_or(0, |i| i + 1)));
+    let open = open_braces(text, here).first().copied();
+    let opened = open.map_or(0, |o| line_start(text, o));
     if let Some(open) = open
-        && !first_word(line_start).is_empty()
-        && first_word(line_start) == first_word(opened)
+        && !first_word(here).is_empty()
+        && first_word(here) == first_word(opened)
     {
         let head = text.get(opened..open).unwrap_or("").trim();
         // The item's word and name: `card "Hangar Deck Crew"`.
         let head = head.match_indices('"').nth(1).map_or(head, |(i, _)| head.get(..=i).unwrap_or(head));
-        let line = line_of(text, line_start);
-        return Diag::error(Span::new(file, line_start, line_start), format!("a `}}` is missing before line {line}"))
+        let line = line_of(text, here);
+        return Diag::error(Span::new(file, here, here), format!("a `}}` is missing before line {line}"))
             .label("a new item starts here")
             .related(Span::new(file, open, open + 1), format!("`{}` is still open here", crate::diag::clipped(head, 48)))
             .help(format!("close the `{{` of line {} with a `}}` before line {line}", line_of(text, open)));
@@ -197,8 +198,8 @@ fn in_scenario(text: &str, at: usize) -> bool {
 /// If the error at `at` is inside a text's `{..}` on the same line (an unclosed `"` and an
 /// unclosed `{` before it), where that `{` is.
 fn open_brace_in_text(text: &str, at: usize) -> Option<usize> {
-    let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
-    let line = text.get(line_start..at)?;
+    let from = line_start(text, at);
+    let line = text.get(from..at)?;
     let mut in_text = false;
     let mut open = None;
     let mut chars = line.char_indices().peekable();
@@ -214,7 +215,7 @@ fn open_brace_in_text(text: &str, at: usize) -> Option<usize> {
                 if chars.peek().is_some_and(|(_, n)| *n == '{') {
                     chars.next();
                 } else {
-                    open = Some(line_start + i);
+                    open = Some(from + i);
                 }
             }
             '}' if open.is_some() => open = None,
@@ -526,22 +527,12 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
     })
 }
 
-/// The `{` still open at `at`, outermost first (those in texts and comments do not count).
-fn open_braces(text: &str, at: usize) -> Vec<usize> {
-    let mut open = Vec::new();
-    for t in super::lex::lex(text.get(..at).unwrap_or("")) {
-        match (t.kind, t.text(text)) {
-            (super::lex::Tok::Punct, "{") => open.push(t.start),
-            (super::lex::Tok::Punct, "}") => {
-                open.pop();
-            }
-            _ => {}
-        }
-    }
-    open
-}
-
 /// The line (from 1) of byte offset `at`.
 fn line_of(text: &str, at: usize) -> usize {
     text.get(..at).map_or(0, |b| b.matches('\n').count()) + 1
+}
+
+/// Where the line holding byte offset `at` starts.
+fn line_start(text: &str, at: usize) -> usize {
+    text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1)
 }
