@@ -16,6 +16,10 @@ use std::sync::Arc;
 
 use arbiter_syntax::budgets::{FRAME_BUDGET, LOG_BUDGET, STEP_BUDGET, TURN_BUDGET, WORK_BUDGET};
 
+/// An ability frame's stage past every other: the ability does nothing more (a target with no
+/// legal choice, `Engine::ask_target`).
+const ABILITY_DONE: u16 = u16::MAX;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// A player must answer `state.pending`.
@@ -481,6 +485,8 @@ impl<'g> Engine<'g> {
     }
 
     /// Using an ability: each cost, then each target, then the body.
+    /// One stage of an ability used: its requirement, each cost, each target, its body; past
+    /// those (`ABILITY_DONE` included), its frame is popped.
     fn step_ability(&self, st: &mut State, obj: ObjId, idx: u16, stage: u16, env: u32) -> Result<(), RtError> {
         let game: &'g Game = self.game;
         let def = st.obj(obj).and_then(|o| game.def(o.def)).and_then(|d| d.abilities.get(idx as usize));
@@ -524,6 +530,7 @@ impl<'g> Engine<'g> {
         Ok(())
     }
 
+    /// A target asked for (see `ABILITY_DONE` when it has no legal choice).
     fn ask_target(&self, st: &mut State, t: &TargetDef, env: u32) -> Result<(), RtError> {
         let mut e = st.envs.get(env as usize).cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
         let evaluator = self.evaluator(st);
@@ -540,7 +547,7 @@ impl<'g> Engine<'g> {
         if choices.is_empty()
             && let Some(Frame { kind: FrameKind::Ability { stage, .. }, .. }) = st.frames.last_mut()
         {
-            *stage = u16::MAX;
+            *stage = ABILITY_DONE;
         }
         let dest = Dest::Slot { env, slot: t.slot };
         self.ask(st, chooser, t.prompt.clone(), choices, Count::One, None, false, dest, t.from.span)

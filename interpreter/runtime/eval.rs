@@ -475,11 +475,7 @@ impl<'a> Evaluator<'a> {
             && self.scratch().borrow().memo.worth_keeping(fid)
             && let Some(stamps) = self.stamps(deps, &vals, env)
         {
-            let found = {
-                let s = &mut *self.scratch().borrow_mut();
-                let seen = (self.recording.get() > 0).then_some(&mut s.seen);
-                s.memo.kept_across(self.state, fid, &vals, env, &stamps, seen)
-            };
+            let found = self.with_memo(|memo, seen| memo.kept_across(self.state, fid, &vals, env, &stamps, seen));
             if let Some(v) = found {
                 self.give(vals);
                 return Ok(v);
@@ -488,15 +484,11 @@ impl<'a> Evaluator<'a> {
             let before = self.steps.get();
             let (v, seen) = self.recorded(records, || self.call_func(fid, vals, env, span))?;
             let steps = self.steps.get().saturating_sub(before);
-            let seen = seen.map(|s| self.numbered(&s));
-            self.scratch().borrow_mut().memo.keep_across(fid, self.state.version, key, env, &stamps, seen, &v, steps);
+            let seen = seen.unwrap_or_default();
+            self.scratch().borrow_mut().memo.keep_across(self.state, fid, key, env, &stamps, &seen, &v, steps);
             return Ok(v);
         }
-        let found = {
-            let s = &mut *self.scratch().borrow_mut();
-            let seen = (self.recording.get() > 0).then_some(&mut s.seen);
-            s.memo.at(self.memo_key).remembered(Memoised::Func(fid), &vals, env, seen)
-        };
+        let found = self.with_memo(|memo, seen| memo.at(self.memo_key).remembered(Memoised::Func(fid), &vals, env, seen));
         if let Some(v) = found {
             self.give(vals);
             return Ok(v);
@@ -548,9 +540,12 @@ impl<'a> Evaluator<'a> {
         r.map(|v| (v, Some(mine.into())))
     }
 
-    /// Each object with its number now (`Obj::version`).
-    fn numbered(&self, objs: &[ObjId]) -> Box<[(ObjId, u64)]> {
-        objs.iter().map(|&o| (o, self.state.obj(o).map_or(0, |x| x.version))).collect()
+    /// `f` of the memo and, while a call is being recorded, the objects it has read so far (to
+    /// add a remembered call's to).
+    #[inline(always)]
+    fn with_memo<T>(&self, f: impl FnOnce(&mut Memo, Option<&mut Vec<ObjId>>) -> T) -> T {
+        let s = &mut *self.scratch().borrow_mut();
+        f(&mut s.memo, (self.recording.get() > 0).then_some(&mut s.seen))
     }
 
     /// An inlined function's body, evaluated in the caller's env: one call deeper, as the call

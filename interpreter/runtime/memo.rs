@@ -429,17 +429,17 @@ impl Memo {
         found
     }
 
-    /// Keep a call worked out at version `made` in `steps` steps, which read the objects `seen`
-    /// the checker cannot place (with their numbers), if any.
+    /// Keep a call worked out in `st` in `steps` steps, which read the objects `seen` the
+    /// checker cannot place, if any (kept with their numbers in `st`).
     #[expect(clippy::too_many_arguments, reason = "a kept call's whole description, passed once")]
     pub(super) fn keep_across(
         &mut self,
+        st: &State,
         fid: FuncId,
-        made: u64,
         args: Vec<Value>,
         env: &Env,
         stamps: &Stamps,
-        seen: Option<Box<[(ObjId, u64)]>>,
+        seen: &[ObjId],
         value: &Value,
         steps: u64,
     ) {
@@ -447,15 +447,16 @@ impl Memo {
             *m = m.saturating_add(1);
             *n = n.saturating_add(steps);
         }
-        let objs = seen.unwrap_or_default();
-        if objs.len() > SEEN_KEPT {
+        if seen.len() > SEEN_KEPT {
             return;
         }
+        let objs = seen.iter().map(|&o| (o, st.obj(o).map_or(0, |x| x.version))).collect();
         let kept = self.across.entry(fid).or_default();
         let hash = call_hash(&args, env.you, env.self_obj);
         let slot = kept.iter().position(|k| k.call.is(hash, &args, env.you, env.self_obj));
-        let ids = objs.iter().map(|(o, _)| *o).collect();
-        let call = KeptCall { call: Call::new(hash, args, env, value, ids), stamps: stamps.as_slice().into(), objs, made };
+        // Its objects are `objs` alone (the per-version list of `Call` is for calls not kept).
+        let call =
+            KeptCall { call: Call::new(hash, args, env, value, Box::default()), stamps: stamps.as_slice().into(), objs, made: st.version };
         match slot.and_then(|i| kept.get_mut(i)) {
             Some(old) => *old = call,
             None => {
