@@ -107,6 +107,47 @@ fn a_trigger_on_an_event_nothing_raises_is_warned() {
     assert!(heard.trim().is_empty(), "a trigger on a raised event is not warned: {heard}");
 }
 
+/// Every error of a file is told at once, in the order of its lines: the checker finds a kind's
+/// unknown field type (while declaring) before the bodies' mistakes above it (while lowering).
+#[test]
+fn errors_are_told_in_the_order_of_their_lines() {
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("order.arb");
+    let text = "for tic-tac-toe\n\nfunc a() = nosuch_fn(1)\n\nfunc b() = [s in board where s.colour == 1]\n\n\
+                kind widget {\n  field size: nosuchtype\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let told = report(&path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let at = |line: &str| told.find(&format!("order.arb:{line}")).unwrap_or_else(|| panic!("no error at line {line}: {told}"));
+    assert!(at("3:") < at("5:") && at("5:") < at("8:"), "errors in line order: {told}");
+}
+
+/// `check` tells every error of a house-rule file at once: a variant that names a constant the
+/// game lacks (an error of the game with every variant declared) no longer hides a wrong value in
+/// another variant (found when that variant is switched on), and the two come in line order (a
+/// modder's trial fixed one to meet the next).
+#[test]
+fn every_variants_errors_are_told_with_the_games() {
+    use arbiter::check_files::check_files;
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-variants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("house.arb");
+    let text = "for starship-battles\n\nvariant pb2 \"Point blank\" {\n  set short_range_modifier = \"two\"\n}\n\n\
+                variant glim \"More G\" {\n  set g_limit = 6\n}\n";
+    std::fs::write(&path, text).unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let told = checked.rendered();
+    let at = |needle: &str| told.find(needle).unwrap_or_else(|| panic!("`{needle}` is not told: {told}"));
+    assert!(at("house.arb:4:") < at("house.arb:8:"), "both, in line order: {told}");
+    assert!(
+        told.contains("expected a number, found a text") && told.contains("variant sets const `g_limit`, which does not exist"),
+        "{told}"
+    );
+    assert_eq!(checked.errors(), 2, "{told}");
+}
+
 /// A scenario file that cannot be run is a diagnostic: its first error, in its place, with its
 /// help; printed, every diagnostic rendered with its source, as before.
 #[test]

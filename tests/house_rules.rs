@@ -203,3 +203,48 @@ fn a_deck_in_its_own_file_uses_the_card_file_and_is_named_by_seat() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two variants switched on together where the later one replaces, or sets, what the earlier one
+/// changed: the earlier change would be lost without a word, so the game is refused, naming both
+/// (a modder's trial played `boxcars` under `rolling-doubles` and never saw its double sixes). A
+/// variant that builds on the other (`extends`) takes it over, and is played.
+#[test]
+fn a_variant_that_would_drop_another_variants_change_is_refused() {
+    let dir = std::env::temp_dir().join(format!("arbiter-house-lost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let house = "for starship-battles\n\n\
+        variant loud-hits \"Hits are announced\" {\n  replace step hit in fire.attack {\n    if total >= s.attack {\n      \
+        log \"{t} is hit!\"\n      call damage.hit(t)\n    }\n  }\n}\n\n\
+        variant near \"Short range counts 2\" {\n  set short_range_modifier = 2\n}\n\n\
+        variant nearer \"Short range counts 3\" {\n  set short_range_modifier = 3\n}\n\n\
+        variant nearer-still \"Short range counts 3, on top of near\" extends near {\n  set short_range_modifier = 3\n}\n";
+    std::fs::write(dir.join("house.arb"), house).unwrap();
+    let play = |variants: &[&str]| {
+        let mut args = vec!["play", "starship-battles", "--rules", "house.arb", "--seed", "1"];
+        for v in variants {
+            args.extend(["--variant", v]);
+        }
+        arbiter(&dir, &args)
+    };
+    let alone = play(&["loud-hits"]);
+    assert_eq!(alone.status.code(), Some(0), "{}", text(&alone));
+    let replaced = play(&["loud-hits", "rolling-doubles"]);
+    assert_ne!(replaced.status.code(), Some(0), "{}", text(&replaced));
+    assert!(
+        text(&replaced).contains("`rolling-doubles` changes proc `fire.attack`, which `loud-hits` changed before it"),
+        "{}",
+        text(&replaced)
+    );
+    let set_twice = play(&["near", "nearer"]);
+    assert_ne!(set_twice.status.code(), Some(0), "{}", text(&set_twice));
+    assert!(
+        text(&set_twice).contains("`nearer` changes const `short_range_modifier`, which `near` changed before it"),
+        "{}",
+        text(&set_twice)
+    );
+    assert!(text(&set_twice).contains("extends near"), "the help says how to build on it: {}", text(&set_twice));
+    let built_on = play(&["near", "nearer-still"]);
+    assert_eq!(built_on.status.code(), Some(0), "{}", text(&built_on));
+    let _ = std::fs::remove_dir_all(&dir);
+}

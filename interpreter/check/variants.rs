@@ -167,7 +167,13 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
         }
         declare_variant(c, &known, &base, &parts, &variants, v, *span);
     }
+    // Which variant switched on last changed each item: a later one that replaces, removes or
+    // sets it loses that change, unless it builds on that variant (`extends`).
+    let mut changed_by: FxHashMap<(String, String), &str> = FxHashMap::default();
     for v in order(c, &variants, &past_limit, placed, selected) {
+        for op in &v.ops {
+            lost_change(c, &variants, &mut changed_by, v, op);
+        }
         c.game.active_variants.push(v.name.node.clone());
         // The items of its files first, so that its own changes can name them.
         base.extend(parts.iter().filter(|(w, _)| *w == v.name.node).map(|(_, p)| Placed {
@@ -557,6 +563,61 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
         _ => base_step(&s.step.node),
     };
     change(before)
+}
+
+/// A change of variant `v` to an item an earlier variant switched on changed (`changed_by`):
+/// replacing, removing or setting it would drop that change without a word, so it is an error
+/// unless `v` builds on that variant. A step changed twice keeps both changes (or fails by name);
+/// an item added or changed by one variant and changed by the next is the next's to keep.
+fn lost_change<'a>(
+    c: &mut Checker,
+    variants: &[(&'a VariantItem, Span)],
+    changed_by: &mut FxHashMap<(String, String), &'a str>,
+    v: &'a VariantItem,
+    op: &Spanned<VariantOp>,
+) {
+    let (key, drops, span): ((String, String), bool, Span) = match &op.node {
+        VariantOp::Replace(item) => match item.node.rule_name() {
+            Some(n) => ((item.node.kind_word().to_string(), n.node.clone()), true, n.span),
+            None => return,
+        },
+        VariantOp::Remove { kind, name } => ((kind.node.clone(), name.node.clone()), true, name.span),
+        VariantOp::Set { name, .. } => (("const".to_string(), name.node.clone()), true, name.span),
+        VariantOp::Step(s) => (("proc".to_string(), s.proc.node.clone()), false, s.proc.span),
+        // What a variant adds, another replacing would drop too.
+        VariantOp::Add(item) => match item.node.rule_name() {
+            Some(n) => ((item.node.kind_word().to_string(), n.node.clone()), false, n.span),
+            None => return,
+        },
+    };
+    if drops
+        && let Some(&before) = changed_by.get(&key)
+        && before != v.name.node
+        && !builds_on(variants, v, before, 0)
+    {
+        let (kind, name) = &key;
+        c.error(
+            Diag::error(
+                span,
+                format!("`{}` changes {kind} `{name}`, which `{before}` changed before it: `{before}`'s change would be lost", v.name.node),
+            )
+            .label(format!("this drops what `{before}` changed"))
+            .help(format!(
+                "switch on one of them, or let `{}` build on `{before}` (`extends {before}`) and keep `{before}`'s change in its own",
+                v.name.node
+            )),
+        );
+    }
+    changed_by.insert(key, v.name.node.as_str());
+}
+
+/// Whether variant `v` extends `other`, directly or through the variants it extends.
+fn builds_on(variants: &[(&VariantItem, Span)], v: &VariantItem, other: &str, depth: usize) -> bool {
+    depth < 64
+        && v.extends.iter().any(|p| {
+            p.node == other
+                || variants.iter().find(|(w, _)| w.name.node == p.node).is_some_and(|(w, _)| builds_on(variants, w, other, depth + 1))
+        })
 }
 
 /// Apply one change of a variant being switched on to the items as the variants before it left

@@ -11,12 +11,18 @@ use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// Diagnostics found so far, rendered once each (at most `diag::SHOWN_PER_FILE` a file).
+/// Diagnostics found so far, each once, rendered when the report ends (at most
+/// `diag::SHOWN_PER_FILE` a file): file by file in the order the files first come, each file's
+/// in the order of its lines, whichever load found them (the game's, a variant's, a scenario's).
 #[derive(Default)]
 struct Report {
     seen: HashSet<(String, u32, u32, String)>,
     renderer: diag::Renderer,
     text: String,
+    /// Found so far, not rendered yet: the diagnostic, the sources of the load that found it (an
+    /// index into `sources`), and its file's name.
+    found: Vec<(Diag, usize, String)>,
+    sources: Vec<Vec<SourceFile>>,
     diags: Vec<Diag>,
     /// The file each of `diags` points into (none for a problem outside the files).
     files: Vec<Option<SourceFile>>,
@@ -24,20 +30,38 @@ struct Report {
 
 impl Report {
     fn add(&mut self, found: &Found) {
+        let group = self.sources.len();
+        let mut any = false;
         for d in &found.diags {
             let source = SourceFile::find(&found.files, d.span.file);
             let file = source.map(|f| f.name.clone()).unwrap_or_default();
-            if !self.seen.insert((file, d.span.start, d.span.end, d.message.clone())) {
+            if !self.seen.insert((file.clone(), d.span.start, d.span.end, d.message.clone())) {
                 continue;
             }
-            self.renderer.add(&mut self.text, d, &found.files);
-            self.diags.push(d.clone());
-            self.files.push(source.cloned());
+            self.found.push((d.clone(), group, file));
+            any = true;
+        }
+        if any {
+            self.sources.push(found.files.clone());
         }
     }
 
-    /// The report ends: how many diagnostics were not shown.
+    /// The report ends: the diagnostics rendered in order, and how many were not shown.
     fn finish(mut self) -> Report {
+        let mut order: Vec<String> = Vec::new();
+        for (_, _, f) in &self.found {
+            if !order.contains(f) {
+                order.push(f.clone());
+            }
+        }
+        let mut found = std::mem::take(&mut self.found);
+        found.sort_by_key(|(d, _, f)| (order.iter().position(|x| x == f), d.span.start));
+        for (d, group, _) in found {
+            let files = self.sources.get(group).map(Vec::as_slice).unwrap_or_default();
+            self.renderer.add(&mut self.text, &d, files);
+            self.files.push(SourceFile::find(files, d.span.file).cloned());
+            self.diags.push(d);
+        }
         self.renderer.finish(&mut self.text);
         self
     }
@@ -221,7 +245,30 @@ fn check_game(project: &Project, game: &str, paths: &[PathBuf], forced: &[String
     let (base, rules) = project.load_base(game, forced, &cards);
     bases.insert(forced.to_vec(), rules);
     match &base.result {
-        Err(d) => out.push(Found::new(&base, d)),
+        Err(d) => {
+            out.push(Found::new(&base, d));
+            // Each variant is still checked on its own, so that its mistakes are told with the
+            // base's (said once): its name read from the files, the game not being compiled.
+            let names: Vec<String> = own
+                .iter()
+                .chain(&cards)
+                .filter_map(|p| peek(project, p).ok())
+                .flat_map(|f| {
+                    f.items
+                        .iter()
+                        .filter_map(|i| if let Item::Variant(v) = &i.node { Some(v.name.node.clone()) } else { None })
+                        .collect::<Vec<_>>()
+                })
+                // Those past the limit are not declared (the base's error says so).
+                .take(arbiter_syntax::budgets::VARIANT_LIMIT)
+                .filter(|n| !forced.contains(n))
+                .collect();
+            let each: Vec<Found> = names
+                .par_iter()
+                .map(|n| Found::errors(&project.load(game, &with_variants(forced, std::slice::from_ref(n)), &cards)))
+                .collect();
+            out.extend(each);
+        }
         Ok(built) => {
             out.push(Found::new(&base, &built.warnings));
             let each: Vec<Vec<String>> = built
