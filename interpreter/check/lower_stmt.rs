@@ -253,7 +253,7 @@ impl Checker {
                     MoveFlag::FaceDown => Some(false),
                     _ => None,
                 });
-                StmtKindIr::Move { what, to: to_x, bottom, face }
+                StmtKindIr::Move { what, to: to_x, bottom, face, script: cx.scenario }
             }
             ast::StmtKind::Put { what, under, target } => {
                 let what = self.objects_expr(what, sc, cx);

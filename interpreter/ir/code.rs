@@ -438,6 +438,9 @@ pub enum StmtKindIr {
         to: ExprIr,
         bottom: bool,
         face: Option<bool>,
+        /// A scenario's own statement: moving nothing is a mistake of its setup, an error (in the
+        /// rules, moving `none` does nothing).
+        script: bool,
     },
     Put {
         what: ExprIr,

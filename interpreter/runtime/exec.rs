@@ -104,8 +104,13 @@ impl Engine<'_> {
             }
             StmtKindIr::Return(e) => self.exec_return(st, e.as_ref(), env)?,
             StmtKindIr::Call(call) => self.do_call(st, call, env, None)?,
-            StmtKindIr::Move { what, to, bottom, face } => {
+            StmtKindIr::Move { what, to, bottom, face, script } => {
                 let items = self.objects_of(st, env, what)?;
+                if *script && items.is_empty() {
+                    return Err(err(what.span, "this moves nothing: what it names is none (or an empty list)").with_help(
+                        "a scenario's `move` sets the table up: the object may not have been created, or the list that names it found nothing",
+                    ));
+                }
                 let zone = self.zone_value(st, env, to)?;
                 for o in items {
                     self.move_obj(st, o, zone, *bottom, *face, span)?;
