@@ -330,7 +330,8 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
             } else {
                 labels.join(", ")
             };
-            let how = if *forced && chooser { " (the only choice)" } else { "" };
+            // Nothing at all to choose says so once: "(no legal choice)", not "the only choice" too.
+            let how = if *forced && chooser && !labels.is_empty() { " (the only choice)" } else { "" };
             format!("P{} chose {what}{how} — {prompt}", seat + 1)
         }
         EventKind::Signal { event, args } => {

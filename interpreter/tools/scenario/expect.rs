@@ -452,9 +452,10 @@ fn expect_options(
         };
         f.help = Some(if settled.is_empty() {
             format!(
-                "P{} is not deciding now: the decision was answered, or the run went on past it; a decision with one possible \
-                 answer is taken at once, and `expect options` checks it on the line after the step that asked it (one taken \
-                 earlier is in the log: `expect log \"P{} chose .. (the only choice)\"`)",
+                "P{} is not deciding now: the decision was answered, the run went on past it, or the rules never asked it (a \
+                 condition around the `choose` was false: `arbiter explain` shows the branches taken); a decision with one \
+                 possible answer is taken at once, and `expect options` checks it on the line after the step that asked it \
+                 (one taken earlier is in the log: `expect log \"P{} chose .. (the only choice)\"`)",
                 seat + 1,
                 seat + 1
             )
