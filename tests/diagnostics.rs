@@ -148,6 +148,21 @@ fn every_variants_errors_are_told_with_the_games() {
     assert_eq!(checked.errors(), 2, "{told}");
 }
 
+/// A house rule that takes the name of one of the game's variants is told where that one is.
+#[test]
+fn a_variant_declared_twice_points_at_the_first() {
+    use arbiter::check_files::check_files;
+    let dir = std::env::temp_dir().join(format!("arbiter-diag-twice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("house.arb");
+    std::fs::write(&path, "for starship-battles\n\nvariant aiming \"My aiming\" {\n  set short_range_modifier = 2\n}\n").unwrap();
+    let checked = check_files(&project(), std::slice::from_ref(&path), None, &[]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let told = checked.rendered();
+    assert!(told.contains("variant `aiming` is declared twice"), "{told}");
+    assert!(told.contains("first declaration: rulebooks/starship-battles/variants/aiming.arb:"), "{told}");
+}
+
 /// A scenario file that cannot be run is a diagnostic: its first error, in its place, with its
 /// help; printed, every diagnostic rendered with its source, as before.
 #[test]

@@ -162,7 +162,14 @@ pub fn apply<'a>(c: &mut Checker, placed: &[Placed<'a>], selected: &[String]) ->
     let mut declared = HashSet::new();
     for (v, span) in &variants {
         if !declared.insert(v.name.node.as_str()) {
-            c.error(Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)));
+            let mut d = Diag::error(v.name.span, format!("variant `{}` is declared twice", v.name.node)).label("second declaration");
+            if let Some((first, _)) = variants.iter().find(|(w, _)| w.name.node == v.name.node) {
+                let at = c.game.location(first.name.span);
+                d = d
+                    .help(format!("the first is at {at}: name yours otherwise (a house rule may not take a variant's name)"))
+                    .related(first.name.span, "first declaration");
+            }
+            c.error(d);
             continue;
         }
         declare_variant(c, &known, &base, &parts, &variants, v, *span);

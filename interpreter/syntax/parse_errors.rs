@@ -133,6 +133,32 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                         .help(format!("run a procedure with `call {before}(..)`; a function's value is used in a statement, like `let x = {before}(..)`"))
                 };
             }
+            // `4.5`: the decimal point reads as a field of `4`, and the error falls on the `5`.
+            let ahead = text.get(..start).unwrap_or("");
+            if found.starts_with(|c: char| c.is_ascii_digit())
+                && let Some(whole) = ahead.strip_suffix('.')
+                && whole.ends_with(|c: char| c.is_ascii_digit())
+            {
+                let int = whole.len() - whole.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+                let frac = found.chars().take_while(char::is_ascii_digit).count();
+                let at = Span::new(file, start - 1 - int, start + frac);
+                let number = text.get(at.start as usize..at.end as usize).unwrap_or("");
+                return Diag::error(at, format!("`{number}` is not a number: numbers are whole"))
+                    .label("a decimal point")
+                    .help("write a whole number, or count in smaller units (millimetres, tenths) where the game needs fractions");
+            }
+            // A variant's `set` of a card's printed number (`set "Viper Mk. II".attack = 5`).
+            if before == "set" && found.starts_with('"') {
+                return Diag::error(span, format!("expected a constant's name, found `{found}`"))
+                    .label("here")
+                    .help("`set` changes a constant; a card's printed number is changed by a modifier the variant adds (`add modifier ..`: grammar/README.md, Variants, \"A card's printed number\")");
+            }
+            // An `else` where a statement goes: the `}` closing its `if` is missing before it.
+            if found.split(|c: char| !c.is_ascii_alphanumeric()).next() == Some("else") {
+                return Diag::error(span, "an `else` that follows no `if` block")
+                    .label("here")
+                    .help("an `else` goes right after the `}` that closes its `if`'s block: is that `}` missing (`} else if .. {`)?");
+            }
             let message = match scenario_word {
                 Some(w) if positives.contains(&Rule::assign_op) || found == w => format!("`{w}` cannot be used here"),
                 _ if found.is_empty() => format!("expected {expected}"),
