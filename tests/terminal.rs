@@ -169,6 +169,22 @@ fn alike_options_say_which_copy_they_are() {
     assert!(!s.text.contains("Viper Mark II (2)"), "{}", s.text);
 }
 
+/// Alike options that lie apart are told apart in the menu as the seat's view tells them: whose
+/// each is and what it points at (a rules lawyer could not tell StarCraft's navigation routes
+/// apart: "Navigation Route (copy 1 of 2)"); alike ones that do not differ keep their numbers.
+#[test]
+fn alike_options_in_a_shared_zone_say_what_tells_them_apart() {
+    let s = play("starcraft", 3, 12, 99);
+    let routes: Vec<&str> = s.text.lines().filter(|l| l.contains(". Navigation Route")).collect();
+    assert!(routes.len() >= 2, "{}", s.text);
+    assert!(routes.iter().all(|l| l.contains("Navigation Route (a ") && l.contains(", b ") && !l.contains("copy")), "{routes:?}");
+    let mut names: Vec<&str> = routes.iter().map(|l| l.split_once(". ").map_or(*l, |(_, r)| r)).collect();
+    let n = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), n, "each route reads differently: {routes:?}");
+}
+
 /// `arbiter ARGS` with no input: its exit code and what it printed (standard output, then error).
 fn arbiter(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))

@@ -30,7 +30,7 @@ impl Human {
             Count::UpTo(k) => format!(" (choose up to {k})"),
             Count::Order => " (put all in order)".to_string(),
         };
-        let labels = d.menu_labels();
+        let labels = arbiter_runtime::view::menu_labels(engine.game, st, d);
         // The question and its options once; after a refusal or a command, only the prompt.
         let menu = || {
             outln!("\nP{} — {}", d.seat + 1, d.prompt);

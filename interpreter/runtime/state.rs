@@ -347,23 +347,6 @@ impl Decision {
         }
         v
     }
-
-    /// The labels as a menu shows them to a person: alike options say what their numbers are,
-    /// `Knight (copy 2 of 2)` where the rules' labels read `Knight (2)`.
-    pub fn menu_labels(&self) -> Vec<String> {
-        let mut v = self.labels();
-        if let Some(plain) = &self.plain {
-            for (i, label) in v.iter_mut().enumerate().take(plain.len()) {
-                let Some(p) = plain.get(i) else { continue };
-                let alike = plain.iter().filter(|x| *x == p).count();
-                if alike > 1 {
-                    let nth = plain.iter().take(i + 1).filter(|x| *x == p).count();
-                    *label = format!("{p} (copy {nth} of {alike})");
-                }
-            }
-        }
-        v
-    }
 }
 
 /// An answer: option indices (0-based, in the order offered; the "none" option is last).

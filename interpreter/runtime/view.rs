@@ -507,6 +507,64 @@ impl Room {
     }
 }
 
+/// What a seat's view shows of an object in a shared zone besides its name, public to all: whose
+/// it is, for kinds players own (kept in some per-player zone), and the objects its fields point
+/// at (`area Char: Ash Fields`, a route's planets), each named as the seat knows it.
+fn public_marks(game: &Game, st: &State, ob: &crate::state::Obj, viewer: Option<Seat>) -> (Option<String>, Vec<String>) {
+    let kind = game.def(ob.def).map(|d| d.kind);
+    let players_own = game.zones.iter().any(|z| z.per_player && (z.holds.is_none() || z.holds == kind));
+    let whose = players_own.then(|| format!("P{}", ob.controller + 1));
+    let mut pointed = Vec::new();
+    for (f, v) in &ob.fields {
+        if let Value::Obj(x) = v
+            && let Some(xo) = st.obj(*x)
+        {
+            let name = if sees(xo.known, viewer) { def_name(game, xo.def) } else { hidden_name(game, xo.def) };
+            pointed.push(format!("{} {name}", game.sym(*f)));
+        }
+    }
+    (whose, pointed)
+}
+
+/// A decision's options as a menu shows them to the seat deciding: options alike by name are told
+/// apart by what its view shows of them where they lie in a shared zone (`Marine (P1, area Char:
+/// Ash Fields)`, `Navigation Route (a Char, b Helios)`), and those still alike by their number
+/// (`Knight (copy 2 of 2)`, where the rules' labels read `Knight (2)`).
+pub fn menu_labels(game: &Game, st: &State, d: &crate::state::Decision) -> Vec<String> {
+    let mut v = d.labels();
+    let Some(plain) = &d.plain else { return v };
+    let marked: Vec<String> = plain
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let o = d.options.get(i).and_then(|c| if let Value::Obj(o) = c.value { Some(o) } else { None });
+            let shared = o.and_then(|o| st.zone_of(o)).is_some_and(|z| z.owner.is_none()) && st.players.len() > 1;
+            let marks = match o.and_then(|o| st.obj(o)).filter(|_| shared) {
+                Some(ob) => {
+                    let (whose, pointed) = public_marks(game, st, ob, Some(d.seat));
+                    whose.into_iter().chain(pointed).collect::<Vec<_>>()
+                }
+                None => vec![],
+            };
+            if marks.is_empty() { p.to_string() } else { format!("{p} ({})", marks.join(", ")) }
+        })
+        .collect();
+    for (i, label) in v.iter_mut().enumerate().take(plain.len()) {
+        let (Some(p), Some(m)) = (plain.get(i), marked.get(i)) else { continue };
+        if plain.iter().filter(|x| *x == p).count() < 2 {
+            continue;
+        }
+        let same = marked.iter().filter(|x| *x == m).count();
+        *label = if same > 1 {
+            let nth = marked.iter().take(i + 1).filter(|x| *x == m).count();
+            format!("{m} (copy {nth} of {same})")
+        } else {
+            m.clone()
+        };
+    }
+    v
+}
+
 /// An object as a seat sees it. In a shared zone (`shared`), also whose it is and where it points:
 /// the objects its fields refer to (a unit's area, an order token's planet), which are public; and,
 /// where the viewer knows it, the other values written on it.
@@ -514,18 +572,8 @@ fn obj_text_in(game: &Game, st: &State, o: ObjId, viewer: Option<Seat>, shared: 
     let Some(ob) = st.obj(o) else { return "?".into() };
     let mut s = room.took(if sees(ob.known, viewer) { def_name(game, ob.def) } else { hidden_name(game, ob.def) });
     if shared && st.players.len() > 1 {
-        // Whose it is, for kinds players own (kept in some per-player zone).
-        let kind = game.def(ob.def).map(|d| d.kind);
-        let players_own = game.zones.iter().any(|z| z.per_player && (z.holds.is_none() || z.holds == kind));
-        let mut extra = if players_own { vec![format!("P{}", ob.controller + 1)] } else { vec![] };
-        for (f, v) in &ob.fields {
-            if let Value::Obj(x) = v
-                && let Some(xo) = st.obj(*x)
-            {
-                let name = if sees(xo.known, viewer) { def_name(game, xo.def) } else { hidden_name(game, xo.def) };
-                extra.push(room.took(format!("{} {name}", game.sym(*f))));
-            }
-        }
+        let (whose, pointed) = public_marks(game, st, ob, viewer);
+        let extra: Vec<String> = whose.into_iter().chain(pointed.into_iter().map(|x| room.took(x))).collect();
         if !extra.is_empty() {
             s.push_str(&format!(" ({})", extra.join(", ")));
         }

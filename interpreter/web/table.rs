@@ -544,7 +544,7 @@ impl Table {
             .collect();
         let pending = st.pending.as_ref().filter(|_| self.stopped.is_none() && st.result.is_none());
         let decision = pending.filter(|d| d.seat == seat).map(|d| {
-            let options = d.menu_labels();
+            let options = view::menu_labels(game, st, d);
             let n = options.len();
             let (min, max, order) = match d.count {
                 Count::One => (1, 1, false),
