@@ -133,3 +133,32 @@ fn no_seat_knows_a_civilian_ship_it_did_not_look_at() {
     }
     assert!(checked > 0, "no civilian ship in space in 30 games");
 }
+
+/// A Skill check's cards are shuffled so that nobody can tell who added which: once revealed, no
+/// seat's view (the terminal's `fields`, the web table's page, a menu's marks) says whose each card
+/// is (a secrecy audit read `Evasive Maneuvers (1) (P3)` on the revealed check, the shuffle
+/// undone). Cards elsewhere on the table still say whose they are.
+#[test]
+fn a_skill_checks_revealed_cards_do_not_say_who_added_them() {
+    let b = load(&[]);
+    let game = &b.game;
+    let revealed = game.zones.iter().position(|z| z.name == "check_revealed").unwrap();
+    let zone = arbiter::ir::value::ZoneRef { zone: u16::try_from(revealed).unwrap(), owner: None };
+    let mut checks = 0;
+    for seed in 0..6u64 {
+        let st = play_until(&b, seed, 3, &|st| !st.zone_contents(game, zone).is_empty());
+        if st.zone_contents(game, zone).is_empty() {
+            continue;
+        }
+        checks += 1;
+        for seat in 0..3u8 {
+            let v = view::table_view(game, &st, Some(seat));
+            let shown = v.shared.iter().find(|z| z.name == "check_revealed").unwrap();
+            assert!(!shown.objects.is_empty(), "seed {seed}: the revealed check is shown");
+            for o in &shown.objects {
+                assert!(!o.contains("(P"), "seed {seed}, P{}: a revealed Skill check card says whose it is: {o}", seat + 1);
+            }
+        }
+    }
+    assert!(checks > 0, "no Skill check was revealed in the games played");
+}

@@ -185,6 +185,48 @@ fn alike_options_in_a_shared_zone_say_what_tells_them_apart() {
     assert_eq!(names.len(), n, "each route reads differently: {routes:?}");
 }
 
+/// A menu marks only what the seat's view shows: nothing of objects in a hidden pile no player
+/// owns, nor of objects beneath another (a secrecy audit read whose each shuffled chip was, and
+/// what was written on it in its owner's hidden stash, from the menu alone).
+#[test]
+fn a_menu_marks_nothing_the_view_hides() {
+    let dir = std::env::temp_dir().join(format!("arbiter-terminal-marks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("part.arb"),
+        "for tic-tac-toe\npart of variant secret-pile\n\nkind chip {\n  field target: square? = none\n}\n\n\
+         zone stash per player owner holds chip\nzone pile shared hidden holds chip\nzone open_pile shared public holds chip\n\n\
+         chip \"Chip\" { }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("leak.arb"),
+        "for tic-tac-toe\nuses \"part.arb\"\n\nvariant secret-pile \"A hidden pile of chips\" {\n  insert step pick before mark in turn.play {\n    \
+         if count(pile) == 0 and count(open_pile) == 0 {\n      for q in players() {\n        let c = create first(definitions(\"chip\")) in q.stash\n        \
+         c.target = nth(board, 4 * seat(q) - 4)\n        move c to pile face down\n      }\n      shuffle pile\n      for i in [1, 2] {\n        \
+         let c = create first(definitions(\"chip\")) in last(players()).stash\n        c.target = nth(board, i)\n        move c to open_pile face down\n        \
+         put c under nth(board, 8)\n      }\n    }\n    let x = choose p \"Take which chip from the hidden pile?\" from objects(pile)\n    \
+         let y = choose p \"Take which chip under the corner?\" from nth(board, 8).under\n  }\n}\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["play", "tic-tac-toe", "--rules", "leak.arb", "--variant", "secret-pile", "--human", "1", "--seed", "4"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"1\n1\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let menus: Vec<&str> =
+        text.lines().filter(|l| l.trim_start().starts_with("1. a chip") || l.trim_start().starts_with("2. a chip")).collect();
+    assert_eq!(menus.len(), 4, "both menus, two chips each: {text}");
+    assert!(menus.iter().all(|l| l.ends_with("a chip (copy 1 of 2)") || l.ends_with("a chip (copy 2 of 2)")), "{menus:?}\n{text}");
+}
+
 /// `arbiter ARGS` with no input: its exit code and what it printed (standard output, then error).
 fn arbiter(args: &[&str]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))

@@ -50,6 +50,7 @@ impl Engine<'_> {
             fields: vec![],
             under: vec![],
             since,
+            mixed: false,
             version: super::state::new_version(),
         });
         self.place_in_zone(st, id, zone, false, c.face_up, span)?;
@@ -103,6 +104,7 @@ impl Engine<'_> {
             ob.since = since;
             if let Some(owner) = z.owner {
                 ob.controller = owner;
+                ob.mixed = false;
             }
             ob.known = match vis {
                 Visibility::Hidden => 0,
@@ -294,6 +296,16 @@ impl Engine<'_> {
         }
         let mut items = st.zone_contents(self.game, z).to_vec();
         self.random().shuffle(self.game, st, z, &mut items, span)?;
+        // In a zone no player owns, whose each object is goes into the shuffle too.
+        if z.owner.is_none() {
+            for &o in &items {
+                if st.obj(o).is_some_and(|x| !x.mixed)
+                    && let Some(ob) = st.obj_mut(o)
+                {
+                    ob.mixed = true;
+                }
+            }
+        }
         if let Some(list) = st.zone_mut(self.game, z) {
             *list = items;
         }

@@ -199,6 +199,11 @@ pub struct Obj {
     pub under: Vec<ObjId>,
     /// When it last changed place (for the timestamp order of its effects).
     pub since: u64,
+    /// Shuffled among others in a zone no player owns (a Skill check's pile): whose it is can no
+    /// longer be told by looking, so views do not say (`view::public_marks`), until it comes into
+    /// a player's zone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mixed: bool,
     /// Which contents this object has: a new number whenever anything about it changes, or about
     /// an object it lies under (`State::obj_mut`); unique across states and threads, 0 when
     /// unknown (a loaded game, until its first change numbers every object). Not saved.

@@ -508,12 +508,14 @@ impl Room {
 }
 
 /// What a seat's view shows of an object in a shared zone besides its name, public to all: whose
-/// it is, for kinds players own (kept in some per-player zone), and the objects its fields point
-/// at (`area Char: Ash Fields`, a route's planets), each named as the seat knows it.
+/// it is, for kinds players own (kept in some per-player zone), unless it was shuffled among
+/// others since (`Obj::mixed`: a secrecy audit read who added which card to a Skill check); and
+/// the objects its fields point at (`area Char: Ash Fields`, a route's planets), each named as
+/// the seat knows it.
 fn public_marks(game: &Game, st: &State, ob: &crate::state::Obj, viewer: Option<Seat>) -> (Option<String>, Vec<String>) {
     let kind = game.def(ob.def).map(|d| d.kind);
     let players_own = game.zones.iter().any(|z| z.per_player && (z.holds.is_none() || z.holds == kind));
-    let whose = players_own.then(|| format!("P{}", ob.controller + 1));
+    let whose = (players_own && !ob.mixed).then(|| format!("P{}", ob.controller + 1));
     let mut pointed = Vec::new();
     for (f, v) in &ob.fields {
         if let Value::Obj(x) = v
@@ -538,7 +540,11 @@ pub fn menu_labels(game: &Game, st: &State, d: &crate::state::Decision) -> Vec<S
         .enumerate()
         .map(|(i, p)| {
             let o = d.options.get(i).and_then(|c| if let Value::Obj(o) = c.value { Some(o) } else { None });
-            let shared = o.and_then(|o| st.zone_of(o)).is_some_and(|z| z.owner.is_none()) && st.players.len() > 1;
+            // As the view marks it: lying in a zone no player owns, whose contents the seat sees
+            // (not beneath another object, nor in a hidden pile).
+            let at = o.and_then(|o| st.obj(o)).and_then(|ob| if let crate::state::Place::Zone(z) = ob.place { Some(z) } else { None });
+            let shared = at.is_some_and(|z| z.owner.is_none() && game.zone(z.zone).is_some_and(|d| d.visibility == Visibility::Public))
+                && st.players.len() > 1;
             let marks = match o.and_then(|o| st.obj(o)).filter(|_| shared) {
                 Some(ob) => {
                     let (whose, pointed) = public_marks(game, st, ob, Some(d.seat));
