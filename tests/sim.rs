@@ -352,6 +352,29 @@ fn the_report_answers_in_sentences() {
     assert!(!rigged.contains('{') && !fair.contains('{'), "{rigged}\n{fair}");
 }
 
+/// A compared rule set under which every game went as under the first (the bots never meet what
+/// it changes) is said to be so, not only "not significant" (a modder's trial compared a house
+/// rule on fire damage that random bots never reach); one that changes games is not.
+#[test]
+fn a_rule_set_that_changes_no_game_is_said_to() {
+    let dir = std::env::temp_dir().join(format!("arbiter-sim-alike-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let house = "for tic-tac-toe\n\nvariant unused \"A function no rule calls\" {\n  add func unused() = 1\n}\n\n\
+                 variant diagonals \"Only the diagonals win\" {\n  replace const lines: list list int = [[0, 4, 8], [2, 4, 6]]\n}\n";
+    std::fs::write(dir.join("house.arb"), house).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["sim", "tic-tac-toe", "--rules", "house.arb", "--games", "100", "--compare", "unused", "--compare", "diagonals"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("With unused: every game went as the rules as written went, seed for seed"), "{text}");
+    assert!(!text.contains("With diagonals: every game went"), "{text}");
+    assert!(text.contains("With diagonals, P1 wins"), "{text}");
+}
+
 /// From a designer's trial: a run whose games a rule error stopped fails (exit 1) and says so in
 /// its summary instead of comparing empty figures; `--compare` sets that compare nothing, and
 /// `--cards` for a game without deck lists, are refused rather than ignored.

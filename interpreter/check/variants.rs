@@ -374,7 +374,10 @@ fn order<'a>(
                 continue;
             }
             let help = did_you_mean(sel, variants.iter().map(|(v, _)| v.name.node.as_str())).or_else(|| {
-                Some(format!("this game's variants: {}", variants.iter().map(|(v, _)| v.name.node.as_str()).collect::<Vec<_>>().join(", ")))
+                Some(format!(
+                    "this game's variants: {}; a variant in a file of your own is loaded with `--rules FILE`",
+                    variants.iter().map(|(v, _)| v.name.node.as_str()).collect::<Vec<_>>().join(", ")
+                ))
             });
             c.error(Diag::error(span, format!("unknown variant `{sel}`")).label("no such variant").maybe_help(help));
             continue;
@@ -573,8 +576,9 @@ fn describe_step(c: &mut Checker, known: &Known, base: &[Placed], s: &StepOp) ->
 }
 
 /// A change of variant `v` to an item an earlier variant switched on changed (`changed_by`):
-/// replacing, removing or setting it would drop that change without a word, so it is an error
-/// unless `v` builds on that variant. A step changed twice keeps both changes (or fails by name);
+/// replacing, removing or setting it drops that change, which is said (a warning, which `play` and
+/// `sim` print too: some rulebooks combine two readings so, "the one named later applies") unless
+/// `v` builds on that variant. A step changed twice keeps both changes (or fails by name);
 /// an item added or changed by one variant and changed by the next is the next's to keep.
 fn lost_change<'a>(
     c: &mut Checker,
@@ -604,9 +608,9 @@ fn lost_change<'a>(
     {
         let (kind, name) = &key;
         c.error(
-            Diag::error(
+            Diag::warning(
                 span,
-                format!("`{}` changes {kind} `{name}`, which `{before}` changed before it: `{before}`'s change would be lost", v.name.node),
+                format!("`{}` changes {kind} `{name}`, which `{before}` changed before it: `{before}`'s change is lost", v.name.node),
             )
             .label(format!("this drops what `{before}` changed"))
             .help(format!(

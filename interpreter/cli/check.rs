@@ -43,7 +43,9 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         for v in b.game.variants.iter() {
             let cite = v.cite.as_ref().map(|c| format!(" ({c})")).unwrap_or_default();
             let on = if v.extends.is_empty() { String::new() } else { format!(" [on top of {}]", v.extends.join(", ")) };
-            outln!("{:width$}  {}{cite}{on}", v.name, v.title);
+            // A house rule says where it is written: a file of the player's own, or the rulebook's.
+            let house = if v.group == "house" { format!(" [house rule, {}]", b.game.location(v.span)) } else { String::new() };
+            outln!("{:width$}  {}{cite}{on}{house}", v.name, v.title);
         }
         return 0;
     };

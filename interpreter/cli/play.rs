@@ -185,6 +185,10 @@ pub fn run(project: &Project, o: &PlayOptions) -> i32 {
             return 1;
         }
     };
+    // What the rules as loaded warn of (a variant's change another drops): said before playing.
+    if !built.warnings.is_empty() {
+        errln!("{}", diag::render(&built.warnings, &loaded.files).trim_end());
+    }
     let game = &built.game;
     let players = o.players.unwrap_or(game.min_players as usize);
     if let Some(wrong) = game.wrong_player_count(players) {

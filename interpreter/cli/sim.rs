@@ -140,6 +140,12 @@ fn simulate(project: &Project, o: &Options, shard: Option<[u64; 2]>) -> i32 {
             );
             return 1;
         }
+        // What a rule set warns of (a variant's change another drops): said before playing.
+        if let Ok(b) = &l.result
+            && !b.warnings.is_empty()
+        {
+            errln!("{}", diag::render(&b.warnings, &l.files).trim_end());
+        }
         loaded.push(l);
     }
     let mut tables = Vec::new();

@@ -58,6 +58,11 @@ pub struct Tally {
     /// any, the same seeds may play otherwise on a faster or slower machine.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stopped_in_time: u64,
+    /// Each game's course in one number (its seed, every answer given, how many events it logged
+    /// and how it ended; `Played::course`), summed: two rule sets with the same sum over the same
+    /// seeds played every game alike (the report says so). 0: not known (an older run's JSON).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub courses: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -92,6 +97,7 @@ impl Tally {
     fn add(&mut self, g: &Played) {
         self.games += 1;
         self.stopped_in_time += g.stopped_in_time;
+        self.courses = self.courses.wrapping_add(g.course);
         match &g.end {
             End::Result { winners, outcome, numbers, sides } => {
                 widen(self.outcome_numbers.entry(outcome.clone()).or_default(), numbers.iter().map(|n| (*n, *n)));
@@ -128,6 +134,9 @@ impl Tally {
 
     /// Add another shard's tally of the same rule set.
     pub fn merge(&mut self, other: &Tally) {
+        // Known only while every shard that played a game knows it (an older run's JSON has none).
+        let known = |t: &Tally| t.courses != 0 || t.games == 0;
+        self.courses = if known(self) && known(other) { self.courses.wrapping_add(other.courses) } else { 0 };
         self.games += other.games;
         self.stopped_in_time += other.stopped_in_time;
         if self.seat_wins.len() < other.seat_wins.len() {
@@ -226,6 +235,22 @@ struct Played {
     stopped_in_time: u64,
     /// Each followed card (`P1: name`): whether it was played, and whether its seat won.
     cards: Vec<(String, bool, bool)>,
+    /// The game's course in one number (see `Tally::courses`).
+    course: u64,
+}
+
+/// One number mixed into another (SplitMix64's finaliser): the same numbers in the same order
+/// always give the same result, on any machine.
+fn mix(h: u64, x: u64) -> u64 {
+    let mut z = (h ^ x).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A text mixed in, byte by byte.
+fn mix_text(h: u64, t: &str) -> u64 {
+    t.bytes().fold(mix(h, t.len() as u64), |h, b| mix(h, u64::from(b)))
 }
 
 /// What a rule set is played with: the compiled game and each seat's deck list.
@@ -269,9 +294,14 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
     let setup = Setup { players, seed, decklists: table.decklists.clone() };
     let mut st = match engine.new_state(Mode::Game, setup) {
         Ok(st) => st,
-        Err(e) => return Played { seed, end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![] },
+        Err(e) => {
+            let course = mix_text(mix(0, seed), &e.message);
+            return Played { seed, end: End::Error(e.message.clone()), turns: 0, decisions: 0, stopped_in_time: 0, cards: vec![], course };
+        }
     };
     let mut bots = Bots::new(table.bots.clone(), seed).thinking_at_most(table.think);
+    // The answers given, in order (see `Tally::courses`).
+    let mut course = mix(0, seed);
     let end = loop {
         match engine.advance(&mut st) {
             Ok(Status::Decision) => {
@@ -281,6 +311,7 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
                     Ok(a) => a,
                     Err(e) => break End::Error(stopped("a bot stopped", game, &e)),
                 };
+                course = answer.0.iter().fold(mix(course, answer.0.len() as u64), |h, &i| mix(h, i as u64));
                 if let Err(e) = engine.answer(&mut st, seat, &answer) {
                     break End::Error(format!("a bot's answer was refused: {e}"));
                 }
@@ -293,7 +324,14 @@ fn play_one(engine: &Engine, table: &Table, players: usize, seed: u64) -> Played
         End::Result { winners, .. } => followed_cards(table, &st, winners),
         End::Error(_) => vec![],
     };
-    Played { seed, end, turns: u64::from(st.turns), decisions: st.decisions, stopped_in_time: bots.stopped_in_time(), cards }
+    let course = match &end {
+        End::Result { winners, outcome, .. } => {
+            let c = winners.iter().fold(mix(course, st.log.len() as u64), |h, w| mix(h, u64::from(*w)));
+            mix_text(c, outcome)
+        }
+        End::Error(e) => mix_text(mix(course, st.log.len() as u64), e),
+    };
+    Played { seed, end, turns: u64::from(st.turns), decisions: st.decisions, stopped_in_time: bots.stopped_in_time(), cards, course }
 }
 
 /// A rule error met by the bots or the tally, as the report lists it: what stopped, the message,

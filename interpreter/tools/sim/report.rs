@@ -121,6 +121,15 @@ pub fn compared_sentences(base: &Tally, other: &Tally) -> Vec<String> {
         return vec![];
     }
     let mut out = Vec::new();
+    // Every game alike: the rates cannot differ, and the bots never met what the rule set changes.
+    if base.courses != 0 && base.courses == other.courses && base.games == other.games {
+        out.push(format!(
+            "{}: every game went as {} went, seed for seed (the same answers, as many events, the same ending): \
+             these bots never met what it changes, so they cannot tell it apart (try other bots, or prove it with a scenario).",
+            capitalised(&name(other)),
+            name(base)
+        ));
+    }
     let mut say = |who: String, a: u64, b: u64| {
         let (pa, pb) = (wilson(a, na), wilson(b, nb));
         let d = difference(pa, pb);
