@@ -199,9 +199,9 @@ pub struct Obj {
     pub under: Vec<ObjId>,
     /// When it last changed place (for the timestamp order of its effects).
     pub since: u64,
-    /// Shuffled among others in a zone no player owns (a Skill check's pile): whose it is can no
-    /// longer be told by looking, so views do not say (`view::public_marks`), until it comes into
-    /// a player's zone.
+    /// Shuffled among others in a zone no player owns (cards played face down, then shuffled):
+    /// whose it is can no longer be told by looking, so views do not say (`view::public_marks`),
+    /// until it comes into a player's zone.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mixed: bool,
     /// Which contents this object has: a new number whenever anything about it changes, or about

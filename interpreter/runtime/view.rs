@@ -509,7 +509,7 @@ impl Room {
 
 /// What a seat's view shows of an object in a shared zone besides its name, public to all: whose
 /// it is, for kinds players own (kept in some per-player zone), unless it was shuffled among
-/// others since (`Obj::mixed`: a secrecy audit read who added which card to a Skill check); and
+/// others since (`Obj::mixed`: a secrecy audit read who added which card to a shuffled pile); and
 /// the objects its fields point at (`area Char: Ash Fields`, a route's planets), each named as
 /// the seat knows it.
 fn public_marks(game: &Game, st: &State, ob: &crate::state::Obj, viewer: Option<Seat>) -> (Option<String>, Vec<String>) {
