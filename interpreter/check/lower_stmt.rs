@@ -259,7 +259,7 @@ impl Checker {
                 let what = self.objects_expr(what, sc, cx);
                 let (t, tt) = self.lower_expr(target, sc, cx);
                 self.expect_ty(&tt, &Ty::Obj(None), target.span);
-                StmtKindIr::Put { what, under: *under, target: t }
+                StmtKindIr::Put { what, under: *under, target: t, script: cx.scenario }
             }
             ast::StmtKind::Turn { what, up } => StmtKindIr::Turn { what: self.objects_expr(what, sc, cx), up: *up },
             ast::StmtKind::Shuffle(z) => {

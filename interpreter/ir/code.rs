@@ -446,6 +446,8 @@ pub enum StmtKindIr {
         what: ExprIr,
         under: bool,
         target: ExprIr,
+        /// A scenario's own statement: putting nothing is an error (as `Move`'s `script`).
+        script: bool,
     },
     Turn {
         what: ExprIr,

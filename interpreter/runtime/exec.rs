@@ -107,17 +107,18 @@ impl Engine<'_> {
             StmtKindIr::Move { what, to, bottom, face, script } => {
                 let items = self.objects_of(st, env, what)?;
                 if *script && items.is_empty() {
-                    return Err(err(what.span, "this moves nothing: what it names is none (or an empty list)").with_help(
-                        "a scenario's `move` sets the table up: the object may not have been created, or the list that names it found nothing",
-                    ));
+                    return Err(super::objects::nothing_moved(what.span, "move"));
                 }
                 let zone = self.zone_value(st, env, to)?;
                 for o in items {
                     self.move_obj(st, o, zone, *bottom, *face, span)?;
                 }
             }
-            StmtKindIr::Put { what, under, target } => {
+            StmtKindIr::Put { what, under, target, script } => {
                 let items = self.objects_of(st, env, what)?;
+                if *script && items.is_empty() {
+                    return Err(super::objects::nothing_moved(what.span, "put"));
+                }
                 let t = match self.eval_in(st, env, target)? {
                     Value::Obj(t) => t,
                     other => return Err(self.evaluator(st).type_err(target.span, "an object", &other)),

@@ -314,3 +314,12 @@ impl Engine<'_> {
         Ok(())
     }
 }
+
+/// A scenario's own `move` or `put` (`verb`) of nothing: a mistake of its setup (in the rules,
+/// moving or putting none does nothing).
+pub(super) fn nothing_moved(span: Span, verb: &str) -> super::RtError {
+    let what = if verb == "move" { "moves" } else { "puts" };
+    err(span, format!("this {what} nothing: what it names is none (or an empty list)")).with_help(format!(
+        "a scenario's `{verb}` sets the table up: the object may not have been created, or the list that names it found nothing"
+    ))
+}
