@@ -539,13 +539,12 @@ pub fn menu_labels(game: &Game, st: &State, d: &crate::state::Decision) -> Vec<S
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let o = d.options.get(i).and_then(|c| if let Value::Obj(o) = c.value { Some(o) } else { None });
+            let ob = d.options.get(i).and_then(|c| if let Value::Obj(o) = c.value { st.obj(o) } else { None });
             // As the view marks it: lying in a zone no player owns, whose contents the seat sees
             // (not beneath another object, nor in a hidden pile).
-            let at = o.and_then(|o| st.obj(o)).and_then(|ob| if let crate::state::Place::Zone(z) = ob.place { Some(z) } else { None });
-            let shared = at.is_some_and(|z| z.owner.is_none() && game.zone(z.zone).is_some_and(|d| d.visibility == Visibility::Public))
-                && st.players.len() > 1;
-            let marks = match o.and_then(|o| st.obj(o)).filter(|_| shared) {
+            let public = |z: &ZoneRef| z.owner.is_none() && game.zone(z.zone).is_some_and(|d| d.visibility == Visibility::Public);
+            let shared = ob.is_some_and(|ob| matches!(&ob.place, crate::state::Place::Zone(z) if public(z))) && st.players.len() > 1;
+            let marks = match ob.filter(|_| shared) {
                 Some(ob) => {
                     let (whose, pointed) = public_marks(game, st, ob, Some(d.seat));
                     whose.into_iter().chain(pointed).collect::<Vec<_>>()
