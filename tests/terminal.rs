@@ -161,6 +161,18 @@ fn a_refusal_prompts_again_without_repeating_the_question() {
     assert_eq!(text.matches("P1 — Mark an empty square").count(), 2, "{text}");
 }
 
+/// Option `0` is refused as a number past the last is, with the range to choose from (a modder's
+/// trial read two wordings for the two mistakes).
+#[test]
+fn option_zero_is_refused_as_any_number_past_the_options() {
+    let mut child = spawn_play("tic-tac-toe", 3);
+    child.stdin.take().unwrap().write_all(b"0\n10\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("refused: there is no option 0 (choose 1 to 9)"), "{text}");
+    assert!(text.contains("refused: there is no option 10 (choose 1 to 9)"), "{text}");
+}
+
 /// Alike options say what their number is in the menu: `(copy 2 of 2)`, not a bare `(2)`.
 #[test]
 fn alike_options_say_which_copy_they_are() {

@@ -83,6 +83,10 @@ impl Human {
                                 Err(AnswerError::Rule(e)) => return Err(e),
                             }
                         }
+                        // `0` is a number, but no option's: said as a number past the last is.
+                        Ok(n) if !n.is_empty() => {
+                            outln!("refused: there is no option 0 (choose 1 to {})", d.labels().len())
+                        }
                         _ => outln!("refused: `{line}` is not an option number; type `help` for commands"),
                     }
                 }
