@@ -33,6 +33,13 @@ fn spawn_play(game: &str, seed: u64) -> std::process::Child {
         .unwrap()
 }
 
+/// What `play GAME --human 1 --seed SEED` printed for the lines typed in `input`.
+fn typed(game: &str, seed: u64, input: &[u8]) -> String {
+    let mut child = spawn_play(game, seed);
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string()
+}
+
 fn play(game: &str, seed: u64, decisions: usize, state_after: usize) -> Session {
     let mut child = spawn_play(game, seed);
     let mut stdin = child.stdin.take().unwrap();
@@ -152,10 +159,7 @@ fn every_game_speaks_the_tables_language_asks_once_and_draws_its_table() {
 /// A refused answer does not print the menu again; `options` does.
 #[test]
 fn a_refusal_prompts_again_without_repeating_the_question() {
-    let mut child = spawn_play("tic-tac-toe", 3);
-    child.stdin.take().unwrap().write_all(b"42\nhello\noptions\nquit\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = typed("tic-tac-toe", 3, b"42\nhello\noptions\nquit\n");
     assert_eq!(text.matches("refused:").count(), 2, "{text}");
     // Asked once, and once more when asked for with `options`.
     assert_eq!(text.matches("P1 — Mark an empty square").count(), 2, "{text}");
@@ -165,10 +169,7 @@ fn a_refusal_prompts_again_without_repeating_the_question() {
 /// trial read two wordings for the two mistakes).
 #[test]
 fn option_zero_is_refused_as_any_number_past_the_options() {
-    let mut child = spawn_play("tic-tac-toe", 3);
-    child.stdin.take().unwrap().write_all(b"0\n10\nquit\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = typed("tic-tac-toe", 3, b"0\n10\nquit\n");
     assert!(text.contains("refused: there is no option 0 (choose 1 to 9)"), "{text}");
     assert!(text.contains("refused: there is no option 10 (choose 1 to 9)"), "{text}");
 }

@@ -628,19 +628,6 @@ fn compile_rules_within(files: Vec<SourceFile>, inputs: &[Input], variants: &[St
     c
 }
 
-/// Diagnostics in the order of the lines they point at, file by file (the files in the order they
-/// first come, which is the order they were read): a designer reads them top to bottom, while the
-/// checker finds them pass by pass (names first, then bodies). Those of one place keep their order.
-fn in_line_order(diags: &mut [Diag]) {
-    let mut files: Vec<arbiter_syntax::span::FileId> = Vec::new();
-    for d in diags.iter() {
-        if !files.contains(&d.span.file) {
-            files.push(d.span.file);
-        }
-    }
-    diags.sort_by_key(|d| (files.iter().position(|f| *f == d.span.file), d.span.start));
-}
-
 /// The second part of `compile`: the scenarios of `inputs` lowered against the checked rules,
 /// and the outcome. `inputs` are the inputs the rules were checked with, and any files of
 /// scenarios only after them (their sources already in `c.game.files`).
@@ -648,8 +635,9 @@ pub fn add_scenarios(mut c: Checker, inputs: &[Input]) -> Result<Built, Vec<Diag
     let scenarios = with_suggestion_budget(SUGGESTION_BUDGET, || scenario::lower_scenarios(&mut c, &placed(inputs)));
     c.finish();
     let (mut errors, mut warnings): (Vec<Diag>, Vec<Diag>) = c.diags.into_iter().partition(|d| d.is_error());
-    in_line_order(&mut errors);
-    in_line_order(&mut warnings);
+    // In the order of their lines, file by file (the files in the order they were read).
+    arbiter_syntax::diag::in_line_order(&mut errors, |d| (d.span.file, d.span.start));
+    arbiter_syntax::diag::in_line_order(&mut warnings, |d| (d.span.file, d.span.start));
     if errors.is_empty() {
         Ok(Built { game: c.game, scenarios, warnings })
     } else {

@@ -1,6 +1,7 @@
 //! A human seat at the terminal: sees only its own view, picks from numbered legal options,
 //! can ask for the state or the log, and can save the game.
 
+use crate::runtime::decisions::no_such_option;
 use crate::runtime::state::{Answer, Count, Decision, State};
 use crate::runtime::{AnswerError, Engine, RtError, talk, view};
 use crate::save::Saver;
@@ -30,7 +31,7 @@ impl Human {
             Count::UpTo(k) => format!(" (choose up to {k})"),
             Count::Order => " (put all in order)".to_string(),
         };
-        let labels = arbiter_runtime::view::menu_labels(engine.game, st, d);
+        let labels = view::menu_labels(engine.game, st, d);
         // The question and its options once; after a refusal or a command, only the prompt.
         let menu = || {
             outln!("\nP{} — {}", d.seat + 1, d.prompt);
@@ -84,9 +85,7 @@ impl Human {
                             }
                         }
                         // `0` is a number, but no option's: said as a number past the last is.
-                        Ok(n) if !n.is_empty() => {
-                            outln!("refused: there is no option 0 (choose 1 to {})", d.labels().len())
-                        }
+                        Ok(n) if !n.is_empty() => outln!("refused: {}", no_such_option(0, d.offered())),
                         _ => outln!("refused: `{line}` is not an option number; type `help` for commands"),
                     }
                 }

@@ -133,10 +133,10 @@ impl Engine<'_> {
         if d.seat != seat {
             return Err(refused(format!("it is P{}'s decision, not P{}'s", d.seat + 1, seat + 1)));
         }
-        let total = d.options.len() + usize::from(d.none.is_some());
+        let total = d.offered();
         let idx = &answer.0;
         if let Some(bad) = idx.iter().find(|i| **i >= total) {
-            return Err(refused(format!("there is no option {} (choose 1 to {total})", bad + 1)));
+            return Err(refused(no_such_option(bad + 1, total)));
         }
         if idx.len() > 1 {
             let mut seen = idx.clone();
@@ -219,6 +219,11 @@ impl Engine<'_> {
 }
 
 /// An answer refused: not a legal answer, nothing changed.
+/// An option number (from 1) past the `total` a decision offers, as a seat is told.
+pub fn no_such_option(number: usize, total: usize) -> String {
+    format!("there is no option {number} (choose 1 to {total})")
+}
+
 fn refused(message: impl Into<String>) -> AnswerError {
     AnswerError::Refused(message.into())
 }

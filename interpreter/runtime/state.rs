@@ -344,6 +344,11 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// How many options it offers, the "none" option included.
+    pub fn offered(&self) -> usize {
+        self.options.len() + usize::from(self.none.is_some())
+    }
+
     /// All labels as offered, the "none" option last.
     pub fn labels(&self) -> Vec<String> {
         let mut v: Vec<String> = self.options.iter().map(|c| c.label.to_string()).collect();

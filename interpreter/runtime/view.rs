@@ -510,8 +510,8 @@ impl Room {
 /// What a seat's view shows of an object in a shared zone besides its name, public to all: whose
 /// it is, for kinds players own (kept in some per-player zone), unless it was shuffled among
 /// others since (`Obj::mixed`: a secrecy audit read who added which card to a shuffled pile); and
-/// the objects its fields point at (`area Char: Ash Fields`, a route's planets), each named as
-/// the seat knows it.
+/// the objects its fields point at (`area North`, a route's two ends), each named as the seat
+/// knows it.
 fn public_marks(game: &Game, st: &State, ob: &crate::state::Obj, viewer: Option<Seat>) -> (Option<String>, Vec<String>) {
     let kind = game.def(ob.def).map(|d| d.kind);
     let players_own = game.zones.iter().any(|z| z.per_player && (z.holds.is_none() || z.holds == kind));
@@ -529,20 +529,20 @@ fn public_marks(game: &Game, st: &State, ob: &crate::state::Obj, viewer: Option<
 }
 
 /// A decision's options as a menu shows them to the seat deciding: options alike by name are told
-/// apart by what its view shows of them where they lie in a shared zone (`Marine (P1, area Char:
-/// Ash Fields)`, `Navigation Route (a Char, b Helios)`), and those still alike by their number
-/// (`Knight (copy 2 of 2)`, where the rules' labels read `Knight (2)`).
+/// apart by what its view shows of them where they lie in a shared zone (`Pawn (P1, area North)`,
+/// `Road (a North, b South)`), and those still alike by their number (`Knight (copy 2 of 2)`,
+/// where the rules' labels read `Knight (2)`).
 pub fn menu_labels(game: &Game, st: &State, d: &crate::state::Decision) -> Vec<String> {
     let mut v = d.labels();
     let Some(plain) = &d.plain else { return v };
+    // As the view marks an object: lying in a zone no player owns, whose contents the seat sees
+    // (not beneath another object, nor in a hidden pile).
+    let public = |z: &ZoneRef| z.owner.is_none() && game.zone(z.zone).is_some_and(|d| d.visibility == Visibility::Public);
     let marked: Vec<String> = plain
         .iter()
         .enumerate()
         .map(|(i, p)| {
             let ob = d.options.get(i).and_then(|c| if let Value::Obj(o) = c.value { st.obj(o) } else { None });
-            // As the view marks it: lying in a zone no player owns, whose contents the seat sees
-            // (not beneath another object, nor in a hidden pile).
-            let public = |z: &ZoneRef| z.owner.is_none() && game.zone(z.zone).is_some_and(|d| d.visibility == Visibility::Public);
             let shared = ob.is_some_and(|ob| matches!(&ob.place, crate::state::Place::Zone(z) if public(z))) && st.players.len() > 1;
             let marks = match ob.filter(|_| shared) {
                 Some(ob) => {

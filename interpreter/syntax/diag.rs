@@ -281,6 +281,24 @@ pub fn clipped(text: &str, most: usize) -> String {
     }
 }
 
+/// Items (diagnostics, or what carries them) in the order of the places they point at: file by
+/// file, the files in the order they first come, each file's by where in it (`place` gives the
+/// file and the offset). A designer reads them top to bottom, while a checker finds them pass by
+/// pass (names first, then bodies); those of one place keep their order.
+pub fn in_line_order<T, F: PartialEq>(items: &mut [T], place: impl Fn(&T) -> (F, u32)) {
+    let mut files: Vec<F> = Vec::new();
+    for it in items.iter() {
+        let (f, _) = place(it);
+        if !files.contains(&f) {
+            files.push(f);
+        }
+    }
+    items.sort_by_key(|it| {
+        let (f, at) = place(it);
+        (files.iter().position(|x| *x == f), at)
+    });
+}
+
 /// `1 error`, `3 errors, 1 warning`
 pub fn summary(diags: &[Diag]) -> String {
     let errors = diags.iter().filter(|d| d.is_error()).count();

@@ -54,7 +54,7 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
         && first_word(here) == first_word(opened)
     {
         let head = text.get(opened..open).unwrap_or("").trim();
-        // The item's word and name: `card "Hangar Deck Crew"`.
+        // The item's word and name: `card "Some Card"`.
         let head = head.match_indices('"').nth(1).map_or(head, |(i, _)| head.get(..=i).unwrap_or(head));
         let line = line_of(text, here);
         return Diag::error(Span::new(file, here, here), format!("a `}}` is missing before line {line}"))
@@ -147,7 +147,7 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                     .label("a decimal point")
                     .help("write a whole number, or count in smaller units (millimetres, tenths) where the game needs fractions");
             }
-            // A variant's `set` of a card's printed number (`set "Viper Mk. II".attack = 5`).
+            // A variant's `set` of a card's printed number (`set "Some Card".power = 5`).
             if before == "set" && found.starts_with('"') {
                 return Diag::error(span, format!("expected a constant's name, found `{found}`"))
                     .label("here")

@@ -48,14 +48,9 @@ impl Report {
 
     /// The report ends: the diagnostics rendered in order, and how many were not shown.
     fn finish(mut self) -> Report {
-        let mut order: Vec<String> = Vec::new();
-        for (_, _, f) in &self.found {
-            if !order.contains(f) {
-                order.push(f.clone());
-            }
-        }
         let mut found = std::mem::take(&mut self.found);
-        found.sort_by_key(|(d, _, f)| (order.iter().position(|x| x == f), d.span.start));
+        // By file name: loads that read a file each give it a place of their own.
+        diag::in_line_order(&mut found, |(d, _, f)| (f.clone(), d.span.start));
         for (d, group, _) in found {
             let files = self.sources.get(group).map(Vec::as_slice).unwrap_or_default();
             self.renderer.add(&mut self.text, &d, files);
