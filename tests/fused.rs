@@ -59,7 +59,7 @@ fn fused_count_and_first_give_the_filters_values() {
         let (id, f) = g.funcs.iter().enumerate().find(|(_, f)| f.info.name == name).unwrap();
         let env = Env { slots: vec![], you: None, self_obj: None, rec: u32::MAX };
         let v = engine.evaluator(&st).call_func(u32::try_from(id).unwrap(), vec![], &env, Span::default()).unwrap();
-        (v, &f.body.kind)
+        (v, &f.body.plain().kind)
     };
     // The pile holds #0 "one", #1 "two", #2 "three", in that order.
     let pile = st.zone_contents(g, arbiter::ir::value::ZoneRef { zone: 0, owner: None }).to_vec();

@@ -340,6 +340,8 @@ impl Walk<'_> {
         if self.everything {
             return Prov::Unknown;
         }
+        // A fast form reads what its slow one does (every analysis reads the slow form).
+        let e = e.plain();
         match &e.kind {
             ExprKindIr::Lit(Value::Zone(z)) => Prov::Zone(z.zone, z.owner.map_or(ZoneOwner::Any, ZoneOwner::Seat)),
             ExprKindIr::Lit(Value::Player(s)) => Prov::Player(ZoneOwner::Seat(*s)),
@@ -418,12 +420,14 @@ impl Walk<'_> {
                 self.everything = true;
                 Prov::Unknown
             }
+            // Not met: `plain` above gave the slow form.
+            ExprKindIr::Fast(f) => self.walk(&f.slow, slots),
         }
     }
 
     /// A field or property of an object (or of a player, a definition) read.
     fn object_read(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
-        match &e.kind {
+        match &e.plain().kind {
             ExprKindIr::ObjField(x, f) => {
                 let p = self.walk(x, slots);
                 self.read_object(p);
@@ -486,7 +490,7 @@ impl Walk<'_> {
     /// A quantifier or comprehension: its items bound to its name while its condition (and
     /// value) are walked.
     fn comprehension(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
-        match &e.kind {
+        match &e.plain().kind {
             ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond, .. } => {
                 let items = self.walk_items(list, slots);
                 bind(slots, *slot, items);

@@ -744,7 +744,7 @@ impl Checker {
 /// is not evaluated then: the answer is false, not the error.)
 fn zone_guard(cond: &ExprIr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
     use arbiter_ir::operators::BinaryOperator;
-    match &cond.kind {
+    match &cond.plain().kind {
         ExprKindIr::Binary(BinaryOperator::And, l, r) => {
             let left = zone_guard(l, var);
             if left.is_empty() { zone_guard(r, var) } else { left }
@@ -756,7 +756,7 @@ fn zone_guard(cond: &ExprIr, var: Slot) -> Vec<arbiter_ir::value::ZoneRef> {
 /// `o in ZONE`, or several joined by `or`: the zones, else `None`.
 fn zones_of(cond: &ExprIr, var: Slot) -> Option<Vec<arbiter_ir::value::ZoneRef>> {
     use arbiter_ir::operators::BinaryOperator;
-    match &cond.kind {
+    match &cond.plain().kind {
         ExprKindIr::Binary(BinaryOperator::Or, l, r) => {
             let mut zones = zones_of(l, var)?;
             zones.extend(zones_of(r, var)?);

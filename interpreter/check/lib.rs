@@ -4,6 +4,7 @@
 mod call_reads;
 pub mod decks;
 mod declare;
+pub mod fast;
 pub mod fold;
 mod hooks;
 pub mod inline;
@@ -78,6 +79,9 @@ pub struct Checker {
     pub loose_words: Vec<(Sym, Span)>,
     /// How deep lowering has recursed (expressions and blocks; see `Checker::deeper`).
     depth: u32,
+    /// Whether the compiled rules get the fast tier's forms (`fast::fasten`): not when they are
+    /// only checked, never played (`arbiter check`).
+    pub fast_forms: bool,
 }
 
 /// An item with the role of the file it came from.
@@ -182,6 +186,7 @@ impl Checker {
             derived: Default::default(),
             call_reads: Default::default(),
             always_reads: Vec::new(),
+            fastened: (0, 0),
             builtin_events: BuiltinEvents::default(),
         };
         Checker {
@@ -203,6 +208,7 @@ impl Checker {
             declared: Default::default(),
             loose_words: vec![],
             depth: 0,
+            fast_forms: true,
         }
     }
 
@@ -512,6 +518,10 @@ impl Checker {
             self.mark_remembered();
         }
         self.game.always_reads = call_reads::always_reads(&self.game);
+        // Last, after every analysis (which reads the slow forms): the fast tier's forms.
+        if self.fast_forms {
+            fast::fasten(&mut self.game);
+        }
     }
 
     /// Mark the functions worth remembering: those that walk lists or zones, or call one that
@@ -590,11 +600,17 @@ fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
 /// scenarios come last and change nothing the rules were checked with, so scenario files that
 /// hold only scenarios can be added to a copy of it (`add_scenarios`).
 pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
-    with_suggestion_budget(SUGGESTION_BUDGET, || compile_rules_within(files, inputs, variants))
+    compile_rules_with(files, inputs, variants, true)
 }
 
-fn compile_rules_within(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
+/// `compile_rules`, with the fast tier's forms or without (rules only checked, never played).
+pub fn compile_rules_with(files: Vec<SourceFile>, inputs: &[Input], variants: &[String], fast_forms: bool) -> Checker {
+    with_suggestion_budget(SUGGESTION_BUDGET, || compile_rules_within(files, inputs, variants, fast_forms))
+}
+
+fn compile_rules_within(files: Vec<SourceFile>, inputs: &[Input], variants: &[String], fast_forms: bool) -> Checker {
     let mut c = Checker::new(files);
+    c.fast_forms = fast_forms;
     let placed = placed(inputs);
     let games: Vec<&Spanned<Item>> = placed.iter().filter(|p| matches!(p.item.node, Item::Game(_))).map(|p| &*p.item).collect();
     match games.as_slice() {

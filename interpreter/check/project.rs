@@ -1,7 +1,7 @@
 //! Finding and loading files: the standard library, a game's rulebook, variants and cards, and
 //! any extra files (a designer's new cards, scenarios).
 
-use super::{Built, Checker, Input, Role, add_scenarios, compile, compile_rules};
+use super::{Built, Checker, Input, Role, add_scenarios, compile_rules_with};
 use arbiter_syntax::ast::{File, Item};
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::source_map::SourceMap;
@@ -26,6 +26,9 @@ pub struct Project {
     /// Texts that stand in for files on disk, by canonical path: an editor's unsaved buffers
     /// (`arbiter lsp`). Shared by clones of the project.
     open: Arc<Mutex<HashMap<PathBuf, String>>>,
+    /// Whether the games it compiles get the fast tier's forms (`fast::fasten`): not for a
+    /// project that only checks (`checking`).
+    fast_forms: bool,
 }
 
 /// What to do about a file that is not UTF-8 text.
@@ -94,7 +97,13 @@ pub struct Loaded {
 impl Project {
     /// The project at `root`, with no files of the user's own.
     pub fn at(root: impl Into<PathBuf>) -> Project {
-        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()), open: Arc::default() }
+        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()), open: Arc::default(), fast_forms: true }
+    }
+
+    /// The same project (sharing its files), compiling games that are only checked, never played:
+    /// without the fast tier's forms, which change nothing but the speed of play.
+    pub fn checking(&self) -> Project {
+        Project { fast_forms: false, ..self.clone() }
     }
 
     /// Every file the project has read, by id.
@@ -285,7 +294,7 @@ impl Project {
         match self.read(game, extra) {
             Err((files, diags)) => Loaded { files, result: Err(diags) },
             Ok(read) => {
-                let result = compile(read.files.clone(), &read.inputs, variants);
+                let result = add_scenarios(compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms), &read.inputs);
                 Loaded { files: read.files, result }
             }
         }
@@ -297,7 +306,7 @@ impl Project {
         match self.read(game, extra) {
             Err((files, diags)) => (Loaded { files, result: Err(diags) }, None),
             Ok(read) => {
-                let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+                let rules = compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms);
                 let result = add_scenarios(rules.clone(), &read.inputs);
                 let loaded = Loaded { files: read.files.clone(), result };
                 (loaded, Some(Base::new(read, variants, rules)))
@@ -308,7 +317,7 @@ impl Project {
     /// The game compiled up to its scenarios, as `load_base` keeps it.
     pub fn compile_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Option<Base> {
         let read = self.read(game, extra).ok()?;
-        let rules = compile_rules(read.files.clone(), &read.inputs, variants);
+        let rules = compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms);
         Some(Base::new(read, variants, rules))
     }
 

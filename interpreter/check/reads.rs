@@ -62,7 +62,8 @@ impl Found {
         if self.everything {
             return;
         }
-        match &e.kind {
+        // A fast form reads what its slow one does.
+        match &e.plain().kind {
             ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::You | ExprKindIr::SelfObj | ExprKindIr::Local(_) => {}
             ExprKindIr::Global(g) => self.global(*g),
             ExprKindIr::Str(pieces) => {
@@ -129,7 +130,7 @@ impl Found {
 
 /// The object itself, or one it lies under.
 fn in_pile(e: &ExprIr, pile: &[Slot]) -> bool {
-    match &e.kind {
+    match &e.plain().kind {
         ExprKindIr::Local(s) => pile.contains(s),
         ExprKindIr::ObjProp(x, ObjProp::Above | ObjProp::Top) => in_pile(x, pile),
         _ => false,

@@ -128,6 +128,9 @@ pub enum ExprKindIr {
         cond: Option<Box<ExprIr>>,
     },
     List(Vec<ExprIr>),
+    /// An expression with a fast form as well (see `fast::FastExpr`): made when the rules are
+    /// checked, after every analysis; it reads as its slow form (`ExprIr::plain`).
+    Fast(Box<crate::fast::FastExpr>),
 }
 
 /// A walk whose condition begins with the test `x.f == v` (`x` the item; `f` a field, or the
@@ -179,7 +182,7 @@ impl Lookup {
 /// The key `e` reads of the item in `slot`: `x.f`, `x.owner` or `x.controller`.
 fn key_read(slot: Slot, e: &ExprIr) -> Option<LookupKey> {
     let of_item = |x: &ExprIr| matches!(x.kind, ExprKindIr::Local(s) if s == slot);
-    match &e.kind {
+    match &e.plain().kind {
         ExprKindIr::ObjField(x, f) if of_item(x) => Some(LookupKey::Field(*f)),
         ExprKindIr::ObjProp(x, ObjProp::Owner) if of_item(x) => Some(LookupKey::Owner),
         ExprKindIr::ObjProp(x, ObjProp::Controller) if of_item(x) => Some(LookupKey::Controller),
@@ -189,12 +192,12 @@ fn key_read(slot: Slot, e: &ExprIr) -> Option<LookupKey> {
 
 /// The two sides of the first test of a condition `a == b and ..`.
 fn first_test(cond: &ExprIr) -> Option<(&ExprIr, &ExprIr)> {
-    let mut first = cond;
+    let mut first = cond.plain();
     while let ExprKindIr::Binary(BinaryOperator::And, l, _) = &first.kind {
-        first = l;
+        first = l.plain();
     }
     match &first.kind {
-        ExprKindIr::Binary(BinaryOperator::Eq, l, r) => Some((l, r)),
+        ExprKindIr::Binary(BinaryOperator::Eq, l, r) => Some((l.plain(), r.plain())),
         _ => None,
     }
 }
@@ -202,6 +205,10 @@ fn first_test(cond: &ExprIr) -> Option<(&ExprIr, &ExprIr)> {
 impl ExprIr {
     /// Whether `f` holds for this expression or any expression inside it.
     pub fn any(&self, f: &mut impl FnMut(&ExprIr) -> bool) -> bool {
+        // A fast form reads as its slow one, which is all `f` sees.
+        if let ExprKindIr::Fast(x) = &self.kind {
+            return x.slow.any(f);
+        }
         if f(self) {
             return true;
         }
@@ -237,6 +244,7 @@ impl ExprIr {
             | ExprKindIr::CountWhere { list, cond, .. }
             | ExprKindIr::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
             ExprKindIr::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
+            ExprKindIr::Fast(x) => x.slow.any(f),
         }
     }
 
@@ -250,6 +258,12 @@ impl ExprIr {
     /// Replace each expression for which `f` gives a replacement, looking inside those it
     /// leaves (a replacement is not looked into).
     pub fn replace_each(&mut self, f: &mut impl FnMut(&ExprIr) -> Option<ExprIr>) {
+        // A fast form is dropped for its slow one, which is what is changed: the fast form read
+        // the slots and values the change replaces (it is made again when the rules are checked).
+        if let ExprKindIr::Fast(x) = &mut self.kind {
+            let slow = std::mem::replace(&mut x.slow, ExprIr { kind: ExprKindIr::Lit(Value::None), span: Span::default() });
+            *self = slow;
+        }
         if let Some(new) = f(self) {
             *self = new;
             return;
@@ -310,6 +324,7 @@ impl ExprIr {
                     each(c);
                 }
             }
+            ExprKindIr::Fast(_) => {}
         }
     }
 }

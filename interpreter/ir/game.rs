@@ -241,6 +241,9 @@ pub struct Game {
     /// unchanged (`check::call_reads::always_reads`); `None`: it always runs.
     pub always_reads: Vec<Option<Box<crate::CallDeps>>>,
     pub builtin_events: BuiltinEvents,
+    /// How many functions and blocks have been given their fast forms (`check::fast`): those
+    /// after are new since (a scenario file's).
+    pub fastened: (usize, usize),
 }
 
 /// See `Game::derived`.

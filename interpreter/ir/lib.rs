@@ -7,6 +7,7 @@ pub mod builtins;
 pub mod call_reads;
 pub mod code;
 pub mod display;
+pub mod fast;
 pub mod game;
 pub mod ids;
 pub mod operators;

@@ -44,6 +44,8 @@ pub struct Engine<'g> {
     /// Who watches this engine run (`with_tracer`): none in a game, which then pays nothing for
     /// scenarios' records, explanations or profiles.
     tracer: Option<&'g dyn Tracer>,
+    /// Whether evaluations try expressions' fast forms (the tracer's word, else on).
+    fast_tier: super::fast::FastTier,
     /// Where random results come from (`with_random`): the state's seeded generator unless a
     /// scenario scripts them.
     random: &'g dyn RandomSource,
@@ -65,6 +67,7 @@ impl<'g> Engine<'g> {
             pool: Default::default(),
             set_names: Default::default(),
             tracer: None,
+            fast_tier: super::fast::FastTier::On,
             random: &SeededRandom,
         }
     }
@@ -73,7 +76,14 @@ impl<'g> Engine<'g> {
     /// causes, a profile, a forgetful engine.
     pub fn with_tracer(mut self, tracer: &'g dyn Tracer) -> Self {
         self.tracer = Some(tracer);
+        self.fast_tier = tracer.fast_tier();
         self
+    }
+
+    /// With the fast tier checked (`Tracer::fast_tier`): how many fast answers were found the
+    /// same as the walker's so far.
+    pub fn fast_agreed(&self) -> u64 {
+        self.pool.borrow().fast_agreed
     }
 
     /// An engine that draws its random results from `random` (a scenario's script).
@@ -98,7 +108,7 @@ impl<'g> Engine<'g> {
         'g: 's,
     {
         let counting = self.tracer.filter(|t| t.counts_steps());
-        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
+        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting).with_fast_tier(self.fast_tier);
         // A tracer that must see every call has each one walked (a remembered one would not be).
         if self.tracer.is_some_and(|t| t.walks_every_call()) { evaluator.forgetful() } else { evaluator }
     }

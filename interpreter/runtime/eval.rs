@@ -20,7 +20,7 @@ use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
 pub struct Evaluator<'a> {
     pub game: &'a Game,
     pub state: &'a State,
-    depth: Cell<u32>,
+    pub(super) depth: Cell<u32>,
     pub(super) steps: Cell<u64>,
     /// Reusable buffers and what evaluations worked out (see `Scratch`): the engine's, shared by
     /// every evaluation it makes, or this evaluation's own.
@@ -32,11 +32,13 @@ pub struct Evaluator<'a> {
     /// read little are remembered under that object's number (see `Memo`).
     pub(super) kept: bool,
     /// The engine's tracer, when it counts where the steps go by routine (a profile).
-    counting: Option<&'a dyn super::trace::Tracer>,
+    pub(super) counting: Option<&'a dyn super::trace::Tracer>,
+    /// Whether expressions with a fast form try it first (`runtime::fast`).
+    pub(super) fast_tier: super::fast::FastTier,
     /// How many calls of functions that read objects the checker cannot place
     /// (`CallDeps::seen`) are being worked out, one inside another: while any is, each object
     /// whose facts are read, or which is passed to a function, goes into `Scratch::seen` (`saw`).
-    recording: Cell<u32>,
+    pub(super) recording: Cell<u32>,
 }
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
@@ -65,6 +67,8 @@ pub struct Scratch {
     seats: Vec<(usize, u128, Option<Seat>, Value)>,
     /// The objects the calls being recorded have read so far (see `Evaluator::recording`).
     seen: Vec<ObjId>,
+    /// With the fast tier checked: how many fast answers were found the same as the walker's.
+    pub(super) fast_agreed: u64,
 }
 
 impl Scratch {
@@ -128,6 +132,7 @@ impl<'a> Evaluator<'a> {
             memo_key,
             kept,
             counting: None,
+            fast_tier: super::fast::FastTier::On,
             recording: Cell::new(0),
         }
     }
@@ -194,6 +199,13 @@ impl<'a> Evaluator<'a> {
         self
     }
 
+    /// Use the fast tier as `tier` says (see `Tracer::fast_tier`).
+    #[inline]
+    pub fn with_fast_tier(mut self, tier: super::fast::FastTier) -> Self {
+        self.fast_tier = tier;
+        self
+    }
+
     /// Run `f` as the routine `what name`, its steps counted when a tracer counts them.
     pub(super) fn as_routine<T>(&self, what: &str, name: &str, f: impl FnOnce() -> T) -> T {
         let Some(t) = self.counting else { return f() };
@@ -236,6 +248,8 @@ impl<'a> Evaluator<'a> {
             ExprKindIr::Lit(v) => Ok(v.clone()),
             ExprKindIr::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
             ExprKindIr::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            // A fast form counts the steps of the expression it stands for, and none of its own.
+            ExprKindIr::Fast(f) => self.fast(f, env),
             _ => self.eval_step(e, env),
         }
     }
@@ -366,6 +380,7 @@ impl<'a> Evaluator<'a> {
             ExprKindIr::FirstWhere { slot, list, cond, by } => self.eval_first_where(*slot, list, cond, *by, env),
             ExprKindIr::Map { slot, list, expr, cond } => self.eval_map(*slot, list, expr, cond.as_deref(), env, e.span),
             ExprKindIr::List(items) => self.eval_list(items, env, e.span),
+            ExprKindIr::Fast(f) => self.fast(f, env),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod decks;
 pub mod engine;
 pub mod eval;
 pub mod exec;
+pub mod fast;
 pub mod geometry;
 pub mod invariants;
 pub mod items;

@@ -273,7 +273,7 @@ impl<'a> Evaluator<'a> {
 
 /// The printed value of the field `f` (at `idx` in its kind): the object's override, else the
 /// definition's value, else the kind's default.
-fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, f: Sym, idx: usize) -> Value {
+pub(super) fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, f: Sym, idx: usize) -> Value {
     if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
         return v.clone();
     }

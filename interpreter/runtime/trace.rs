@@ -30,6 +30,12 @@ pub trait Tracer {
         false
     }
 
+    /// Whether evaluations try expressions' fast forms first (`runtime::fast`): on, except where
+    /// a test switches the tier off or checks it against the walker.
+    fn fast_tier(&self) -> super::fast::FastTier {
+        super::fast::FastTier::On
+    }
+
     /// Whether evaluations report the routines they run (`routine_entered`, `routine_left`,
     /// `steps`); an inlined call is then made as written, so that it counts as a routine.
     fn counts_steps(&self) -> bool {

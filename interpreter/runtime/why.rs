@@ -47,7 +47,7 @@ fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &ExprIr,
         Ok(v) => value_text(evaluator, &v),
         Err(err) => format!("an error ({})", err.message),
     };
-    match &e.kind {
+    match &e.plain().kind {
         ExprKindIr::Binary(op @ (BinaryOperator::And | BinaryOperator::Or), l, r) if depth < 6 => {
             describe_into(evaluator, env, l, out, depth + 1);
             let left = evaluator.truth(l, env).unwrap_or(false);

@@ -478,7 +478,7 @@ fn expect_options(
 /// For a failed comparison, show what each side was.
 fn explain_false(engine: &Engine, st: &State, cond: &ExprIr, text: &str) -> String {
     let evaluator = Evaluator::new(engine.game, st);
-    if let ExprKindIr::Binary(op, l, r) = &cond.kind
+    if let ExprKindIr::Binary(op, l, r) = &cond.plain().kind
         && op.is_comparison()
     {
         let lv = eval0(engine, st, l).map(|v| evaluator.label_clipped(&v, SHOWN_VALUE)).unwrap_or_else(|f| f.message);
