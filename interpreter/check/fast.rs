@@ -170,63 +170,10 @@ fn wrap(e: &mut ExprIr, calls: &Cover, least: u32) -> bool {
     true
 }
 
-/// Look inside `e` for expressions to give fast forms, leaving `e` itself as it is. A walk's
-/// list stays the walker's (it may join two lists with `+`, or be looked up by a key).
+/// Look inside `e` for expressions to give fast forms, leaving `e` itself as it is.
 fn fasten_inside(e: &mut ExprIr, calls: &Cover) -> bool {
     let mut changed = false;
-    let mut each = |x: &mut ExprIr| changed |= fasten_expr(x, calls);
-    match &mut e.kind {
-        ExprKindIr::Lit(_)
-        | ExprKindIr::Local(_)
-        | ExprKindIr::Global(_)
-        | ExprKindIr::Const(_)
-        | ExprKindIr::You
-        | ExprKindIr::SelfObj
-        | ExprKindIr::ProcRef(_)
-        | ExprKindIr::Lambda(_)
-        | ExprKindIr::Fast(_) => {}
-        ExprKindIr::Str(pieces) => pieces.iter_mut().for_each(|p| {
-            if let TextPiece::Expr(x) = p {
-                each(x)
-            }
-        }),
-        ExprKindIr::PlayerField(b, _)
-        | ExprKindIr::PlayerZone(b, _)
-        | ExprKindIr::ObjField(b, _)
-        | ExprKindIr::ObjProp(b, _)
-        | ExprKindIr::DefField(b, _)
-        | ExprKindIr::ZoneOwner(b)
-        | ExprKindIr::AbilityLabel(b)
-        | ExprKindIr::AbilitySource(b)
-        | ExprKindIr::Dynamic(b, _)
-        | ExprKindIr::Unary(_, b) => each(b),
-        ExprKindIr::Call(_, args)
-        | ExprKindIr::Check(_, args)
-        | ExprKindIr::CanProc(_, args)
-        | ExprKindIr::Builtin(_, args)
-        | ExprKindIr::List(args) => args.iter_mut().for_each(each),
-        // An inlined body reads its arguments in place; it is covered whole or not at all.
-        ExprKindIr::Inline { args, .. } => args.iter_mut().for_each(each),
-        ExprKindIr::Binary(_, l, r) => {
-            each(l);
-            each(r);
-        }
-        ExprKindIr::If(c, t, o) => {
-            each(c);
-            each(t);
-            each(o);
-        }
-        ExprKindIr::Quant { cond, .. }
-        | ExprKindIr::Filter { cond, .. }
-        | ExprKindIr::CountWhere { cond, .. }
-        | ExprKindIr::FirstWhere { cond, .. } => each(cond),
-        ExprKindIr::Map { expr, cond, .. } => {
-            each(expr);
-            if let Some(c) = cond {
-                each(c);
-            }
-        }
-    }
+    e.children_mut(&mut |x: &mut ExprIr| changed |= fasten_expr(x, calls));
     changed
 }
 

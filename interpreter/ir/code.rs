@@ -268,7 +268,12 @@ impl ExprIr {
             *self = new;
             return;
         }
-        let mut each = |x: &mut ExprIr| x.replace_each(f);
+        self.children_mut(&mut |x: &mut ExprIr| x.replace_each(f));
+    }
+
+    /// `each` of every expression directly inside this one, in the order they are evaluated (a
+    /// fast form's: none; see `plain`).
+    pub fn children_mut(&mut self, each: &mut impl FnMut(&mut ExprIr)) {
         match &mut self.kind {
             ExprKindIr::Lit(_)
             | ExprKindIr::Local(_)
@@ -298,7 +303,7 @@ impl ExprIr {
             | ExprKindIr::Builtin(_, args)
             | ExprKindIr::List(args) => args.iter_mut().for_each(each),
             ExprKindIr::Inline { args, body, .. } => {
-                args.iter_mut().for_each(&mut each);
+                args.iter_mut().for_each(&mut *each);
                 each(body);
             }
             ExprKindIr::Binary(_, l, r) => {

@@ -79,7 +79,7 @@ impl<'a> Evaluator<'a> {
     /// order, with the same step for the `+` and the same size and memory budgets, as the joined
     /// list.
     pub fn items_of(&self, e: &ExprIr, env: &mut Env) -> RtResult<Items<'a>> {
-        if let ExprKindIr::Binary(BinaryOperator::Add, l, r) = &e.kind {
+        if let ExprKindIr::Binary(BinaryOperator::Add, l, r) = &e.plain().kind {
             return self.step(e, |evaluator| evaluator.joined(l, r, env, e.span));
         }
         let v = self.eval(e, env)?;

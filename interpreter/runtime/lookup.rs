@@ -47,7 +47,7 @@ impl<'a> Evaluator<'a> {
     #[inline]
     pub(super) fn walked(&self, list: &ExprIr, cond: &ExprIr, slot: Slot, by: Option<Lookup>, env: &mut Env) -> super::RtResult<Items<'a>> {
         match by {
-            Some(by) if self.kept && !matches!(list.kind, ExprKindIr::Binary(..)) => {
+            Some(by) if self.kept && !matches!(list.plain().kind, ExprKindIr::Binary(..)) => {
                 let v = self.eval(list, env)?;
                 if let Value::Zone(z) = v
                     && let Some(objs) = self.one_zone(z)
