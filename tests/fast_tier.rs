@@ -65,7 +65,8 @@ fn the_board_game_and_starcraft_play_alike_with_the_fast_tier_on_off_and_checked
 }
 
 /// A game whose first turn works out `expr` (a `let`), with a zone of three chips numbered 1 to
-/// 3, a global `zero` of 0 and a constant list `big` of 3,000 numbers.
+/// 3, a global `zero` of 0, a constant list `big` of 3,000 numbers, and two recursive functions
+/// that read a global (so no evaluation remembers them, and fast forms call them).
 fn erring(expr: &str) -> String {
     format!(
         r#"game erring {{
@@ -83,6 +84,8 @@ global {{
 const big: list int = range(1, 3000)
 chip "Chip" {{}}
 func at(i: int) = nth(pile, i).n
+func down(n: int) = if n <= zero then 0 else down(n - 1) + 1
+func fib(n: int) = if n < 2 + zero then n else fib(n - 1) + fib(n - 2)
 proc setup.game() {{
   for k in [1, 2, 3] {{
     let c = create "Chip" in pile owned by first(players())
@@ -119,8 +122,11 @@ fn where_the_walker_errs_inside_a_fast_form_the_error_is_the_walkers() {
         ("at(1) * 9223372036854775807 + at(2)", "number overflow", "at(1) * 9223372036854775807"),
         ("at(7) + at(1)", "cannot read `n` of none", "nth(pile, i)"),
         ("at(1) - nth(big, 5000)", "expected a number, found none", "nth(big, 5000)"),
-        // The step budget, run out in a walk inside a walk (3,000 × 3,000 steps).
+        // The step budget, run out in a walk inside a walk (3,000 × 3,000 steps), and in calls.
         ("count([i in big where any j in big where i + j == 0])", "step budget exceeded", ""),
+        ("fib(40)", "step budget exceeded", ""),
+        // The depth budget, run out in calls a fast form makes.
+        ("down(250) + at(1)", "call depth budget exceeded", "down(n - 1)"),
     ] {
         let text = erring(expr);
         let on = error_with(&text, FastTier::On);
@@ -139,6 +145,7 @@ fn the_fast_tier_answers_where_it_covers_and_counts_the_walkers_steps() {
         "count([c in pile where c.n >= 2])",
         "if at(2) > 1 then at(1) else 0 - at(2)",
         "first([c in pile where c.n * 2 == 4])",
+        "down(150) + fib(12) + at(1)",
     ] {
         let text = erring(expr).replace("  end draw \"done\"", "  end draw \"done {x}\"");
         let b = common::game_text("answering.arb", &text);
@@ -148,4 +155,25 @@ fn the_fast_tier_answers_where_it_covers_and_counts_the_walkers_steps() {
         assert!(engine.fast_agreed() >= 1, "`{expr}`: no fast answer was compared");
         assert!(st.log.len() > 1, "`{expr}`: the game ended");
     }
+}
+
+#[test]
+fn calls_the_fast_tier_makes_have_the_stack_the_walkers_have() {
+    // 199 calls deep, on a thread with a small stack (without the room each call makes, as the
+    // walker's do, this overflows it).
+    let text = erring("down(199) + at(1)").replace("  end draw \"done\"", "  end draw \"done {x}\"");
+    let ended = std::thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(move || {
+            let b = common::game_text("deep.arb", &text);
+            let t = Tier(FastTier::Checked);
+            let engine = Engine::new(&b.game).with_tracer(&t);
+            let st = common::played_out(&engine);
+            (engine.fast_agreed(), st.log.iter().any(|e| format!("{e:?}").contains("done 201")))
+        })
+        .expect("a thread")
+        .join()
+        .expect("the game ends");
+    assert!(ended.0 >= 1, "no fast answer was compared");
+    assert!(ended.1, "the game ended with `done 201`");
 }

@@ -100,20 +100,7 @@ pub(super) fn call_reads(game: &Game) -> Vec<CallReads> {
     // our own: a chain of functions each calling the next, thousands long, overflowed the
     // thread's stack when this recursed), so that summing it up looks its callees up. A callee
     // still being worked on is on a cycle: recursion reads everything, in whatever order.
-    let callees: Vec<Vec<usize>> = game
-        .funcs
-        .iter()
-        .map(|func| {
-            let mut out = Vec::new();
-            func.body.any(&mut |e| {
-                if let ExprKindIr::Call(g, _) = &e.kind {
-                    out.push(*g as usize);
-                }
-                false
-            });
-            out
-        })
-        .collect();
+    let callees: Vec<Vec<usize>> = game.funcs.iter().map(|func| func.body.callees().into_iter().map(|g| g as usize).collect()).collect();
     for root in 0..game.funcs.len() {
         if !matches!(done.get(root), Some(State::Unknown)) {
             continue;

@@ -86,20 +86,7 @@ impl Cover {
         // then is covered in the end unless a function it calls is not.
         let mut cover = Cover { calls: game.funcs.iter().map(|f| !f.remember).collect(), plain };
         cover.calls = game.funcs.iter().zip(&cover.calls).map(|(f, &c)| c && compile(&f.body, &cover).is_some()).collect();
-        let callees: Vec<Vec<FuncId>> = game
-            .funcs
-            .iter()
-            .map(|f| {
-                let mut out = Vec::new();
-                f.body.any(&mut |x| {
-                    if let ExprKindIr::Call(g, _) = x.kind {
-                        out.push(g);
-                    }
-                    false
-                });
-                out
-            })
-            .collect();
+        let callees: Vec<Vec<FuncId>> = game.funcs.iter().map(|f| f.body.callees()).collect();
         loop {
             let now: Vec<bool> = cover.calls.iter().zip(&callees).map(|(&c, gs)| c && gs.iter().all(|g| cover.may_call(*g))).collect();
             if now == cover.calls {

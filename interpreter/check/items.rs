@@ -762,7 +762,7 @@ fn zones_of(cond: &ExprIr, var: Slot) -> Option<Vec<arbiter_ir::value::ZoneRef>>
             zones.extend(zones_of(r, var)?);
             Some(zones)
         }
-        ExprKindIr::Binary(BinaryOperator::In, l, r) => match (&l.kind, &r.kind) {
+        ExprKindIr::Binary(BinaryOperator::In, l, r) => match (&l.plain().kind, &r.plain().kind) {
             (ExprKindIr::Local(s), ExprKindIr::Lit(arbiter_ir::value::Value::Zone(z))) if *s == var => Some(vec![*z]),
             // `o.top in ZONE`: the pile `o` is in lies in the zone, which is where `zone_of`
             // places `o` too.

@@ -248,6 +248,18 @@ impl ExprIr {
         }
     }
 
+    /// The functions this expression calls (not inlined), each time it calls one.
+    pub fn callees(&self) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        self.any(&mut |e| {
+            if let ExprKindIr::Call(g, _) = e.kind {
+                out.push(g);
+            }
+            false
+        });
+        out
+    }
+
     /// A local, literal, constant or global: reading one never fails, changes nothing and takes
     /// no evaluation step, so it may be read in place, whenever its value is wanted.
     #[inline(always)]

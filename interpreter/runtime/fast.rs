@@ -262,8 +262,13 @@ impl Evaluator<'_> {
                     }
                     slots.resize(usize::from(f.slots).max(slots.len()), Value::None);
                     let mut callee = Env { slots, you: env.you, self_obj: env.self_obj, rec: NO_CALL };
-                    let (v, s) = self.run_code(&body.code, &mut callee, before + steps, calls + 1)?;
+                    // Calls nest without a bound but the depth budget's: each makes sure the
+                    // thread's stack has room, as the walker's calls do (`Evaluator::nested`).
+                    let found = stacker::maybe_grow(256 * 1024, 2 * 1024 * 1024, || {
+                        self.run_code(&body.code, &mut callee, before + steps, calls + 1)
+                    });
                     self.give(callee.slots);
+                    let (v, s) = found?;
                     steps += s;
                     reg!(*first) = v;
                 }

@@ -60,7 +60,7 @@ fn describe_into(evaluator: &Evaluator, env: &mut super::state::Env, e: &ExprIr,
         ExprKindIr::Unary(UnaryOperator::Not, x) if depth < 6 => describe_into(evaluator, env, x, out, depth + 1),
         ExprKindIr::Binary(op, l, r) if op.is_comparison() => {
             for side in [l, r] {
-                if !matches!(side.kind, ExprKindIr::Lit(_) | ExprKindIr::Const(_)) {
+                if !matches!(side.plain().kind, ExprKindIr::Lit(_) | ExprKindIr::Const(_)) {
                     out.push(format!("`{}` is {}", source(evaluator.game, side), shown(evaluator, env, side)));
                 }
             }
