@@ -9,9 +9,8 @@
 mod common;
 
 use arbiter::runtime::Engine;
-use arbiter::runtime::fast::FastTier;
 use arbiter::runtime::state::State;
-use arbiter::runtime::trace::Tracer;
+use arbiter::runtime::trace::{FastTier, Tracer};
 
 /// A tracer that only sets the tier.
 struct Tier(FastTier);

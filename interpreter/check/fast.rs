@@ -9,7 +9,7 @@
 //! be). Nothing here changes what a game does: the forms are made the same way whatever runs them.
 
 use arbiter_ir::builtins::Builtin;
-use arbiter_ir::fast::{Code, FastExpr, Fx, Items, Leaf, Op, REGISTERS, Reg, Scalar, WALKS, Walk};
+use arbiter_ir::fast::{Code, Fx, Items, Leaf, Op, REGISTERS, Reg, Scalar, WALKS, Walk};
 use arbiter_ir::operators::{BinaryOperator, UnaryOperator};
 use arbiter_ir::*;
 use std::sync::Arc;

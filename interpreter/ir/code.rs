@@ -11,35 +11,7 @@ pub struct ExprIr {
     pub span: Span,
 }
 
-/// Object properties every object has, whatever its kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ObjProp {
-    Owner,
-    Controller,
-    Zone,
-    FaceUp,
-    Name,
-    Def,
-    Under,
-    Above,
-    Top,
-    Id,
-}
-
-impl ObjProp {
-    pub const ALL: [(&'static str, ObjProp); 10] = [
-        ("owner", ObjProp::Owner),
-        ("controller", ObjProp::Controller),
-        ("zone", ObjProp::Zone),
-        ("face_up", ObjProp::FaceUp),
-        ("name", ObjProp::Name),
-        ("def", ObjProp::Def),
-        ("under", ObjProp::Under),
-        ("above", ObjProp::Above),
-        ("top", ObjProp::Top),
-        ("id", ObjProp::Id),
-    ];
-}
+pub use crate::operators::ObjProp;
 
 #[derive(Debug, Clone)]
 pub enum TextPiece {
@@ -48,6 +20,14 @@ pub enum TextPiece {
 }
 
 pub type TextExpr = Vec<TextPiece>;
+
+/// An expression with its fast form: `code` is tried first, `slow` is what it was lowered to
+/// (and what every analysis of the rules reads: `ExprIr::plain`).
+#[derive(Debug, Clone)]
+pub struct FastExpr {
+    pub code: crate::fast::Code,
+    pub slow: ExprIr,
+}
 
 /// A separate one-byte tag (not one packed into a literal's value): telling the kinds apart is
 /// then a single load, and the evaluator does it at every node (measured: 7% fewer instructions
@@ -128,9 +108,9 @@ pub enum ExprKindIr {
         cond: Option<Box<ExprIr>>,
     },
     List(Vec<ExprIr>),
-    /// An expression with a fast form as well (see `fast::FastExpr`): made when the rules are
+    /// An expression with a fast form as well (see `FastExpr`): made when the rules are
     /// checked, after every analysis; it reads as its slow form (`ExprIr::plain`).
-    Fast(Box<crate::fast::FastExpr>),
+    Fast(Box<FastExpr>),
 }
 
 /// A walk whose condition begins with the test `x.f == v` (`x` the item; `f` a field, or the
@@ -515,4 +495,16 @@ pub enum StmtKindIr {
     Conceal(ExprIr),
     /// The ability, and the player who uses it (default: its object's controller).
     Use(ExprIr, Option<ExprIr>),
+}
+
+impl ExprIr {
+    /// The expression as the checker lowered it: a fast form's slow one (see `FastExpr`).
+    /// Everything that reads the rules' code reads this.
+    #[inline(always)]
+    pub fn plain(&self) -> &ExprIr {
+        match &self.kind {
+            ExprKindIr::Fast(f) => &f.slow,
+            _ => self,
+        }
+    }
 }

@@ -9,18 +9,9 @@
 //! walker's steps node for node: the budgets, the logs and every step count are the same with the
 //! tier on or off (`tests/fast_tier.rs` plays every rulebook both ways).
 
-use crate::code::{ExprIr, ObjProp};
 use crate::ids::{DefId, FuncId, Slot, Sym, ZoneId};
-use crate::operators::BinaryOperator;
+use crate::operators::{BinaryOperator, ObjProp};
 use crate::value::{ObjId, Seat, Value, ZoneRef};
-
-/// An expression with its fast form: `code` is tried first, `slow` is what it was lowered to
-/// (and what every analysis of the rules reads: `ExprIr::plain`).
-#[derive(Debug, Clone)]
-pub struct FastExpr {
-    pub code: Code,
-    pub slow: ExprIr,
-}
 
 /// A fast form as the running game runs it: a list of operations on a few registers, with jumps
 /// for `and`, `or`, `if` and walks (made from an `Fx` tree by `check::fast`). No operation
@@ -252,18 +243,6 @@ impl Items {
         match self {
             Items::Leaf(_) => 0,
             Items::Zone(x) => x.least_steps(),
-        }
-    }
-}
-
-impl ExprIr {
-    /// The expression as the checker lowered it: a fast form's slow one (see `FastExpr`).
-    /// Everything that reads the rules' code reads this.
-    #[inline(always)]
-    pub fn plain(&self) -> &ExprIr {
-        match &self.kind {
-            crate::code::ExprKindIr::Fast(f) => &f.slow,
-            _ => self,
         }
     }
 }

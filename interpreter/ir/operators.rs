@@ -79,3 +79,33 @@ pub enum ModifyOperator {
     Insert,
     Remove,
 }
+
+/// Object properties every object has, whatever its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjProp {
+    Owner,
+    Controller,
+    Zone,
+    FaceUp,
+    Name,
+    Def,
+    Under,
+    Above,
+    Top,
+    Id,
+}
+
+impl ObjProp {
+    pub const ALL: [(&'static str, ObjProp); 10] = [
+        ("owner", ObjProp::Owner),
+        ("controller", ObjProp::Controller),
+        ("zone", ObjProp::Zone),
+        ("face_up", ObjProp::FaceUp),
+        ("name", ObjProp::Name),
+        ("def", ObjProp::Def),
+        ("under", ObjProp::Under),
+        ("above", ObjProp::Above),
+        ("top", ObjProp::Top),
+        ("id", ObjProp::Id),
+    ];
+}

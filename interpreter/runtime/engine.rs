@@ -45,7 +45,7 @@ pub struct Engine<'g> {
     /// scenarios' records, explanations or profiles.
     tracer: Option<&'g dyn Tracer>,
     /// Whether evaluations try expressions' fast forms (the tracer's word, else on).
-    fast_tier: super::fast::FastTier,
+    fast_tier: super::trace::FastTier,
     /// Where random results come from (`with_random`): the state's seeded generator unless a
     /// scenario scripts them.
     random: &'g dyn RandomSource,
@@ -67,7 +67,7 @@ impl<'g> Engine<'g> {
             pool: Default::default(),
             set_names: Default::default(),
             tracer: None,
-            fast_tier: super::fast::FastTier::On,
+            fast_tier: super::trace::FastTier::On,
             random: &SeededRandom,
         }
     }

@@ -34,7 +34,7 @@ pub struct Evaluator<'a> {
     /// The engine's tracer, when it counts where the steps go by routine (a profile).
     pub(super) counting: Option<&'a dyn super::trace::Tracer>,
     /// Whether expressions with a fast form try it first (`runtime::fast`).
-    pub(super) fast_tier: super::fast::FastTier,
+    pub(super) fast_tier: super::trace::FastTier,
     /// How many calls of functions that read objects the checker cannot place
     /// (`CallDeps::seen`) are being worked out, one inside another: while any is, each object
     /// whose facts are read, or which is passed to a function, goes into `Scratch::seen` (`saw`).
@@ -132,7 +132,7 @@ impl<'a> Evaluator<'a> {
             memo_key,
             kept,
             counting: None,
-            fast_tier: super::fast::FastTier::On,
+            fast_tier: super::trace::FastTier::On,
             recording: Cell::new(0),
         }
     }
@@ -201,7 +201,7 @@ impl<'a> Evaluator<'a> {
 
     /// Use the fast tier as `tier` says (see `Tracer::fast_tier`).
     #[inline]
-    pub fn with_fast_tier(mut self, tier: super::fast::FastTier) -> Self {
+    pub fn with_fast_tier(mut self, tier: super::trace::FastTier) -> Self {
         self.fast_tier = tier;
         self
     }

@@ -8,21 +8,14 @@
 use super::RtResult;
 use super::eval::{Evaluator, err, set_slot};
 use super::state::{Env, NO_CALL};
-use arbiter_ir::fast::{Code, FastExpr, Leaf, Op, REGISTERS, Scalar, WALKS};
+use super::trace::FastTier;
+use arbiter_ir::FastExpr;
+use arbiter_ir::fast::{Code, Leaf, Op, REGISTERS, Scalar, WALKS};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::value::{ObjId, Value, ZoneRef};
 use arbiter_ir::{ExprKindIr, ObjProp};
 use arbiter_syntax::budgets::{DEPTH_BUDGET, EVAL_BUDGET};
 use std::sync::Arc;
-
-/// Whether evaluations use the fast tier: on (every game), off (the walker alone), or checked
-/// (both, and an error where they differ: `tests/fast_tier.rs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FastTier {
-    On,
-    Off,
-    Checked,
-}
 
 /// The fast tier gave way: the walker works the expression out.
 type Gave<T> = Option<T>;

@@ -22,6 +22,15 @@ pub struct Settled {
     pub count: Count,
 }
 
+/// Whether evaluations use the fast tier: on (every game), off (the walker alone), or checked
+/// (both, and an error where they differ: `tests/fast_tier.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastTier {
+    On,
+    Off,
+    Checked,
+}
+
 /// What an engine tells the one watching it. Every method does nothing unless implemented.
 pub trait Tracer {
     /// Whether every call must be walked: a value remembered from an earlier evaluation would
@@ -32,8 +41,8 @@ pub trait Tracer {
 
     /// Whether evaluations try expressions' fast forms first (`runtime::fast`): on, except where
     /// a test switches the tier off or checks it against the walker.
-    fn fast_tier(&self) -> super::fast::FastTier {
-        super::fast::FastTier::On
+    fn fast_tier(&self) -> FastTier {
+        FastTier::On
     }
 
     /// Whether evaluations report the routines they run (`routine_entered`, `routine_left`,
