@@ -1,12 +1,15 @@
 //! The fast tier's forms made (see `arbiter_ir::fast`): after every analysis of the rules, each
 //! function body and each statement's expression is looked through, and the largest expressions
-//! the fast tier covers, when they take at least two steps, are given a fast form beside their own.
-//! An expression is covered when every node in it is one the fast tier works out exactly as the
-//! walker does: leaves, `you` and `self`, player fields and zones, object fields and the
-//! properties that are scalars, `not`, `-`, `and`, `or`, comparisons, arithmetic, `if`, `nth`,
-//! inlined calls, and `any`, `no`, `count` and `first` walks that look nothing up (`Lookup`).
-//! A call, a text, a list built, a walk looked up by a key: none is covered (their own parts may
-//! be). Nothing here changes what a game does: the forms are made the same way whatever runs them.
+//! the fast tier covers, when they take at least `WORTH` steps or walk, are given a fast form
+//! beside their own (a function's whole body whenever it is covered: fast forms call it). An
+//! expression is covered when every node in it is one the fast tier works out exactly as the
+//! walker does: leaves, `you` and `self`, player fields and zones, object fields no modifier can
+//! change and the properties that are scalars, `not`, `-`, `and`, `or`, comparisons, arithmetic,
+//! `if`, `nth`, inlined calls, calls of functions no evaluation remembers whose bodies are covered
+//! (`Cover`), and `any`, `no`, `count` and `first` walks that look nothing up (`Lookup`). A call
+//! of a remembered function, a text, a list built, a walk looked up by a key: none is covered
+//! (their own parts may be). Nothing here changes what a game does: the forms are made the same
+//! way whatever runs them.
 
 use arbiter_ir::builtins::Builtin;
 use arbiter_ir::fast::{Code, Fx, Items, Leaf, Op, REGISTERS, Reg, Scalar, WALKS, Walk};

@@ -1,6 +1,6 @@
 //! The fast tier run (see `arbiter_ir::fast`): an expression's fast form worked out on scalars,
-//! its steps counted as the walker counts them and added at the end. Any case it does not cover
-//! gives `None` (`Gave way`), and the expression is worked out again from the start by the walker
+//! its steps counted as the walker counts them and added at the end. At any case it does not
+//! cover it gives way (`None`), and the expression is worked out again from the start by the walker
 //! on its slow form; so is every expression while a profiler counts routines or a call is being
 //! recorded (`Evaluator::recording`), and, with the tier switched off or checked
 //! (`Tracer::fast_tier`), as the tracer asks.
@@ -71,8 +71,8 @@ impl Evaluator<'_> {
         }
     }
 
-    /// Run a fast form: its value and the steps it counted, or none where it gives way.
-    /// Run a fast form `calls` calls deeper than the evaluation (see `run`).
+    /// Run a fast form `calls` calls deeper than the evaluation: its value and the steps it
+    /// counted, or none where it gives way.
     #[inline]
     fn run_code(&self, code: &Code, env: &mut Env, before: u64, calls: u32) -> Gave<(Scalar, u64)> {
         // The depth budget, for every inlined body at once (past it, the walker says where).
