@@ -414,7 +414,7 @@ impl Walk<'_> {
 
     /// A field or property of an object (or of a player, a definition) read.
     fn object_read(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
-        match &e.plain().kind {
+        match &e.kind {
             ExprKindIr::ObjField(x, f) => {
                 let p = self.walk(x, slots);
                 self.read_object(p);
@@ -477,7 +477,7 @@ impl Walk<'_> {
     /// A quantifier or comprehension: its items bound to its name while its condition (and
     /// value) are walked.
     fn comprehension(&mut self, e: &ExprIr, slots: &mut Vec<Prov>) -> Prov {
-        match &e.plain().kind {
+        match &e.kind {
             ExprKindIr::Quant { slot, list, cond, .. } | ExprKindIr::CountWhere { slot, list, cond, .. } => {
                 let items = self.walk_items(list, slots);
                 bind(slots, *slot, items);

@@ -27,9 +27,14 @@ const WORTH: u32 = 4;
 /// files are checked against.
 pub fn fasten(game: &mut Game) {
     let (funcs_done, blocks_done) = game.fastened;
-    let calls = Cover::of(game);
-    let funcs: Vec<Option<ExprIr>> =
-        game.funcs.iter().enumerate().skip(funcs_done).map(|(i, f)| fastened_body(&f.body, &calls, i)).collect();
+    let cover = Cover::of(game);
+    let funcs: Vec<Option<ExprIr>> = game
+        .funcs
+        .iter()
+        .enumerate()
+        .skip(funcs_done)
+        .map(|(i, f)| fastened_body(&f.body, &cover, FuncId::try_from(i).unwrap_or(FuncId::MAX)))
+        .collect();
     if funcs.iter().any(Option::is_some) {
         for (f, new) in Arc::make_mut(&mut game.funcs).iter_mut().skip(funcs_done).zip(funcs) {
             if let Some(body) = new {
@@ -39,12 +44,12 @@ pub fn fasten(game: &mut Game) {
     }
     for block in game.blocks.iter_mut().skip(blocks_done) {
         // A statement is copied only when it gains a fast form.
-        if !block.iter().any(|s| stmt_exprs(s).iter().any(|e| gains(e, &calls))) {
+        if !block.iter().any(|s| stmt_exprs(s).iter().any(|e| gains(e, &cover))) {
             continue;
         }
         let mut stmts: Vec<StmtIr> = block.to_vec();
         for s in &mut stmts {
-            fasten_stmt(s, &calls);
+            fasten_stmt(s, &cover);
         }
         *block = stmts.into();
     }
@@ -53,8 +58,8 @@ pub fn fasten(game: &mut Game) {
 
 /// Whether `e`, or an expression inside it, would gain a fast form (an over-estimate: a walk's
 /// list counts).
-fn gains(e: &ExprIr, calls: &Cover) -> bool {
-    !matches!(e.kind, ExprKindIr::Fast(_)) && e.any(&mut |x| compile(x, calls).is_some_and(|t| t.least_steps() >= WORTH || t.walks()))
+fn gains(e: &ExprIr, cover: &Cover) -> bool {
+    !matches!(e.kind, ExprKindIr::Fast(_)) && e.any(&mut |x| compile(x, cover).is_some_and(|t| t.least_steps() >= WORTH || t.walks()))
 }
 
 /// The expressions of a statement that `fasten_stmt` looks at.
@@ -110,29 +115,29 @@ impl Cover {
 
 /// A function's body with its fast forms, if it gains any: the whole body when it is covered
 /// (whatever its steps: a fast form calling it runs it), else the parts of it.
-fn fastened_body(body: &ExprIr, calls: &Cover, f: usize) -> Option<ExprIr> {
+fn fastened_body(body: &ExprIr, cover: &Cover, f: FuncId) -> Option<ExprIr> {
     if matches!(body.kind, ExprKindIr::Fast(_)) {
         return None;
     }
-    if calls.calls.get(f).copied().unwrap_or(false) {
+    if cover.may_call(f) {
         let mut e = body.clone();
-        return wrap(&mut e, calls, 1).then_some(e);
+        return wrap(&mut e, cover, 1).then_some(e);
     }
-    if !gains(body, calls) {
+    if !gains(body, cover) {
         return None;
     }
     let mut e = body.clone();
-    fasten_expr(&mut e, calls).then_some(e)
+    fasten_expr(&mut e, cover).then_some(e)
 }
 
-fn fasten_stmt(s: &mut StmtIr, calls: &Cover) -> bool {
+fn fasten_stmt(s: &mut StmtIr, cover: &Cover) -> bool {
     match &mut s.kind {
-        StmtKindIr::Let { value, .. } | StmtKindIr::Assign { value, .. } => fasten_expr(value, calls),
-        StmtKindIr::Return(Some(value)) => fasten_expr(value, calls),
-        StmtKindIr::If { arms, .. } => arms.iter_mut().fold(false, |c, (cond, _)| fasten_expr(cond, calls) | c),
-        StmtKindIr::While { cond, .. } => fasten_expr(cond, calls),
+        StmtKindIr::Let { value, .. } | StmtKindIr::Assign { value, .. } => fasten_expr(value, cover),
+        StmtKindIr::Return(Some(value)) => fasten_expr(value, cover),
+        StmtKindIr::If { arms, .. } => arms.iter_mut().fold(false, |c, (cond, _)| fasten_expr(cond, cover) | c),
+        StmtKindIr::While { cond, .. } => fasten_expr(cond, cover),
         StmtKindIr::Choose { choose, .. } => match &mut choose.form {
-            ChooseFormIr::From { list, .. } => fasten_inside(list, calls),
+            ChooseFormIr::From { list, .. } => fasten_inside(list, cover),
             ChooseFormIr::Branches(_) => false,
         },
         _ => false,
@@ -141,16 +146,16 @@ fn fasten_stmt(s: &mut StmtIr, calls: &Cover) -> bool {
 
 /// Give `e` a fast form if it is covered and worth it, else look inside it. Whether anything
 /// changed.
-fn fasten_expr(e: &mut ExprIr, calls: &Cover) -> bool {
+fn fasten_expr(e: &mut ExprIr, cover: &Cover) -> bool {
     if matches!(e.kind, ExprKindIr::Fast(_)) {
         return false;
     }
-    wrap(e, calls, WORTH) || fasten_inside(e, calls)
+    wrap(e, cover, WORTH) || fasten_inside(e, cover)
 }
 
 /// Give `e` its fast form, if it is covered and takes at least `least` steps (or walks).
-fn wrap(e: &mut ExprIr, calls: &Cover, least: u32) -> bool {
-    let Some(tree) = compile(e, calls) else { return false };
+fn wrap(e: &mut ExprIr, cover: &Cover, least: u32) -> bool {
+    let Some(tree) = compile(e, cover) else { return false };
     if tree.least_steps() < least && !tree.walks() {
         return false;
     }
@@ -161,20 +166,20 @@ fn wrap(e: &mut ExprIr, calls: &Cover, least: u32) -> bool {
 }
 
 /// Look inside `e` for expressions to give fast forms, leaving `e` itself as it is.
-fn fasten_inside(e: &mut ExprIr, calls: &Cover) -> bool {
+fn fasten_inside(e: &mut ExprIr, cover: &Cover) -> bool {
     let mut changed = false;
-    e.children_mut(&mut |x: &mut ExprIr| changed |= fasten_expr(x, calls));
+    e.children_mut(&mut |x: &mut ExprIr| changed |= fasten_expr(x, cover));
     changed
 }
 
-/// The fast form of `e`, if every node in it is covered (calling only the functions `calls`
+/// The fast form of `e`, if every node in it is covered (calling only the functions `cover`
 /// allows).
-pub fn compile(e: &ExprIr, calls: &Cover) -> Option<Fx> {
-    let b = |x: &ExprIr| compile(x, calls).map(Box::new);
+pub fn compile(e: &ExprIr, cover: &Cover) -> Option<Fx> {
+    let b = |x: &ExprIr| compile(x, cover).map(Box::new);
     Some(match &e.kind {
         // A fast form made earlier (the rules are finished again when a scenario file adds to
         // them) is covered as its slow form is.
-        ExprKindIr::Fast(f) => return compile(&f.slow, calls),
+        ExprKindIr::Fast(f) => return compile(&f.slow, cover),
         ExprKindIr::Local(_) | ExprKindIr::Lit(_) | ExprKindIr::Const(_) | ExprKindIr::Global(_) => {
             let leaf = leaf(e)?;
             // A literal that is not a scalar is the walker's (a constant or local may be one
@@ -188,7 +193,7 @@ pub fn compile(e: &ExprIr, calls: &Cover) -> Option<Fx> {
         ExprKindIr::SelfObj => Fx::SelfObj,
         ExprKindIr::PlayerField(x, i) => Fx::PlayerField(b(x)?, *i),
         ExprKindIr::PlayerZone(x, z) => Fx::PlayerZone(b(x)?, *z),
-        ExprKindIr::ObjField(x, f) if calls.may_read(*f) => Fx::ObjField(b(x)?, *f),
+        ExprKindIr::ObjField(x, f) if cover.may_read(*f) => Fx::ObjField(b(x)?, *f),
         ExprKindIr::ObjProp(
             x,
             p @ (ObjProp::Owner | ObjProp::Controller | ObjProp::Zone | ObjProp::FaceUp | ObjProp::Def | ObjProp::Id),
@@ -211,37 +216,37 @@ pub fn compile(e: &ExprIr, calls: &Cover) -> Option<Fx> {
         }
         ExprKindIr::If(c, t, o) => Fx::If(b(c)?, b(t)?, b(o)?),
         ExprKindIr::Builtin(Builtin::Nth, args) => match args.as_slice() {
-            [list, i] => Fx::Nth(items(list, calls)?, b(i)?),
+            [list, i] => Fx::Nth(items(list, cover)?, b(i)?),
             _ => return None,
         },
         ExprKindIr::Inline { args, lets, body, .. } => {
             let lets =
-                lets.iter().map(|(slot, i)| Some((*slot, compile(args.get(usize::from(*i))?, calls)?))).collect::<Option<Vec<_>>>()?;
+                lets.iter().map(|(slot, i)| Some((*slot, compile(args.get(usize::from(*i))?, cover)?))).collect::<Option<Vec<_>>>()?;
             Fx::Inline(lets, b(body)?)
         }
-        ExprKindIr::Quant { any, slot, list, cond, by: None } => walk(Walk::Quant(*any), *slot, list, cond, calls)?,
-        ExprKindIr::CountWhere { slot, list, cond, by: None } => walk(Walk::Count, *slot, list, cond, calls)?,
-        ExprKindIr::FirstWhere { slot, list, cond, by: None } => walk(Walk::First, *slot, list, cond, calls)?,
-        ExprKindIr::Call(f, args) if calls.may_call(*f) => {
-            Fx::Call(*f, args.iter().map(|a| compile(a, calls)).collect::<Option<Vec<_>>>()?)
+        ExprKindIr::Quant { any, slot, list, cond, by: None } => walk(Walk::Quant(*any), *slot, list, cond, cover)?,
+        ExprKindIr::CountWhere { slot, list, cond, by: None } => walk(Walk::Count, *slot, list, cond, cover)?,
+        ExprKindIr::FirstWhere { slot, list, cond, by: None } => walk(Walk::First, *slot, list, cond, cover)?,
+        ExprKindIr::Call(f, args) if cover.may_call(*f) => {
+            Fx::Call(*f, args.iter().map(|a| compile(a, cover)).collect::<Option<Vec<_>>>()?)
         }
         _ => return None,
     })
 }
 
-fn walk(walk: Walk, slot: Slot, list: &ExprIr, cond: &ExprIr, calls: &Cover) -> Option<Fx> {
+fn walk(walk: Walk, slot: Slot, list: &ExprIr, cond: &ExprIr, cover: &Cover) -> Option<Fx> {
     // Two lists joined by `+` are walked one after the other, which is the walker's.
     if matches!(list.kind, ExprKindIr::Binary(BinaryOperator::Add, ..)) {
         return None;
     }
-    Some(Fx::Walk { walk, slot, items: items(list, calls)?, cond: Box::new(compile(cond, calls)?) })
+    Some(Fx::Walk { walk, slot, items: items(list, cover)?, cond: Box::new(compile(cond, cover)?) })
 }
 
 /// What `nth` or a walk reads its items from (see `Items`).
-fn items(e: &ExprIr, calls: &Cover) -> Option<Items> {
+fn items(e: &ExprIr, cover: &Cover) -> Option<Items> {
     match leaf(e) {
         Some(l) => Some(Items::Leaf(l)),
-        None => compile(e, calls).map(|x| Items::Zone(Box::new(x))),
+        None => compile(e, cover).map(|x| Items::Zone(Box::new(x))),
     }
 }
 

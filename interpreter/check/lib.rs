@@ -587,7 +587,7 @@ fn set_flag(table: &mut Vec<bool>, id: u32) {
 
 /// Compile a game from parsed inputs with the given variants switched on.
 pub fn compile(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Result<Built, Vec<Diag>> {
-    add_scenarios(compile_rules(files, inputs, variants), inputs)
+    add_scenarios(compile_rules(files, inputs, variants, true), inputs)
 }
 
 fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
@@ -599,12 +599,8 @@ fn placed(inputs: &[Input]) -> Vec<Placed<'_>> {
 /// The first part of `compile`: everything but the scenarios, with the diagnostics so far. The
 /// scenarios come last and change nothing the rules were checked with, so scenario files that
 /// hold only scenarios can be added to a copy of it (`add_scenarios`).
-pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String]) -> Checker {
-    compile_rules_with(files, inputs, variants, true)
-}
-
-/// `compile_rules`, with the fast tier's forms or without (rules only checked, never played).
-pub fn compile_rules_with(files: Vec<SourceFile>, inputs: &[Input], variants: &[String], fast_forms: bool) -> Checker {
+/// With `fast_forms`, the rules get the fast tier's forms (not when they are only checked).
+pub fn compile_rules(files: Vec<SourceFile>, inputs: &[Input], variants: &[String], fast_forms: bool) -> Checker {
     with_suggestion_budget(SUGGESTION_BUDGET, || compile_rules_within(files, inputs, variants, fast_forms))
 }
 

@@ -1,7 +1,7 @@
 //! Finding and loading files: the standard library, a game's rulebook, variants and cards, and
 //! any extra files (a designer's new cards, scenarios).
 
-use super::{Built, Checker, Input, Role, add_scenarios, compile_rules_with};
+use super::{Built, Checker, Input, Role, add_scenarios, compile_rules};
 use arbiter_syntax::ast::{File, Item};
 use arbiter_syntax::diag::Diag;
 use arbiter_syntax::source_map::SourceMap;
@@ -294,7 +294,7 @@ impl Project {
         match self.read(game, extra) {
             Err((files, diags)) => Loaded { files, result: Err(diags) },
             Ok(read) => {
-                let result = add_scenarios(compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms), &read.inputs);
+                let result = add_scenarios(compile_rules(read.files.clone(), &read.inputs, variants, self.fast_forms), &read.inputs);
                 Loaded { files: read.files, result }
             }
         }
@@ -306,7 +306,7 @@ impl Project {
         match self.read(game, extra) {
             Err((files, diags)) => (Loaded { files, result: Err(diags) }, None),
             Ok(read) => {
-                let rules = compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms);
+                let rules = compile_rules(read.files.clone(), &read.inputs, variants, self.fast_forms);
                 let result = add_scenarios(rules.clone(), &read.inputs);
                 let loaded = Loaded { files: read.files.clone(), result };
                 (loaded, Some(Base::new(read, variants, rules)))
@@ -317,7 +317,7 @@ impl Project {
     /// The game compiled up to its scenarios, as `load_base` keeps it.
     pub fn compile_base(&self, game: &str, variants: &[String], extra: &[PathBuf]) -> Option<Base> {
         let read = self.read(game, extra).ok()?;
-        let rules = compile_rules_with(read.files.clone(), &read.inputs, variants, self.fast_forms);
+        let rules = compile_rules(read.files.clone(), &read.inputs, variants, self.fast_forms);
         Some(Base::new(read, variants, rules))
     }
 

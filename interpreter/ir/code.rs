@@ -183,6 +183,16 @@ fn first_test(cond: &ExprIr) -> Option<(&ExprIr, &ExprIr)> {
 }
 
 impl ExprIr {
+    /// The expression as the checker lowered it: a fast form's slow one (see `FastExpr`).
+    /// Everything that reads the rules' code reads this.
+    #[inline(always)]
+    pub fn plain(&self) -> &ExprIr {
+        match &self.kind {
+            ExprKindIr::Fast(f) => &f.slow,
+            _ => self,
+        }
+    }
+
     /// Whether `f` holds for this expression or any expression inside it.
     pub fn any(&self, f: &mut impl FnMut(&ExprIr) -> bool) -> bool {
         // A fast form reads as its slow one, which is all `f` sees.
@@ -224,7 +234,8 @@ impl ExprIr {
             | ExprKindIr::CountWhere { list, cond, .. }
             | ExprKindIr::FirstWhere { list, cond, .. } => list.any(f) || cond.any(f),
             ExprKindIr::Map { list, expr, cond, .. } => list.any(f) || expr.any(f) || cond.as_ref().is_some_and(|c| c.any(f)),
-            ExprKindIr::Fast(x) => x.slow.any(f),
+            // Looked into above.
+            ExprKindIr::Fast(_) => false,
         }
     }
 
@@ -495,16 +506,4 @@ pub enum StmtKindIr {
     Conceal(ExprIr),
     /// The ability, and the player who uses it (default: its object's controller).
     Use(ExprIr, Option<ExprIr>),
-}
-
-impl ExprIr {
-    /// The expression as the checker lowered it: a fast form's slow one (see `FastExpr`).
-    /// Everything that reads the rules' code reads this.
-    #[inline(always)]
-    pub fn plain(&self) -> &ExprIr {
-        match &self.kind {
-            ExprKindIr::Fast(f) => &f.slow,
-            _ => self,
-        }
-    }
 }

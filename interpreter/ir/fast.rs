@@ -220,9 +220,7 @@ impl Fx {
             Fx::Call(_, args) => 2 + args.iter().map(b).sum::<u32>(),
         }
     }
-}
 
-impl Fx {
     /// Whether this node is a walk, or has one inside it.
     pub fn walks(&self) -> bool {
         match self {

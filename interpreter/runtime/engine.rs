@@ -44,8 +44,6 @@ pub struct Engine<'g> {
     /// Who watches this engine run (`with_tracer`): none in a game, which then pays nothing for
     /// scenarios' records, explanations or profiles.
     tracer: Option<&'g dyn Tracer>,
-    /// Whether evaluations try expressions' fast forms (the tracer's word, else on).
-    fast_tier: super::trace::FastTier,
     /// Where random results come from (`with_random`): the state's seeded generator unless a
     /// scenario scripts them.
     random: &'g dyn RandomSource,
@@ -67,7 +65,6 @@ impl<'g> Engine<'g> {
             pool: Default::default(),
             set_names: Default::default(),
             tracer: None,
-            fast_tier: super::trace::FastTier::On,
             random: &SeededRandom,
         }
     }
@@ -76,7 +73,6 @@ impl<'g> Engine<'g> {
     /// causes, a profile, a forgetful engine.
     pub fn with_tracer(mut self, tracer: &'g dyn Tracer) -> Self {
         self.tracer = Some(tracer);
-        self.fast_tier = tracer.fast_tier();
         self
     }
 
@@ -108,7 +104,11 @@ impl<'g> Engine<'g> {
         'g: 's,
     {
         let counting = self.tracer.filter(|t| t.counts_steps());
-        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting).with_fast_tier(self.fast_tier);
+        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
+        let evaluator = match self.tracer {
+            Some(t) => evaluator.with_fast_tier(t.fast_tier()),
+            None => evaluator,
+        };
         // A tracer that must see every call has each one walked (a remembered one would not be).
         if self.tracer.is_some_and(|t| t.walks_every_call()) { evaluator.forgetful() } else { evaluator }
     }

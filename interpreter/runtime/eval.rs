@@ -632,7 +632,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn obj_prop(&self, o: ObjId, prop: ObjProp, span: Span) -> RtResult<Value> {
+    pub(super) fn obj_prop(&self, o: ObjId, prop: ObjProp, span: Span) -> RtResult<Value> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
         Ok(match prop {
             ObjProp::Owner => Value::Player(ob.owner),

@@ -169,12 +169,19 @@ impl<'a> Evaluator<'a> {
         Ok((ob, def, kind, idx))
     }
 
+    /// Whether no modifier touches field `f` and no temporary change is made to it: then only
+    /// blankness can hide its printed value.
+    #[inline]
+    pub(super) fn unmodified(&self, f: Sym) -> bool {
+        !self.game.modified_fields.get(f as usize).copied().unwrap_or(false) && !self.state.temp_mods.iter().any(|t| t.field == f)
+    }
+
     /// Read an object's field through every modifier.
     pub fn read_field(&self, o: ObjId, f: Sym, span: Span) -> RtResult<Value> {
         // No modifier touches this field and no temporary change is made to it: only blankness
         // can hide the printed value (the blank check is remembered by object), and with no
         // blanking modifier, nothing can: the printed value is the value.
-        if !self.game.modified_fields.get(f as usize).copied().unwrap_or(false) && !self.state.temp_mods.iter().any(|t| t.field == f) {
+        if self.unmodified(f) {
             if self.game.blank_modifiers.is_empty() {
                 return self.printed_only(o, f, span);
             }

@@ -140,12 +140,12 @@ impl Checked {
 pub const DEFAULT_DIRS: [&str; 6] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour", "tests/house-rules"];
 
 pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
+    // Checked, never played: no fast forms are made.
+    let project = &project.checking();
     // The games are checked on all cores (each game's variants and scenario files too), and what
     // they find is reported in the order a single core would find it. Threads get the main
     // thread's stack size (checking recurses as deep as the rules nest) on top of the parser's,
     // which they then parse on, without a new stack for each file.
-    // Checked, never played: no fast forms are made.
-    let project = &project.checking();
     match rayon::ThreadPoolBuilder::new().stack_size((8 << 20) + arbiter_syntax::budgets::PARSE_STACK).build() {
         Ok(pool) => pool.install(|| check_all(project, paths, game_flag, forced)),
         Err(_) => check_all(project, paths, game_flag, forced),
