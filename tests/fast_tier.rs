@@ -64,8 +64,9 @@ fn the_board_game_and_starcraft_play_alike_with_the_fast_tier_on_off_and_checked
 }
 
 /// A game whose first turn works out `expr` (a `let`), with a zone of three chips numbered 1 to
-/// 3, a global `zero` of 0, a constant list `big` of 3,000 numbers, and two recursive functions
-/// that read a global (so no evaluation remembers them, and fast forms call them).
+/// 3, a global `zero` of 0, a constant list `big` of 3,000 numbers, two recursive functions
+/// that read a global (so no evaluation remembers them, and fast forms call them), and `mix`,
+/// inlined where it is called, which compares and adds its arguments (locals) and literals.
 fn erring(expr: &str) -> String {
     format!(
         r#"game erring {{
@@ -85,6 +86,7 @@ chip "Chip" {{}}
 func at(i: int) = nth(pile, i).n
 func down(n: int) = if n <= zero then 0 else down(n - 1) + 1
 func fib(n: int) = if n < 2 + zero then n else fib(n - 1) + fib(n - 2)
+func mix(a: int, b: int) = if a < b and a != b then b * 3 - a else a + b
 proc setup.game() {{
   for k in [1, 2, 3] {{
     let c = create "Chip" in pile owned by first(players())
@@ -121,6 +123,9 @@ fn where_the_walker_errs_inside_a_fast_form_the_error_is_the_walkers() {
         ("at(1) * 9223372036854775807 + at(2)", "number overflow", "at(1) * 9223372036854775807"),
         ("at(7) + at(1)", "cannot read `n` of none", "nth(pile, i)"),
         ("at(1) - nth(big, 5000)", "expected a number, found none", "nth(big, 5000)"),
+        // The same in a sum with a local, and with a literal, on its right.
+        ("mix(9223372036854775807, at(1))", "number overflow", "a + b"),
+        ("mix(at(1), 3074457345618258603)", "number overflow", "b * 3"),
         // The step budget, run out in a walk inside a walk (3,000 × 3,000 steps), and in calls.
         ("count([i in big where any j in big where i + j == 0])", "step budget exceeded", ""),
         ("fib(40)", "step budget exceeded", ""),
@@ -145,6 +150,7 @@ fn the_fast_tier_answers_where_it_covers_and_counts_the_walkers_steps() {
         "if at(2) > 1 then at(1) else 0 - at(2)",
         "first([c in pile where c.n * 2 == 4])",
         "down(150) + fib(12) + at(1)",
+        "mix(at(0), at(2)) + mix(at(2), at(0)) + mix(at(1), at(1))",
     ] {
         let text = erring(expr).replace("  end draw \"done\"", "  end draw \"done {x}\"");
         let b = common::game_text("answering.arb", &text);

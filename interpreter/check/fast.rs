@@ -464,32 +464,82 @@ impl Lowering {
     }
 }
 
-/// The operations with each run of step counts joined into one, where no jump lands between
-/// them (the jumps' targets moved to match).
+/// The operations made shorter, block by block (a block runs from a jump's target, or the
+/// operation after a jump or a walk's `Next`, to the next such place; only a block's first
+/// operation is ever jumped to, so every operation of a block runs once the block is entered,
+/// unless the run gives way):
+/// - a block's step counts are joined into one at its start. The total on every path the run
+///   finishes is unchanged; a walk's `Next` and a call test the budget against the steps counted
+///   so far, and counted earlier they can only give way sooner, never later;
+/// - a local read back into the register just written to it (an inlined argument) is not read,
+///   nor is a register tested for true or false just after a comparison wrote it;
+/// - `nth` of a leaf followed by a field of the object found is one operation, and so is a
+///   literal or local with the comparison or sum it is the right side of.
+///
+/// The jumps' targets are moved to match.
 fn merged(ops: Vec<Op>) -> Vec<Op> {
     let target = |op: &Op| match op {
         Op::Jump(t) | Op::JumpIfFalse(_, t) | Op::JumpIfTrue(_, t) | Op::Next { done: t, .. } => Some(*t as usize),
         _ => None,
     };
-    let landed: std::collections::HashSet<usize> = ops.iter().filter_map(target).collect();
-    // Where each old operation now is.
-    let mut at = Vec::with_capacity(ops.len() + 1);
+    let mut starts: std::collections::BTreeSet<usize> = ops.iter().filter_map(target).collect();
+    starts.extend(ops.iter().enumerate().filter(|(_, op)| target(op).is_some()).map(|(i, _)| i + 1));
+    starts.insert(0);
+    starts.insert(ops.len());
+    let bounds: Vec<usize> = starts.into_iter().filter(|&i| i <= ops.len()).collect();
+    // Where each block's first operation now is (and the end, after the last).
+    let mut at = std::collections::HashMap::new();
     let mut out: Vec<Op> = Vec::with_capacity(ops.len());
-    for (i, op) in ops.iter().enumerate() {
-        at.push(out.len());
-        if let (Op::Steps(n), Some(Op::Steps(m))) = (op, out.last_mut())
-            && !landed.contains(&i)
-        {
-            *m += n;
-            continue;
+    for pair in bounds.windows(2) {
+        let [from, to] = *pair else { continue };
+        at.insert(from, out.len());
+        let block = ops.get(from..to).unwrap_or_default();
+        let steps: u32 = block.iter().map(|op| if let Op::Steps(n) = op { *n } else { 0 }).sum();
+        if steps > 0 {
+            out.push(Op::Steps(steps));
         }
-        out.push(op.clone());
+        let first = out.len();
+        for op in block.iter().filter(|op| !matches!(op, Op::Steps(_))) {
+            let prev = out.len().checked_sub(1).filter(|&l| l >= first).and_then(|l| out.get(l));
+            match prev.and_then(|p| joined(p, op)) {
+                Some(None) => {}
+                Some(Some(both)) => {
+                    if let Some(last) = out.last_mut() {
+                        *last = both;
+                    }
+                }
+                None => out.push(op.clone()),
+            }
+        }
     }
-    at.push(out.len());
+    at.insert(ops.len(), out.len());
     for op in &mut out {
         if let Op::Jump(t) | Op::JumpIfFalse(_, t) | Op::JumpIfTrue(_, t) | Op::Next { done: t, .. } = op {
-            *t = at.get(*t as usize).and_then(|&x| u32::try_from(x).ok()).unwrap_or(u32::MAX);
+            *t = at.get(&(*t as usize)).and_then(|&x| u32::try_from(x).ok()).unwrap_or(u32::MAX);
         }
     }
     out
+}
+
+/// `op` after `prev` in a block: dropped (`Some(None)`), or made one with it (`Some(Some(both))`,
+/// which takes `prev`'s place), or neither (`None`). A binary operation's right side is in the
+/// register after its left's, free once it is done.
+fn joined(prev: &Op, op: &Op) -> Option<Option<Op>> {
+    let right = |a: Reg, b: Reg, q: Reg| q == b && a.checked_add(1) == Some(b);
+    Some(match (prev, op) {
+        // An inlined argument read back from its slot into the register that holds it.
+        (Op::SetSlot(t, q), Op::Local(r, s)) if r == q && s == t => None,
+        // A comparison or `not` leaves true or false.
+        (Op::Eq(q, ..) | Op::Cmp(q, ..) | Op::Not(q), Op::Bool(r)) if r == q => None,
+        (Op::NthLeaf(q, l), Op::ObjField(r, f)) if q == r => Some(Op::NthLeafField(*r, l.clone(), *f)),
+        // A comparison or sum with a literal on the right.
+        (Op::Imm(q, v), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Some(Op::EqImm(*a, *v, *eq)),
+        (Op::Imm(q, Scalar::Int(v)), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Some(Op::CmpImm(*a, *v, *op)),
+        (Op::Imm(q, Scalar::Int(v)), Op::Arith(a, b, op)) if right(*a, *b, *q) => Some(Op::ArithImm(*a, *v, *op)),
+        // And with a local.
+        (Op::Local(q, s), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Some(Op::EqLocal(*a, *s, *eq)),
+        (Op::Local(q, s), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Some(Op::CmpLocal(*a, *s, *op)),
+        (Op::Local(q, s), Op::Arith(a, b, op)) if right(*a, *b, *q) => Some(Op::ArithLocal(*a, *s, *op)),
+        _ => return None,
+    })
 }

@@ -57,10 +57,20 @@ pub enum Op {
     Eq(Reg, Reg, bool),
     Cmp(Reg, Reg, BinaryOperator),
     Arith(Reg, Reg, BinaryOperator),
+    /// `Eq`, `Cmp` and `Arith` with a literal on the right,
+    EqImm(Reg, Scalar, bool),
+    CmpImm(Reg, i64, BinaryOperator),
+    ArithImm(Reg, i64, BinaryOperator),
+    /// and with a local.
+    EqLocal(Reg, Slot, bool),
+    CmpLocal(Reg, Slot, BinaryOperator),
+    ArithLocal(Reg, Slot, BinaryOperator),
     /// `nth` of the zone in the first register by the number in the second, into the first.
     NthZone(Reg, Reg),
     /// `nth` of a leaf (a list, each item a step, or a zone) by the number in the register.
     NthLeaf(Reg, Leaf),
+    /// `nth(leaf, i).field`: `NthLeaf` and then `ObjField` in one.
+    NthLeafField(Reg, Leaf, Sym),
     SetSlot(Slot, Reg),
     Jump(u32),
     JumpIfFalse(Reg, u32),

@@ -108,7 +108,7 @@ impl Evaluator<'_> {
             pc += 1;
             match op {
                 Op::Steps(n) => steps += u64::from(*n),
-                Op::Local(r, s) => reg!(*r) = Scalar::of(env.slots.get(usize::from(*s)).unwrap_or(&Value::None))?,
+                Op::Local(r, s) => reg!(*r) = local(env, *s)?,
                 Op::Const(r, c) => reg!(*r) = Scalar::of(self.state.consts.get(usize::from(*c)).unwrap_or(&Value::None))?,
                 Op::Global(r, g) => reg!(*r) = Scalar::of(self.state.globals.get(usize::from(*g)).unwrap_or(&Value::None))?,
                 Op::Imm(r, v) => reg!(*r) = *v,
@@ -157,14 +157,31 @@ impl Evaluator<'_> {
                 }
                 Op::Arith(a, b, op) => {
                     let (Scalar::Int(x), Scalar::Int(y)) = (get!(*a), get!(*b)) else { return None };
-                    reg!(*a) = Scalar::Int(match op {
-                        BinaryOperator::Add => x.checked_add(y)?,
-                        BinaryOperator::Sub => x.checked_sub(y)?,
-                        BinaryOperator::Mul => x.checked_mul(y)?,
-                        BinaryOperator::Div => x.checked_div(y)?,
-                        BinaryOperator::Rem => x.checked_rem(y)?,
-                        _ => return None,
-                    });
+                    reg!(*a) = Scalar::Int(arith(*op, x, y)?);
+                }
+                Op::EqImm(a, v, eq) => {
+                    let same = get!(*a) == *v;
+                    reg!(*a) = Scalar::Bool(same == *eq);
+                }
+                Op::CmpImm(a, y, op) => {
+                    let Scalar::Int(x) = get!(*a) else { return None };
+                    reg!(*a) = Scalar::Bool(op.compare(x, *y));
+                }
+                Op::ArithImm(a, y, op) => {
+                    let Scalar::Int(x) = get!(*a) else { return None };
+                    reg!(*a) = Scalar::Int(arith(*op, x, *y)?);
+                }
+                Op::EqLocal(a, s, eq) => {
+                    let same = get!(*a) == local(env, *s)?;
+                    reg!(*a) = Scalar::Bool(same == *eq);
+                }
+                Op::CmpLocal(a, s, op) => {
+                    let (Scalar::Int(x), Scalar::Int(y)) = (get!(*a), local(env, *s)?) else { return None };
+                    reg!(*a) = Scalar::Bool(op.compare(x, y));
+                }
+                Op::ArithLocal(a, s, op) => {
+                    let (Scalar::Int(x), Scalar::Int(y)) = (get!(*a), local(env, *s)?) else { return None };
+                    reg!(*a) = Scalar::Int(arith(*op, x, y)?);
                 }
                 Op::NthZone(a, b) => {
                     let (Scalar::Zone(z), Scalar::Int(i)) = (get!(*a), get!(*b)) else { return None };
@@ -172,18 +189,12 @@ impl Evaluator<'_> {
                 }
                 Op::NthLeaf(r, l) => {
                     let Scalar::Int(i) = get!(*r) else { return None };
-                    reg!(*r) = match self.leaf_value(l, env) {
-                        Value::Zone(z) => nth_obj(self.one_zone(*z)?, i),
-                        // As the walker's built-in counts a list: a step for each item.
-                        Value::List(list) => {
-                            steps += list.len() as u64;
-                            match usize::try_from(i).ok().and_then(|i| list.get(i)) {
-                                Some(v) => Scalar::of(v)?,
-                                None => Scalar::None,
-                            }
-                        }
-                        _ => return None,
-                    };
+                    reg!(*r) = self.nth_leaf(l, i, env, &mut steps)?;
+                }
+                Op::NthLeafField(r, l, f) => {
+                    let Scalar::Int(i) = get!(*r) else { return None };
+                    let Scalar::Obj(o) = self.nth_leaf(l, i, env, &mut steps)? else { return None };
+                    reg!(*r) = self.plain_field(o, *f)?;
                 }
                 Op::SetSlot(slot, r) => set_slot(env, *slot, get!(*r).value()),
                 Op::Jump(t) => pc = *t as usize,
@@ -272,6 +283,23 @@ impl Evaluator<'_> {
         (before + steps <= EVAL_BUDGET).then_some((v, steps))
     }
 
+    /// `nth` of a leaf by `i`: a zone's `i`th object, or a list's `i`th item (the walker's
+    /// built-in counts a step for each of the list's items).
+    #[inline]
+    fn nth_leaf(&self, l: &Leaf, i: i64, env: &Env, steps: &mut u64) -> Gave<Scalar> {
+        Some(match self.leaf_value(l, env) {
+            Value::Zone(z) => nth_obj(self.one_zone(*z)?, i),
+            Value::List(list) => {
+                *steps += list.len() as u64;
+                match usize::try_from(i).ok().and_then(|i| list.get(i)) {
+                    Some(v) => Scalar::of(v)?,
+                    None => Scalar::None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
     fn leaf_value<'v>(&'v self, l: &'v Leaf, env: &'v Env) -> &'v Value {
         static NONE: Value = Value::None;
         match l {
@@ -293,7 +321,26 @@ impl Evaluator<'_> {
         let ob = self.state.obj(o)?;
         let def = self.game.def(ob.def)?;
         let kind = self.game.kind(def.kind)?;
-        Scalar::of(&super::modifiers::printed_in(ob, def, kind, f, kind.field(f)?))
+        Scalar::of(super::modifiers::printed_ref(ob, def, kind, f, kind.field(f)?)?)
+    }
+}
+
+/// A local as a scalar (none if it is not one).
+#[inline]
+fn local(env: &Env, s: arbiter_ir::Slot) -> Gave<Scalar> {
+    Scalar::of(env.slots.get(usize::from(s)).unwrap_or(&Value::None))
+}
+
+/// `x op y` on numbers, or none where the walker errs (overflow, division by zero).
+#[inline]
+fn arith(op: BinaryOperator, x: i64, y: i64) -> Gave<i64> {
+    match op {
+        BinaryOperator::Add => x.checked_add(y),
+        BinaryOperator::Sub => x.checked_sub(y),
+        BinaryOperator::Mul => x.checked_mul(y),
+        BinaryOperator::Div => x.checked_div(y),
+        BinaryOperator::Rem => x.checked_rem(y),
+        _ => None,
     }
 }
 

@@ -281,13 +281,28 @@ impl<'a> Evaluator<'a> {
 /// The printed value of the field `f` (at `idx` in its kind): the object's override, else the
 /// definition's value, else the kind's default.
 pub(super) fn printed_in(ob: &super::state::Obj, def: &ObjDef, kind: &arbiter_ir::KindDef, f: Sym, idx: usize) -> Value {
+    match printed_ref(ob, def, kind, f, idx) {
+        Some(v) => v.clone(),
+        None => Value::None,
+    }
+}
+
+/// `printed_in`, by reference (the fast tier reads a scalar from it without a copy to drop).
+#[inline]
+pub(super) fn printed_ref<'v>(
+    ob: &'v super::state::Obj,
+    def: &'v ObjDef,
+    kind: &'v arbiter_ir::KindDef,
+    f: Sym,
+    idx: usize,
+) -> Option<&'v Value> {
     if let Some((_, v)) = ob.fields.iter().find(|(s, _)| *s == f) {
-        return v.clone();
+        return Some(v);
     }
     if let Some(Some(v)) = def.fields.get(idx) {
-        return v.clone();
+        return Some(v);
     }
-    kind.fields.get(idx).map(|fd| fd.default.clone()).unwrap_or_default()
+    kind.fields.get(idx).map(|fd| &fd.default)
 }
 
 /// Apply one modification to a value.
