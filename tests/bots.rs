@@ -15,7 +15,7 @@ mod common;
 use arbiter::agents::greedy::Greedy;
 use arbiter::agents::mcts::Mcts;
 use arbiter::agents::redeal::redeal;
-use arbiter::agents::{Agent, BotPlan, Bots, RandomAgent};
+use arbiter::agents::{Agent, BotPlan, BotRng, Bots, RandomAgent};
 use arbiter::agents::{candidates, hint_score};
 use arbiter::check::Built;
 use arbiter::ir::Game;
@@ -70,7 +70,7 @@ fn shuffle_hidden(game: &Game, st: &mut State, seat: Seat, rng: &mut Rng) -> usi
 /// likes what it sees best (the hints, then anything it sees: the card it would draw, the roll).
 fn peek(engine: &Engine, st: &State, d: &Decision) -> Answer {
     use std::hash::{Hash, Hasher};
-    let mut rng = Rng::from_seed(5);
+    let mut rng = BotRng::from_seed(5);
     let mut best = ((i64::MIN, 0), Answer(vec![0]));
     for a in candidates(d, &mut rng) {
         let mut s = st.clone();
@@ -109,7 +109,7 @@ fn theirs_redealt(game: &Game, st: &State, seat: Seat) -> (usize, usize) {
     }
     let mut changed = std::collections::BTreeSet::new();
     for seed in 0..4 {
-        let r = redeal(game, st, seat, &mut Rng::from_seed(seed));
+        let r = redeal(game, st, seat, &mut BotRng::from_seed(seed));
         for (i, o) in st.objects.iter().enumerate() {
             if hidden_theirs(o) && r.obj(i as ObjId).is_some_and(|x| x.def != o.def) {
                 changed.insert(i);

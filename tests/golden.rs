@@ -9,7 +9,9 @@
 //!
 //! and read the diff before committing it. When the change is the engine's, not a rule file's (every
 //! game's logs change), give `arbiter_runtime::PLAYS` a new number in the same commit: saves
-//! record it, and the replay of an older save then says why it parts from the save.
+//! record it, and the replay of an older save then says why it parts from the save. A change of
+//! the random bot's draws changes every log too, but not `PLAYS`: a save holds the answers given,
+//! not the bot that gave them (the bots' generator became PCG on 2026-11-30, issue 32).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing, reason = "a test fails loudly by design")]
 

@@ -8,7 +8,7 @@ use arbiter_ir::value::{ObjId, Seat, Value, ZoneRef};
 use arbiter_ir::{BlockId, DefId, Game, ProcId, Slot, Sym};
 use arbiter_syntax::span::Span;
 use indexmap::IndexMap;
-use rand::{Rng as _, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -400,10 +400,7 @@ impl Rng {
 
     /// Fisher-Yates: each order equally likely, from the last place down.
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i as u64 + 1) as usize;
-            items.swap(i, j);
-        }
+        shuffle_with(items, |n| self.below(n));
     }
 
     /// A uniform number in `0..n` (n ≥ 1), by rejection sampling: stable across platforms.
@@ -417,16 +414,30 @@ impl Rng {
                 r
             }),
         };
-        let n = n.max(1);
-        let zone = u64::MAX - (u64::MAX % n);
-        let out = loop {
-            let x = r.next_u64();
-            if x < zone {
-                break x % n;
-            }
-        };
+        let out = below_with(r, n);
         self.pos = r.get_word_pos();
         out
+    }
+}
+
+/// A uniform number in `0..n` (n ≥ 1) from a generator, by rejection sampling: stable across
+/// platforms (the game's random source and the bots' draw alike).
+pub fn below_with(r: &mut impl rand::Rng, n: u64) -> u64 {
+    let n = n.max(1);
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = r.next_u64();
+        if x < zone {
+            return x % n;
+        }
+    }
+}
+
+/// Fisher-Yates with `below` as the draw: each order equally likely, from the last place down.
+pub fn shuffle_with<T>(items: &mut [T], mut below: impl FnMut(u64) -> u64) {
+    for i in (1..items.len()).rev() {
+        let j = below(i as u64 + 1) as usize;
+        items.swap(i, j);
     }
 }
 

@@ -16,7 +16,7 @@
 
 #![expect(clippy::indexing_slicing, reason = "fixed-size boards indexed in range by construction, as hand-written playouts index them")]
 
-use crate::runtime::state::Rng;
+use crate::agents::BotRng;
 
 /// A native run: games played, and how they ended (first player wins, second player wins, draws).
 pub struct NativeRun {
@@ -49,7 +49,7 @@ fn pick(seed: u64, decision: u64, seat: usize, n: usize) -> usize {
     for x in [decision, seat as u64] {
         h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(17);
     }
-    Rng::from_seed(h).below(n as u64) as usize
+    BotRng::from_seed(h).below(n as u64) as usize
 }
 
 /// One game of tic-tac-toe: the winner's seat, or `None` for a draw.

@@ -3,8 +3,8 @@
 //! (a win best of all, then the sum of the rulebook's `hint`s); ties are broken at random.
 
 use super::redeal::redeal;
-use super::{Stop, answer_with, bot_rng, hint_score, result_value};
-use arbiter_runtime::state::{Answer, Decision, Rng, State};
+use super::{BotRng, Stop, answer_with, bot_rng, hint_score, result_value};
+use arbiter_runtime::state::{Answer, Decision, State};
 use arbiter_runtime::{Engine, RtError, Status};
 
 pub struct Greedy {
@@ -31,7 +31,7 @@ impl Greedy {
 
 /// The place of the best of `cands` for the deciding seat, each tried on `base`; ties are broken
 /// at random.
-fn best(engine: &Engine, base: &State, d: &Decision, cands: &[Answer], rng: &mut Rng, stop: &Stop) -> Result<usize, RtError> {
+fn best(engine: &Engine, base: &State, d: &Decision, cands: &[Answer], rng: &mut BotRng, stop: &Stop) -> Result<usize, RtError> {
     let mut best: Vec<usize> = Vec::new();
     let mut best_score = f64::NEG_INFINITY;
     for (i, a) in cands.iter().enumerate() {

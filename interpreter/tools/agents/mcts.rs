@@ -20,9 +20,9 @@
 //! wins. A dozen random subsets would rarely hold the right few.
 
 use super::redeal::redeal;
-use super::{Stop, answer_with, bot_rng, candidates, hint_score, random_answer, result_value, stir};
+use super::{BotRng, Stop, answer_with, bot_rng, candidates, hint_score, random_answer, result_value, stir};
 use arbiter_ir::value::Seat;
-use arbiter_runtime::state::{Answer, Count, Decision, Rng, State};
+use arbiter_runtime::state::{Answer, Count, Decision, State};
 use arbiter_runtime::{Engine, RtError, Status};
 use arbiter_syntax::budgets::{PLAYOUT_DECISIONS, SEARCH_TREE_DEPTH};
 use std::collections::HashMap;
@@ -74,7 +74,7 @@ impl Node {
 
     /// Among the offered edges: one never taken (at random), else the best by UCB1. Whether it
     /// was new comes back with it.
-    fn select(&self, offered: &[usize], rng: &mut Rng) -> (usize, bool) {
+    fn select(&self, offered: &[usize], rng: &mut BotRng) -> (usize, bool) {
         let fresh: Vec<usize> = offered.iter().copied().filter(|&i| self.edges.get(i).is_some_and(|e| e.taken == 0)).collect();
         if !fresh.is_empty() {
             return (fresh.get(rng.below(fresh.len() as u64) as usize).copied().unwrap_or(0), true);
@@ -148,7 +148,7 @@ impl Mcts {
         st: &State,
         d: &Decision,
         root_answers: &[Answer],
-        rng: &mut Rng,
+        rng: &mut BotRng,
         stop: &Stop,
     ) -> Result<usize, RtError> {
         let seat = d.seat;
@@ -230,7 +230,7 @@ impl Mcts {
         s: &mut State,
         mut status: Option<Status>,
         start: &[i64],
-        rng: &mut Rng,
+        rng: &mut BotRng,
         stop: &Stop,
     ) -> Result<Vec<f64>, RtError> {
         let players = s.players.len();

@@ -18,7 +18,7 @@ pub use plan::{BotKind, BotPlan, BotPlanError, Bots};
 use arbiter_ir::value::{Seat, Value};
 use arbiter_ir::{Game, HintDef};
 use arbiter_runtime::eval::new_env;
-use arbiter_runtime::state::{Answer, Count, Decision, Rng, State};
+use arbiter_runtime::state::{Answer, Count, Decision, State};
 use arbiter_runtime::{Engine, RtError};
 
 /// When a bot must stop thinking: at a deadline, or when a question asked as it goes says so (the
@@ -47,6 +47,31 @@ impl Stop<'_> {
     }
 }
 
+/// The bots' random source, made afresh for each decision from what the seat knows (so that a bot
+/// keeps no state and a saved game resumes with the same choices): PCG (`rand_pcg::Pcg64Mcg`),
+/// whose stream is fixed across platforms and versions and which costs a few instructions to seed
+/// and to draw from. (The game's own source, `state::Rng`, is ChaCha8 at a saved position; seeding
+/// it took a random bot's decision about a thousand instructions.) Draws and shuffles are the
+/// game's (`state::below_with`, `state::shuffle_with`).
+pub struct BotRng(rand_pcg::Pcg64Mcg);
+
+impl BotRng {
+    pub fn from_seed(seed: u64) -> BotRng {
+        use rand::SeedableRng;
+        BotRng(rand_pcg::Pcg64Mcg::seed_from_u64(seed))
+    }
+
+    /// A uniform number in `0..n` (n ≥ 1).
+    pub fn below(&mut self, n: u64) -> u64 {
+        arbiter_runtime::state::below_with(&mut self.0, n)
+    }
+
+    /// Each order equally likely.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        arbiter_runtime::state::shuffle_with(items, |n| self.below(n));
+    }
+}
+
 pub trait Agent {
     fn decide(&mut self, game: &Game, st: &State, d: &Decision) -> Answer;
 }
@@ -58,11 +83,11 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
-    fn rng(&self, st: &State, d: &Decision) -> Rng {
+    fn rng(&self, st: &State, d: &Decision) -> BotRng {
         let h = [st.decisions, u64::from(d.seat), st.log.len() as u64]
             .into_iter()
             .fold(self.seed ^ 0x9e37_79b9_7f4a_7c15, |h, x| stir(h, x, 17));
-        Rng::from_seed(h)
+        BotRng::from_seed(h)
     }
 }
 
@@ -74,11 +99,11 @@ impl Agent for RandomAgent {
 }
 
 /// A uniformly random legal answer.
-pub fn random_answer(d: &Decision, rng: &mut Rng) -> Answer {
+pub fn random_answer(d: &Decision, rng: &mut BotRng) -> Answer {
     let n = d.options.len();
     let total = n + usize::from(d.none.is_some());
     // Every option, in a random order.
-    let shuffled = |rng: &mut Rng| {
+    let shuffled = |rng: &mut BotRng| {
         let mut v: Vec<usize> = (0..n).collect();
         rng.shuffle(&mut v);
         v
@@ -124,14 +149,14 @@ pub const WIDTH: usize = 12;
 
 /// A bot's generator for one decision: from its seed, its seat, how many decisions the game has
 /// seen and the bot's purpose, all of which the seat knows.
-pub fn bot_rng(seed: u64, st: &State, seat: Seat, salt: u64) -> Rng {
+pub fn bot_rng(seed: u64, st: &State, seat: Seat, salt: u64) -> BotRng {
     let h = [st.decisions, u64::from(seat), salt].into_iter().fold(seed ^ 0x243f_6a88_85a3_08d3, |h, x| stir(h, x, 23));
-    Rng::from_seed(h)
+    BotRng::from_seed(h)
 }
 
 /// The answers worth trying: each option where one is chosen, else up to `WIDTH` different random
 /// answers.
-pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
+pub fn candidates(d: &Decision, rng: &mut BotRng) -> Vec<Answer> {
     let total = d.options.len() + usize::from(d.none.is_some());
     if d.count == Count::One {
         return (0..total).map(|i| Answer(vec![i])).collect();
@@ -156,8 +181,8 @@ pub fn candidates(d: &Decision, rng: &mut Rng) -> Vec<Answer> {
 pub fn answer_with(
     d: &Decision,
     avoid: &[Answer],
-    rng: &mut Rng,
-    mut pick: impl FnMut(&[Answer], &mut Rng) -> Result<usize, RtError>,
+    rng: &mut BotRng,
+    mut pick: impl FnMut(&[Answer], &mut BotRng) -> Result<usize, RtError>,
 ) -> Result<Answer, RtError> {
     if let Count::UpTo(k) = d.count {
         return build_up(d, k, avoid, |answers| pick(answers, rng));

@@ -34,6 +34,7 @@
 //! roll are unknown too), and the log, which names hidden cards for the seats that saw them, is
 //! dropped: no rule reads it.
 
+use super::BotRng;
 use arbiter_ir::value::{ObjId, Seat, Value};
 use arbiter_ir::{DefId, Game, KindId, Sym};
 use arbiter_runtime::state::{Log, Rng, State, seat_bit};
@@ -46,7 +47,7 @@ type Known = (Seat, KindId);
 type Hidden = (DefId, Vec<(Sym, Value)>, ObjId);
 
 /// A copy of `st` in which everything hidden from `seat` is dealt again with `rng`.
-pub fn redeal(game: &Game, st: &State, seat: Seat, rng: &mut Rng) -> State {
+pub fn redeal(game: &Game, st: &State, seat: Seat, rng: &mut BotRng) -> State {
     let mut s = st.clone();
     let bit = seat_bit(seat);
     let mut groups: BTreeMap<Known, Vec<ObjId>> = BTreeMap::new();
