@@ -530,7 +530,10 @@ fn joined(prev: &Op, op: &Op) -> Option<Option<Op>> {
         // An inlined argument read back from its slot into the register that holds it.
         (Op::SetSlot(t, q), Op::Local(r, s)) if r == q && s == t => None,
         // A comparison or `not` leaves true or false.
-        (Op::Eq(q, ..) | Op::Cmp(q, ..) | Op::Not(q), Op::Bool(r)) if r == q => None,
+        (
+            Op::Eq(q, ..) | Op::Cmp(q, ..) | Op::EqImm(q, ..) | Op::CmpImm(q, ..) | Op::EqLocal(q, ..) | Op::CmpLocal(q, ..) | Op::Not(q),
+            Op::Bool(r),
+        ) if r == q => None,
         (Op::NthLeaf(q, l), Op::ObjField(r, f)) if q == r => Some(Op::NthLeafField(*r, l.clone(), *f)),
         // A comparison or sum with a literal on the right.
         (Op::Imm(q, v), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Some(Op::EqImm(*a, *v, *eq)),
