@@ -126,6 +126,8 @@ fn where_the_walker_errs_inside_a_fast_form_the_error_is_the_walkers() {
         // The same in a sum with a local, and with a literal, on its right.
         ("mix(9223372036854775807, at(1))", "number overflow", "a + b"),
         ("mix(at(1), 3074457345618258603)", "number overflow", "b * 3"),
+        // Inside a filter's fast form (its value a list).
+        ("[c in pile where c.n / zero > 1]", "division by zero", "zero"),
         // The step budget, run out in a walk inside a walk (3,000 × 3,000 steps), and in calls.
         ("count([i in big where any j in big where i + j == 0])", "step budget exceeded", ""),
         ("fib(40)", "step budget exceeded", ""),
@@ -151,6 +153,7 @@ fn the_fast_tier_answers_where_it_covers_and_counts_the_walkers_steps() {
         "first([c in pile where c.n * 2 == 4])",
         "down(150) + fib(12) + at(1)",
         "mix(at(0), at(2)) + mix(at(2), at(0)) + mix(at(1), at(1))",
+        "[c in pile where c.n * 2 >= 4 and mix(c.n, at(0)) > 2]",
     ] {
         let text = erring(expr).replace("  end draw \"done\"", "  end draw \"done {x}\"");
         let b = common::game_text("answering.arb", &text);

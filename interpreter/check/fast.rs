@@ -6,9 +6,10 @@
 //! walker does: leaves, `you` and `self`, player fields and zones, object fields no modifier can
 //! change and the properties that are scalars, `not`, `-`, `and`, `or`, comparisons, arithmetic,
 //! `if`, `nth`, inlined calls, calls of functions no evaluation remembers whose bodies are covered
-//! (`Cover`), and `any`, `no`, `count` and `first` walks that look nothing up (`Lookup`). A call
-//! of a remembered function, a text, a list built, a walk looked up by a key: none is covered
-//! (their own parts may be). Nothing here changes what a game does: the forms are made the same
+//! (`Cover`), and `any`, `no`, `count` and `first` walks that look nothing up (`Lookup`); and, as
+//! a whole form only (its value a list, which no node of a form takes), a filter `[x in l where
+//! c]` that looks nothing up. A call of a remembered function, a text, any other list built, a
+//! walk looked up by a key: none is covered (their own parts may be). Nothing here changes what a game does: the forms are made the same
 //! way whatever runs them.
 
 use arbiter_ir::builtins::Builtin;
@@ -59,7 +60,7 @@ pub fn fasten(game: &mut Game) {
 /// Whether `e`, or an expression inside it, would gain a fast form (an over-estimate: a walk's
 /// list counts).
 fn gains(e: &ExprIr, cover: &Cover) -> bool {
-    !matches!(e.kind, ExprKindIr::Fast(_)) && e.any(&mut |x| compile(x, cover).is_some_and(|t| t.least_steps() >= WORTH || t.walks()))
+    !matches!(e.kind, ExprKindIr::Fast(_)) && e.any(&mut |x| compile_whole(x, cover).is_some_and(|t| t.least_steps() >= WORTH || t.walks()))
 }
 
 /// The expressions of a statement that `fasten_stmt` looks at.
@@ -137,7 +138,7 @@ fn fasten_stmt(s: &mut StmtIr, cover: &Cover) -> bool {
         StmtKindIr::If { arms, .. } => arms.iter_mut().fold(false, |c, (cond, _)| fasten_expr(cond, cover) | c),
         StmtKindIr::While { cond, .. } => fasten_expr(cond, cover),
         StmtKindIr::Choose { choose, .. } => match &mut choose.form {
-            ChooseFormIr::From { list, .. } => fasten_inside(list, cover),
+            ChooseFormIr::From { list, .. } => fasten_expr(list, cover),
             ChooseFormIr::Branches(_) => false,
         },
         _ => false,
@@ -155,7 +156,7 @@ fn fasten_expr(e: &mut ExprIr, cover: &Cover) -> bool {
 
 /// Give `e` its fast form, if it is covered and takes at least `least` steps (or walks).
 fn wrap(e: &mut ExprIr, cover: &Cover, least: u32) -> bool {
-    let Some(tree) = compile(e, cover) else { return false };
+    let Some(tree) = compile_whole(e, cover) else { return false };
     if tree.least_steps() < least && !tree.walks() {
         return false;
     }
@@ -170,6 +171,15 @@ fn fasten_inside(e: &mut ExprIr, cover: &Cover) -> bool {
     let mut changed = false;
     e.children_mut(&mut |x: &mut ExprIr| changed |= fasten_expr(x, cover));
     changed
+}
+
+/// `compile`, and a filter too (`[x in l where c]`, looking nothing up), as a whole fast form
+/// only: its value is a list, which no other node takes.
+fn compile_whole(e: &ExprIr, cover: &Cover) -> Option<Fx> {
+    match &e.kind {
+        ExprKindIr::Filter { slot, list, cond, by: None } => walk(Walk::Filter, *slot, list, cond, cover),
+        _ => compile(e, cover),
+    }
 }
 
 /// The fast form of `e`, if every node in it is covered (calling only the functions `cover`
@@ -266,7 +276,8 @@ pub fn lower(tree: &Fx) -> Option<Code> {
     let mut l = Lowering { ops: Vec::new(), depth: 0, deepest: 0, walks: 0 };
     l.emit(tree, 0)?;
     let walks = tree.walks();
-    Some(Code { ops: merged(l.ops), depth: l.deepest, walks })
+    let list = matches!(tree, Fx::Walk { walk: Walk::Filter, .. });
+    Some(Code { ops: merged(l.ops), depth: l.deepest, walks, list })
 }
 
 struct Lowering {
@@ -445,13 +456,18 @@ impl Lowering {
                 self.push(Op::Move(r, item));
                 Some(self.push(Op::Jump(0)))
             }
+            Walk::Filter => {
+                self.push(Op::Collect(slot));
+                self.push(Op::Jump(top));
+                None
+            }
         };
         self.land(next);
         match walk {
             Walk::Quant(any) => {
                 self.push(Op::Imm(r, Scalar::Bool(!any)));
             }
-            Walk::Count => {}
+            Walk::Count | Walk::Filter => {}
             Walk::First => {
                 self.push(Op::Imm(r, Scalar::None));
             }

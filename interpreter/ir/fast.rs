@@ -23,6 +23,8 @@ pub struct Code {
     pub depth: u32,
     /// Whether it walks a list or zone (a run keeps room for the walks only then).
     pub walks: bool,
+    /// Whether its value is the list its `Collect`s gathered (a `Walk::Filter`), not a register.
+    pub list: bool,
 }
 
 /// A register of the fast tier (at most `REGISTERS`).
@@ -87,6 +89,8 @@ pub enum Op {
         item: Option<Reg>,
         done: u32,
     },
+    /// Add the item in the slot (a walk's) to the list the form gives (`Code::list`).
+    Collect(Slot),
     /// Add one to the number in the register.
     Incr(Reg),
     /// Copy the second register into the first.
@@ -162,13 +166,16 @@ pub enum Items {
     Zone(Box<Fx>),
 }
 
-/// What a walk gives (`Quant`, `CountWhere` and `FirstWhere` of the walker).
+/// What a walk gives (`Quant`, `CountWhere`, `FirstWhere` and `Filter` of the walker).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Walk {
     /// `any` (true) or `no` (false): this when an item passes, the other when none does.
     Quant(bool),
     Count,
     First,
+    /// `[x in l where c]`: the items that pass, as a list. Only a whole fast form is one (its
+    /// value is the list, not a scalar: `Code::list`).
+    Filter,
 }
 
 /// A node of the fast tier. Each counts the steps the walker counts for the node it stands for:

@@ -69,6 +69,9 @@ pub struct Scratch {
     seen: Vec<ObjId>,
     /// With the fast tier checked: how many fast answers were found the same as the walker's.
     pub(super) fast_agreed: u64,
+    /// The items a fast form of a filter has gathered so far (`Op::Collect`; one runs at a time:
+    /// no other fast form runs inside it).
+    pub(super) collected: Vec<Value>,
 }
 
 impl Scratch {

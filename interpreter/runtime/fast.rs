@@ -36,10 +36,13 @@ impl Evaluator<'_> {
         if self.fast_tier == FastTier::Off || self.counting.is_some() || self.recording.get() > 0 {
             return self.eval(&f.slow, env);
         }
+        if f.code.list {
+            return self.fast_list(f, env);
+        }
         let before = self.steps.get();
         let found = self.run_code(&f.code, env, before, 0);
         if self.fast_tier == FastTier::Checked {
-            return self.checked(f, env, found);
+            return self.checked(f, env, found.map(|(v, steps)| (v.value(), steps)));
         }
         match found {
             Some((v, steps)) => {
@@ -50,23 +53,42 @@ impl Evaluator<'_> {
         }
     }
 
+    /// `fast` for a filter: its value is the list its items gathered into.
+    #[inline(never)]
+    fn fast_list(&self, f: &FastExpr, env: &mut Env) -> RtResult<Value> {
+        let before = self.steps.get();
+        self.scratch().borrow_mut().collected.clear();
+        let found = self.run_code(&f.code, env, before, 0);
+        // (Drained into a list of its own length: the gathering buffer is kept for the next.)
+        let found = found.map(|(_, steps)| (Value::list(self.scratch().borrow_mut().collected.drain(..).collect()), steps));
+        if self.fast_tier == FastTier::Checked {
+            return self.checked(f, env, found);
+        }
+        match found {
+            Some((v, steps)) => {
+                self.steps.set(before + steps);
+                Ok(v)
+            }
+            None => self.eval(&f.slow, env),
+        }
+    }
+
     /// The walker's answer, and an error if the fast form gave another value or step count.
     #[cold]
-    fn checked(&self, f: &FastExpr, env: &mut Env, fast: Option<(Scalar, u64)>) -> RtResult<Value> {
+    fn checked(&self, f: &FastExpr, env: &mut Env, fast: Option<(Value, u64)>) -> RtResult<Value> {
         let before = self.steps.get();
         let slow = self.eval(&f.slow, env);
         let steps = self.steps.get() - before;
         match (fast, &slow) {
-            (Some((v, n)), Ok(w)) if v.value() == *w && n == steps => {
+            (Some((v, n)), Ok(w)) if v == *w && n == steps => {
                 self.scratch().borrow_mut().fast_agreed += 1;
                 slow
             }
-            (Some((v, n)), Ok(w)) => Err(err(
-                f.slow.span,
-                format!("internal: the fast tier gave {:?} in {n} steps, the walker {w:?} in {steps} steps", v.value()),
-            )),
+            (Some((v, n)), Ok(w)) => {
+                Err(err(f.slow.span, format!("internal: the fast tier gave {v:?} in {n} steps, the walker {w:?} in {steps} steps")))
+            }
             (Some((v, _)), Err(e)) => {
-                Err(err(f.slow.span, format!("internal: the fast tier gave {:?}, the walker an error: {}", v.value(), e.message)))
+                Err(err(f.slow.span, format!("internal: the fast tier gave {v:?}, the walker an error: {}", e.message)))
             }
             (None, _) => slow,
         }
@@ -250,6 +272,10 @@ impl Evaluator<'_> {
                         None => pc = *done as usize,
                     }
                 }
+                Op::Collect(slot) => {
+                    let item = env.slots.get(usize::from(*slot))?.clone();
+                    self.scratch().borrow_mut().collected.push(item);
+                }
                 Op::Incr(r) => {
                     let Scalar::Int(i) = get!(*r) else { return None };
                     reg!(*r) = Scalar::Int(i + 1);
@@ -258,7 +284,8 @@ impl Evaluator<'_> {
                 Op::Call { func, first, n } => {
                     let f = self.game.funcs.get(*func as usize)?;
                     let ExprKindIr::Fast(body) = &f.body.kind else { return None };
-                    if f.remember {
+                    // (A function whose body gives a list is never called here: `Cover`.)
+                    if f.remember || body.code.list {
                         return None;
                     }
                     let mut slots = self.buf(usize::from(f.slots).max(usize::from(*n)));
