@@ -154,6 +154,8 @@ fn the_fast_tier_answers_where_it_covers_and_counts_the_walkers_steps() {
         "down(150) + fib(12) + at(1)",
         "mix(at(0), at(2)) + mix(at(2), at(0)) + mix(at(1), at(1))",
         "[c in pile where c.n * 2 >= 4 and mix(c.n, at(0)) > 2]",
+        // A filter of lists (items that are not scalars, gathered as they are).
+        "[l in [[1, 2], [3, 4], [0], [5]] where nth(l, 0) > at(0)]",
     ] {
         let text = erring(expr).replace("  end draw \"done\"", "  end draw \"done {x}\"");
         let b = common::game_text("answering.arb", &text);

@@ -1,11 +1,12 @@
 //! The fast tier: a second, typed form of the expressions whose values are plain scalars
-//! (numbers, true or false, symbols, players, objects, definitions, zones, none), made when the
+//! (numbers, true or false, symbols, players, objects, definitions, zones, none), and of filters
+//! of such conditions (whose value is the list of items that pass), made when the
 //! rules are checked (`check::fast`) and run by `runtime::fast`. An expression that has one is
 //! an `ExprKindIr::Fast` holding both forms: the running game tries the fast one and, whenever it
 //! meets a case it does not cover (a value of another type, an error, a budget near its end, a
 //! field some modifier changes, a profiler counting routines), works the expression out again from
-//! the start with the walker on the slow form. Expressions change nothing (the fast tier calls no
-//! function and remembers nothing), so starting over is safe, and the fast form counts the
+//! the start with the walker on the slow form. Expressions change nothing (the fast tier calls only
+//! functions no evaluation remembers, and remembers nothing), so starting over is safe, and the fast form counts the
 //! walker's steps node for node: the budgets, the logs and every step count are the same with the
 //! tier on or off (`tests/fast_tier.rs` plays every rulebook both ways).
 
@@ -14,8 +15,8 @@ use crate::operators::{BinaryOperator, ObjProp};
 use crate::value::{ObjId, Seat, Value, ZoneRef};
 
 /// A fast form as the running game runs it: a list of operations on a few registers, with jumps
-/// for `and`, `or`, `if` and walks (made from an `Fx` tree by `check::fast`). No operation
-/// calls another: a step of the fast tier is one `match` on one operation.
+/// for `and`, `or`, `if` and walks (made from an `Fx` tree by `check::fast`). A step of the fast
+/// tier is one `match` on one operation (a `Call` runs its callee's list in turn).
 #[derive(Debug, Clone)]
 pub struct Code {
     pub ops: Vec<Op>,
