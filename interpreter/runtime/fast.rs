@@ -345,10 +345,7 @@ impl Evaluator<'_> {
         if !self.unmodified(f) || !self.game.blank_modifiers.is_empty() {
             return None;
         }
-        let ob = self.state.obj(o)?;
-        let def = self.game.def(ob.def)?;
-        let kind = self.game.kind(def.kind)?;
-        Scalar::of(super::modifiers::printed_ref(ob, def, kind, f, kind.field(f)?)?)
+        Scalar::of(self.printed_found(o, f)?)
     }
 }
 

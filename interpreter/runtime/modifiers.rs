@@ -159,6 +159,15 @@ impl<'a> Evaluator<'a> {
         Ok(printed_in(ob, def, kind, f, idx))
     }
 
+    /// The printed value of an object's field, found the quick way (none where `field_of` errs).
+    #[inline]
+    pub(super) fn printed_found(&self, o: ObjId, f: Sym) -> Option<&'a Value> {
+        let ob = self.state.obj(o)?;
+        let def = self.game.def(ob.def)?;
+        let kind = self.game.kind(def.kind)?;
+        printed_ref(ob, def, kind, f, kind.field(f)?)
+    }
+
     /// An object, its definition and kind, and the field's index in the kind.
     fn field_of(&self, o: ObjId, f: Sym, span: Span) -> RtResult<(&'a super::state::Obj, &'a ObjDef, &'a arbiter_ir::KindDef, usize)> {
         let ob = self.state.obj(o).ok_or_else(|| err(span, format!("no object #{o}")))?;
@@ -183,7 +192,12 @@ impl<'a> Evaluator<'a> {
         // blanking modifier, nothing can: the printed value is the value.
         if self.unmodified(f) {
             if self.game.blank_modifiers.is_empty() {
-                return self.printed_only(o, f, span);
+                // Found without building an error on the way; `printed_only` says what is wrong
+                // when it is not.
+                return match self.printed_found(o, f) {
+                    Some(v) => Ok(v.clone()),
+                    None => self.printed_only(o, f, span),
+                };
             }
             // A blanking modifier may read fields: one that reads its own object's is stopped by
             // the depth budget.
