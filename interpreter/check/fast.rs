@@ -9,8 +9,8 @@
 //! (`Cover`), and `any`, `no`, `count` and `first` walks that look nothing up (`Lookup`); and, as
 //! a whole form only (its value a list, which no node of a form takes), a filter `[x in l where
 //! c]` that looks nothing up. A call of a remembered function, a text, any other list built, a
-//! walk looked up by a key: none is covered (their own parts may be). Nothing here changes what a game does: the forms are made the same
-//! way whatever runs them.
+//! walk looked up by a key: none is covered (their own parts may be). Nothing here changes what a
+//! game does: the forms are made the same way whatever runs them.
 
 use arbiter_ir::builtins::Builtin;
 use arbiter_ir::fast::{Code, Fx, Items, Leaf, Op, REGISTERS, Reg, Scalar, WALKS, Walk};

@@ -6,8 +6,8 @@
 //! meets a case it does not cover (a value of another type, an error, a budget near its end, a
 //! field some modifier changes, a profiler counting routines), works the expression out again from
 //! the start with the walker on the slow form. Expressions change nothing (the fast tier calls only
-//! functions no evaluation remembers, and remembers nothing), so starting over is safe, and the fast form counts the
-//! walker's steps node for node: the budgets, the logs and every step count are the same with the
+//! functions no evaluation remembers, and remembers nothing), so starting over is safe, and the
+//! fast form counts the walker's steps node for node: the budgets, the logs and every step count are the same with the
 //! tier on or off (`tests/fast_tier.rs` plays every rulebook both ways).
 
 use crate::ids::{DefId, FuncId, Slot, Sym, ZoneId};
