@@ -81,6 +81,38 @@ fn a_file_read_with_other_text_is_a_new_file() {
     assert_eq!(&*project.sources().get(second.id).unwrap().text, "// second\n");
 }
 
+/// A project that reads once (`arbiter check`, `arbiter test`: one command's run) asks the disk
+/// for a file and a folder the first time only: the file edited afterwards is still the file first
+/// read (the same id and text), and a file added to the folder is not listed. The project it was
+/// made from, and another made to read once later, see the edit and the new file.
+#[test]
+fn a_project_that_reads_once_keeps_what_it_first_read() {
+    let project = project();
+    let dir = std::env::temp_dir().join(format!("arbiter-source-map-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("edited.arb");
+    std::fs::write(&path, "// first\n").unwrap();
+    let once = project.read_once();
+    let first = once.read_source(&path).unwrap();
+    assert_eq!(once.listed(&dir), vec![path.clone()]);
+    std::fs::write(&path, "// second\n").unwrap();
+    std::fs::write(dir.join("added.arb"), "// added\n").unwrap();
+    let again = once.read_source(&path).unwrap();
+    let listed_again = once.listed(&dir);
+    let fresh = project.read_source(&path).unwrap();
+    let later = project.read_once();
+    let later_text = later.read_source(&path).unwrap();
+    let later_listing = later.listed(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(again.id, first.id);
+    assert_eq!(&*again.text, "// first\n");
+    assert_eq!(listed_again, vec![path.clone()]);
+    assert_ne!(fresh.id, first.id);
+    assert_eq!(&*fresh.text, "// second\n");
+    assert_eq!(later_text.id, fresh.id, "the source map still knows the second text by its id");
+    assert_eq!(later_listing, vec![dir.join("added.arb"), path]);
+}
+
 /// A scenario file peeked at on its own keeps its id when it is loaded with its game: the
 /// scenarios compiled with the game point into it by that id. The standard library, in every
 /// game, is the same files (the same ids) in two games; their rulebooks are not; and a rule of the

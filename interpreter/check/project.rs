@@ -29,6 +29,18 @@ pub struct Project {
     /// Whether the games it compiles get the fast tier's forms (`fast::fasten`): not for a
     /// project that only checks (`checking`).
     fast_forms: bool,
+    /// Files and folders as first read, for a project that reads each once (`read_once`).
+    once: Option<Arc<ReadOnce>>,
+}
+
+/// What a project that reads each file and folder once has read: each file as the source map
+/// gave it, each folder's `.arb` files. A one-shot command loads a game many times (once per set
+/// of variants, once per scenario file with cards of its own) and would otherwise read, compare
+/// and list the same files on disk each time.
+#[derive(Debug, Default)]
+struct ReadOnce {
+    sources: Mutex<HashMap<PathBuf, SourceFile>>,
+    listings: Mutex<HashMap<PathBuf, Vec<PathBuf>>>,
 }
 
 /// What to do about a file that is not UTF-8 text.
@@ -97,13 +109,29 @@ pub struct Loaded {
 impl Project {
     /// The project at `root`, with no files of the user's own.
     pub fn at(root: impl Into<PathBuf>) -> Project {
-        Project { root: root.into(), rules: Vec::new(), sources: Arc::new(SourceMap::new()), open: Arc::default(), fast_forms: true }
+        Project {
+            root: root.into(),
+            rules: Vec::new(),
+            sources: Arc::new(SourceMap::new()),
+            open: Arc::default(),
+            fast_forms: true,
+            once: None,
+        }
     }
 
     /// The same project (sharing its files), compiling games that are only checked, never played:
     /// without the fast tier's forms, which change nothing but the speed of play.
     pub fn checking(&self) -> Project {
         Project { fast_forms: false, ..self.clone() }
+    }
+
+    /// The same project (sharing its files), reading each file and folder once from now on: for
+    /// one command's run (`arbiter check`), during which the files are taken not to change. A
+    /// file read before is the same file (the same id, text and tree) without asking the disk
+    /// again; a folder lists the files it listed before. A long-running command (`arbiter lsp`,
+    /// `serve`) keeps its project as it is, and makes one of these for each check it runs.
+    pub fn read_once(&self) -> Project {
+        Project { once: Some(Arc::default()), ..self.clone() }
     }
 
     /// Every file the project has read, by id.
@@ -114,8 +142,16 @@ impl Project {
     /// A file's text, read into the source map (named as messages show it): the same file (the
     /// same id) as before while its text is the same.
     pub fn read_source(&self, path: &Path) -> std::io::Result<SourceFile> {
+        let known = |once: &ReadOnce| once.sources.lock().ok()?.get(path).cloned();
+        if let Some(source) = self.once.as_deref().and_then(known) {
+            return Ok(source);
+        }
         let text = self.text_of(path)?;
-        Ok(self.sources.read(path, text, || self.display(path)))
+        let source = self.sources.read(path, text, || self.display(path));
+        if let Some(mut seen) = self.once.as_deref().and_then(|o| o.sources.lock().ok()) {
+            seen.insert(path.to_path_buf(), source.clone());
+        }
+        Ok(source)
     }
 
     /// A file's text: the text open in an editor for it (`set_open`), else what is on disk.
@@ -241,6 +277,19 @@ impl Project {
         }
     }
 
+    /// Every `.arb` file under a directory, sorted: listed once by a project that reads once.
+    pub fn listed(&self, dir: &Path) -> Vec<PathBuf> {
+        let Some(once) = &self.once else { return Project::arb_files(dir) };
+        if let Some(known) = once.listings.lock().ok().and_then(|l| l.get(dir).cloned()) {
+            return known;
+        }
+        let found = Project::arb_files(dir);
+        if let Ok(mut l) = once.listings.lock() {
+            l.insert(dir.to_path_buf(), found.clone());
+        }
+        found
+    }
+
     /// Every `.arb` file under a directory, sorted.
     pub fn arb_files(dir: &Path) -> Vec<PathBuf> {
         let mut out = Vec::new();
@@ -248,7 +297,13 @@ impl Project {
         while let Some(d) = stack.pop() {
             for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
                 let p = e.path();
-                if p.is_dir() {
+                // The entry's own type where the folder gives it (no call to the disk); a link
+                // is followed, as `is_dir` follows it.
+                let is_dir = match e.file_type() {
+                    Ok(t) if !t.is_symlink() => t.is_dir(),
+                    _ => p.is_dir(),
+                };
+                if is_dir {
                     stack.push(p);
                 } else if p.extension().is_some_and(|x| x == "arb") {
                     out.push(p);
@@ -261,14 +316,14 @@ impl Project {
 
     /// The game's own files with their roles (standard library, rulebook, variants, cards).
     pub fn game_files(&self, game: &str) -> Vec<(PathBuf, Role)> {
-        let mut out: Vec<(PathBuf, Role)> = Project::arb_files(&self.root.join("stdlib")).into_iter().map(|p| (p, Role::Stdlib)).collect();
+        let mut out: Vec<(PathBuf, Role)> = self.listed(&self.root.join("stdlib")).into_iter().map(|p| (p, Role::Stdlib)).collect();
         let rb = self.root.join("rulebooks").join(game);
-        for p in Project::arb_files(&rb) {
+        for p in self.listed(&rb) {
             let role =
                 if p.parent().is_some_and(|d| d.file_name().is_some_and(|n| n == "variants")) { Role::Variant } else { Role::Rulebook };
             out.push((p, role));
         }
-        out.extend(Project::arb_files(&self.root.join("cards").join(game)).into_iter().map(|p| (p, Role::Cards)));
+        out.extend(self.listed(&self.root.join("cards").join(game)).into_iter().map(|p| (p, Role::Cards)));
         out
     }
 
@@ -547,7 +602,7 @@ pub fn scenario_extras(project: &Project, path: &Path) -> Vec<PathBuf> {
         }
     }
     if let Some(dir) = path.parent() {
-        for p in Project::arb_files(dir) {
+        for p in project.listed(dir) {
             let shared = p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("fixtures"));
             if shared && p.parent() == Some(dir) && p != path && really_inside(dir, &p) {
                 out.push(p);

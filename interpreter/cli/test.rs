@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     let paths = if paths.is_empty() { vec![project.root.join("tests/examples")] } else { paths.to_vec() };
+    // Each file and folder read once for the whole run (`Project::read_once`).
+    let project = &project.read_once();
     // The files run on all cores, sharing each game compiled once per set of variants; each
     // file's report is written as it finishes (its games and states dropped), and the reports
     // are shown in the files' order.

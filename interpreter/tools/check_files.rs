@@ -140,8 +140,9 @@ impl Checked {
 pub const DEFAULT_DIRS: [&str; 6] = ["rulebooks", "cards", "tests/examples", "tests/rulings", "tests/tour", "tests/house-rules"];
 
 pub fn check_files(project: &Project, paths: &[PathBuf], game_flag: Option<&str>, forced: &[String]) -> Checked {
-    // Checked, never played: no fast forms are made.
-    let project = &project.checking();
+    // Checked, never played: no fast forms are made. Each file and folder is read once for the
+    // whole check, however many times its game is loaded (`Project::read_once`).
+    let project = &project.checking().read_once();
     // The games are checked on all cores (each game's variants and scenario files too), and what
     // they find is reported in the order a single core would find it. Threads get the main
     // thread's stack size (checking recurses as deep as the rules nest) on top of the parser's,
