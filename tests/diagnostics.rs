@@ -590,3 +590,39 @@ fn expect_not_finished_is_read_as_goes_on_with_a_warning() {
     assert!(check_out.contains("goes-on.arb:9") && check_out.contains("write `expect goes on`"), "{check_out}");
     assert_eq!(tested, Some(0), "`expect finished` and `expect goes on` both hold here: {test_out}");
 }
+
+/// A keyword is a whole word: a name that begins with one (`trueish`, `falsehood`, `nonempty`,
+/// `yourself`, `selfish`, `process`) is that name, not the keyword and the rest (`true ish`,
+/// `proc ess`), and the keywords themselves still read as keywords.
+#[test]
+fn a_name_that_begins_with_a_keyword_is_a_name() {
+    let dir = std::env::temp_dir().join(format!("arbiter-keyword-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("keyword-names.arb");
+    std::fs::write(
+        &path,
+        r#"for tic-tac-toe
+const trueish: int = 1
+const falsehood: int = 2
+const nonempty: int = 3
+const yourself: int = 4
+const selfish: int = 5
+const process: int = 6
+const total: int = trueish + falsehood + nonempty + yourself + selfish + process
+func keywords_still() = if true then none == none and not false else false
+scenario names "names that begin with keywords" {
+  game tic-tac-toe
+  players 2
+  expect total == 21
+  expect keywords_still()
+}
+"#,
+    )
+    .unwrap();
+    let outcomes = run_file(&project(), &path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let outcomes = outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"));
+    assert_eq!(outcomes.len(), 1);
+    let failures: Vec<String> = outcomes[0].outcome.failures.iter().map(|f| failure_diag(f).message).collect();
+    assert!(failures.is_empty(), "{failures:?}");
+}
