@@ -47,9 +47,7 @@ fn shuffle_hidden(game: &Game, st: &mut State, seat: Seat, rng: &mut Rng) -> usi
             })
             .collect();
         let mut order: Vec<usize> = (0..ids.len()).collect();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
+        rng.shuffle(&mut order);
         for (k, &o) in ids.iter().enumerate() {
             let (def, given) = parts[order[k]].clone();
             let ob = st.obj_mut(o).unwrap();

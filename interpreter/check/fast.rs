@@ -503,12 +503,14 @@ fn merged(ops: Vec<Op>) -> Vec<Op> {
     starts.insert(0);
     starts.insert(ops.len());
     let bounds: Vec<usize> = starts.into_iter().filter(|&i| i <= ops.len()).collect();
-    // Where each block's first operation now is (and the end, after the last).
-    let mut at = std::collections::HashMap::new();
+    // Where each block's first operation now is (and the end, after the last), by its old place.
+    let mut at: Vec<Option<usize>> = vec![None; ops.len() + 1];
     let mut out: Vec<Op> = Vec::with_capacity(ops.len());
     for pair in bounds.windows(2) {
         let [from, to] = *pair else { continue };
-        at.insert(from, out.len());
+        if let Some(slot) = at.get_mut(from) {
+            *slot = Some(out.len());
+        }
         let block = ops.get(from..to).unwrap_or_default();
         let steps: u32 = block.iter().map(|op| if let Op::Steps(n) = op { *n } else { 0 }).sum();
         if steps > 0 {
@@ -517,48 +519,60 @@ fn merged(ops: Vec<Op>) -> Vec<Op> {
         let first = out.len();
         for op in block.iter().filter(|op| !matches!(op, Op::Steps(_))) {
             let prev = out.len().checked_sub(1).filter(|&l| l >= first).and_then(|l| out.get(l));
-            match prev.and_then(|p| joined(p, op)) {
-                Some(None) => {}
-                Some(Some(both)) => {
+            match prev.map_or(Join::Neither, |p| joined(p, op)) {
+                Join::Dropped => {}
+                Join::Into(both) => {
                     if let Some(last) = out.last_mut() {
                         *last = both;
                     }
                 }
-                None => out.push(op.clone()),
+                Join::Neither => out.push(op.clone()),
             }
         }
     }
-    at.insert(ops.len(), out.len());
+    if let Some(end) = at.get_mut(ops.len()) {
+        *end = Some(out.len());
+    }
     for op in &mut out {
         if let Op::Jump(t) | Op::JumpIfFalse(_, t) | Op::JumpIfTrue(_, t) | Op::Next { done: t, .. } = op {
-            *t = at.get(&(*t as usize)).and_then(|&x| u32::try_from(x).ok()).unwrap_or(u32::MAX);
+            *t = at.get(*t as usize).copied().flatten().and_then(|x| u32::try_from(x).ok()).unwrap_or(u32::MAX);
         }
     }
     out
 }
 
-/// `op` after `prev` in a block: dropped (`Some(None)`), or made one with it (`Some(Some(both))`,
-/// which takes `prev`'s place), or neither (`None`). A binary operation's right side is in the
+/// What becomes of an operation after the one before it in its block (`joined`).
+enum Join {
+    /// It is not needed: the one before already did its work.
+    Dropped,
+    /// The two are one operation, which takes the place of the one before.
+    Into(Op),
+    /// It stays as it is.
+    Neither,
+}
+
+/// `op` after `prev` in a block: dropped, or made one with it (which takes `prev`'s place), or
+/// neither. A binary operation's right side is in the
 /// register after its left's, free once it is done.
-fn joined(prev: &Op, op: &Op) -> Option<Option<Op>> {
+fn joined(prev: &Op, op: &Op) -> Join {
     let right = |a: Reg, b: Reg, q: Reg| q == b && a.checked_add(1) == Some(b);
-    Some(match (prev, op) {
+    match (prev, op) {
         // An inlined argument read back from its slot into the register that holds it.
-        (Op::SetSlot(t, q), Op::Local(r, s)) if r == q && s == t => None,
+        (Op::SetSlot(t, q), Op::Local(r, s)) if r == q && s == t => Join::Dropped,
         // A comparison or `not` leaves true or false.
         (
             Op::Eq(q, ..) | Op::Cmp(q, ..) | Op::EqImm(q, ..) | Op::CmpImm(q, ..) | Op::EqLocal(q, ..) | Op::CmpLocal(q, ..) | Op::Not(q),
             Op::Bool(r),
-        ) if r == q => None,
-        (Op::NthLeaf(q, l), Op::ObjField(r, f)) if q == r => Some(Op::NthLeafField(*r, l.clone(), *f)),
+        ) if r == q => Join::Dropped,
+        (Op::NthLeaf(q, l), Op::ObjField(r, f)) if q == r => Join::Into(Op::NthLeafField(*r, l.clone(), *f)),
         // A comparison or sum with a literal on the right.
-        (Op::Imm(q, v), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Some(Op::EqImm(*a, *v, *eq)),
-        (Op::Imm(q, Scalar::Int(v)), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Some(Op::CmpImm(*a, *v, *op)),
-        (Op::Imm(q, Scalar::Int(v)), Op::Arith(a, b, op)) if right(*a, *b, *q) => Some(Op::ArithImm(*a, *v, *op)),
+        (Op::Imm(q, v), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Join::Into(Op::EqImm(*a, *v, *eq)),
+        (Op::Imm(q, Scalar::Int(v)), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Join::Into(Op::CmpImm(*a, *v, *op)),
+        (Op::Imm(q, Scalar::Int(v)), Op::Arith(a, b, op)) if right(*a, *b, *q) => Join::Into(Op::ArithImm(*a, *v, *op)),
         // And with a local.
-        (Op::Local(q, s), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Some(Op::EqLocal(*a, *s, *eq)),
-        (Op::Local(q, s), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Some(Op::CmpLocal(*a, *s, *op)),
-        (Op::Local(q, s), Op::Arith(a, b, op)) if right(*a, *b, *q) => Some(Op::ArithLocal(*a, *s, *op)),
-        _ => return None,
-    })
+        (Op::Local(q, s), Op::Eq(a, b, eq)) if right(*a, *b, *q) => Join::Into(Op::EqLocal(*a, *s, *eq)),
+        (Op::Local(q, s), Op::Cmp(a, b, op)) if right(*a, *b, *q) => Join::Into(Op::CmpLocal(*a, *s, *op)),
+        (Op::Local(q, s), Op::Arith(a, b, op)) if right(*a, *b, *q) => Join::Into(Op::ArithLocal(*a, *s, *op)),
+        _ => Join::Neither,
+    }
 }

@@ -2,6 +2,7 @@
 //! modifiers, the engine's step loop, and per-seat views.
 
 pub mod builtins;
+pub mod calls;
 pub mod checks;
 pub mod chunked;
 pub mod decisions;
