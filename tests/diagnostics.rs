@@ -626,3 +626,23 @@ scenario names "names that begin with keywords" {
     let failures: Vec<String> = outcomes[0].outcome.failures.iter().map(|f| failure_diag(f).message).collect();
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+/// A keyword run into the word after it is refused where it is, not read as the keyword and a
+/// name (`returnx` was `return x`); a text's escapes (`\n` then letters) are no such place.
+#[test]
+fn a_keyword_run_into_the_next_word_is_refused() {
+    use arbiter::syntax::span::FileId;
+    let refused = [
+        ("for tic-tac-toe\nproc p(x: int) {\n  returnx\n}\n", "`returnx` reads as `return` run into `x`"),
+        ("for tic-tac-toe\nfunc f(x: int) = if x > 1 thenx else 2\n", "`thenx` reads as `then` run into `x`"),
+        ("for tic-tac-toe\nconst l: listint = [1]\n", "`listint` reads as `list` run into `int`"),
+        ("for tic-tac-toe\nfuncf(x: int) = x\n", "`funcf` reads as `func` run into `f`"),
+    ];
+    for (text, message) in refused {
+        let e = arbiter::syntax::parse_file(FileId::NOWHERE, text).err().unwrap_or_else(|| panic!("accepted: {text}"));
+        assert_eq!(e.message, message);
+        assert!(e.help.as_deref().is_some_and(|h| h.starts_with("put a space after")), "{:?}", e.help);
+    }
+    let kept = "for tic-tac-toe\nconst s: text = \"a\\nb\\tc{1}d\\\\e\"\nproc p(x: int) {\n  return x\n}\n";
+    assert!(arbiter::syntax::parse_file(FileId::NOWHERE, kept).is_ok());
+}

@@ -116,6 +116,7 @@ fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
     pest::set_call_limit(std::num::NonZeroUsize::new(PARSE_CALLS));
     let mut pairs = ArbiterParser::parse(Rule::file, text).map_err(|e| pest_error(file, text, e))?;
     let root = pairs.next().ok_or_else(|| Diag::error(Span::new(file, 0, 0), "internal: empty parse"))?;
+    keywords_stand_apart(file, text, &root)?;
     let cx = ParseContext { file, depth: std::cell::Cell::new(0) };
     let mut items = Vec::new();
     for pair in root.into_inner() {
@@ -125,6 +126,34 @@ fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
         items.push(cx.build_item(pair)?);
     }
     Ok(File { file, items })
+}
+
+/// A keyword run into the word after it is refused: pest matches a keyword by its letters, so
+/// `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c` and `listint`
+/// as `list int`. Outside a text, no part of the tree begins with a letter, digit or `_` right after
+/// one: a name, a number or a keyword is one whole word (inside a word nothing begins: names and
+/// numbers are single tokens).
+fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(), Diag> {
+    let bytes = text.as_bytes();
+    let in_word = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    for token in root.clone().tokens() {
+        let pest::Token::Start { rule, pos } = token else { continue };
+        // A text's characters after an escape (`"\nend"`) begin where `n` ends.
+        if rule == Rule::string_text {
+            continue;
+        }
+        let at = pos.pos();
+        if at == 0 || !in_word(at) || !in_word(at - 1) {
+            continue;
+        }
+        let start = (0..at).rev().take_while(|&i| in_word(i)).last().unwrap_or(at);
+        let end = (at..bytes.len()).take_while(|&i| in_word(i)).last().map_or(at, |i| i + 1);
+        let (keyword, rest) = (text.get(start..at).unwrap_or(""), text.get(at..end).unwrap_or(""));
+        return Err(Diag::error(Span::new(file, start, end), format!("`{keyword}{rest}` reads as `{keyword}` run into `{rest}`"))
+            .label("one word")
+            .help(format!("put a space after `{keyword}`: a keyword stands apart from the word after it")));
+    }
+    Ok(())
 }
 
 impl ParseContext {
