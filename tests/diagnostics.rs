@@ -646,3 +646,43 @@ fn a_keyword_run_into_the_next_word_is_refused() {
     let kept = "for tic-tac-toe\nconst s: text = \"a\\nb\\tc{1}d\\\\e\"\nproc p(x: int) {\n  return x\n}\n";
     assert!(arbiter::syntax::parse_file(FileId::NOWHERE, kept).is_ok());
 }
+
+/// `expect no decision P ["prompt part"]`: no decision of P's (with that prompt) so far, asked
+/// or taken at once. It fails, naming the first such question, once P has been asked; it holds
+/// for a seat never asked, and for a prompt P was never asked.
+#[test]
+fn expect_no_decision_fails_once_the_seat_was_asked() {
+    let dir = std::env::temp_dir().join(format!("arbiter-no-decision-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("no-decision.arb");
+    std::fs::write(
+        &path,
+        r#"scenario before "nobody asked before the first turn" {
+  game tic-tac-toe
+  players 2
+  run setup.game()
+  expect no decision P1
+  expect no decision P2
+}
+scenario asked "P1 asked for a square" {
+  game tic-tac-toe
+  players 2
+  run setup.game()
+  run turn.play()
+  expect no decision P2
+  expect no decision P1 "a prompt never asked"
+  expect no decision P1
+}
+"#,
+    )
+    .unwrap();
+    let outcomes = run_file(&project(), &path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let outcomes = outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"));
+    let [before, asked] = outcomes.as_slice() else { panic!("two scenarios: {}", outcomes.len()) };
+    assert!(before.outcome.failures.is_empty(), "{:?}", before.outcome.failures.iter().map(|f| &f.message).collect::<Vec<_>>());
+    let [failure] = asked.outcome.failures.as_slice() else { panic!("one failure: {:?}", asked.outcome.failures.len()) };
+    assert_eq!(failure.message, "P1 was asked");
+    assert_eq!(failure.expected.as_deref(), Some("no decision of P1's"));
+    assert!(failure.actual.as_deref().is_some_and(|a| !a.is_empty()), "{:?}", failure.actual);
+}

@@ -261,6 +261,11 @@ fn lower_expect(c: &mut Checker, e: &Expect, sc: &mut Scope, pure: &LowerContext
             c.expect_ty(&wt, &Ty::Player, who.span);
             ExpectIr::Decision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
         }
+        Expect::NoDecision { who, prompt } => {
+            let (w, wt) = c.lower_expr(who, sc, pure);
+            c.expect_ty(&wt, &Ty::Player, who.span);
+            ExpectIr::NoDecision { who: w, prompt: prompt.as_ref().map(|p| p.node.clone()) }
+        }
         Expect::Log(e) => ExpectIr::Log(c.lower_expr(e, sc, pure).0),
         Expect::Deck { name, valid, fragment } => match c.game.decks.iter().position(|d| d.name == name.node) {
             Some(deck) => ExpectIr::Deck { deck, valid: *valid, fragment: fragment.as_ref().map(|f| f.node.clone()) },

@@ -83,6 +83,11 @@ pub enum ExpectIr {
         who: ExprIr,
         prompt: Option<String>,
     },
+    /// No decision of this seat's (whose prompt contains the text) has been asked so far.
+    NoDecision {
+        who: ExprIr,
+        prompt: Option<String>,
+    },
     Log(ExprIr),
     Deck {
         deck: usize,

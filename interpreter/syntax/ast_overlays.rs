@@ -135,6 +135,11 @@ pub enum Expect {
         who: Expr,
         prompt: Option<Spanned<String>>,
     },
+    /// `expect no decision P ["prompt part"]`: no decision of P's (with that prompt) so far.
+    NoDecision {
+        who: Expr,
+        prompt: Option<Spanned<String>>,
+    },
     Log(Expr),
     Deck {
         name: Spanned<String>,

@@ -225,6 +225,12 @@ impl ParseContext {
                 let prompt = x.next().map(|s| self.string(s)).transpose()?;
                 Expect::Decision { who, prompt }
             }
+            Rule::expect_no_decision => {
+                let mut x = e.into_inner().filter(|p| !matches!(p.as_rule(), Rule::kw_no | Rule::kw_decision));
+                let who = self.build_expr(x.next().ok_or_else(|| internal(espan, "expect no decision"))?)?;
+                let prompt = x.next().map(|s| self.string(s)).transpose()?;
+                Expect::NoDecision { who, prompt }
+            }
             Rule::expect_log => Expect::Log(self.build_inner_expr(e)?),
             Rule::expect_deck => {
                 let mut x = e.into_inner();

@@ -528,6 +528,7 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
         | Rule::expect_no_event
         | Rule::expect_no_log
         | Rule::expect_decision
+        | Rule::expect_no_decision
         | Rule::expect_log
         | Rule::expect_expr => "an expectation",
         Rule::kw_immediately => "`immediately`",
@@ -543,7 +544,7 @@ fn scenario_words(rule: Rule) -> Option<&'static str> {
         Rule::kw_winner => "`winner`",
         Rule::kw_draw => "`draw`",
         Rule::kw_refused | Rule::kw_answer => "`refused answer`",
-        Rule::kw_no | Rule::kw_event | Rule::kw_log => "`event` or `log`",
+        Rule::kw_no | Rule::kw_event | Rule::kw_log | Rule::kw_decision => "`decision`, `event` or `log`",
         Rule::kw_and_or => "an operator",
         Rule::comp_filter => "a list",
         Rule::quantifier => "`any`, `no` or `all`",

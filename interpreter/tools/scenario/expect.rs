@@ -7,7 +7,7 @@ use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
 use arbiter_ir::{ChooseCountIr, EventId, ExprIr, ExprKindIr, TextExpr};
 use arbiter_runtime::eval::{Evaluator, new_env};
-use arbiter_runtime::state::{Count, State};
+use arbiter_runtime::state::{Count, EventKind, State};
 use arbiter_runtime::trace::Settled;
 use arbiter_runtime::{CauseRecorder, Engine, view};
 use arbiter_syntax::span::Span;
@@ -51,6 +51,7 @@ pub(super) fn expect(
         ExpectIr::Event { event, name, happened } => expect_event(engine, st, *event, name, *happened, span),
         ExpectIr::NoLog(x) => expect_no_log(engine, st, x, span, texts),
         ExpectIr::Decision { who, prompt } => expect_decision(engine, st, who, prompt.as_deref(), span),
+        ExpectIr::NoDecision { who, prompt } => expect_no_decision(engine, st, who, prompt.as_deref(), span),
         ExpectIr::Sees { who, what, sees } => expect_sees(engine, st, who, what, *sees, span),
         ExpectIr::Finished => {
             if st.pending.is_none() && (st.frames.is_empty() || st.result.is_some()) {
@@ -272,6 +273,33 @@ fn expect_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&st
         }
         None => Err(fail(format!("expected P{} to be deciding, but nobody is", seat + 1), span)),
     }
+}
+
+/// `expect no decision P "prompt"`: no decision of the seat's whose prompt contains the text has
+/// been asked so far, whether it waited for an answer or was taken at once (every decision's
+/// question is logged for its chooser, `EventKind::Asked`).
+fn expect_no_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
+    let seat = match eval0(engine, st, who)? {
+        Value::Player(p) => p,
+        _ => return Err(fail("`expect no decision` needs a player", who.span)),
+    };
+    let asked: Vec<&str> = st
+        .log
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Asked { seat: s, prompt: p, .. } if *s == seat && prompt.is_none_or(|want| p.contains(want)) => Some(&**p),
+            _ => None,
+        })
+        .collect();
+    let Some(first) = asked.first() else { return Ok(()) };
+    let mut f = fail(format!("P{} was asked", seat + 1), span);
+    f.expected = Some(match prompt {
+        Some(p) => format!("no decision of P{}'s containing {p:?}", seat + 1),
+        None => format!("no decision of P{}'s", seat + 1),
+    });
+    let first = arbiter_syntax::diag::clipped(first, 200);
+    f.actual = Some(if asked.len() > 1 { format!("{} decisions, the first: {first}", asked.len()) } else { first });
+    Err(f)
 }
 
 /// `expect P sees x` / `expect P cannot see x`: what the seat's projection knows of the objects.
