@@ -633,10 +633,11 @@ scenario names "names that begin with keywords" {
 fn a_keyword_run_into_the_next_word_is_refused() {
     use arbiter::syntax::span::FileId;
     let refused = [
-        ("for tic-tac-toe\nproc p(x: int) {\n  returnx\n}\n", "`returnx` reads as `return` run into `x`"),
-        ("for tic-tac-toe\nfunc f(x: int) = if x > 1 thenx else 2\n", "`thenx` reads as `then` run into `x`"),
-        ("for tic-tac-toe\nconst l: listint = [1]\n", "`listint` reads as `list` run into `int`"),
-        ("for tic-tac-toe\nfuncf(x: int) = x\n", "`funcf` reads as `func` run into `f`"),
+        ("for tic-tac-toe\nproc p(x: int) {\n  returnx\n}\n", "`returnx` reads as the keyword `return` run into `x`"),
+        ("for tic-tac-toe\nfunc f(x: int) = if x > 1 thenx else 2\n", "`thenx` reads as the keyword `then` run into `x`"),
+        ("for tic-tac-toe\nconst l: listint = [1]\n", "`listint` reads as the keyword `list` run into `int`"),
+        ("for tic-tac-toe\nfuncf(x: int) = x\n", "`funcf` reads as the keyword `func` run into `f`"),
+        ("for tic-tac-toe\nfunc f(x: int) = x == 2and x > 1\n", "`2and` reads as the number `2` run into `and`"),
     ];
     for (text, message) in refused {
         let e = arbiter::syntax::parse_file(FileId::NOWHERE, text).err().unwrap_or_else(|| panic!("accepted: {text}"));

@@ -113,6 +113,41 @@ fn a_project_that_reads_once_keeps_what_it_first_read() {
     assert_eq!(later_listing, vec![dir.join("added.arb"), path]);
 }
 
+/// Each check reads afresh (`arbiter lsp` checks the same project again after every edit): the
+/// first check of a file finds no problem, and after the file is edited the next check of the
+/// same project finds the mistake.
+#[test]
+fn each_check_of_a_project_sees_the_files_as_they_are_then() {
+    let project = project();
+    let dir = std::env::temp_dir().join(format!("arbiter-source-map-checks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.arb");
+    std::fs::write(&path, "for tic-tac-toe\nconst mine: int = 1\n").unwrap();
+    let first = arbiter::check_files::check_files(&project, std::slice::from_ref(&path), None, &[]);
+    std::fs::write(&path, "for tic-tac-toe\nconst mine: int = missing_name\n").unwrap();
+    let second = arbiter::check_files::check_files(&project, std::slice::from_ref(&path), None, &[]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(first.errors(), 0, "{}", first.rendered());
+    assert_eq!(second.errors(), 1, "{}", second.rendered());
+    assert!(second.rendered().contains("missing_name"), "{}", second.rendered());
+}
+
+/// Listing a folder follows a link to a folder, as it always has (an entry's type is taken from
+/// the folder, and a link's from what it leads to).
+#[cfg(unix)]
+#[test]
+fn a_listing_follows_a_link_to_a_folder() {
+    let dir = std::env::temp_dir().join(format!("arbiter-source-map-link-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.arb"), "// a\n").unwrap();
+    std::fs::write(dir.join("sub").join("b.arb"), "// b\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a rule file\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("sub"), dir.join("link")).unwrap();
+    let listed = Project::arb_files(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(listed, vec![dir.join("a.arb"), dir.join("link").join("b.arb"), dir.join("sub").join("b.arb")]);
+}
+
 /// A scenario file peeked at on its own keeps its id when it is loaded with its game: the
 /// scenarios compiled with the game point into it by that id. The standard library, in every
 /// game, is the same files (the same ids) in two games; their rulebooks are not; and a rule of the

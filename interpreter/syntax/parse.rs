@@ -128,11 +128,13 @@ fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
     Ok(File { file, items })
 }
 
-/// A keyword run into the word after it is refused: pest matches a keyword by its letters, so
-/// `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c` and `listint`
-/// as `list int`. Outside a text, no part of the tree begins with a letter, digit or `_` right after
-/// one: a name, a number or a keyword is one whole word (inside a word nothing begins: names and
-/// numbers are single tokens).
+/// A keyword run into the name or number after it is refused: pest matches a keyword by its
+/// letters, so `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c` and
+/// `listint` as `list int`; and so is a number run into a word (`2and`). Outside a text, no part of
+/// the tree begins with a letter, digit or `_` right after one (names and numbers are single
+/// tokens, so nothing begins inside them). Not caught: two keywords run together that a rule
+/// matches as one phrase with no part of the tree between them (`elseif`, `faceup`, `upto`),
+/// which still read as the phrase.
 fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(), Diag> {
     let bytes = text.as_bytes();
     let in_word = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
@@ -148,10 +150,11 @@ fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(),
         }
         let start = (0..at).rev().take_while(|&i| in_word(i)).last().unwrap_or(at);
         let end = (at..bytes.len()).take_while(|&i| in_word(i)).last().map_or(at, |i| i + 1);
-        let (keyword, rest) = (text.get(start..at).unwrap_or(""), text.get(at..end).unwrap_or(""));
-        return Err(Diag::error(Span::new(file, start, end), format!("`{keyword}{rest}` reads as `{keyword}` run into `{rest}`"))
+        let (before, rest) = (text.get(start..at).unwrap_or(""), text.get(at..end).unwrap_or(""));
+        let what = if before.bytes().all(|b| b.is_ascii_digit()) { "the number" } else { "the keyword" };
+        return Err(Diag::error(Span::new(file, start, end), format!("`{before}{rest}` reads as {what} `{before}` run into `{rest}`"))
             .label("one word")
-            .help(format!("put a space after `{keyword}`: a keyword stands apart from the word after it")));
+            .help(format!("put a space after `{before}`: a keyword or a number stands apart from the word after it")));
     }
     Ok(())
 }
