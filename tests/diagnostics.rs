@@ -638,6 +638,7 @@ fn a_keyword_run_into_the_next_word_is_refused() {
         ("for tic-tac-toe\nconst l: listint = [1]\n", "`listint` reads as the keyword `list` run into `int`"),
         ("for tic-tac-toe\nfuncf(x: int) = x\n", "`funcf` reads as the keyword `func` run into `f`"),
         ("for tic-tac-toe\nfunc f(x: int) = x == 2and x > 1\n", "`2and` reads as the number `2` run into `and`"),
+        ("for tic-tac-toe\nfunc f(x: int) = if x > 1 then 1else 2\n", "`1else` reads as the number `1` run into `else`"),
     ];
     for (text, message) in refused {
         let e = arbiter::syntax::parse_file(FileId::NOWHERE, text).err().unwrap_or_else(|| panic!("accepted: {text}"));

@@ -130,21 +130,25 @@ fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
 
 /// A keyword run into the name or number after it is refused: pest matches a keyword by its
 /// letters, so `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c` and
-/// `listint` as `list int`; and so is a number run into a word (`2and`). Outside a text, no part of
-/// the tree begins with a letter, digit or `_` right after one (names and numbers are single
-/// tokens, so nothing begins inside them). Not caught: two keywords run together that a rule
-/// matches as one phrase with no part of the tree between them (`elseif`, `faceup`, `upto`),
-/// which still read as the phrase.
+/// `listint` as `list int`; and so is a number run into a word (`2and`, `1else`). Outside a text, no
+/// part of the tree begins or ends between two letters, digits or `_` (names and numbers are
+/// single tokens, so nothing begins or ends inside them). Not caught: two keywords run together
+/// that a rule matches as one phrase with no part of the tree between them (`elseif`, `faceup`,
+/// `upto`), which still read as the phrase.
 fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(), Diag> {
     let bytes = text.as_bytes();
     let in_word = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
     for token in root.clone().tokens() {
-        let pest::Token::Start { rule, pos } = token else { continue };
-        // A text's characters after an escape (`"\nend"`) begin where `n` ends.
-        if rule == Rule::string_text {
+        // A part of the tree that begins or ends inside a word: a keyword run into what follows
+        // it (`returnx`: `x` begins there), or a number or keyword into a word the rule reads as a
+        // keyword (`1else`: `1` ends there).
+        let (rule, at) = match token {
+            pest::Token::Start { rule, pos } | pest::Token::End { rule, pos } => (rule, pos.pos()),
+        };
+        // A text's characters before or after an escape (`"\nend"`) begin or end where it does.
+        if matches!(rule, Rule::string_text | Rule::string_escape) {
             continue;
         }
-        let at = pos.pos();
         if at == 0 || !in_word(at) || !in_word(at - 1) {
             continue;
         }
