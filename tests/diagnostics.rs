@@ -645,6 +645,18 @@ fn a_keyword_run_into_the_next_word_is_refused() {
         assert_eq!(e.message, message);
         assert!(e.help.as_deref().is_some_and(|h| h.starts_with("put a space after")), "{:?}", e.help);
     }
+    // Two words of one phrase run together: refused, with the phrase to write.
+    let phrases = [
+        ("proc p(c: int) {\n  if c > 1 {\n    return\n  } elseif c > 0 {\n    return\n  }\n}", "else if"),
+        ("proc p() {\n  let o = create \"x\" in board ownedby P1\n}", "owned by"),
+        ("proc p() {\n  enddraw \"tie\"\n}", "end draw"),
+    ];
+    for (body, phrase) in phrases {
+        let text = format!("for tic-tac-toe\n{body}\n");
+        let e = arbiter::syntax::parse_file(FileId::NOWHERE, &text).err().unwrap_or_else(|| panic!("accepted: {text}"));
+        let glued = phrase.replace(' ', "");
+        assert_eq!(e.help.as_deref(), Some(format!("`{glued}` is two words: write `{phrase}`").as_str()), "{text}");
+    }
     let kept = "for tic-tac-toe\nconst s: text = \"a\\nb\\tc{1}d\\\\e\"\nproc p(x: int) {\n  return x\n}\n";
     assert!(arbiter::syntax::parse_file(FileId::NOWHERE, kept).is_ok());
 }

@@ -309,6 +309,26 @@ fn joined_help(expected: &[&str], before: &str, found: &str) -> Option<String> {
 
 /// Help that depends on the word before the error.
 fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String> {
+    // A two-word phrase run together (`elseif`, `faceup`): the grammar refuses it (`glued_*`).
+    const PHRASES: [(&str, &str); 11] = [
+        ("else", "if"),
+        ("face", "up"),
+        ("face", "down"),
+        ("per", "player"),
+        ("owned", "by"),
+        ("up", "to"),
+        ("chosen", "by"),
+        ("active", "in"),
+        ("optional", "by"),
+        ("instead", "of"),
+        ("end", "draw"),
+    ];
+    for word in [before, found] {
+        let word = word.trim_start_matches(['{', '}']);
+        if let Some((a, b)) = PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b)) {
+            return Some(format!("`{a}{b}` is two words: write `{a} {b}`"));
+        }
+    }
     if matches!(before, "run" | "answer" | "random" | "expect" | "stop") || matches!(found, "expect" | "answer" | "run" | "random" | "stop")
     {
         let word = if matches!(found, "expect" | "answer" | "run" | "random" | "stop") { found } else { before };
