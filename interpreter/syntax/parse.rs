@@ -129,12 +129,13 @@ fn parse_nested(file: FileId, text: &str) -> Result<File, Diag> {
 }
 
 /// A keyword run into the name or number after it is refused: pest matches a keyword by its
-/// letters, so `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c` and
-/// `listint` as `list int`; and so is a number run into a word (`2and`, `1else`). Outside a text, no
-/// part of the tree begins or ends between two letters, digits or `_` (names and numbers are
-/// single tokens, so nothing begins or ends inside them). Two keywords of one phrase run together,
-/// with no part of the tree between them (`elseif`, `faceup`, `upto`), are refused by the grammar
-/// (`glued_*`).
+/// letters, so `returnx` would read as `return x`, `if a thenb else c` as `if a then b else c`
+/// and `movec to b` as `move c to b`; and so is a number run into a word (`2and`, `1else`).
+/// Outside a text, no part of the tree begins or ends between two letters, digits or `_` (names
+/// and numbers are single tokens, so nothing begins or ends inside them). Two keywords of one
+/// phrase run together, with no part of the tree between them (`elseif`, `faceup`, `upto`), are
+/// refused by the grammar (`glued_*`), which also reads a keyword that a name could stand in place
+/// of only as a whole word (`top_card`, `stops`, `listing` are names).
 fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(), Diag> {
     let bytes = text.as_bytes();
     let in_word = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');

@@ -326,7 +326,7 @@ fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String>
     for word in [before, found] {
         let word = word.trim_start_matches(['{', '}']);
         if let Some((a, b)) = PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b)) {
-            return Some(format!("`{a}{b}` is two words: write `{a} {b}`"));
+            return Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"));
         }
     }
     if matches!(before, "run" | "answer" | "random" | "expect" | "stop") || matches!(found, "expect" | "answer" | "run" | "random" | "stop")
