@@ -41,16 +41,7 @@ impl Evaluator<'_> {
         }
         let before = self.steps.get();
         let found = self.run_code(&f.code, env, before, 0);
-        if self.fast_tier == FastTier::Checked {
-            return self.checked(f, env, found.map(|(v, steps)| (v.value(), steps)));
-        }
-        match found {
-            Some((v, steps)) => {
-                self.steps.set(before + steps);
-                Ok(v.value())
-            }
-            None => self.eval(&f.slow, env),
-        }
+        self.settle(f, env, before, found, Scalar::value)
     }
 
     /// `fast` for a filter: its value is the list its items gathered into.
@@ -61,13 +52,29 @@ impl Evaluator<'_> {
         let found = self.run_code(&f.code, env, before, 0);
         // (Drained into a list of its own length: the gathering buffer is kept for the next.)
         let found = found.map(|(_, steps)| (Value::list(self.scratch().borrow_mut().collected.drain(..).collect()), steps));
+        self.settle(f, env, before, found, |v| v)
+    }
+
+    /// The end of `fast` and `fast_list`: with the tier checked, the walker's answer beside the
+    /// fast one; else the fast answer (`value` makes it a `Value`, only here, so that the scalar
+    /// path builds none before it is needed) with its steps counted, or, where the fast form gave
+    /// way, the walker's.
+    #[inline(always)]
+    fn settle<T>(
+        &self,
+        f: &FastExpr,
+        env: &mut Env,
+        before: u64,
+        found: Option<(T, u64)>,
+        value: impl FnOnce(T) -> Value,
+    ) -> RtResult<Value> {
         if self.fast_tier == FastTier::Checked {
-            return self.checked(f, env, found);
+            return self.checked(f, env, found.map(|(v, steps)| (value(v), steps)));
         }
         match found {
             Some((v, steps)) => {
                 self.steps.set(before + steps);
-                Ok(v)
+                Ok(value(v))
             }
             None => self.eval(&f.slow, env),
         }
