@@ -1,7 +1,7 @@
 //! What a scenario expects: each `expect` checked against the state, and what is shown when it
 //! does not hold.
 
-use super::{Failure, Since, eval0, fail};
+use super::{Failure, Since, eval0, fail, seat_of};
 use arbiter_ir::operators::BinaryOperator;
 use arbiter_ir::scenario::ExpectIr;
 use arbiter_ir::value::Value;
@@ -259,10 +259,7 @@ fn expect_no_log(engine: &Engine, st: &State, x: &ExprIr, span: Span, texts: &Lo
 
 /// `expect decision P "prompt"`: the seat is deciding, asked something containing the prompt.
 fn expect_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
-    let seat = match eval0(engine, st, who)? {
-        Value::Player(p) => p,
-        _ => return Err(fail("`expect decision` needs a player", who.span)),
-    };
+    let seat = seat_of(engine, st, who, "expect decision")?;
     match &st.pending {
         Some(d) if d.seat == seat && prompt.is_none_or(|p| d.prompt.contains(p)) => Ok(()),
         Some(d) => {
@@ -279,10 +276,7 @@ fn expect_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&st
 /// been asked so far, whether it waited for an answer or was taken at once (every decision's
 /// question is logged for its chooser, `EventKind::Asked`).
 fn expect_no_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<&str>, span: Span) -> Result<(), Failure> {
-    let seat = match eval0(engine, st, who)? {
-        Value::Player(p) => p,
-        _ => return Err(fail("`expect no decision` needs a player", who.span)),
-    };
+    let seat = seat_of(engine, st, who, "expect no decision")?;
     let asked: Vec<&str> = st
         .log
         .iter()
@@ -305,10 +299,7 @@ fn expect_no_decision(engine: &Engine, st: &State, who: &ExprIr, prompt: Option<
 /// `expect P sees x` / `expect P cannot see x`: what the seat's projection knows of the objects.
 fn expect_sees(engine: &Engine, st: &State, who: &ExprIr, what: &ExprIr, sees: bool, span: Span) -> Result<(), Failure> {
     let evaluator = Evaluator::new(engine.game, st);
-    let seat = match eval0(engine, st, who)? {
-        Value::Player(p) => p,
-        _ => return Err(fail("`expect .. sees` needs a player", who.span)),
-    };
+    let seat = seat_of(engine, st, who, "expect .. sees")?;
     let objs: Vec<arbiter_ir::value::ObjId> = match eval0(engine, st, what)? {
         Value::Obj(o) => vec![o],
         Value::List(l) => l.iter().filter_map(|v| if let Value::Obj(o) = v { Some(*o) } else { None }).collect(),
@@ -399,10 +390,7 @@ fn expect_options(
     settled: &[Settled],
     span: Span,
 ) -> Result<(), Failure> {
-    let seat = match eval0(engine, st, who)? {
-        Value::Player(p) => p,
-        _ => return Err(fail("`expect options` needs a player", who.span)),
-    };
+    let seat = seat_of(engine, st, who, "expect options")?;
     let want = option_texts(engine, st, labels)?;
     let want_count = match count {
         None => None,

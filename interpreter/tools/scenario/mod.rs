@@ -3,7 +3,7 @@
 //! not script fails it, naming what was asked.
 
 use arbiter_ir::scenario::{ExpectIr, RandomIr, ScenarioIr, Step};
-use arbiter_ir::value::Value;
+use arbiter_ir::value::{Seat, Value};
 use arbiter_ir::{ExprIr, Game};
 use arbiter_runtime::eval::{Evaluator, new_env};
 use arbiter_runtime::state::Tracing;
@@ -290,6 +290,15 @@ fn advance(engine: &Engine, st: &mut State) -> Result<(), Failure> {
 fn eval0(engine: &Engine, st: &State, e: &ExprIr) -> Result<Value, Failure> {
     let mut env = st.envs.first().cloned().unwrap_or_else(|| new_env(0, vec![], None, None));
     Evaluator::new(engine.game, st).eval(e, &mut env).map_err(rt_fail)
+}
+
+/// The seat `who` names, for the statement `what` (`expect decision`): a failure where it names
+/// no player.
+fn seat_of(engine: &Engine, st: &State, who: &ExprIr, what: &str) -> Result<Seat, Failure> {
+    match eval0(engine, st, who)? {
+        Value::Player(p) => Ok(p),
+        _ => Err(fail(format!("`{what}` needs a player"), who.span)),
+    }
 }
 
 fn answer(engine: &Engine, st: &mut State, who: &ExprIr, value: &ExprIr, span: Span) -> Result<(), Failure> {
