@@ -49,6 +49,18 @@ fn report(path: &Path) -> String {
     }
 }
 
+/// The outcomes of `text` run as a scenario file (written into a folder of its own, named after
+/// `tag`, and removed after); the test fails where the file does not check.
+fn run_text(tag: &str, text: &str) -> Vec<arbiter::scenario::FileOutcome> {
+    let dir = std::env::temp_dir().join(format!("arbiter-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{tag}.arb"));
+    std::fs::write(&path, text).unwrap();
+    let outcomes = run_file(&project(), &path);
+    std::fs::remove_dir_all(&dir).unwrap();
+    outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"))
+}
+
 #[test]
 fn bad_files_get_clear_diagnostics() {
     let mut count = 0;
@@ -596,11 +608,8 @@ fn expect_not_finished_is_read_as_goes_on_with_a_warning() {
 /// `proc ess`), and the keywords themselves still read as keywords.
 #[test]
 fn a_name_that_begins_with_a_keyword_is_a_name() {
-    let dir = std::env::temp_dir().join(format!("arbiter-keyword-names-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("keyword-names.arb");
-    std::fs::write(
-        &path,
+    let outcomes = run_text(
+        "keyword-names",
         r#"for tic-tac-toe
 const trueish: int = 1
 const falsehood: int = 2
@@ -617,11 +626,7 @@ scenario names "names that begin with keywords" {
   expect keywords_still()
 }
 "#,
-    )
-    .unwrap();
-    let outcomes = run_file(&project(), &path);
-    std::fs::remove_dir_all(&dir).unwrap();
-    let outcomes = outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"));
+    );
     assert_eq!(outcomes.len(), 1);
     let failures: Vec<String> = outcomes[0].outcome.failures.iter().map(|f| failure_diag(f).message).collect();
     assert!(failures.is_empty(), "{failures:?}");
@@ -670,11 +675,8 @@ fn a_keyword_run_into_the_next_word_is_refused() {
 /// for a seat never asked, and for a prompt P was never asked.
 #[test]
 fn expect_no_decision_fails_once_the_seat_was_asked() {
-    let dir = std::env::temp_dir().join(format!("arbiter-no-decision-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("no-decision.arb");
-    std::fs::write(
-        &path,
+    let outcomes = run_text(
+        "no-decision",
         r#"scenario before "nobody asked before the first turn" {
   game tic-tac-toe
   players 2
@@ -692,11 +694,7 @@ scenario asked "P1 asked for a square" {
   expect no decision P1
 }
 "#,
-    )
-    .unwrap();
-    let outcomes = run_file(&project(), &path);
-    std::fs::remove_dir_all(&dir).unwrap();
-    let outcomes = outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"));
+    );
     let [before, asked] = outcomes.as_slice() else { panic!("two scenarios: {}", outcomes.len()) };
     assert!(before.outcome.failures.is_empty(), "{:?}", before.outcome.failures.iter().map(|f| &f.message).collect::<Vec<_>>());
     let [failure] = asked.outcome.failures.as_slice() else { panic!("one failure: {:?}", asked.outcome.failures.len()) };
@@ -723,11 +721,8 @@ fn a_name_that_begins_with_an_optional_keyword_is_a_name() {
             panic!("{}\n{text}", e.message);
         }
     }
-    let dir = std::env::temp_dir().join(format!("arbiter-optional-keywords-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("names.arb");
-    std::fs::write(
-        &path,
+    let outcomes = run_text(
+        "optional-keywords",
         r#"scenario names "names that begin with a statement's keyword" {
   game tic-tac-toe
   players 2
@@ -740,11 +735,7 @@ fn a_name_that_begins_with_an_optional_keyword_is_a_name() {
   expect logged == 3
 }
 "#,
-    )
-    .unwrap();
-    let outcomes = run_file(&project(), &path);
-    std::fs::remove_dir_all(&dir).unwrap();
-    let outcomes = outcomes.unwrap_or_else(|e| panic!("the file does not check: {e}"));
+    );
     let failures: Vec<String> = outcomes.iter().flat_map(|o| o.outcome.failures.iter().map(|f| failure_diag(f).message)).collect();
     assert_eq!(outcomes.len(), 1);
     assert!(failures.is_empty(), "{failures:?}");

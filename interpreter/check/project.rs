@@ -43,6 +43,19 @@ struct ReadOnce {
     listings: Mutex<HashMap<PathBuf, Vec<PathBuf>>>,
 }
 
+/// What `known` holds for `path`, or what `make` gives, kept there (when it is `Ok`): the lock
+/// is not held while `make` runs, so threads read different files at once.
+fn once_for<V: Clone, E>(known: &Mutex<HashMap<PathBuf, V>>, path: &Path, make: impl FnOnce() -> Result<V, E>) -> Result<V, E> {
+    if let Some(v) = known.lock().ok().and_then(|m| m.get(path).cloned()) {
+        return Ok(v);
+    }
+    let v = make()?;
+    if let Ok(mut m) = known.lock() {
+        m.insert(path.to_path_buf(), v.clone());
+    }
+    Ok(v)
+}
+
 /// What to do about a file that is not UTF-8 text.
 const NOT_UTF8_HELP: &str = "save the file as UTF-8 (rule, card and scenario files are UTF-8 text)";
 
@@ -142,16 +155,11 @@ impl Project {
     /// A file's text, read into the source map (named as messages show it): the same file (the
     /// same id) as before while its text is the same.
     pub fn read_source(&self, path: &Path) -> std::io::Result<SourceFile> {
-        let known = |once: &ReadOnce| once.sources.lock().ok()?.get(path).cloned();
-        if let Some(source) = self.once.as_deref().and_then(known) {
-            return Ok(source);
+        let read = || Ok(self.sources.read(path, self.text_of(path)?, || self.display(path)));
+        match &self.once {
+            Some(once) => once_for(&once.sources, path, read),
+            None => read(),
         }
-        let text = self.text_of(path)?;
-        let source = self.sources.read(path, text, || self.display(path));
-        if let Some(mut seen) = self.once.as_deref().and_then(|o| o.sources.lock().ok()) {
-            seen.insert(path.to_path_buf(), source.clone());
-        }
-        Ok(source)
     }
 
     /// A file's text: the text open in an editor for it (`set_open`), else what is on disk.
@@ -280,13 +288,7 @@ impl Project {
     /// Every `.arb` file under a directory, sorted: listed once by a project that reads once.
     pub fn listed(&self, dir: &Path) -> Vec<PathBuf> {
         let Some(once) = &self.once else { return Project::arb_files(dir) };
-        if let Some(known) = once.listings.lock().ok().and_then(|l| l.get(dir).cloned()) {
-            return known;
-        }
-        let found = Project::arb_files(dir);
-        if let Ok(mut l) = once.listings.lock() {
-            l.insert(dir.to_path_buf(), found.clone());
-        }
+        let Ok(found) = once_for(&once.listings, dir, || Ok::<_, std::convert::Infallible>(Project::arb_files(dir)));
         found
     }
 
