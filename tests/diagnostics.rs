@@ -655,6 +655,20 @@ fn a_keyword_run_into_the_next_word_is_refused() {
         ("proc p(c: int) {\n  if c > 1 {\n    return\n  } elseif c > 0 {\n    return\n  }\n}", "else if"),
         ("proc p() {\n  let o = create \"x\" in board ownedby P1\n}", "owned by"),
         ("proc p() {\n  enddraw \"tie\"\n}", "end draw"),
+        ("proc p(c: square) {\n  move c to board faceup\n}", "face up"),
+        ("proc p(c: square) {\n  move c to board facedown\n}", "face down"),
+        ("zone pile perplayer holds square\nconst n: int = 1", "per player"),
+        ("zone pile perplayer holds square", "per player"),
+        ("zone pile perplayer", "per player"),
+        ("proc p() {\n  let s = choose P1 \"squares\" upto 2 from board\n}", "up to"),
+        ("kind token {\n  activein board\n}", "active in"),
+        ("replace r {\n  insteadof setup.game() do {\n  }\n}", "instead of"),
+        ("replace r {\n  instead of setup.game() optionalby P1 \"Replace?\" do {\n  }\n}", "optional by"),
+        (
+            "kind token {\n  ability action\n}\ntoken \"t\" {\n  action {\n    target t from board chosenby P1\n    do {\n    }\n  }\n}",
+            "chosen by",
+        ),
+        ("proc p(c: int) {\n  if c > 1 {\n    return\n  } elseif(c > 0) {\n    return\n  }\n}", "else if"),
     ];
     for (body, phrase) in phrases {
         let text = format!("for tic-tac-toe\n{body}\n");

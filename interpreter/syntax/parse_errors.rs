@@ -33,6 +33,11 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
                 .help("a hint or side says where the rulebook gives it (`cite \"L40\"`), or why it is invented (`sample \"why\"`)");
         }
         let ends = Diag::error(Span::new(file, start, start), "the file ends too soon").label("here");
+        // Its last word a two-word phrase run together (`zone hand perplayer`): that, not an end.
+        let last = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
+        if let Some(help) = phrase_help(last) {
+            return ends.help(help);
+        }
         return match open_braces(text, start).first() {
             Some(&open) => ends
                 .related(Span::new(file, open, open + 1), "this `{` is never closed")
@@ -122,7 +127,12 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             }
             // `first(..).area = x`: a statement that starts with a call reads as an assignment to a
             // name, and the call's `(` is where it fails.
-            if scenario_word.is_none() && positives.contains(&Rule::assign_op) && found.starts_with('(') && !before.is_empty() {
+            if scenario_word.is_none()
+                && positives.contains(&Rule::assign_op)
+                && found.starts_with('(')
+                && !before.is_empty()
+                && phrase_help(before).is_none()
+            {
                 return if sets_after_call(text.get(start..).unwrap_or("")) {
                     Diag::error(span, format!("`{before}(..)` is a call: what it gives cannot be set, nor its fields"))
                         .label("a call here")
@@ -307,26 +317,34 @@ fn joined_help(expected: &[&str], before: &str, found: &str) -> Option<String> {
     })
 }
 
+/// The two-word phrases the grammar refuses run together (its `glued_*` rules, before each).
+pub(crate) const PHRASES: [(&str, &str); 11] = [
+    ("else", "if"),
+    ("face", "up"),
+    ("face", "down"),
+    ("per", "player"),
+    ("owned", "by"),
+    ("up", "to"),
+    ("chosen", "by"),
+    ("active", "in"),
+    ("optional", "by"),
+    ("instead", "of"),
+    ("end", "draw"),
+];
+
+/// The help for a word that is a two-word phrase run together (`elseif`, `faceup`).
+fn phrase_help(word: &str) -> Option<String> {
+    let word = word.trim_start_matches(['{', '}']);
+    let (a, b) = PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b))?;
+    Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"))
+}
+
 /// Help that depends on the word before the error.
 fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String> {
     // A two-word phrase run together (`elseif`, `faceup`): the grammar refuses it (`glued_*`).
-    const PHRASES: [(&str, &str); 11] = [
-        ("else", "if"),
-        ("face", "up"),
-        ("face", "down"),
-        ("per", "player"),
-        ("owned", "by"),
-        ("up", "to"),
-        ("chosen", "by"),
-        ("active", "in"),
-        ("optional", "by"),
-        ("instead", "of"),
-        ("end", "draw"),
-    ];
     for word in [before, found] {
-        let word = word.trim_start_matches(['{', '}']);
-        if let Some((a, b)) = PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b)) {
-            return Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"));
+        if let Some(help) = phrase_help(word) {
+            return Some(help);
         }
     }
     if matches!(before, "run" | "answer" | "random" | "expect" | "stop") || matches!(found, "expect" | "answer" | "run" | "random" | "stop")
@@ -582,4 +600,39 @@ fn line_of(text: &str, at: usize) -> usize {
 /// Where the line holding byte offset `at` starts.
 fn line_start(text: &str, at: usize) -> usize {
     text.get(..at).and_then(|b| b.rfind('\n')).map_or(0, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PHRASES;
+
+    /// The quoted word at the start of `s` (after spaces and a `~`), and what follows it.
+    fn quoted(s: &str) -> Option<(&str, &str)> {
+        let s = s.trim_start().strip_prefix('~')?.trim_start().strip_prefix('"')?;
+        let end = s.find('"')?;
+        Some((&s[..end], &s[end + 1..]))
+    }
+
+    /// Every two-word phrase the grammar guards with a `glued_*` rule (`!glued_else ~ "else" ~
+    /// "if"`) has its help, and every phrase with help is one the grammar guards: the two lists
+    /// are kept in step by hand (pest gives no way to read the grammar's rules as data).
+    #[test]
+    fn the_phrases_helped_are_those_the_grammar_refuses_run_together() {
+        let grammar = include_str!("../../grammar/arbiter.pest");
+        let mut guarded: Vec<(&str, &str)> = grammar
+            .match_indices("!glued_")
+            .filter_map(|(at, _)| {
+                let rest = &grammar[at + "!glued_".len()..];
+                let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+                let (a, rest) = quoted(rest)?;
+                let (b, _) = quoted(rest)?;
+                Some((a, b))
+            })
+            .collect();
+        guarded.sort_unstable();
+        guarded.dedup();
+        let mut helped = PHRASES.to_vec();
+        helped.sort_unstable();
+        assert_eq!(helped, guarded);
+    }
 }
