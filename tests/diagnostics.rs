@@ -680,6 +680,11 @@ fn a_keyword_run_into_the_next_word_is_refused() {
             "{text}"
         );
     }
+    // Said of the word run together, underlined, whatever the parser expected after it.
+    let text = "for tic-tac-toe\nproc p(c: square) {\n  move c to board faceup\n  call setup.game()\n}\n";
+    let e = arbiter::syntax::parse_file(FileId::NOWHERE, text).err().unwrap_or_else(|| panic!("accepted: {text}"));
+    assert_eq!(e.message, "`faceup` reads as one name, not as the two words `face up`");
+    assert_eq!(text.get(e.span.start as usize..e.span.end as usize), Some("faceup"));
     let kept = "for tic-tac-toe\nconst s: text = \"a\\nb\\tc{1}d\\\\e\"\nproc p(x: int) {\n  return x\n}\n";
     assert!(arbiter::syntax::parse_file(FileId::NOWHERE, kept).is_ok());
 }

@@ -96,6 +96,11 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             }
             let expected = join_or(&words);
             let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
+            // Two words of a phrase run together (`elseif`, `faceup`), read as a name, just before
+            // the error or at it: said of that word, whatever the parser expected after it.
+            if let Some(d) = glued_phrase(file, text, start, before, found) {
+                return d;
+            }
             // A scenario statement inside a block reads as the start of an assignment: say what it is.
             let scenario_word = ["run", "answer", "random", "expect", "stop"].into_iter().find(|w| *w == before || *w == found);
             // A scenario's header line (`variant x`) after its first statement reads as an assignment.
@@ -332,11 +337,36 @@ pub(crate) const PHRASES: [(&str, &str); 11] = [
     ("end", "draw"),
 ];
 
+/// The phrase a word is, run together (`elseif`: `else`, `if`).
+fn glued(word: &str) -> Option<(&'static str, &'static str)> {
+    PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b)).copied()
+}
+
 /// The help for a word that is a two-word phrase run together (`elseif`, `faceup`).
 fn phrase_help(word: &str) -> Option<String> {
-    let word = word.trim_start_matches(['{', '}']);
-    let (a, b) = PHRASES.iter().find(|(a, b)| word.strip_prefix(a).is_some_and(|rest| rest == *b))?;
+    let (a, b) = glued(word.trim_start_matches(['{', '}']))?;
     Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"))
+}
+
+/// The error for a two-word phrase run together (`elseif`) that is the word just before the
+/// error (`before`, only spaces between) or the word at it (`found`), underlining that word.
+fn glued_phrase(file: FileId, text: &str, start: usize, before: &str, found: &str) -> Option<Diag> {
+    let head = text.get(..start).unwrap_or("").trim_end();
+    let before_at = head.len().checked_sub(before.len())?;
+    let found_word = found.trim_start_matches(['{', '}']);
+    let found_word = found_word.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or("");
+    let found_at = start + (found.len() - found.trim_start_matches(['{', '}']).len());
+    let before_word = before.trim_start_matches(['{', '}']);
+    let before_at = before_at + (before.len() - before_word.len());
+    [(before_word, before_at), (found_word, found_at)].into_iter().find_map(|(word, at)| {
+        let (a, b) = glued(word)?;
+        let help = phrase_help(word)?;
+        Some(
+            Diag::error(Span::new(file, at, at + word.len()), format!("`{word}` reads as one name, not as the two words `{a} {b}`"))
+                .label("two words run together")
+                .help(help),
+        )
+    })
 }
 
 /// Help that depends on the word before the error.
