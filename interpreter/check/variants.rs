@@ -490,10 +490,23 @@ fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<Varian
         }
         VariantOp::Set { name, .. } => {
             if !known.exists("const", &name.node) {
+                // A field of `global` or `player`: not an item, so not in `known`.
+                let field_of = base.iter().find_map(|p| match &p.item.node {
+                    Item::Global(decls) if decls.iter().any(|d| d.name.node == name.node) => Some("global"),
+                    Item::Player(decls) if decls.iter().any(|d| d.name.node == name.node) => Some("player"),
+                    _ => None,
+                });
+                let help = match field_of {
+                    Some(block) => Some(format!(
+                        "`{}` is a field of `{block}`, not a constant: `set` changes a `const`; to start it at another value, a variant changes a step of the game's setup (`insert step .. in ..` or `replace step .. in ..`) to assign it",
+                        name.node
+                    )),
+                    None => missing_help(known, "const", &name.node, "`set` changes a `const`; use `add` to introduce a new"),
+                };
                 c.error(
                     Diag::error(name.span, format!("variant sets const `{}`, which does not exist", name.node))
                         .label("no such constant")
-                        .maybe_help(missing_help(known, "const", &name.node, "`set` changes a `const`; use `add` to introduce a new")),
+                        .maybe_help(help),
                 );
             }
             Some(VariantChange {

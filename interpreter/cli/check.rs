@@ -50,8 +50,9 @@ pub fn variants(project: &Project, game: &str, show: Option<&str>) -> i32 {
         return 0;
     };
     let Some(v) = b.game.variants.iter().find(|v| v.name == name) else {
-        let help = diag::did_you_mean(name, b.game.variants.iter().map(|v| v.name.as_str()))
-            .unwrap_or_else(|| format!("`arbiter variants {game}` lists them"));
+        let help = diag::did_you_mean(name, b.game.variants.iter().map(|v| v.name.as_str())).unwrap_or_else(|| {
+            format!("`arbiter variants {game}` lists them; a variant in a file of your own is loaded with `--rules FILE`")
+        });
         errln!("error: {game} has no variant `{name}`\n  help: {help}");
         return 2;
     };

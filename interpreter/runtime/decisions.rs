@@ -151,9 +151,11 @@ impl Engine<'_> {
         match d.count {
             Count::One if idx.len() != 1 => Err(refused("choose exactly one option")),
             Count::Exactly(k) if Some(idx.len()) != usize::try_from(k).ok() || uses_none => {
-                Err(refused(format!("choose exactly {k} options")))
+                Err(refused(format!("choose exactly {k} {}", if k == 1 { "option" } else { "options" })))
             }
-            Count::UpTo(k) if idx.len() > k as usize || uses_none => Err(refused(format!("choose at most {k} options"))),
+            Count::UpTo(k) if idx.len() > k as usize || uses_none => {
+                Err(refused(format!("choose at most {k} {}", if k == 1 { "option" } else { "options" })))
+            }
             Count::Order if idx.len() != d.options.len() || uses_none => {
                 Err(refused(format!("put all {} options in order", d.options.len())))
             }

@@ -96,6 +96,10 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             }
             let expected = join_or(&words);
             let before = text.get(..start).unwrap_or("").split_whitespace().last().unwrap_or("");
+            // A function or check written with a block, as a procedure is (`func f(x: int) { .. }`).
+            if let Some(d) = func_with_block(file, text, start) {
+                return d;
+            }
             // Two words of a phrase run together (`elseif`, `faceup`), read as a name, just before
             // the error or at it: said of that word, whatever the parser expected after it.
             if let Some(d) = glued_phrase(file, text, start, before, found) {
@@ -182,7 +186,8 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             let help = joined_help(&words, before, found)
                 .or_else(|| reserved_help(&words, found))
                 .or_else(|| syntax_help(&positives, found))
-                .or_else(|| context_help(before, found, &positives));
+                .or_else(|| context_help(before, found, &positives))
+                .or_else(|| glued_keyword_help(text, start));
             Diag::error(span, message).label("here").maybe_help(help)
         }
         ErrorVariant::CustomError { message } if message == "call limit reached" => Diag::error(
@@ -348,6 +353,23 @@ fn phrase_help(word: &str) -> Option<String> {
     Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"))
 }
 
+/// The error for a `func` or `check` whose parameters are followed by a block: it gives a value,
+/// written after `=`.
+fn func_with_block(file: FileId, text: &str, start: usize) -> Option<Diag> {
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let head = text.get(line_start..start)?.trim_start();
+    let what = ["func", "check"].into_iter().find(|w| head.strip_prefix(w).is_some_and(|r| r.starts_with(' ')))?;
+    let rest = text.get(start..)?.strip_prefix(')')?;
+    let brace = start + 1 + (rest.len() - rest.trim_start().len());
+    text.get(brace..)?.starts_with('{').then(|| {
+        Diag::error(Span::new(file, brace, brace + 1), format!("a `{what}` gives a value: it is written `= expression`, not as a block"))
+            .label("a block here")
+            .help(format!(
+                "write its value after `=`, like `{what} twice(c: card) = c.power * 2`; a block of statements is a procedure's (`proc`)"
+            ))
+    })
+}
+
 /// The error for a two-word phrase run together (`elseif`) that is the word just before the
 /// error (`before`, only spaces between) or the word at it (`found`), underlining that word.
 fn glued_phrase(file: FileId, text: &str, start: usize, before: &str, found: &str) -> Option<Diag> {
@@ -369,6 +391,33 @@ fn glued_phrase(file: FileId, text: &str, start: usize, before: &str, found: &st
     })
 }
 
+/// Help for a statement whose first word is a keyword run into a name (`returnx c`), on the
+/// error's line or the line before: read as the keyword and the name, it left the words after it
+/// to start a statement of their own. (A file that parses is told this after parsing, with the
+/// word itself underlined: `keywords_stand_apart`.) Not for a line that assigns (`letters = 2`).
+fn glued_keyword_help(text: &str, start: usize) -> Option<String> {
+    const STATEMENT_WORDS: [&str; 22] = [
+        "return", "call", "move", "put", "turn", "shuffle", "modify", "expire", "signal", "log", "win", "lose", "reveal", "conceal",
+        "create", "use", "while", "repeat", "for", "if", "let", "choose",
+    ];
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let this = text.get(line_start..)?.lines().next().unwrap_or("");
+    let previous = text.get(..line_start)?.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    [this, previous].into_iter().find_map(|line| {
+        let line = line.trim_start();
+        let assigns = ["==", "<=", ">=", "!=", "=>"].iter().fold(line.to_string(), |l, op| l.replace(op, "")).contains('=');
+        let word: String = line.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let keyword = STATEMENT_WORDS.iter().find(|k| word.len() > k.len() && word.starts_with(**k))?;
+        let rest = word.get(keyword.len()..)?;
+        (!assigns).then(|| {
+            format!(
+                "if `{word}` is meant as `{keyword} {rest}`, put a space after `{keyword}`: a keyword stands apart from the word after it"
+            )
+        })
+    })
+}
+
+/// Help that depends on the word before the error.
 /// Help that depends on the word before the error.
 fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String> {
     // A two-word phrase run together (`elseif`, `faceup`): the grammar refuses it (`glued_*`).
