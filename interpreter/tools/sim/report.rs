@@ -57,10 +57,26 @@ fn ordinal(seat: usize) -> String {
         .map_or_else(|| format!("P{}", seat + 1), |w| (*w).to_string())
 }
 
+/// Why a run's seats are not alike but for their places: decks given to some (`--deck`), or bots
+/// given by seat or side (`--bots 1=mcts`).
+fn unlike(run: &Run) -> Option<String> {
+    let values: std::collections::BTreeSet<&str> = run.decks.iter().map(|d| d.split_once('=').map_or(d.as_str(), |(_, v)| v)).collect();
+    let same_for_all = run.decks.len() == run.players && values.len() == 1;
+    if !run.decks.is_empty() && !same_for_all {
+        Some(format!("the seats play different decks, `--deck {}`", run.decks.join(" --deck ")))
+    } else if run.bots.contains('=') {
+        Some(format!("the seats are played by different bots, `{}`", run.bots))
+    } else {
+        None
+    }
+}
+
 /// The answer in sentences a designer can paste: for each seat, its win rate with its interval
 /// against an even share (the seats' mean), and whether the difference is significant; for each
 /// side, its rate.
-pub fn sentences(t: &Tally) -> Vec<String> {
+/// `unlike`: why the seats are not alike but for their places (different decks or bots), if so:
+/// then a seat's share is not put down to its place alone.
+pub fn sentences(t: &Tally, unlike: Option<&str>) -> Vec<String> {
     let n = t.finished();
     let seats = t.seat_wins.len();
     let mut out = Vec::new();
@@ -81,14 +97,13 @@ pub fn sentences(t: &Tally) -> Vec<String> {
     let share = t.seat_wins.iter().sum::<u64>() as f64 / (seats as f64 * n as f64);
     for (s, w) in t.seat_wins.iter().enumerate() {
         let p = wilson(*w, n);
-        let verdict = if seats < 2 {
-            String::new()
-        } else if p.low > share {
-            format!(": a {}-player advantage, significant at 5%", ordinal(s))
-        } else if p.high < share {
-            format!(": a {}-player disadvantage, significant at 5%", ordinal(s))
-        } else {
-            ": no significant advantage".to_string()
+        let verdict = match unlike {
+            _ if seats < 2 => String::new(),
+            None if p.low > share => format!(": a {}-player advantage, significant at 5%", ordinal(s)),
+            None if p.high < share => format!(": a {}-player disadvantage, significant at 5%", ordinal(s)),
+            Some(why) if p.low > share => format!(": more than its share, significant at 5% ({why}: not its place alone)"),
+            Some(why) if p.high < share => format!(": less than its share, significant at 5% ({why}: not its place alone)"),
+            _ => ": no significant advantage".to_string(),
         };
         let against = if seats < 2 { String::new() } else { format!(" against an even share of {}", pct(share)) };
         out.push(format!("P{} wins {}{against}{verdict}.", s + 1, interval(&p)));
@@ -219,7 +234,7 @@ pub fn text(run: &Run) -> String {
     let mut short = Vec::new();
     if let Some((base, rest)) = run.rule_sets.split_first() {
         let lead = if rest.is_empty() { String::new() } else { format!("{}: ", capitalised(&name(base))) };
-        short.extend(sentences(base).into_iter().map(|s| format!("{lead}{s}")));
+        short.extend(sentences(base, unlike(run).as_deref()).into_iter().map(|s| format!("{lead}{s}")));
         for t in rest {
             short.extend(compared_sentences(base, t));
         }
@@ -390,5 +405,31 @@ mod tests {
         assert!(said.contains("the comparison counts only the 8 that ended"), "{said}");
         assert!(said.contains("P1 wins 50.0%"), "4 of the 8 that ended: {said}");
         assert!(!said.contains("P1 wins 40.0%"), "not 4 of all 10: {said}");
+    }
+
+    /// From a designer's trial: with a deck of their own for P1 (`--deck 1=mine.arb`), P1's share
+    /// was called "a first-player advantage", as if the seats differed only in their places.
+    #[test]
+    fn a_seat_with_its_own_deck_is_not_said_to_win_by_its_place() {
+        let tally = Tally { games: 400, seat_wins: vec![330, 70], ..Tally::default() };
+        let run = |decks: Vec<String>, bots: &str| Run {
+            game: "bsg-ccg".into(),
+            players: 2,
+            seed: 1,
+            games: 400,
+            bots: bots.into(),
+            decks,
+            shard: None,
+            rule_sets: vec![tally.clone()],
+        };
+        let alike = sentences(&tally, unlike(&run(vec![], "random")).as_deref()).join("\n");
+        assert!(alike.contains("a first-player advantage"), "{alike}");
+        let decked = sentences(&tally, unlike(&run(vec!["1=mine.arb".into()], "random")).as_deref()).join("\n");
+        assert!(!decked.contains("first-player advantage"), "{decked}");
+        assert!(decked.contains("the seats play different decks, `--deck 1=mine.arb`: not its place alone"), "{decked}");
+        let same = unlike(&run(vec!["1=mine.arb".into(), "2=mine.arb".into()], "random"));
+        assert_eq!(same, None, "the same deck for every seat");
+        let bots = sentences(&tally, unlike(&run(vec![], "1=mcts")).as_deref()).join("\n");
+        assert!(bots.contains("different bots, `1=mcts`"), "{bots}");
     }
 }
