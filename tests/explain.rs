@@ -106,6 +106,14 @@ fn why_in_words_picks_the_change_and_names_the_deciding_condition() {
     assert!(first.ends_with("P3.influence: 9 → 8"), "the event is the influence change: {text}");
     assert!(text.contains("which was called by Raptor Recon Team: Commit:"), "the ability is a link of the chain: {text}");
     assert!(text.contains("where `p.influence > you.influence` held: `p.influence` is 9; `you.influence` is 8"), "{text}");
+    // Words several events tell of: the others are named, so that a reader knows one was picked
+    // (a rules lawyer's trial took the one explained for the only one).
+    assert!(
+        text.contains(
+            "(#12 is the one explained; other events tell of `loses 1 influence` too: #7, #8, #9; `--why 7` explains one of them)"
+        ),
+        "{text}"
+    );
 }
 
 /// `--why` on a scenario that fails still says it failed, and exits 1; words no event holds get a

@@ -116,6 +116,14 @@ fn find_event(game: &crate::ir::Game, st: &crate::runtime::state::State, what: &
     matching().find(|(_, e)| changes_state(&e.kind)).or_else(|| matching().next()).map(|(i, _)| i)
 }
 
+/// The events other than `chosen` whose text tells of `what` (none when `what` is a number).
+fn others_telling(game: &crate::ir::Game, st: &crate::runtime::state::State, what: &str, chosen: usize) -> Vec<usize> {
+    if what.trim().trim_start_matches('#').parse::<usize>().is_ok() {
+        return Vec::new();
+    }
+    st.log.iter().enumerate().filter(|(i, e)| *i != chosen && view::event_text(game, st, e, None).contains(what)).map(|(i, _)| i).collect()
+}
+
 /// `loses 1 influence` → (-1, "influence"); `gains 2 power` → (2, "power").
 fn change_in_words(what: &str) -> Option<(i64, String)> {
     let words: Vec<&str> = what.split_whitespace().collect();
@@ -231,6 +239,18 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 outln!("{} {}", fo.outcome.id, fo.outcome.title);
                 if let Some(w) = &why {
                     out!("{}", crate::runtime::why::why_text(w));
+                    if let Some(said) = &o.why {
+                        let others = others_telling(game, st, said, w.event);
+                        if let Some(first) = others.first() {
+                            let list: Vec<String> = others.iter().take(8).map(|i| format!("#{i}")).collect();
+                            let more = if others.len() > 8 { ", …" } else { "" };
+                            outln!(
+                                "(#{} is the one explained; other events tell of `{said}` too: {}{more}; `--why {first}` explains one of them)",
+                                w.event,
+                                list.join(", ")
+                            );
+                        }
+                    }
                     // The chain is of the scenario as it ran; whether it passed is still said.
                     if !fo.outcome.passed() {
                         code = 1;
