@@ -248,7 +248,7 @@ pub fn text(run: &Run) -> String {
     if let Some((base, rest)) = run.rule_sets.split_first() {
         for t in rest.iter().filter(|t| t.finished() > 0 && base.finished() > 0) {
             let _ = writeln!(out, "\n{} against {} (same seeds; difference with its 95% interval, two-sided z-test):", name(t), name(base));
-            for row in differences(base, t) {
+            for row in differences(base, t, &run.rule_sets) {
                 let verdict = if row.significant { "significant at 5%" } else { "not significant at 5%" };
                 let _ = writeln!(
                     out,
@@ -319,8 +319,9 @@ pub struct Row {
     pub significant: bool,
 }
 
-/// Each seat's wins and each ending, compared.
-pub fn differences(base: &Tally, other: &Tally) -> Vec<Row> {
+/// Each seat's wins and each ending, compared. An ending is named by its numbers over every rule
+/// set of the run (`all`), so that it reads the same in each comparison.
+pub fn differences(base: &Tally, other: &Tally, all: &[Tally]) -> Vec<Row> {
     let (na, nb) = (base.finished(), other.finished());
     let mut pairs: Vec<(String, u64, u64)> = (0..base.seat_wins.len().max(other.seat_wins.len()))
         .map(|s| (format!("P{} wins", s + 1), base.seat_wins.get(s).copied().unwrap_or(0), other.seat_wins.get(s).copied().unwrap_or(0)))
@@ -335,9 +336,11 @@ pub fn differences(base: &Tally, other: &Tally) -> Vec<Row> {
     kinds.sort();
     kinds.dedup();
     for k in kinds {
-        // The ending's numbers over both rule sets.
+        // The ending's numbers over the two rule sets and every other of the run.
         let mut ranges = base.outcome_numbers.get(k).cloned().unwrap_or_default();
-        super::widen(&mut ranges, other.outcome_numbers.get(k).into_iter().flatten().copied());
+        for t in std::iter::once(other).chain(all) {
+            super::widen(&mut ranges, t.outcome_numbers.get(k).into_iter().flatten().copied());
+        }
         let shown = ending(k, &ranges);
         pairs.push((format!("\"{shown}\""), base.outcomes.get(k).copied().unwrap_or(0), other.outcomes.get(k).copied().unwrap_or(0)));
     }
@@ -405,6 +408,25 @@ mod tests {
         assert!(said.contains("the comparison counts only the 8 that ended"), "{said}");
         assert!(said.contains("P1 wins 50.0%"), "4 of the 8 that ended: {said}");
         assert!(!said.contains("P1 wins 40.0%"), "not 4 of all 10: {said}");
+    }
+
+    /// From a rules lawyer's trial: the base's ending read `0–19 conquest points` against one
+    /// compared rule set and `0–14` against the other; it is named by its numbers in every rule
+    /// set of the run, the same in each comparison.
+    #[test]
+    fn an_ending_reads_the_same_in_every_comparison() {
+        let kind = "end-game victory: {n} conquest points".to_string();
+        let set = |variants: &[&str], hi: i64| {
+            let mut t =
+                Tally { variants: variants.iter().map(|v| v.to_string()).collect(), games: 10, seat_wins: vec![5, 5], ..Tally::default() };
+            t.outcomes.insert(kind.clone(), 10);
+            t.outcome_numbers.insert(kind.clone(), vec![(0, hi)]);
+            t
+        };
+        let all = vec![set(&[], 12), set(&["a"], 14), set(&["b"], 19)];
+        let label = |other: &Tally| differences(&all[0], other, &all).into_iter().map(|r| r.what).find(|w| w.contains("conquest")).unwrap();
+        assert_eq!(label(&all[1]), "\"end-game victory: 0–19 conquest points\"");
+        assert_eq!(label(&all[1]), label(&all[2]));
     }
 
     /// From a designer's trial: with a deck of their own for P1 (`--deck 1=mine.arb`), P1's share
