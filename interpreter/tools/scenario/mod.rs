@@ -163,7 +163,7 @@ pub fn run(game: &Game, sc: &ScenarioIr, snapshots: bool) -> Outcome {
         };
         if let Err(mut f) = r {
             add_help(&mut f, game, sc, step, &st);
-            if let Step::Answer { who, .. } = &step.step
+            if let Step::Answer { who, .. } | Step::Expect(ExpectIr::Refused { who, .. }) = &step.step
                 && let Ok(Value::Player(seat)) = eval0(&engine, &st, who)
             {
                 let settled: Vec<_> = recorder.settled_since(before.settled).into_iter().filter(|x| x.seat == seat).collect();
@@ -260,8 +260,13 @@ fn settled_help(f: &mut Failure, settled: &[arbiter_runtime::trace::Settled]) {
     if settled.is_empty() {
         return;
     }
-    let taken: Vec<String> =
-        settled.iter().map(|x| format!("P{}'s `{}` (options: {})", x.seat + 1, x.prompt, x.options.join(" | "))).collect();
+    let taken: Vec<String> = settled
+        .iter()
+        .map(|x| match x.options.as_slice() {
+            [] => format!("P{}'s `{}` (no options: nothing was chosen)", x.seat + 1, x.prompt),
+            options => format!("P{}'s `{}` (options: {})", x.seat + 1, x.prompt, options.join(" | ")),
+        })
+        .collect();
     let said = format!(
         "taken at once since the step before, with one possible answer and so not asked: {}; `expect options` checks such a decision",
         taken.join("; ")
@@ -594,6 +599,14 @@ pub fn failure_text(game: &Game, f: &Failure) -> String {
         let text = file.text.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
         s.push_str(&format!("  at {}:{line}:{col}\n    {line} | {text}\n", file.name));
     }
+    // Where it was called from, right after where it happened; the help last, each of its lines
+    // under the first, so that none reads as part of that stack.
+    for c in arbiter_runtime::call_sites_shown(&f.called_from, f.span) {
+        if let Some(file) = game.file(c.file) {
+            let (line, col) = file.line_col(c.start as usize);
+            s.push_str(&format!("  called from {}:{line}:{col}\n", file.name));
+        }
+    }
     if let Some(e) = &f.expected {
         s.push_str(&format!("  expected: {e}\n"));
     }
@@ -601,13 +614,7 @@ pub fn failure_text(game: &Game, f: &Failure) -> String {
         s.push_str(&format!("  actual:   {a}\n"));
     }
     if let Some(h) = &f.help {
-        s.push_str(&format!("  help:     {h}\n"));
-    }
-    for c in arbiter_runtime::call_sites_shown(&f.called_from, f.span) {
-        if let Some(file) = game.file(c.file) {
-            let (line, col) = file.line_col(c.start as usize);
-            s.push_str(&format!("  called from {}:{line}:{col}\n", file.name));
-        }
+        s.push_str(&format!("  help: {}\n", h.lines().collect::<Vec<_>>().join("\n        ")));
     }
     s
 }
