@@ -316,6 +316,18 @@ fn a_game_left_and_resumed_ends_as_if_never_left() {
     assert_eq!(saved.state(&common::load("tic-tac-toe", &[]).game, "game.json").unwrap().decisions, 3);
     assert_eq!((saved.header.game.as_str(), saved.header.humans.as_slice()), ("tic-tac-toe", &[1u8, 2][..]));
 
+    // Saved at the prompt (`save FILE`, no `--save`), then left: where it was saved is said.
+    let typed = arbiter(&dir, &["play", "tic-tac-toe", "--human", "1", "--human", "2"], &format!("{}save typed.json\n", first_squares(2)));
+    assert!(typed.status.success(), "{}", text(&typed.stderr));
+    assert!(
+        text(&typed.stdout).contains(
+            "game left unfinished; it was saved in typed.json when `save` was typed: `arbiter resume typed.json` goes on from there"
+        ),
+        "{}",
+        text(&typed.stdout)
+    );
+    std::fs::remove_file(dir.join("typed.json")).unwrap();
+
     // Resumed with the same seats (from the file), it ends as the straight game did.
     let resumed = arbiter(&dir, &["resume", "game.json"], &first_squares(6));
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));

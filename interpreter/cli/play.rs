@@ -488,7 +488,14 @@ fn drive(engine: &Engine, mut st: State, mut saver: Saver, shown: Shown, think: 
                     Ok(false) => {
                         match &saver.path {
                             Some(p) => outln!("game left unfinished; it is saved in {0}: continue with `arbiter resume {0}`", p.display()),
-                            None => outln!("game left unfinished"),
+                            None => match saver.last_written() {
+                                // Saved at the prompt (`save FILE`): from there, not from here.
+                                Some(p) => outln!(
+                                    "game left unfinished; it was saved in {0} when `save` was typed: `arbiter resume {0}` goes on from there",
+                                    p.display()
+                                ),
+                                None => outln!("game left unfinished"),
+                            },
                         }
                         return 0;
                     }

@@ -545,6 +545,11 @@ impl Saver {
         Ok(p)
     }
 
+    /// The file last written by a `save` at the prompt or a save at a decision, if any.
+    pub fn last_written(&self) -> Option<&Path> {
+        self.written.last().map(PathBuf::as_path)
+    }
+
     fn write(&mut self, st: &State, path: &Path, durable: bool) -> Result<(), WriteError> {
         let text = self.header.to_json(&self.files, st)?;
         write_atomic(path, &text, durable)?;
