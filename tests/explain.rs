@@ -137,3 +137,28 @@ fn why_says_a_failed_scenario_failed_and_what_it_takes_when_nothing_matches() {
     assert_eq!(code, Some(2));
     assert!(err.contains("help: give an event's number (as `arbiter explain FILE` numbers them)") && !err.contains('{'), "{err}");
 }
+
+/// `arbiter test FILE --id ID` reports that scenario alone (a designer's trial looked for it, as
+/// `explain` and `render` take `--id`); an id no scenario has is refused, naming the likely one.
+#[test]
+fn test_reports_one_scenario_by_its_id() {
+    let run = |args: &[&str]| {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let file = "tests/rulings/tic-tac-toe/rules.arb";
+    let (code, all, _) = run(&["test", file]);
+    assert_eq!(code, Some(0), "{all}");
+    let ids: Vec<&str> = all.lines().filter_map(|l| l.strip_prefix("ok   ")).filter_map(|l| l.split_whitespace().next()).collect();
+    assert!(ids.len() > 1, "a file of several scenarios: {all}");
+    let (code, one, _) = run(&["test", file, "--id", ids[1]]);
+    assert_eq!(code, Some(0), "{one}");
+    assert_eq!(one.lines().filter(|l| l.starts_with("ok   ")).count(), 1, "{one}");
+    assert!(one.contains(&format!("ok   {} ", ids[1])) && one.ends_with("1 passed, 0 failed\n"), "{one}");
+    let wrong = format!("{}x", ids[1]);
+    let (code, _, err) = run(&["test", file, "--id", &wrong]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains(&format!("no scenario `{wrong}` in `{file}`")), "{err}");
+    assert!(err.contains(&format!("did you mean `{}`?", ids[1])), "{err}");
+}

@@ -195,6 +195,9 @@ pub enum Command {
         /// Run every scenario with this variant switched on too (repeatable).
         #[arg(long = "variant")]
         variants: Vec<String>,
+        /// Report only the scenario with this id (`CCG-07`, `brig-one-card`).
+        #[arg(long)]
+        id: Option<String>,
     },
     /// Show a scenario's trace: every event with the rule that caused it and its citation;
     /// `--why` walks back the causes of one event.
@@ -389,7 +392,7 @@ pub fn main_with(cli: Cli) -> i32 {
             play::resume(&project, &play::ResumeOptions { file, game: None, variants: vec![], humans, log, save, svg, think })
         }
         Command::Render { file, id, game, out } => render::run(&project, &render::Options { file, id, game, out }),
-        Command::Test { paths, variants } => test::run(&project, &paths, &variants),
+        Command::Test { paths, variants, id } => test::run(&project, &paths, &variants, id.as_deref()),
         Command::Explain { scenario, id, at, why, json, variants } => {
             test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
         }

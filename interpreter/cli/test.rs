@@ -8,7 +8,8 @@ use crate::scenario::{Bases, failure_text, run_file_shared, run_file_with};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
+/// `id`: only the scenario with that id is reported (the files are run whole).
+pub fn run(project: &Project, paths: &[PathBuf], variants: &[String], id: Option<&str>) -> i32 {
     let paths = if paths.is_empty() { vec![project.root.join("tests/examples")] } else { paths.to_vec() };
     // Each file and folder read once for the whole run (`Project::read_once`).
     let project = &project.read_once();
@@ -17,12 +18,24 @@ pub fn run(project: &Project, paths: &[PathBuf], variants: &[String]) -> i32 {
     // are shown in the files' order.
     let bases = Bases::default();
     let files = expand(&paths);
-    let reports: Vec<(String, usize, usize)> = files.par_iter().map(|f| report(project, f, variants, &bases)).collect();
+    let reports: Vec<Report> = files.par_iter().map(|f| report(project, f, variants, &bases, id)).collect();
     let (mut passed, mut failed) = (0, 0);
-    for (text, p, f) in reports {
-        out!("{text}");
-        passed += p;
-        failed += f;
+    let mut ids: Vec<String> = Vec::new();
+    for r in reports {
+        out!("{}", r.text);
+        passed += r.passed;
+        failed += r.failed;
+        ids.extend(r.ids);
+    }
+    if let Some(id) = id
+        && passed + failed == 0
+    {
+        errln!("error: no scenario `{id}` in {}", files_named(&files));
+        let help = crate::syntax::diag::did_you_mean(id, ids.iter().map(String::as_str)).unwrap_or_else(|| {
+            if ids.is_empty() { "these files hold no scenario".to_string() } else { format!("scenarios: {}", ids.join(", ")) }
+        });
+        errln!("  help: {help}");
+        return 1;
     }
     outln!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
@@ -41,11 +54,20 @@ fn files_named(files: &[PathBuf]) -> String {
     }
 }
 
-/// One file's report: its lines, and how many of its scenarios passed and failed.
-fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases) -> (String, usize, usize) {
+/// One file's report: its lines, how many of its scenarios passed and failed (of those with
+/// the id, when one is given), and the ids of its scenarios.
+struct Report {
+    text: String,
+    passed: usize,
+    failed: usize,
+    ids: Vec<String>,
+}
+
+fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases, id: Option<&str>) -> Report {
     use std::fmt::Write as _;
     let mut text = String::new();
     let (mut passed, mut failed) = (0, 0);
+    let mut ids = Vec::new();
     match run_file_shared(project, file, variants, bases, false) {
         Err(e) => {
             failed += 1;
@@ -53,6 +75,10 @@ fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases) ->
         }
         Ok(outcomes) => {
             for o in outcomes {
+                ids.push(o.outcome.id.clone());
+                if id.is_some_and(|i| i != o.outcome.id) {
+                    continue;
+                }
                 if o.outcome.passed() {
                     passed += 1;
                     let _ = writeln!(text, "ok   {} {}", o.outcome.id, o.outcome.title);
@@ -66,7 +92,7 @@ fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases) ->
             }
         }
     }
-    (text, passed, failed)
+    Report { text, passed, failed, ids }
 }
 
 /// What `arbiter explain` shows.
