@@ -190,6 +190,15 @@ fn a_deck_in_its_own_file_uses_the_card_file_and_is_named_by_seat() {
         "{}",
         text(&wrong)
     );
+    // A deck of the user's own named without its file: the help says how to load it (a designer's
+    // trial was shown only the game's decks).
+    let unloaded = arbiter(&dir, &["play", "bsg-ccg", "--deck", "1=Recon Fleet"]);
+    assert_eq!(unloaded.status.code(), Some(2));
+    assert!(
+        text(&unloaded).contains("a deck in a file of your own is loaded with `--rules FILE`, or given as `--deck 1=FILE`"),
+        "{}",
+        text(&unloaded)
+    );
     // Decks given to no seat of the game, to one seat twice, or in a file that holds two are
     // refused, not passed over (a designer's trial: each played a game as if not given).
     let second = tour[at..].replacen("deck \"Recon Fleet\"", "deck \"Recon Fleet Two\"", 1);

@@ -105,7 +105,11 @@ pub(super) fn deck_indices(
             }
             DeckArg::Name(n) => game.decks.iter().position(|d| d.name == *n).ok_or_else(|| {
                 let help = diag::did_you_mean(n, game.decks.iter().map(|d| d.name.as_str())).unwrap_or_else(|| {
-                    format!("decks here: {}", game.decks.iter().map(|d| format!("\"{}\"", d.name)).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "decks here: {}; a deck in a file of your own is loaded with `--rules FILE`, or given as `--deck {}=FILE`",
+                        game.decks.iter().map(|d| format!("\"{}\"", d.name)).collect::<Vec<_>>().join(", "),
+                        seat + 1
+                    )
                 });
                 DeckArgError::NoSuchDeck { seat: *seat, name: n.clone(), help }
             })?,
