@@ -639,3 +639,31 @@ fn a_refused_save_and_a_failed_write_are_diagnostics_with_their_message_and_help
     assert_eq!(e.to_string(), "`/` is not a file name");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game played with a file of the user's own (`--rules`), that file moved since: `resume` with
+/// `--rules` naming it where it is now is refused (a save names its files by where they were),
+/// with the help saying that this file holds the same text and where to copy it back (a rules
+/// lawyer's trial was told only "put the file back where it was").
+#[test]
+fn a_moved_file_of_ones_own_is_named_where_it_must_go_back() {
+    let dir = scratch("moved");
+    std::fs::write(dir.join("house.arb"), "for tic-tac-toe\n\nvariant quiet \"A quiet game\" {\n  set lines = [[0, 1, 2]]\n}\n").unwrap();
+    let left = arbiter(
+        &dir,
+        &["play", "tic-tac-toe", "--rules", "house.arb", "--variant", "quiet", "--human", "1", "--save", "g.json"],
+        &first_squares(1),
+    );
+    assert!(left.status.success(), "{}", text(&left.stderr));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::rename(dir.join("house.arb"), dir.join("sub/house.arb")).unwrap();
+    let resumed = arbiter(&dir, &["resume", "g.json", "--rules", "sub/house.arb"], "");
+    assert_eq!(resumed.status.code(), Some(2));
+    let err = text(&resumed.stderr);
+    assert!(err.contains("was played with a file of rules that is gone"), "{err}");
+    assert!(err.contains("`sub/house.arb` holds the same text: a save names its files by where they were, so copy it back to"), "{err}");
+    assert!(err.contains("house.arb` to go on"), "{err}");
+    // Copied back, the game goes on.
+    std::fs::copy(dir.join("sub/house.arb"), dir.join("house.arb")).unwrap();
+    let again = arbiter(&dir, &["resume", "g.json"], &first_squares(8));
+    assert!(again.status.success(), "{}", text(&again.stderr));
+}

@@ -592,10 +592,22 @@ pub fn load(project: &Project, file: &Path, game: Option<&str>, variants: &[Stri
     let project = match project.clone().with_rules(&rules) {
         Ok(p) => p,
         Err(e) => {
-            return Err(SaveError {
-                message: format!("`{name}` was played with a file of rules that is gone: {e}"),
-                help: "a game goes on only under the rules it started with: put the file back where it was".to_string(),
+            // A file given now (`--rules`) that holds the text of one that is gone: it was moved.
+            let gone = rules.iter().find(|r| !r.is_file());
+            let digest_of = |p: &PathBuf| std::fs::read(p).ok().map(|b| format!("{:016x}", fnv(&b, FNV_START)));
+            let moved = gone.and_then(|g| {
+                let was = h.files.get(&project.display(g))?;
+                project.rules.iter().find(|r| digest_of(r).as_ref() == Some(was)).map(|r| (g, r))
             });
+            let help = match moved {
+                Some((g, r)) => format!(
+                    "`{}` holds the same text: a save names its files by where they were, so copy it back to `{}` to go on",
+                    project.display(r),
+                    g.display()
+                ),
+                None => "a game goes on only under the rules it started with: put the file back where it was".to_string(),
+            };
+            return Err(SaveError { message: format!("`{name}` was played with a file of rules that is gone: {e}"), help });
         }
     };
     let loaded = project.load(&h.game, &h.variants, &extra);
