@@ -162,3 +162,27 @@ fn test_reports_one_scenario_by_its_id() {
     assert!(err.contains(&format!("no scenario `{wrong}` in `{file}`")), "{err}");
     assert!(err.contains(&format!("did you mean `{}`?", ids[1])), "{err}");
 }
+
+/// `--why .. --quote` shows under each citation the lines it names in the rulebook's text (here
+/// tic-tac-toe's `rules.txt`, beside its rulebook), so that a ruling can be read against the letter
+/// of the rules; without `--quote` the citation alone. `--quote` goes with `--why`.
+#[test]
+fn why_quotes_the_cited_lines_of_the_rulebook() {
+    let run = |args: &[&str]| {
+        let out =
+            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let file = "tests/rulings/tic-tac-toe/rules.arb";
+    let rules = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulebooks/tic-tac-toe/rules.txt")).unwrap();
+    let line5 = rules.lines().nth(4).unwrap();
+    let (code, quoted, err) = run(&["explain", file, "--why", "three in a row", "--quote"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(quoted.contains("cites rules.txt"), "{quoted}");
+    assert!(quoted.contains(&format!("      │ L5: {line5}")), "{quoted}");
+    let (_, plain, _) = run(&["explain", file, "--why", "three in a row"]);
+    assert!(plain.contains("cites rules.txt") && !plain.contains(line5), "{plain}");
+    let (code, _, err) = run(&["explain", file, "--quote"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--why"), "{err}");
+}

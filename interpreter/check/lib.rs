@@ -16,6 +16,7 @@ pub mod project;
 mod reads;
 pub mod scenario;
 pub mod scope;
+pub mod seeds;
 pub mod steps;
 pub mod variants;
 mod warnings;

@@ -217,6 +217,10 @@ pub enum Command {
         /// Print JSON for tools instead of text.
         #[arg(long)]
         json: bool,
+        /// With `--why`: the lines each citation names, from the rulebook's text (beside the
+        /// rulebook, or in the folder `ARBITER_SEEDS` names).
+        #[arg(long, requires = "why")]
+        quote: bool,
         /// Run it with this variant switched on too (repeatable).
         #[arg(long = "variant")]
         variants: Vec<String>,
@@ -393,8 +397,8 @@ pub fn main_with(cli: Cli) -> i32 {
         }
         Command::Render { file, id, game, out } => render::run(&project, &render::Options { file, id, game, out }),
         Command::Test { paths, variants, id } => test::run(&project, &paths, &variants, id.as_deref()),
-        Command::Explain { scenario, id, at, why, json, variants } => {
-            test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json }, &variants)
+        Command::Explain { scenario, id, at, why, json, quote, variants } => {
+            test::explain(&project, &scenario, &test::ExplainOptions { id, at, why, json, quote }, &variants)
         }
         Command::Variants { game, show } => check::variants(&project, &game, show.as_deref()),
         Command::Bench { game, parse, lsp, games, players, seed, variants, profile, bots } => {

@@ -100,6 +100,8 @@ pub struct ExplainOptions {
     pub id: Option<String>,
     pub at: Option<usize>,
     pub why: Option<String>,
+    /// `--quote`: the cited lines of the rulebook's text under each citation of `--why`.
+    pub quote: bool,
     pub json: bool,
 }
 
@@ -264,7 +266,24 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 }
                 outln!("{} {}", fo.outcome.id, fo.outcome.title);
                 if let Some(w) = &why {
-                    out!("{}", crate::runtime::why::why_text(w));
+                    if o.quote {
+                        let seeds = crate::check::seeds::seeds(project, game);
+                        let quote = |cite: &str| {
+                            let (lines, _) = crate::check::seeds::quote(&seeds, cite, 6);
+                            lines.into_iter().map(|(letter, n, l)| format!("{letter}{n}: {l}")).collect()
+                        };
+                        out!("{}", crate::runtime::why::why_text_quoting(w, &quote));
+                        let missing: Vec<&str> = seeds.iter().filter(|s| s.text.is_none()).map(|s| s.file.as_str()).collect();
+                        if !missing.is_empty() {
+                            outln!(
+                                "(the rulebook text {} is not at hand: put it in rulebooks/{}/ or in the folder ARBITER_SEEDS names, to see the cited lines)",
+                                missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(" and "),
+                                game.name
+                            );
+                        }
+                    } else {
+                        out!("{}", crate::runtime::why::why_text(w));
+                    }
                     if let Some(said) = &o.why {
                         let others = others_telling(game, st, said, w.event);
                         if let Some(first) = others.first() {

@@ -4,7 +4,6 @@
 use arbiter_check::project::Project;
 use arbiter_ir::Game;
 use arbiter_syntax::ast::{File, Item, Spanned};
-use std::path::PathBuf;
 
 /// The item whose text holds byte `at`, with its kind, name and citation (for items that cite).
 pub fn cited_item(file: &File, at: usize) -> Option<(&'static str, String, Option<String>)> {
@@ -41,38 +40,16 @@ pub fn rule_markdown(project: &Project, game: Option<&Game>, kind: &str, name: &
     if let Some(section) = game.and_then(|g| g.section_of(cite)) {
         out.push_str(&format!("\n\n*{section}*"));
     }
-    if let Some(g) = game
-        && let Some(text) = seed_text(project, g)
-        && let Some(ranges) = arbiter_ir::cite_ranges(cite)
-    {
-        let lines: Vec<&str> = text.lines().collect();
-        let mut quoted = String::new();
-        for (_, a, b) in ranges.iter().take(4) {
-            for n in *a..=(*b).min(a.saturating_add(11)) {
-                if let Some(l) = n.checked_sub(1).and_then(|i| lines.get(i as usize)) {
-                    quoted.push_str(&format!("\n> {n}: {l}"));
-                }
-            }
-        }
+    if let Some(g) = game {
+        let seeds = arbiter_check::seeds::seeds(project, g);
+        let (lines, _) = arbiter_check::seeds::quote(&seeds, cite, 12);
+        let quoted: String = lines.iter().take(48).map(|(_, n, l)| format!("\n> {n}: {l}")).collect();
         if !quoted.is_empty() {
             out.push('\n');
             out.push_str(&quoted);
         }
     }
     out
-}
-
-/// The seed text a game cites (`source` in its header), when it is at hand: beside the rulebook,
-/// or in the folder `ARBITER_SEEDS` names.
-fn seed_text(project: &Project, game: &Game) -> Option<String> {
-    if game.source.is_empty() || game.source.contains(',') || game.source.contains('/') {
-        return None;
-    }
-    let mut places = vec![project.root.join("rulebooks").join(&game.name).join(&game.source)];
-    if let Some(dir) = std::env::var_os("ARBITER_SEEDS") {
-        places.push(PathBuf::from(dir).join(&game.source));
-    }
-    places.iter().find_map(|p| std::fs::read_to_string(p).ok())
 }
 
 /// Markdown for the builtin named `word`, if it is one.

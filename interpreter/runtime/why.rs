@@ -186,6 +186,11 @@ pub fn param_names(game: &Game, st: &State, r: Routine) -> Vec<String> {
 
 /// The chain as text: the event, then `because` each link outwards.
 pub fn why_text(w: &Why) -> String {
+    why_text_quoting(w, &|_| Vec::new())
+}
+
+/// `why_text`, with the lines `quote` gives for each citation (the rulebook's text) under it.
+pub fn why_text_quoting(w: &Why, quote: &dyn Fn(&str) -> Vec<String>) -> String {
     let mut s = format!("#{} {}\n", w.event, w.text);
     for (i, l) in w.chain.iter().enumerate() {
         let lead = if i == 0 { "happened in" } else { "which was called by" };
@@ -199,6 +204,11 @@ pub fn why_text(w: &Why) -> String {
             (Some(sec), Some(c)) => s.push_str(&format!("    cites {sec} ({c})\n")),
             (None, Some(c)) => s.push_str(&format!("    cites {c}\n")),
             _ => {}
+        }
+        if let Some(c) = &l.cite {
+            for q in quote(c) {
+                s.push_str(&format!("      │ {q}\n"));
+            }
         }
         for c in &l.conditions {
             s.push_str(&format!("    where {c}\n"));
