@@ -691,12 +691,19 @@ fn a_keyword_run_into_the_next_word_is_refused() {
 
 /// `expect no decision P ["prompt part"]`: no decision of P's (with that prompt) so far, asked
 /// or taken at once. It fails, naming the first such question, once P has been asked; it holds
-/// for a seat never asked, and for a prompt P was never asked.
+/// for a seat never asked, and for a question the rules can ask that P was not asked. (A text no
+/// question of the rules holds is refused when the file is checked: tests/bad/87.)
 #[test]
 fn expect_no_decision_fails_once_the_seat_was_asked() {
     let outcomes = run_text(
         "no-decision",
-        r#"scenario before "nobody asked before the first turn" {
+        r#"for tic-tac-toe
+
+proc side.question() {
+  let n = choose first(players()) "Pick a number" from [1, 2]
+}
+
+scenario before "nobody asked before the first turn" {
   game tic-tac-toe
   players 2
   run setup.game()
@@ -709,7 +716,7 @@ scenario asked "P1 asked for a square" {
   run setup.game()
   run turn.play()
   expect no decision P2
-  expect no decision P1 "a prompt never asked"
+  expect no decision P1 "Pick a number"
   expect no decision P1
 }
 "#,

@@ -13,6 +13,7 @@ pub mod lower_expr;
 pub mod lower_stmt;
 mod operators;
 pub mod project;
+pub mod prompts;
 mod reads;
 pub mod scenario;
 pub mod scope;

@@ -83,6 +83,9 @@ pub fn header(s: &ast::ScenarioItem, diags: &mut Vec<Diag>) -> Header {
 
 pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
     let mut out = Vec::new();
+    // The prompts `expect no decision` names, checked against every question the rules can ask
+    // once every scenario's own statements are lowered too.
+    let mut never_asked: Vec<(String, Span)> = Vec::new();
     for pl in placed {
         if pl.role != Role::Scenario {
             continue;
@@ -147,6 +150,12 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
                     Some(Step::Expect(ExpectIr::NotFinished))
                 }
                 StmtKind::Expect(e) => match lower_expect(c, e, &mut sc, &pure) {
+                    Some(x @ ExpectIr::NoDecision { .. }) => {
+                        if let Expect::NoDecision { prompt: Some(p), .. } = e {
+                            never_asked.push((p.node.clone(), p.span));
+                        }
+                        Some(Step::Expect(x))
+                    }
                     Some(x) => Some(Step::Expect(x)),
                     None => continue,
                 },
@@ -188,7 +197,50 @@ pub fn lower_scenarios(c: &mut Checker, placed: &[Placed]) -> Vec<ScenarioIr> {
             span: s.id.span,
         });
     }
+    no_question_holds(c, &never_asked);
     out
+}
+
+/// `expect no decision P "text"` where no question the rules can ask holds the text: it could
+/// never fail, so it is refused (with the nearest question).
+fn no_question_holds(c: &mut Checker, never_asked: &[(String, Span)]) {
+    if never_asked.is_empty() {
+        return;
+    }
+    use super::prompts::{held, shown, templates};
+    let templates = templates(&c.game);
+    for (text, span) in never_asked {
+        // The most of its characters some question can hold on its own words.
+        let best = templates.iter().filter_map(|t| held(t, text)).max();
+        let letters = text.chars().filter(|c| !c.is_whitespace()).count();
+        if best.is_some_and(|k| 2 * k >= letters) {
+            continue;
+        }
+        let shown: Vec<String> = templates.iter().map(|t| shown(t)).collect();
+        let nearest = arbiter_syntax::diag::did_you_mean(text, shown.iter().map(String::as_str));
+        let d = match best {
+            None => Diag::error(
+                *span,
+                format!("no decision of the rules asks a question holding `{text}`: this `expect no decision` could never fail"),
+            )
+            .label("in no question")
+            .help(nearest.unwrap_or_else(|| "write a part of a question the rules ask, as `expect decision` shows it".to_string())),
+            // Most of it could only be a value a question shows (a `{..}`: a card's name).
+            Some(_) => Diag::warning(
+                *span,
+                format!("`{text}` is mostly in the words of no question the rules ask: only values they show could hold it"),
+            )
+            .label("in no question's words")
+            .help(nearest.map_or_else(
+                || {
+                    "if it is a question's words, write them as `expect decision` shows them; a value alone (a card's name) may stay"
+                        .to_string()
+                },
+                |n| format!("{n} (a value alone, such as a card's name, may stay)"),
+            )),
+        };
+        c.error(d);
+    }
 }
 
 /// `random ..` in a scenario: the result it scripts.
