@@ -49,6 +49,13 @@ fn explain(file: &str, id: &str, text: &str) -> Why {
     why(&fo.game, st, &fo.outcome.tracing, index).unwrap_or_else(|| panic!("{id}: no tracing record"))
 }
 
+/// `arbiter ARGS` in the repository: its exit code, output and errors.
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn why_walks_back_cited_chains_of_causes() {
     for (file, id, text, rules) in CASES {
@@ -120,11 +127,6 @@ fn why_in_words_picks_the_change_and_names_the_deciding_condition() {
 /// clear refusal with what `--why` takes.
 #[test]
 fn why_says_a_failed_scenario_failed_and_what_it_takes_when_nothing_matches() {
-    let run = |args: &[&str]| {
-        let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
-    };
     let (code, out, _) = run(&["explain", "tests/bad/59-expect-fails-while-deciding.arb", "--why", "0"]);
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("scenario failed") && out.contains("#0 "), "{out}");
@@ -142,11 +144,6 @@ fn why_says_a_failed_scenario_failed_and_what_it_takes_when_nothing_matches() {
 /// `explain` and `render` take `--id`); an id no scenario has is refused, naming the likely one.
 #[test]
 fn test_reports_one_scenario_by_its_id() {
-    let run = |args: &[&str]| {
-        let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
-    };
     let file = "tests/rulings/tic-tac-toe/rules.arb";
     let (code, all, _) = run(&["test", file]);
     assert_eq!(code, Some(0), "{all}");
@@ -168,11 +165,6 @@ fn test_reports_one_scenario_by_its_id() {
 /// of the rules; without `--quote` the citation alone. `--quote` goes with `--why`.
 #[test]
 fn why_quotes_the_cited_lines_of_the_rulebook() {
-    let run = |args: &[&str]| {
-        let out =
-            std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).current_dir(env!("CARGO_MANIFEST_DIR")).args(args).output().unwrap();
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
-    };
     let file = "tests/rulings/tic-tac-toe/rules.arb";
     let rules = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rulebooks/tic-tac-toe/rules.txt")).unwrap();
     let line5 = rules.lines().nth(4).unwrap();
