@@ -317,3 +317,33 @@ fn a_rule_error_is_told_after_what_happened_before_it() {
     assert_eq!(code, Some(2), "{out}");
     assert!(out.contains("a move is about to be made") && out.contains("error: the game stopped on a rule error (seed 1)"), "{out}");
 }
+
+/// A card shown to some seats only (`reveal c to p`: the admiral's look at two destinations) reads
+/// "shown to you" in that seat's view, with the card; the other seats read that a card was shown,
+/// and to whom, not which; a card revealed to everyone reads "revealed" (a rules lawyer's trial
+/// read a private look as `revealed`, as if everyone saw it).
+#[test]
+fn a_card_shown_to_one_seat_says_to_whom() {
+    let view = |seat: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["play", "bsg-board", "--players", "4", "--seed", "4", "--variant", "no-sympathizer", "--view", seat])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (admiral, other) = (view("4"), view("1"));
+    let shown: Vec<&str> = admiral.lines().filter(|l| l.ends_with(" shown to you")).collect();
+    assert!(!shown.is_empty(), "the admiral's view shows the destinations it looks at:\n{admiral}");
+    assert!(other.lines().any(|l| l.starts_with("a destination shown to P4")), "{other}");
+    // What the admiral alone was shown (P1 is shown its own Loyalty card too): P1 does not read it.
+    let mine: Vec<&str> = other.lines().filter(|l| l.ends_with(" shown to you")).collect();
+    let only_admirals: Vec<&&str> = shown.iter().filter(|l| !mine.contains(l)).collect();
+    assert!(!only_admirals.is_empty(), "{admiral}");
+    for l in only_admirals {
+        let card = l.trim_end_matches(" shown to you");
+        assert!(!other.contains(&format!("{card} shown to P4")), "P1 does not read which: {card}");
+    }
+    assert!(other.lines().any(|l| l.ends_with(" revealed")), "a card revealed to everyone: {other}");
+}

@@ -245,6 +245,16 @@ impl Project {
         Ok(self)
     }
 
+    /// A rulebook text `game` cites (`check/seeds.rs`), by its file name: beside the rulebook,
+    /// or in the folder `ARBITER_SEEDS` names.
+    pub fn seed_text(&self, game: &str, file: &str) -> Option<String> {
+        let mut places = vec![self.root.join("rulebooks").join(game).join(file)];
+        if let Some(dir) = std::env::var_os("ARBITER_SEEDS") {
+            places.push(PathBuf::from(dir).join(file));
+        }
+        places.iter().find_map(|p| std::fs::read_to_string(p).ok())
+    }
+
     /// The user's files (`--rules`) that are for `game`.
     pub fn rules_for(&self, game: &str) -> Vec<PathBuf> {
         self.rules.iter().filter(|f| game_of(self, f).as_deref() == Some(game)).cloned().collect()

@@ -2,11 +2,10 @@
 //! their citations use, `unified.txt (U), reference.txt (R)`), when they are at hand, and the
 //! lines a citation names in them. The texts are the publishers': a rulebook's folder holds its
 //! own only where it may (tic-tac-toe's `rules.txt`); the folder `ARBITER_SEEDS` names is looked in
-//! too. The language server's hover and `arbiter explain --quote` show them.
+//! too (read by `Project::seed_text`). The language server's hover and `arbiter explain --quote` show
+//! them.
 
-use super::project::Project;
 use arbiter_ir::Game;
-use std::path::PathBuf;
 
 /// One source of a game: the letter its citations use (`U` in `U409`; none when the game has one
 /// source), its file name, and its text when found.
@@ -16,9 +15,10 @@ pub struct Seed {
     pub text: Option<String>,
 }
 
-/// Each source the game's header names, looked for beside the rulebook and in `ARBITER_SEEDS`.
-/// A name with a path in it (`../x.txt`) is not looked for: a rule file could name any file.
-pub fn seeds(project: &Project, game: &Game) -> Vec<Seed> {
+/// Each source the game's header names, read with `read` (`Project::seed_text`: beside the
+/// rulebook, or in `ARBITER_SEEDS`). A name with a path in it (`../x.txt`) is not read: a rule
+/// file could name any file.
+pub fn seeds(game: &Game, read: impl Fn(&str) -> Option<String>) -> Vec<Seed> {
     let mut out = Vec::new();
     for part in game.source.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (file, letter) = match part.rsplit_once(" (") {
@@ -32,11 +32,7 @@ pub fn seeds(project: &Project, game: &Game) -> Vec<Seed> {
             None => (part, None),
         };
         let plain = !file.contains(['/', '\\']) && !file.contains("..");
-        let mut places = vec![project.root.join("rulebooks").join(&game.name).join(file)];
-        if let Some(dir) = std::env::var_os("ARBITER_SEEDS") {
-            places.push(PathBuf::from(dir).join(file));
-        }
-        let text = if plain { places.iter().find_map(|p| std::fs::read_to_string(p).ok()) } else { None };
+        let text = if plain { read(file) } else { None };
         out.push(Seed { letter, file: file.to_string(), text });
     }
     out

@@ -267,7 +267,7 @@ pub fn explain(project: &Project, path: &Path, o: &ExplainOptions, variants: &[S
                 outln!("{} {}", fo.outcome.id, fo.outcome.title);
                 if let Some(w) = &why {
                     if o.quote {
-                        let seeds = crate::check::seeds::seeds(project, game);
+                        let seeds = crate::check::seeds::seeds(game, |f| project.seed_text(&game.name, f));
                         let quote = |cite: &str| {
                             let (lines, _) = crate::check::seeds::quote(&seeds, cite, 6);
                             lines.into_iter().map(|(letter, n, l)| format!("{letter}{n}: {l}")).collect()

@@ -41,7 +41,7 @@ pub fn rule_markdown(project: &Project, game: Option<&Game>, kind: &str, name: &
         out.push_str(&format!("\n\n*{section}*"));
     }
     if let Some(g) = game {
-        let seeds = arbiter_check::seeds::seeds(project, g);
+        let seeds = arbiter_check::seeds::seeds(g, |f| project.seed_text(&g.name, f));
         let (lines, _) = arbiter_check::seeds::quote(&seeds, cite, 12);
         let quoted: String = lines.iter().take(48).map(|(_, n, l)| format!("\n> {n}: {l}")).collect();
         if !quoted.is_empty() {

@@ -14,6 +14,15 @@ pub fn sees(visible: u64, viewer: Option<Seat>) -> bool {
     viewer.is_none_or(|s| visible & seat_bit(s) != 0)
 }
 
+/// `P1`, `P1 and P3`, `P1, P2 and P3`.
+fn join_and(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 fn def_name(game: &Game, d: DefId) -> String {
     game.def(d).map(|d| d.name.clone()).unwrap_or_else(|| "?".into())
 }
@@ -345,7 +354,17 @@ fn project(game: &Game, st: &State, e: &Event, viewer: Option<Seat>) -> Projecte
             let o = game.proc_def(*original).map(|d| d.info.name.clone()).unwrap_or_default();
             format!("instead of {o}: {}", p.routine(*by))
         }
-        EventKind::Revealed { obj, def } => format!("{} revealed", p.obj(*obj, *def, shown)),
+        // To everyone, revealed; to some seats only (`reveal c to p`), shown to them: the others
+        // see that it was shown, and to whom, not what.
+        EventKind::Revealed { obj, def } if e.visible == ALL => format!("{} revealed", p.obj(*obj, *def, shown)),
+        EventKind::Revealed { obj, def } => {
+            let who: Vec<String> = (0..st.players.len())
+                .filter_map(|s| Seat::try_from(s).ok())
+                .filter(|s| e.visible & seat_bit(*s) != 0)
+                .map(|s| if viewer == Some(s) { "you".to_string() } else { format!("P{}", s + 1) })
+                .collect();
+            format!("{} shown to {}", p.obj(*obj, *def, shown), join_and(&who))
+        }
         EventKind::PlayerOut { seat, reason } => format!("P{} is out: {reason}", seat + 1),
         EventKind::GameOver { result } => result_text(result),
     };
