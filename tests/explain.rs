@@ -178,3 +178,21 @@ fn why_quotes_the_cited_lines_of_the_rulebook() {
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--why"), "{err}");
 }
+
+/// `arbiter test` shows what the checker warns of in a scenario's lines, under its result: here an
+/// `expect no decision` most of whose text only a value a question shows could hold (the board
+/// game's `Move to anther location?`, a rules lawyer's trial, which passed silently).
+#[test]
+fn test_shows_a_scenarios_warnings() {
+    let dir = std::env::temp_dir().join(format!("arbiter-test-warnings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ruling = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/rulings/bsg-board/brig-limits.arb")).unwrap();
+    assert!(ruling.contains("\"Move to another location?\""));
+    let file = dir.join("typo.arb");
+    std::fs::write(&file, ruling.replace("\"Move to another location?\"", "\"Move to anther location?\"")).unwrap();
+    let (code, out, err) = run(&["test", file.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("`Move to anther location?` is mostly in the words of no question the rules ask"), "{out}");
+    assert!(out.contains("did you mean `Move to another location?`?"), "{out}");
+}

@@ -89,6 +89,11 @@ fn report(project: &Project, file: &Path, variants: &[String], bases: &Bases, id
                         text.push_str(&failure_text(&o.game, fl));
                     }
                 }
+                // What the checker warns of in its lines (an `expect no decision` most of whose
+                // text only a value a question shows could hold).
+                if !o.warnings.is_empty() {
+                    text.push_str(&crate::diag::render(&o.warnings, &o.files));
+                }
             }
         }
     }

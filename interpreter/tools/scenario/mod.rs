@@ -413,6 +413,8 @@ pub struct FileOutcome {
     pub game: std::sync::Arc<Game>,
     pub outcome: Outcome,
     pub files: std::sync::Arc<[arbiter_syntax::span::SourceFile]>,
+    /// The checker's warnings about this scenario's own lines (`arbiter test` shows them).
+    pub warnings: Vec<Diag>,
 }
 
 /// Source files, shared.
@@ -420,7 +422,7 @@ type Sources = std::sync::Arc<[arbiter_syntax::span::SourceFile]>;
 
 /// A game compiled for a file's scenarios with one set of variants: the game, the file's compiled
 /// scenarios and the source files; or the diagnostics and their files.
-type ForFile = Result<(std::sync::Arc<Game>, Vec<ScenarioIr>, Sources), (Vec<Diag>, Sources)>;
+type ForFile = Result<(std::sync::Arc<Game>, Vec<ScenarioIr>, Sources, Vec<Diag>), (Vec<Diag>, Sources)>;
 
 /// Why a scenario file cannot be run. Its text is what `arbiter test` prints: a file that does not
 /// parse or check shows its diagnostics rendered with their source lines.
@@ -551,14 +553,14 @@ pub fn run_file_shared(
                 };
                 let loaded = shared.unwrap_or_else(|| project.load(&game, &wanted, &extras));
                 let built = match loaded.result {
-                    Ok(b) => Ok((std::sync::Arc::new(b.game), b.scenarios, loaded.files.into())),
+                    Ok(b) => Ok((std::sync::Arc::new(b.game), b.scenarios, loaded.files.into(), b.warnings)),
                     Err(diags) => Err((diags, loaded.files.into())),
                 };
                 compiled.push((game, wanted, built));
                 compiled.len() - 1
             }
         };
-        let (game, scenarios, files) = match compiled.get(at).map(|(_, _, b)| b) {
+        let (game, scenarios, files, warnings) = match compiled.get(at).map(|(_, _, b)| b) {
             Some(Ok(b)) => b,
             Some(Err((diags, files))) => return Err(ScenarioFileError::Diags { diags: diags.clone(), files: files.clone() }),
             None => continue,
@@ -567,7 +569,14 @@ pub fn run_file_shared(
             return Err(ScenarioFileError::NotCompiled(s.id.node.clone()));
         };
         let outcome = run(game, sc, snapshots);
-        out.push(FileOutcome { game: game.clone(), outcome, files: files.clone() });
+        // This scenario's own: in this file, within its lines.
+        let here = files.iter().find(|f| f.name == project.display(path)).map(|f| f.id);
+        let warnings = warnings
+            .iter()
+            .filter(|d| Some(d.span.file) == here && it.span.start <= d.span.start && d.span.end <= it.span.end)
+            .cloned()
+            .collect();
+        out.push(FileOutcome { game: game.clone(), outcome, files: files.clone(), warnings });
     }
     Ok(out)
 }
