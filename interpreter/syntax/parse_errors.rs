@@ -136,12 +136,7 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             }
             // `first(..).area = x`: a statement that starts with a call reads as an assignment to a
             // name, and the call's `(` is where it fails.
-            if scenario_word.is_none()
-                && positives.contains(&Rule::assign_op)
-                && found.starts_with('(')
-                && !before.is_empty()
-                && phrase_help(before).is_none()
-            {
+            if scenario_word.is_none() && positives.contains(&Rule::assign_op) && found.starts_with('(') && !before.is_empty() {
                 return if sets_after_call(text.get(start..).unwrap_or("")) {
                     Diag::error(span, format!("`{before}(..)` is a call: what it gives cannot be set, nor its fields"))
                         .label("a call here")
@@ -349,15 +344,18 @@ fn glued(word: &str) -> Option<(&'static str, &'static str)> {
 
 /// The help for a word that is a two-word phrase run together (`elseif`, `faceup`).
 fn phrase_help(word: &str) -> Option<String> {
-    let (a, b) = glued(word.trim_start_matches(['{', '}']))?;
-    Some(format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`"))
+    glued(word.trim_start_matches(['{', '}'])).map(two_words)
+}
+
+/// The help for the phrase `a b` run together.
+fn two_words((a, b): (&str, &str)) -> String {
+    format!("if `{a}{b}` is meant as `{a} {b}`, it is two words: write `{a} {b}`")
 }
 
 /// The error for a `func` or `check` whose parameters are followed by a block: it gives a value,
 /// written after `=`.
 fn func_with_block(file: FileId, text: &str, start: usize) -> Option<Diag> {
-    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
-    let head = text.get(line_start..start)?.trim_start();
+    let head = text.get(line_start(text, start)..start)?.trim_start();
     let what = ["func", "check"].into_iter().find(|w| head.strip_prefix(w).is_some_and(|r| r.starts_with(' ')))?;
     let rest = text.get(start..)?.strip_prefix(')')?;
     let brace = start + 1 + (rest.len() - rest.trim_start().len());
@@ -382,7 +380,7 @@ fn glued_phrase(file: FileId, text: &str, start: usize, before: &str, found: &st
     let before_at = before_at + (before.len() - before_word.len());
     [(before_word, before_at), (found_word, found_at)].into_iter().find_map(|(word, at)| {
         let (a, b) = glued(word)?;
-        let help = phrase_help(word)?;
+        let help = two_words((a, b));
         Some(
             Diag::error(Span::new(file, at, at + word.len()), format!("`{word}` reads as one name, not as the two words `{a} {b}`"))
                 .label("two words run together")
@@ -400,9 +398,9 @@ fn glued_keyword_help(text: &str, start: usize) -> Option<String> {
         "return", "call", "move", "put", "turn", "shuffle", "modify", "expire", "signal", "log", "win", "lose", "reveal", "conceal",
         "create", "use", "while", "repeat", "for", "if", "let", "choose",
     ];
-    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
-    let this = text.get(line_start..)?.lines().next().unwrap_or("");
-    let previous = text.get(..line_start)?.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let at = line_start(text, start);
+    let this = text.get(at..)?.lines().next().unwrap_or("");
+    let previous = text.get(..at)?.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
     [this, previous].into_iter().find_map(|line| {
         let line = line.trim_start();
         let assigns = ["==", "<=", ">=", "!=", "=>"].iter().fold(line.to_string(), |l, op| l.replace(op, "")).contains('=');
@@ -418,14 +416,7 @@ fn glued_keyword_help(text: &str, start: usize) -> Option<String> {
 }
 
 /// Help that depends on the word before the error.
-/// Help that depends on the word before the error.
 fn context_help(before: &str, found: &str, positives: &[Rule]) -> Option<String> {
-    // A two-word phrase run together (`elseif`, `faceup`): the grammar refuses it (`glued_*`).
-    for word in [before, found] {
-        if let Some(help) = phrase_help(word) {
-            return Some(help);
-        }
-    }
     if matches!(before, "run" | "answer" | "random" | "expect" | "stop") || matches!(found, "expect" | "answer" | "run" | "random" | "stop")
     {
         let word = if matches!(found, "expect" | "answer" | "run" | "random" | "stop") { found } else { before };
