@@ -617,7 +617,7 @@ impl Checker {
             if self.game.defs.get(id as usize).is_some_and(|d| d.span != o.name.span) {
                 continue;
             }
-            let cx = LowerContext { has_you: true, self_kind: Some(Some(kind)), scenario: false, pure: false };
+            let cx = LowerContext { has_you: true, self_kind: Some(Some(kind)), ..LowerContext::default() };
             let slots = self.game.kinds.get(kind as usize).map(|k| k.slots.clone()).unwrap_or_default();
             let mut abilities = Vec::new();
             let mut used: Vec<&str> = Vec::new();
@@ -700,30 +700,15 @@ impl Checker {
         }
     }
 
-    /// A name the ability's `requires` or costs read that is one of its targets (the diagnostics
-    /// from `said` on): they are worked out before the targets are chosen, so the name is not known
-    /// there; the help says so, where it would otherwise suggest another name.
-    fn targets_not_yet_chosen(&mut self, said: usize, a: &ast::Ability) {
-        for d in self.diags.iter_mut().skip(said) {
-            let Some(name) = d.message.strip_prefix("unknown name `").and_then(|m| m.strip_suffix('`')) else { continue };
-            if let Some(t) = a.targets.iter().find(|t| t.name.node == name) {
-                d.help = Some(format!(
-                    "`{name}` is this ability's target, chosen after its `requires` and costs are worked out and paid: they cannot read it; what depends on the target goes in `do` (the target's `where` limits what may be chosen)"
-                ));
-                d.related.push((t.name.span, "the target".to_string()));
-            }
-        }
-    }
-
     fn lower_ability(&mut self, o: &ast::ObjectItem, a: &ast::Ability, cx: &LowerContext) -> AbilityDef {
         let mut sc = Scope::new();
         let pure = LowerContext { pure: true, ..cx.clone() };
         let label = a.label.as_ref().map(|l| l.node.clone()).unwrap_or_default();
         let mut targets = Vec::new();
-        let said = self.diags.len();
-        let requires = a.requires.as_ref().map(|r| self.lower_cond(r, &mut sc, &pure));
-        let costs: Vec<CallIr> = a.costs.iter().map(|c| self.lower_call(c, &mut sc, cx)).collect();
-        self.targets_not_yet_chosen(said, a);
+        // The targets are chosen after the requirement is worked out and the costs are paid.
+        let early = LowerContext { targets_later: a.targets.iter().map(|t| t.name.clone()).collect(), ..cx.clone() };
+        let requires = a.requires.as_ref().map(|r| self.lower_cond(r, &mut sc, &LowerContext { pure: true, ..early.clone() }));
+        let costs: Vec<CallIr> = a.costs.iter().map(|c| self.lower_call(c, &mut sc, &early)).collect();
         for t in &a.targets {
             let (from, ft) = self.lower_list(&t.from, &mut sc, &pure);
             let slot = sc.declare(&t.name.node, ft.elem());

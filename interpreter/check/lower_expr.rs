@@ -21,6 +21,9 @@ pub struct LowerContext {
     pub scenario: bool,
     /// Pure context (funcs, conditions): no statements at all.
     pub pure: bool,
+    /// An ability's targets, named where they are not chosen yet (its `requires` and costs): a
+    /// name among them is told so.
+    pub targets_later: Vec<ast::Name>,
 }
 
 impl Checker {
@@ -253,6 +256,17 @@ impl Checker {
         }
         if let Some(&z) = self.zone_by_name.get(name) {
             return (mk(ExprKindIr::Lit(Value::Zone(ZoneRef { zone: z, owner: None }))), Ty::Zone);
+        }
+        if let Some(t) = cx.targets_later.iter().find(|t| t.node == name) {
+            self.error(
+                Diag::error(span, format!("unknown name `{name}`"))
+                    .label("not declared here")
+                    .help(format!(
+                        "`{name}` is this ability's target, chosen after its `requires` and costs are worked out and paid: they cannot read it; what depends on the target goes in `do` (the target's `where` limits what may be chosen)"
+                    ))
+                    .related(t.span, "the target"),
+            );
+            return (mk(ExprKindIr::Lit(Value::None)), Ty::Any);
         }
         let mut candidates: Vec<String> = sc.names().into_iter().map(String::from).collect();
         candidates.extend(self.const_by_name.keys().cloned());

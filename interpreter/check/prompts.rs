@@ -21,7 +21,7 @@ pub fn templates(game: &Game) -> Vec<Template> {
                         .prompt
                         .iter()
                         .flat_map(|p| match p {
-                            TextPiece::Text(t) => t.chars().map(Some).collect::<Template>(),
+                            TextPiece::Text(t) => text(t),
                             TextPiece::Expr(_) => vec![None],
                         })
                         .collect(),
