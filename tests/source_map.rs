@@ -14,6 +14,13 @@ fn project() -> Project {
     Project::at(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A new folder of this test's own (`tag`), for files it writes and removes.
+fn scratch(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("arbiter-source-map-{tag}{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// The file of every span in a tree's `Debug` text (`@FILE:START..END`).
 fn span_files(debug: &str) -> Vec<String> {
     debug
@@ -67,8 +74,7 @@ fn every_file_read_has_one_id_and_its_tree_carries_it() {
 #[test]
 fn a_file_read_with_other_text_is_a_new_file() {
     let project = project();
-    let dir = std::env::temp_dir().join(format!("arbiter-source-map-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("");
     let path = dir.join("edited.arb");
     std::fs::write(&path, "// first\n").unwrap();
     let first = project.read_source(&path).unwrap();
@@ -88,8 +94,7 @@ fn a_file_read_with_other_text_is_a_new_file() {
 #[test]
 fn a_project_that_reads_once_keeps_what_it_first_read() {
     let project = project();
-    let dir = std::env::temp_dir().join(format!("arbiter-source-map-once-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("once-");
     let path = dir.join("edited.arb");
     std::fs::write(&path, "// first\n").unwrap();
     let once = project.read_once();
@@ -119,8 +124,7 @@ fn a_project_that_reads_once_keeps_what_it_first_read() {
 #[test]
 fn each_check_of_a_project_sees_the_files_as_they_are_then() {
     let project = project();
-    let dir = std::env::temp_dir().join(format!("arbiter-source-map-checks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("checks-");
     let path = dir.join("mine.arb");
     std::fs::write(&path, "for tic-tac-toe\nconst mine: int = 1\n").unwrap();
     let first = arbiter::check_files::check_files(&project, std::slice::from_ref(&path), None, &[]);
@@ -137,7 +141,7 @@ fn each_check_of_a_project_sees_the_files_as_they_are_then() {
 #[cfg(unix)]
 #[test]
 fn a_listing_follows_a_link_to_a_folder() {
-    let dir = std::env::temp_dir().join(format!("arbiter-source-map-link-{}", std::process::id()));
+    let dir = scratch("link-");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("a.arb"), "// a\n").unwrap();
     std::fs::write(dir.join("sub").join("b.arb"), "// b\n").unwrap();
@@ -189,8 +193,7 @@ fn a_file_keeps_its_id_in_every_game_that_loads_it() {
 #[test]
 fn a_file_through_two_games_gives_the_same_diagnostics() {
     let project = project();
-    let dir = std::env::temp_dir().join(format!("arbiter-source-map-two-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("two-");
     let broken = dir.join("broken.arb");
     std::fs::write(&broken, "// A rule with a typo.\nfunc doubled(n: int) = n * qqzzxxww\n").unwrap();
     let other = dir.join("other.arb");
