@@ -527,6 +527,7 @@ pub fn run_file_shared(
     let extras = arbiter_check::project::scenario_extras(project, path);
     let mut compiled: Vec<(String, Vec<String>, ForFile)> = Vec::new();
     let mut out = Vec::new();
+    let name = project.display(path);
     for it in &file.items {
         let arbiter_syntax::ast::Item::Scenario(s) = &it.node else { continue };
         let mut d = Vec::new();
@@ -570,7 +571,7 @@ pub fn run_file_shared(
         };
         let outcome = run(game, sc, snapshots);
         // This scenario's own: in this file, within its lines.
-        let here = files.iter().find(|f| f.name == project.display(path)).map(|f| f.id);
+        let here = files.iter().find(|f| f.name == name).map(|f| f.id);
         let warnings = warnings
             .iter()
             .filter(|d| Some(d.span.file) == here && it.span.start <= d.span.start && d.span.end <= it.span.end)
