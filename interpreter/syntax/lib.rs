@@ -3,6 +3,10 @@
 //! span carries it. The diagnostics every later phase reports (`diag`) and every budget that
 //! stops a runaway rule (`budgets`) live here too, so that every layer above can use them.
 
+// pest is built without its `std` feature (see the workspace's Cargo.toml): the parser it
+// derives names `alloc` for its boxes and vectors.
+extern crate alloc;
+
 pub mod ast;
 mod ast_overlays;
 pub mod budgets;
