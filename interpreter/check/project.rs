@@ -147,6 +147,12 @@ impl Project {
         Project { once: Some(Arc::default()), ..self.clone() }
     }
 
+    /// The same project with nothing read yet: every file is read and parsed again, as by a new
+    /// command (`arbiter bench --parse` times several checks, each from the start).
+    pub fn afresh(&self) -> Project {
+        Project { sources: Arc::new(SourceMap::new()), once: None, ..self.clone() }
+    }
+
     /// Every file the project has read, by id.
     pub fn sources(&self) -> &SourceMap {
         &self.sources
