@@ -1,10 +1,11 @@
 //! Derived facts kept from one version of a state to the next (`check::reads`, `memo::Memo`): an
 //! object's blankness and its fields read through modifiers, when they read only the object, the
 //! pile it lies in and some globals, are remembered under the object's number and the globals'
-//! and must be worked out again exactly when one of those changes. The probe changes each in
-//! turn between decisions — the top of a pile moves, a global the conditions read is set, a
-//! temporary change is made and expires — and at each decision the engine's evaluator, whose memo
-//! the previous decision filled, must give the values the rules give.
+//! and must be worked out again exactly when one of those changes (a fact that read no global as
+//! it was worked out, under the object's number alone). The probe changes each in turn between
+//! decisions — the top of a pile moves, a global the conditions read is set, a temporary change is
+//! made and expires — and at each decision the engine's evaluator, whose memo the previous
+//! decision filled, must give the values the rules give.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
@@ -33,6 +34,7 @@ kind token {
 
 zone table shared public ordered holds token
 zone box shared public ordered holds token
+zone shelf shared public ordered holds token
 
 global {
   flag: bool = false
@@ -55,6 +57,13 @@ modifier flagged cite "probe" {
   blank except m
 }
 
+// Blank while the flag is set: nothing else changes the object on the shelf, so whether it is
+// blank is kept until the flag is set, which it read.
+modifier shelved cite "probe" {
+  to t when flag and t in shelf
+  blank
+}
+
 // Reads only the object: `m` is kept as long as blankness is.
 modifier bonus cite "probe" {
   to t when t in table
@@ -73,6 +82,7 @@ proc setup.game() cite "probe" {
   let under = create "a" in table owned by p
   put under under top
   create "a" in box owned by p
+  create "a" in shelf owned by p
 }
 
 proc step() cite "probe" {
@@ -96,14 +106,14 @@ proc turn.play() cite "probe" {
 }
 "#;
 
-/// `(blank, n, m)` of each of the three objects, as `evaluator` reads them.
+/// `(blank, n, m)` of each of the four objects, as `evaluator` reads them.
 fn read_all(evaluator: &Evaluator, g: &arbiter::ir::Game) -> Vec<(bool, i64, i64)> {
     let sym = |name: &str| *g.sym_index.get(name).unwrap();
     let int = |o: u32, f: &str| match evaluator.read_field(o, sym(f), Span::default()).unwrap() {
         Value::Int(i) => i,
         other => panic!("#{o}.{f} is {other:?}"),
     };
-    (0..3).map(|o| (evaluator.is_blank(o).unwrap(), int(o, "n"), int(o, "m"))).collect()
+    (0..4).map(|o| (evaluator.is_blank(o).unwrap(), int(o, "n"), int(o, "m"))).collect()
 }
 
 #[test]
@@ -133,39 +143,41 @@ fn derived_facts_are_kept_until_what_they_read_changes() {
     });
     let seen = seen.into_inner();
     let values: Vec<_> = seen.iter().map(|(_, v)| v.clone()).collect();
-    // #0 tops a pile with #1 under it; #2 lies alone in the box.
+    // #0 tops a pile with #1 under it; #2 lies alone in the box, #3 on the shelf.
     assert_eq!(
         values,
         vec![
             // In the table, #0 gets `m` 11; #1 is under it (not in the table itself); #2 is in the
             // box, so blank; two objects in the table (#0 and #1 is not): `n` gets no bonus.
-            vec![(false, 1, 11), (false, 1, 1), (true, 0, 0)],
+            vec![(false, 1, 11), (false, 1, 1), (true, 0, 0), (false, 1, 1)],
             // #0 moved to the box, and #1 with it: both blank now.
-            vec![(true, 0, 0), (true, 0, 0), (true, 0, 0)],
+            vec![(true, 0, 0), (true, 0, 0), (true, 0, 0), (false, 1, 1)],
             // The flag is set and the pile is back on the table: #0 is blank but for `m`; #1 is
-            // not in the table directly, so it is not blank; #2 (still in the box) is.
-            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0)],
+            // not in the table directly, so it is not blank; #2 (still in the box) is; #3, which
+            // did not change, is blank now.
+            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0), (true, 0, 0)],
             // A temporary +5 on #1's `n`.
-            vec![(true, 0, 11), (false, 6, 1), (true, 0, 0)],
+            vec![(true, 0, 11), (false, 6, 1), (true, 0, 0), (true, 0, 0)],
             // It has expired.
-            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0)],
+            vec![(true, 0, 11), (false, 1, 1), (true, 0, 0), (true, 0, 0)],
         ]
     );
     // Whether each object is blank, as remembered from the decision before, before anything is
-    // read at this one: kept for the objects nothing changed, and only for those.
+    // read at this one: kept for the objects nothing they read changed, and only for those.
     let kept: Vec<Vec<u32>> = seen.iter().map(|(k, _)| k.clone()).collect();
     assert_eq!(
         kept,
         vec![
             vec![],
             // #0 moved, and #1 with it.
+            vec![2, 3],
+            // The flag that blankness reads was set: only #2 is kept, found blank by its pile
+            // without reading the flag; #3 read it.
             vec![2],
-            // The flag that blankness reads was set: nothing is kept.
-            vec![],
             // A temporary change to #1.
-            vec![0, 2],
+            vec![0, 2, 3],
             // It expired.
-            vec![0, 2],
+            vec![0, 2, 3],
         ]
     );
 }

@@ -39,6 +39,9 @@ pub struct Evaluator<'a> {
     /// (`CallDeps::seen`) are being worked out, one inside another: while any is, each object
     /// whose facts are read, or which is passed to a function, goes into `Scratch::seen` (`saw`).
     pub(super) recording: Cell<u32>,
+    /// Whether a global has been read, or a fact or call found remembered that may have read
+    /// one, since the fact about one object being worked out began (`reading_globals`).
+    pub(super) globals_read: Cell<bool>,
 }
 
 /// What evaluations leave for the next one (the engine keeps it between them): emptied value
@@ -137,6 +140,7 @@ impl<'a> Evaluator<'a> {
             counting: None,
             fast_tier: super::trace::FastTier::On,
             recording: Cell::new(0),
+            globals_read: Cell::new(false),
         }
     }
 
@@ -145,6 +149,37 @@ impl<'a> Evaluator<'a> {
         self.memo_key = super::state::new_version();
         self.kept = false;
         self
+    }
+
+    /// `f`'s result, and whether it read a global (or found remembered a fact or call that may
+    /// have read one); what it read, the evaluation around it reads too.
+    #[inline]
+    pub(super) fn reading_globals<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let outer = self.globals_read.replace(false);
+        let r = f();
+        let read = self.globals_read.get();
+        self.globals_read.set(outer || read);
+        (r, read)
+    }
+
+    /// The stamp to keep a fact about one object under, worked out under `stamp` (see `Memo`):
+    /// the object's number alone when it may read globals and `read` none (`memo::NO_GLOBALS`).
+    #[inline]
+    pub(super) fn kept_stamp(&self, stamp: Stamp, reads: Reads, read: bool) -> Stamp {
+        if self.kept && !read && reads == (Reads::Local { globals: true }) { (stamp.0, super::memo::NO_GLOBALS) } else { stamp }
+    }
+
+    /// A fact about one object found remembered under `kept`: the evaluation reads what the
+    /// fact did, globals among them when it may have read any (see `globals_read`).
+    #[inline]
+    pub(super) fn found_fact(&self, kept: Stamp, reads: Reads) {
+        let read = match reads {
+            Reads::Local { globals } => globals && kept.1 != super::memo::NO_GLOBALS,
+            Reads::Everything => true,
+        };
+        if read {
+            self.globals_read.set(true);
+        }
     }
 
     /// The evaluation steps this evaluation has taken so far.
@@ -250,7 +285,10 @@ impl<'a> Evaluator<'a> {
             ExprKindIr::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
             ExprKindIr::Lit(v) => Ok(v.clone()),
             ExprKindIr::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
-            ExprKindIr::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Global(i) => {
+                self.globals_read.set(true);
+                Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default())
+            }
             // A fast form counts the steps of the expression it stands for, and none of its own.
             ExprKindIr::Fast(f) => self.fast(f, env),
             _ => self.eval_step(e, env),
@@ -280,7 +318,10 @@ impl<'a> Evaluator<'a> {
         match &e.kind {
             ExprKindIr::Lit(v) => Ok(v.clone()),
             ExprKindIr::Local(s) => Ok(env.slots.get(*s as usize).cloned().unwrap_or_default()),
-            ExprKindIr::Global(i) => Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default()),
+            ExprKindIr::Global(i) => {
+                self.globals_read.set(true);
+                Ok(self.state.globals.get(*i as usize).cloned().unwrap_or_default())
+            }
             ExprKindIr::Const(i) => Ok(self.state.consts.get(*i as usize).cloned().unwrap_or_default()),
             ExprKindIr::You => env.you.map(Value::Player).ok_or_else(|| err(e.span, "`you` has no value here")),
             ExprKindIr::SelfObj => env.self_obj.map(Value::Obj).ok_or_else(|| err(e.span, "`self` has no value here")),
@@ -495,6 +536,10 @@ impl<'a> Evaluator<'a> {
         {
             let found = self.with_memo(|memo, seen| memo.kept_across(self.state, fid, &vals, env, &stamps, seen));
             if let Some(v) = found {
+                // What the call read, this evaluation reads: globals among them (see `globals_read`).
+                if deps.derived || !deps.globals.is_empty() {
+                    self.globals_read.set(true);
+                }
                 self.give(vals);
                 return Ok(v);
             }
@@ -508,6 +553,8 @@ impl<'a> Evaluator<'a> {
         }
         let found = self.with_memo(|memo, seen| memo.at(self.memo_key).remembered(Memoised::Func(fid), &vals, env, seen));
         if let Some(v) = found {
+            // It may have read globals (see `globals_read`).
+            self.globals_read.set(true);
             self.give(vals);
             return Ok(v);
         }

@@ -139,7 +139,10 @@ impl Evaluator<'_> {
                 Op::Steps(n) => steps += u64::from(*n),
                 Op::Local(r, s) => reg!(*r) = local(env, *s)?,
                 Op::Const(r, c) => reg!(*r) = Scalar::of(self.state.consts.get(usize::from(*c)).unwrap_or(&Value::None))?,
-                Op::Global(r, g) => reg!(*r) = Scalar::of(self.state.globals.get(usize::from(*g)).unwrap_or(&Value::None))?,
+                Op::Global(r, g) => {
+                    self.globals_read.set(true);
+                    reg!(*r) = Scalar::of(self.state.globals.get(usize::from(*g)).unwrap_or(&Value::None))?;
+                }
                 Op::Imm(r, v) => reg!(*r) = *v,
                 Op::You(r) => reg!(*r) = Scalar::Player(env.you?),
                 Op::SelfObj(r) => reg!(*r) = Scalar::Obj(env.self_obj?),
@@ -340,7 +343,10 @@ impl Evaluator<'_> {
             Leaf::Local(s) => env.slots.get(usize::from(*s)),
             Leaf::Lit(v) => Some(v),
             Leaf::Const(i) => self.state.consts.get(usize::from(*i)),
-            Leaf::Global(i) => self.state.globals.get(usize::from(*i)),
+            Leaf::Global(i) => {
+                self.globals_read.set(true);
+                self.state.globals.get(usize::from(*i))
+            }
         }
         .unwrap_or(&NONE)
     }

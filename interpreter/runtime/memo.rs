@@ -109,8 +109,21 @@ const CALLS_KEPT: usize = 32;
 pub type FieldMemo = std::collections::HashMap<u64, (Stamp, Value), std::hash::BuildHasherDefault<arbiter_ir::SymHasher>>;
 
 /// What a remembered fact about an object may be used for: the numbers of what it read (see
-/// `Memo`). A fact is used again only under the same stamp.
+/// `Memo`). A fact is used again only under the same stamp (`fits`).
 pub type Stamp = (u64, u64);
+
+/// The second number of the stamp of a fact that may read globals (`Reads::Local { globals:
+/// true }`) but read none when it was worked out (`Evaluator::reading_globals`): like every
+/// evaluation, it would read the same again while the object is unchanged, whatever the globals
+/// are, so it holds under the object's number alone.
+pub(super) const NO_GLOBALS: u64 = u64::MAX;
+
+/// Whether a fact kept under `kept` holds under `now`: the same numbers, or the same object's
+/// where it read no globals (`NO_GLOBALS`).
+#[inline]
+pub(super) fn fits(kept: Stamp, now: Stamp) -> bool {
+    kept.0 == now.0 && (kept.1 == now.1 || kept.1 == NO_GLOBALS)
+}
 
 /// What evaluations worked out about a state.
 ///
@@ -122,7 +135,8 @@ pub type Stamp = (u64, u64);
 /// (`Evaluator::stamp`): a fact that reads only the object, its pile and some globals
 /// (`Reads::Local`, worked out when the rules are checked) is stamped with the object's number
 /// and the globals' (`Obj::version`, `State::derived_globals`), which change whenever what it
-/// reads does (`State::obj_mut`), so it is kept from one version to the next; any other fact is
+/// reads does (`State::obj_mut`), so it is kept from one version to the next (with the object's
+/// number alone when it read no global as it was worked out: `NO_GLOBALS`); any other fact is
 /// stamped with the version. A call of a function whose reads the checker bounds
 /// (`ir::CallReads::Only`, `check::call_reads`) is kept across versions too, under the numbers
 /// of what it reads (`stamps`): the deep version of each zone instance it reads
@@ -219,7 +233,7 @@ impl Stamps {
 impl Memo {
     /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
     pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&Value> {
-        self.fields.get(&key).filter(|(s, _)| *s == stamp).map(|(_, v)| v)
+        self.fields.get(&key).filter(|(s, _)| fits(*s, stamp)).map(|(_, v)| v)
     }
 
     pub(super) fn keep_field(&mut self, key: u64, stamp: Stamp, v: Value) {
@@ -508,7 +522,7 @@ impl Memo {
             .blank
             .iter()
             .enumerate()
-            .filter(|(o, (s, b))| *b != 0 && *s == stamp(*o as ObjId, game.derived.blank))
+            .filter(|(o, (s, b))| *b != 0 && fits(*s, stamp(*o as ObjId, game.derived.blank)))
             .map(|(o, (_, b))| (o as ObjId, *b > 1))
             .collect();
         Remembered { calls, fields, blank }

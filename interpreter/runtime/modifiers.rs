@@ -33,31 +33,36 @@ impl<'a> Evaluator<'a> {
         if self.game.blank_modifiers.is_empty() {
             return Ok(None);
         }
-        let stamp = self.stamp(o, self.game.derived.blank);
+        let reads = self.game.derived.blank;
+        let stamp = self.stamp(o, reads);
         let known = match self.memo().blank.get(o as usize) {
-            Some((s, k)) if *s == stamp => *k,
-            _ => 0,
+            Some((s, k)) if *k != 0 && super::memo::fits(*s, stamp) => Some((*s, *k)),
+            _ => None,
         };
-        let found = if known != 0 {
-            known
+        let found = if let Some((kept, k)) = known {
+            self.found_fact(kept, reads);
+            k
         } else {
-            let mut found = 1;
-            for (k, &mi) in self.game.blank_modifiers.iter().enumerate() {
-                let Some(m) = self.game.modifiers.get(mi) else { continue };
-                // One call deeper: a condition that asks whether its own object is blank
-                // (`active(c)`) is stopped by the depth budget.
-                if self.nested(m.info.span, || self.modifier_applies(m, o, None))? {
-                    found = u32::try_from(k).unwrap_or(u32::MAX - 2) + 2;
-                    break;
+            let (found, read) = self.reading_globals(|| {
+                for (k, &mi) in self.game.blank_modifiers.iter().enumerate() {
+                    let Some(m) = self.game.modifiers.get(mi) else { continue };
+                    // One call deeper: a condition that asks whether its own object is blank
+                    // (`active(c)`) is stopped by the depth budget.
+                    if self.nested(m.info.span, || self.modifier_applies(m, o, None))? {
+                        return Ok(u32::try_from(k).unwrap_or(u32::MAX - 2) + 2);
+                    }
                 }
-            }
+                Ok(1)
+            });
+            let found = found?;
+            let kept = self.kept_stamp(stamp, reads, read);
             let mut memo = self.memo();
             let cache = &mut memo.blank;
             if cache.len() < self.state.objects.len() {
                 cache.resize(self.state.objects.len(), ((0, 0), 0));
             }
             if let Some(slot) = cache.get_mut(o as usize) {
-                *slot = (stamp, found);
+                *slot = (kept, found);
             }
             found
         };
@@ -209,15 +214,19 @@ impl<'a> Evaluator<'a> {
             });
         }
         let key = u64::from(o) << 32 | u64::from(f);
-        let stamp = self.stamp(o, self.game.derived.field(f));
-        let known = self.memo().field(key, stamp).cloned();
-        if let Some(v) = known {
+        let reads = self.game.derived.field(f);
+        let stamp = self.stamp(o, reads);
+        let known = self.memo().fields.get(&key).filter(|(s, _)| super::memo::fits(*s, stamp)).cloned();
+        if let Some((kept, v)) = known {
+            self.found_fact(kept, reads);
             return Ok(v);
         }
         // Modifiers read fields too: a modifier that reads what it changes is stopped by the
         // depth budget.
-        let v = self.nested(span, || self.through_modifiers(o, f, span))?;
-        self.memo().keep_field(key, stamp, v.clone());
+        let (v, read) = self.reading_globals(|| self.nested(span, || self.through_modifiers(o, f, span)));
+        let v = v?;
+        let kept = self.kept_stamp(stamp, reads, read);
+        self.memo().keep_field(key, kept, v.clone());
         Ok(v)
     }
 

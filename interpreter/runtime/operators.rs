@@ -162,7 +162,10 @@ impl Evaluator<'_> {
             ExprKindIr::Local(s) => env.slots.get(*s as usize),
             ExprKindIr::Lit(v) => Some(v),
             ExprKindIr::Const(i) => self.state.consts.get(*i as usize),
-            ExprKindIr::Global(i) => self.state.globals.get(*i as usize),
+            ExprKindIr::Global(i) => {
+                self.globals_read.set(true);
+                self.state.globals.get(*i as usize)
+            }
             _ => None,
         }
         .unwrap_or(&NONE)
