@@ -152,6 +152,7 @@ kind token {
   field n: int = 0
   field link: token? = none
   field home: zone = pile
+  field boost: int = 0
 }
 
 zone pile shared public ordered holds token
@@ -166,9 +167,16 @@ player {
 global {
   tally: int = 0
   other: int = 0
+  lit: bool = false
 }
 
 token "a" { n 1 }
+
+// A field read through a modifier that reads a global.
+modifier lit_bag {
+  to t when lit and t in bag
+  t.boost += 1
+}
 
 func g_tally() = [tally for x in [0]]
 func g_both() = [tally + other for x in [0]]
@@ -200,6 +208,7 @@ func g_home(t: token) = [[u.n for u in t.def.home] for y in [0]]
 func g_home_count(t: token) = [count(t.def.home) for y in [0]]
 func g_look(l: list zone, k: int) = [count([u in z where u.n == k]) for z in l]
 func g_where(l: list zone, z: zone) = [index_of(l, z) for y in [0]]
+func g_boost(t: token) = [t.boost for x in [0]]
 
 proc setup.game() {
   create "a" in pile owned by first(players())
@@ -314,6 +323,13 @@ proc turn.play() {
   let s11 = g_look([pile], y.n + 4)
   y.n += 4
   if g_look([pile], y.n) == s11 { end draw "stale after an object a walk looked past changed" }
+  // A field read through a modifier that read a global as it was worked out: the call that
+  // read it holds only while that global does.
+  create "a" in bag owned by p
+  let z = first(bag)
+  let s12 = g_boost(z)
+  lit = true
+  if g_boost(z) == s12 { end draw "stale after a global a modifier reads changed" }
   win p "every change was seen"
 }
 "#;

@@ -535,9 +535,9 @@ impl<'a> Evaluator<'a> {
             && let Some(stamps) = self.stamps(deps, &vals, env)
         {
             let found = self.with_memo(|memo, seen| memo.kept_across(self.state, fid, &vals, env, &stamps, seen));
-            if let Some(v) = found {
+            if let Some((v, derived_globals)) = found {
                 // What the call read, this evaluation reads: globals among them (see `globals_read`).
-                if deps.derived || !deps.globals.is_empty() {
+                if derived_globals || !deps.globals.is_empty() {
                     self.globals_read.set(true);
                 }
                 self.give(vals);
@@ -545,9 +545,13 @@ impl<'a> Evaluator<'a> {
             }
             let key = vals.clone();
             let before = self.steps.get();
-            let (v, seen) = self.recorded(records, || self.call_func(fid, vals, env, span))?;
+            let (found, read) = self.reading_globals(|| self.recorded(records, || self.call_func(fid, vals, env, span)));
+            let (v, seen) = found?;
             let steps = self.steps.get().saturating_sub(before);
             let seen = seen.unwrap_or_default();
+            // A call that read no global at all read no derived fact that reads one: it holds
+            // whatever the derived globals are (its own globals are stamped apart).
+            let stamps = if deps.derived && !read { stamps.without_derived() } else { stamps };
             self.scratch().borrow_mut().memo.keep_across(self.state, fid, key, env, &stamps, &seen, &v, steps);
             return Ok(v);
         }

@@ -145,7 +145,8 @@ pub(super) fn fits(kept: Stamp, now: Stamp) -> bool {
 /// it is given (`Obj::version`), one for the globals it reads and one for the players' fields it
 /// reads and who is out (`State::globals_number`, `State::players_number`: the newest of each
 /// one's own number, new when it takes another value), and the derived globals'
-/// (`State::derived_globals`); and when the function reads objects the checker cannot place (one
+/// (`State::derived_globals`; left open when the call read no global as it was worked out,
+/// `Stamps::without_derived`); and when the function reads objects the checker cannot place (one
 /// held in a field or a list, one beneath another: `CallDeps::seen`), the number of each object
 /// the call read, recorded as it ran (`Evaluator::recording`: every object whose facts it read,
 /// every object it passed to a function, and the objects of each call it found remembered, which
@@ -228,6 +229,28 @@ impl Stamps {
     fn as_slice(&self) -> &[u64] {
         self.numbers.get(..self.len).unwrap_or_default()
     }
+
+    /// The stamps of a call that reads objects' derived facts (`CallDeps::derived`, whose
+    /// number `stamps` puts last) but read none that read a global as it was worked out: the
+    /// derived globals' number left open (`NO_GLOBALS`), like a fact's (see `fits`).
+    pub(super) fn without_derived(&self) -> Stamps {
+        let mut out = Stamps { numbers: self.numbers, len: self.len };
+        if let Some(last) = self.len.checked_sub(1).and_then(|i| out.numbers.get_mut(i)) {
+            *last = NO_GLOBALS;
+        }
+        out
+    }
+}
+
+/// Whether a kept call's stamps hold now: each number the same, or the last left open
+/// (`NO_GLOBALS`, `Stamps::without_derived`).
+#[inline]
+fn stamps_fit(kept: &[u64], now: &[u64]) -> bool {
+    kept == now
+        || match (kept.split_last(), now.split_last()) {
+            (Some((&NO_GLOBALS, k)), Some((_, n))) => k == n,
+            _ => false,
+        }
 }
 
 impl Memo {
@@ -415,7 +438,7 @@ impl Memo {
         env: &Env,
         stamps: &Stamps,
         seen: Option<&mut Vec<ObjId>>,
-    ) -> Option<Value> {
+    ) -> Option<(Value, bool)> {
         let found = self
             .across
             .get(&fid)
@@ -424,12 +447,12 @@ impl Memo {
                 let hash = call_hash(args, env.you, env.self_obj);
                 kept.iter().find(|k| k.call.is(hash, args, env.you, env.self_obj))
             })
-            .filter(|k| *k.stamps == *stamps.as_slice() && unchanged(st, &k.objs))
+            .filter(|k| stamps_fit(&k.stamps, stamps.as_slice()) && unchanged(st, &k.objs))
             .map(|k| {
                 if let Some(seen) = seen {
                     seen.extend(k.objs.iter().map(|(o, _)| *o));
                 }
-                k.call.value.clone()
+                (k.call.value.clone(), k.stamps.last() != Some(&NO_GLOBALS))
             });
         let i = fid as usize;
         if self.tally.len() <= i {
@@ -544,7 +567,8 @@ impl Memo {
             .flat_map(|(f, deps, kept)| kept.iter().map(move |k| (f, deps, k)))
             .filter(|(_, deps, k)| {
                 let c = &k.call;
-                stamps(game, st, deps, &c.args, c.you, c.me).is_some_and(|now| *now.as_slice() == *k.stamps) && unchanged(st, &k.objs)
+                stamps(game, st, deps, &c.args, c.you, c.me).is_some_and(|now| stamps_fit(&k.stamps, now.as_slice()))
+                    && unchanged(st, &k.objs)
             })
             .map(|(f, _, k)| (f, k))
     }
