@@ -219,6 +219,41 @@ fn unchanged(st: &State, objs: &[(ObjId, u64)]) -> bool {
     objs.iter().all(|&(o, v)| st.obj(o).map_or(0, |x| x.version) == v)
 }
 
+/// What an evaluation notes of the globals it reads (`Evaluator::globals_read`), for the facts
+/// and calls it keeps.
+impl super::eval::Evaluator<'_> {
+    /// `f`'s result, and whether it read a global (or found remembered a fact or call that may
+    /// have read one); what it read, the evaluation around it reads too.
+    #[inline]
+    pub(super) fn reading_globals<T>(&self, f: impl FnOnce() -> T) -> (T, bool) {
+        let outer = self.globals_read.replace(false);
+        let r = f();
+        let read = self.globals_read.get();
+        self.globals_read.set(outer || read);
+        (r, read)
+    }
+
+    /// The stamp to keep a fact about one object under, worked out under `stamp` (see `Memo`):
+    /// the object's number alone when it may read globals and `read` none (`memo::NO_GLOBALS`).
+    #[inline]
+    pub(super) fn kept_stamp(&self, stamp: Stamp, reads: Reads, read: bool) -> Stamp {
+        if self.kept && !read && reads == (Reads::Local { globals: true }) { (stamp.0, NO_GLOBALS) } else { stamp }
+    }
+
+    /// A fact about one object found remembered under `kept`: the evaluation reads what the
+    /// fact did, globals among them when it may have read any (see `globals_read`).
+    #[inline]
+    pub(super) fn found_fact(&self, kept: Stamp, reads: Reads) {
+        let read = match reads {
+            Reads::Local { globals } => globals && kept.1 != NO_GLOBALS,
+            Reads::Everything => true,
+        };
+        if read {
+            self.globals_read.set(true);
+        }
+    }
+}
+
 /// The numbers of what one call reads (`stamps`); a call that reads more than 32 is not kept.
 pub(super) struct Stamps {
     numbers: [u64; 32],
