@@ -73,6 +73,16 @@ fn bad_files_get_clear_diagnostics() {
     assert!(count >= 25, "at least 25 bad-input fixtures, found {count}");
 }
 
+/// `if` run into a name in an expression (`ifx > y then ..`) is one name, so the parse fails at
+/// the `then`: the word itself is underlined and named, as a keyword run into a name is when the
+/// file parses.
+#[test]
+fn an_if_run_into_a_name_is_said_of_the_word() {
+    let text = report(&project().root.join("tests/bad/88-if-run-into-a-name.arb"));
+    assert!(text.contains("`ifx` reads as the keyword `if` run into `x`"), "{text}");
+    assert!(text.contains("put a space after `if`"), "{text}");
+}
+
 /// A function may be used before the line that defines it: its result, not known yet where it is
 /// used, is not taken for a number (`f(..) + "text"` joined texts once it was defined further on).
 #[test]

@@ -154,6 +154,11 @@ fn long_operator_chains_never_overflow_the_stack() {
     assert!(densest.len() <= limit);
     let e = parse_file(FileId::NOWHERE, &densest).expect_err("an expression 349,000 lambdas deep");
     assert!(e.message.contains("nests more than"), "{}", e.message);
+    // `if` run into a name is the name: a megabyte of `ififif..` is one word, read once (it was
+    // an `if` nested at every second character, the rest of the word read again at each: hours).
+    let word = format!("func f() = {}", "if".repeat((limit - 20) / 2));
+    let file = parse_file(FileId::NOWHERE, &word).expect("one long name");
+    assert_eq!(file.items.len(), 1);
 }
 
 /// Nested brackets that each read two ways make a backtracking parser try every combination: the

@@ -105,6 +105,9 @@ pub(super) fn pest_error(file: FileId, text: &str, e: pest::error::Error<Rule>) 
             if let Some(d) = glued_phrase(file, text, start, before, found) {
                 return d;
             }
+            if let Some(d) = glued_if(file, text, start, found) {
+                return d;
+            }
             // A scenario statement inside a block reads as the start of an assignment: say what it is.
             let scenario_word = ["run", "answer", "random", "expect", "stop"].into_iter().find(|w| *w == before || *w == found);
             // A scenario's header line (`variant x`) after its first statement reads as an assignment.
@@ -387,6 +390,42 @@ fn glued_phrase(file: FileId, text: &str, start: usize, before: &str, found: &st
                 .help(help),
         )
     })
+}
+
+/// `ifx > y then ..`: an `if` run into a name is the name (the grammar's `glued_if`), so the
+/// `then` after it is the error; said of the word (the last such on the line before the `then`,
+/// where no `if` stands alone), as a file that parses is told of a keyword run into a name
+/// (`keywords_stand_apart`).
+fn glued_if(file: FileId, text: &str, start: usize, found: &str) -> Option<Diag> {
+    if found.split(|c: char| !c.is_ascii_alphanumeric()).next() != Some("then") {
+        return None;
+    }
+    let from = line_start(text, start);
+    let line = text.get(from..start)?;
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut at = None;
+    for (i, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+        match (at, is_word(c)) {
+            (None, true) => at = Some(i),
+            (Some(b), false) => {
+                words.push((b, line.get(b..i).unwrap_or("")));
+                at = None;
+            }
+            _ => {}
+        }
+    }
+    // With an `if` standing alone on the line, the `then` may be its own: not said then.
+    if words.iter().any(|(_, w)| *w == "if") {
+        return None;
+    }
+    let (b, word) = words.into_iter().rev().find(|(_, w)| w.len() > 2 && w.starts_with("if"))?;
+    let rest = word.get(2..).unwrap_or("");
+    Some(
+        Diag::error(Span::new(file, from + b, from + b + word.len()), format!("`{word}` reads as the keyword `if` run into `{rest}`"))
+            .label("one word")
+            .help("put a space after `if`: a keyword stands apart from the word after it"),
+    )
 }
 
 /// Help for a statement whose first word is a keyword run into a name (`returnx c`), on the
