@@ -407,6 +407,8 @@ impl<'a> Evaluator<'a> {
         }
         let found = self.memo().remembered(Memoised::Check(cid), &vals, env, None);
         if let Some(v) = found {
+            // It may have read globals (see `globals_read`).
+            self.globals_read.set(true);
             self.give(vals);
             return Ok(v);
         }
@@ -506,7 +508,7 @@ impl<'a> Evaluator<'a> {
             let found = self.with_memo(|memo, seen| memo.kept_across(self.state, fid, &vals, env, &stamps, seen));
             if let Some((v, derived_globals)) = found {
                 // What the call read, this evaluation reads: globals among them (see `globals_read`).
-                if derived_globals || !deps.globals.is_empty() {
+                if (deps.derived && derived_globals) || !deps.globals.is_empty() {
                     self.globals_read.set(true);
                 }
                 self.give(vals);
