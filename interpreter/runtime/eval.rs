@@ -39,8 +39,9 @@ pub struct Evaluator<'a> {
     /// (`CallDeps::seen`) are being worked out, one inside another: while any is, each object
     /// whose facts are read, or which is passed to a function, goes into `Scratch::seen` (`saw`).
     pub(super) recording: Cell<u32>,
-    /// Whether a global has been read, or a fact or call found remembered that may have read
-    /// one, since the fact about one object being worked out began (`reading_globals`).
+    /// Whether a global has been read, or a fact, call or check found remembered that may have
+    /// read one, since the fact about one object or the kept call being worked out began
+    /// (`reading_globals`, in memo.rs).
     pub(super) globals_read: Cell<bool>,
 }
 

@@ -462,8 +462,10 @@ impl Memo {
         missed < trial || saved >= (u64::from(found) + u64::from(missed)).saturating_mul(KEEPING_COST)
     }
 
-    /// A call kept across versions whose reads have not changed since in `st`; the objects it
-    /// read that the checker cannot place go into `seen` (a call being recorded around it).
+    /// A call kept across versions whose reads have not changed since in `st`, and whether it
+    /// read a global through a derived fact (its derived number not left open,
+    /// `Stamps::without_derived`); the objects it read that the checker cannot place go into
+    /// `seen` (a call being recorded around it).
     #[inline]
     pub(super) fn kept_across(
         &mut self,
