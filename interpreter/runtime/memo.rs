@@ -121,7 +121,7 @@ pub(super) const NO_GLOBALS: u64 = u64::MAX;
 /// Whether a fact kept under `kept` holds under `now`: the same numbers, or the same object's
 /// where it read no globals (`NO_GLOBALS`).
 #[inline]
-pub(super) fn fits(kept: Stamp, now: Stamp) -> bool {
+fn fits(kept: Stamp, now: Stamp) -> bool {
     kept.0 == now.0 && (kept.1 == now.1 || kept.1 == NO_GLOBALS)
 }
 
@@ -289,9 +289,16 @@ fn stamps_fit(kept: &[u64], now: &[u64]) -> bool {
 }
 
 impl Memo {
-    /// The value of field `key` (`object << 32 | field`) worked out under `stamp`.
-    pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&Value> {
-        self.fields.get(&key).filter(|(s, _)| fits(*s, stamp)).map(|(_, v)| v)
+    /// The value of field `key` (`object << 32 | field`) that holds under `stamp`, with the
+    /// stamp it was kept under.
+    pub(super) fn field(&self, key: u64, stamp: Stamp) -> Option<&(Stamp, Value)> {
+        self.fields.get(&key).filter(|(s, _)| fits(*s, stamp))
+    }
+
+    /// Whether object `o` is blank as known under `stamp` (see `blank`), with the stamp it was
+    /// kept under.
+    pub(super) fn blank_of(&self, o: ObjId, stamp: Stamp) -> Option<(Stamp, u32)> {
+        self.blank.get(o as usize).copied().filter(|(s, k)| *k != 0 && fits(*s, stamp))
     }
 
     pub(super) fn keep_field(&mut self, key: u64, stamp: Stamp, v: Value) {
@@ -575,15 +582,14 @@ impl Memo {
             .keys()
             .filter_map(|k| {
                 let (o, f) = ((k >> 32) as ObjId, (k & 0xffff_ffff) as Sym);
-                Some((o, f, self.field(*k, stamp(o, game.derived.field(f)))?.clone()))
+                Some((o, f, self.field(*k, stamp(o, game.derived.field(f)))?.1.clone()))
             })
             .collect();
-        let blank = self
-            .blank
-            .iter()
-            .enumerate()
-            .filter(|(o, (s, b))| *b != 0 && fits(*s, stamp(*o as ObjId, game.derived.blank)))
-            .map(|(o, (_, b))| (o as ObjId, *b > 1))
+        let blank = (0..self.blank.len())
+            .filter_map(|o| {
+                let o = o as ObjId;
+                self.blank_of(o, stamp(o, game.derived.blank)).map(|(_, b)| (o, b > 1))
+            })
             .collect();
         Remembered { calls, fields, blank }
     }

@@ -35,10 +35,7 @@ impl<'a> Evaluator<'a> {
         }
         let reads = self.game.derived.blank;
         let stamp = self.stamp(o, reads);
-        let known = match self.memo().blank.get(o as usize) {
-            Some((s, k)) if *k != 0 && super::memo::fits(*s, stamp) => Some((*s, *k)),
-            _ => None,
-        };
+        let known = self.memo().blank_of(o, stamp);
         let found = if let Some((kept, k)) = known {
             self.found_fact(kept, reads);
             k
@@ -216,7 +213,7 @@ impl<'a> Evaluator<'a> {
         let key = u64::from(o) << 32 | u64::from(f);
         let reads = self.game.derived.field(f);
         let stamp = self.stamp(o, reads);
-        let known = self.memo().fields.get(&key).filter(|(s, _)| super::memo::fits(*s, stamp)).cloned();
+        let known = self.memo().field(key, stamp).cloned();
         if let Some((kept, v)) = known {
             self.found_fact(kept, reads);
             return Ok(v);

@@ -402,19 +402,12 @@ fn glued_if(file: FileId, text: &str, start: usize, found: &str) -> Option<Diag>
     }
     let from = line_start(text, start);
     let line = text.get(from..start)?;
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut words: Vec<(usize, &str)> = Vec::new();
-    let mut at = None;
-    for (i, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
-        match (at, is_word(c)) {
-            (None, true) => at = Some(i),
-            (Some(b), false) => {
-                words.push((b, line.get(b..i).unwrap_or("")));
-                at = None;
-            }
-            _ => {}
-        }
-    }
+    // Each word with where it starts in the line (its offset from the line's own start).
+    let words: Vec<(usize, &str)> = line
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(|w| (w.as_ptr() as usize - line.as_ptr() as usize, w))
+        .collect();
     // With an `if` standing alone on the line, the `then` may be its own: not said then.
     if words.iter().any(|(_, w)| *w == "if") {
         return None;

@@ -171,16 +171,22 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 
 const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
 
+/// A rule file's digest, as a save writes it (`digests`): the number, and it written out.
+fn file_digest(text: &[u8]) -> (u64, String) {
+    let h = fnv(text, FNV_START);
+    (h, format!("{h:016x}"))
+}
+
 /// Each rule file's digest, by name, and one digest of them all.
 pub fn digests(game: &Game) -> (String, IndexMap<String, String>) {
     let mut files = IndexMap::new();
     let mut all = FNV_START;
     for f in &game.files {
-        let h = fnv(f.text.as_bytes(), FNV_START);
+        let (h, shown) = file_digest(f.text.as_bytes());
         all = fnv(f.name.as_bytes(), all);
         all = fnv(&[0], all);
         all = fnv(&h.to_le_bytes(), all);
-        files.insert(f.name.clone(), format!("{h:016x}"));
+        files.insert(f.name.clone(), shown);
     }
     (format!("fnv1a64:{all:016x}"), files)
 }
@@ -594,7 +600,7 @@ pub fn load(project: &Project, file: &Path, game: Option<&str>, variants: &[Stri
         Err(e) => {
             // A file given now (`--rules`) that holds the text of one that is gone: it was moved.
             let gone = rules.iter().find(|r| !r.is_file());
-            let digest_of = |p: &PathBuf| std::fs::read(p).ok().map(|b| format!("{:016x}", fnv(&b, FNV_START)));
+            let digest_of = |p: &PathBuf| std::fs::read(p).ok().map(|b| file_digest(&b).1);
             let moved = gone.and_then(|g| {
                 let was = h.files.get(&project.display(g))?;
                 project.rules.iter().find(|r| digest_of(r).as_ref() == Some(was)).map(|r| (g, r))
