@@ -139,11 +139,16 @@ impl<'a> Evaluator<'a> {
     /// The abilities an object has in a slot, if its abilities are in effect.
     pub fn abilities(&self, o: ObjId, slot: &str) -> RtResult<Vec<Value>> {
         let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
+        let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };
+        // Most objects print none in the slot asked for: then whether they are blank (worked
+        // out through the modifiers) does not matter.
+        if !def.abilities.iter().any(|a| a.slot == slot) {
+            return Ok(vec![]);
+        }
         // Only the top object of a pile acts: objects under another have no abilities.
         if matches!(ob.place, super::state::Place::Under(_)) || self.is_blank(o)? {
             return Ok(vec![]);
         }
-        let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };
         Ok(def
             .abilities
             .iter()
