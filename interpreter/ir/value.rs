@@ -43,8 +43,18 @@ pub enum Value {
 /// Bytes of two texts compared for one step of a comparison's budget (`Value::equal_within`).
 const TEXT_STEP: usize = 64;
 
+thread_local! {
+    /// The empty list `Value::list` gives (see there).
+    static EMPTY_LIST: Arc<Vec<Value>> = Arc::new(Vec::new());
+}
+
 impl Value {
     pub fn list(items: Vec<Value>) -> Value {
+        // Empty lists are made often (an object's abilities in a slot it has none in, a filter
+        // that keeps nothing): each thread shares one instead of allocating each.
+        if items.is_empty() {
+            return EMPTY_LIST.with(|e| Value::List(e.clone()));
+        }
         Value::List(Arc::new(items))
     }
 
