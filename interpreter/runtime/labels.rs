@@ -14,7 +14,10 @@ use std::sync::Arc;
 impl<'a> Evaluator<'a> {
     /// A text with `{..}` parts filled in.
     pub fn interpolate(&self, pieces: &[TextPiece], env: &mut Env, span: Span) -> RtResult<String> {
-        let mut s = String::new();
+        // Room for the words written and a short label for each value: most texts are made
+        // without growing.
+        let room: usize = pieces.iter().map(|p| if let TextPiece::Text(t) = p { t.len() } else { 16 }).sum();
+        let mut s = String::with_capacity(room);
         for p in pieces {
             match p {
                 TextPiece::Text(t) => s.push_str(t),
@@ -30,10 +33,25 @@ impl<'a> Evaluator<'a> {
 
     /// Append a value's text, unless the text would grow past the text budget.
     pub(super) fn push_label(&self, s: &mut String, v: &Value, span: Span) -> RtResult<()> {
-        let room = TEXT_BUDGET.saturating_sub(s.len());
-        let len = self.label_len(v, room);
-        self.text_fits(len.saturating_add(s.len()), span)?;
-        s.push_str(&self.label(v));
+        match v {
+            // A text is its own label; a list's length is added up before it is labelled.
+            Value::Text(t) => {
+                self.text_fits(t.len().saturating_add(s.len()), span)?;
+                s.push_str(t);
+            }
+            Value::List(_) => {
+                let room = TEXT_BUDGET.saturating_sub(s.len());
+                let len = self.label_len(v, room);
+                self.text_fits(len.saturating_add(s.len()), span)?;
+                s.push_str(&self.label(v));
+            }
+            // Any other label is a name or a number: made once.
+            other => {
+                let label = self.label(other);
+                self.text_fits(label.len().saturating_add(s.len()), span)?;
+                s.push_str(&label);
+            }
+        }
         Ok(())
     }
 
