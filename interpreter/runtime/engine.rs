@@ -103,14 +103,13 @@ impl<'g> Engine<'g> {
     where
         'g: 's,
     {
-        let counting = self.tracer.filter(|t| t.counts_steps());
-        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting);
-        let evaluator = match self.tracer {
-            Some(t) => evaluator.with_fast_tier(t.fast_tier()),
-            None => evaluator,
-        };
+        // A game played has no tracer: its evaluator is made in one piece (an engine makes one
+        // for every expression its statements hold).
+        let Some(t) = self.tracer else { return Evaluator::pooled(self.game, st, &self.pool) };
+        let counting = t.counts_steps().then_some(t);
+        let evaluator = Evaluator::pooled(self.game, st, &self.pool).profiled(counting).with_fast_tier(t.fast_tier());
         // A tracer that must see every call has each one walked (a remembered one would not be).
-        if self.tracer.is_some_and(|t| t.walks_every_call()) { evaluator.forgetful() } else { evaluator }
+        if t.walks_every_call() { evaluator.forgetful() } else { evaluator }
     }
 
     /// How the calls this engine kept across versions fared, by function (`bench --profile`).
