@@ -29,9 +29,10 @@ struct Known<'a> {
     /// The base items' keys, and the items any variant adds.
     existing: Vec<Key>,
     added: Vec<Key>,
-    /// Where each base item is (the first of a name), by kind and name; and the items variants
-    /// add, by kind: each variant's changes look them up, in every compile.
-    base_spans: FxHashMap<&'static str, FxHashMap<String, Span>>,
+    /// Where each base item is (the first of a name: its span, and its place among the base's
+    /// items), by kind and name; and the items variants add, by kind: each variant's changes look
+    /// them up, in every compile.
+    base_spans: FxHashMap<&'static str, FxHashMap<String, (Span, usize)>>,
     added_names: FxHashMap<&'static str, FxHashSet<String>>,
     /// Every version of each procedure (the base's, and each variant's `replace` or `add`), and
     /// the steps variants insert: (procedure, step name).
@@ -50,7 +51,13 @@ impl Known<'_> {
 
     /// Where the base's `kind` item `name` is written (the first, if declared twice).
     fn base_span(&self, kind: &str, name: &str) -> Option<Span> {
-        self.base_spans.get(kind).and_then(|m| m.get(name)).copied()
+        self.base_spans.get(kind).and_then(|m| m.get(name)).map(|(span, _)| *span)
+    }
+
+    /// The base's `kind` item `name` (the first, if declared twice), among `base`: the items
+    /// this was made from.
+    fn base_item<'b, 'a>(&self, base: &'b [Placed<'a>], kind: &str, name: &str) -> Option<&'b Placed<'a>> {
+        self.base_spans.get(kind).and_then(|m| m.get(name)).and_then(|(_, i)| base.get(*i))
     }
 
     /// The step names some version of `proc` has, or some variant inserts into it.
@@ -230,9 +237,9 @@ fn known_items<'a>(
         proc_versions: Vec::new(),
         inserted: Vec::new(),
     };
-    for p in base {
+    for (i, p) in base.iter().enumerate() {
         if let Some(n) = p.item.node.rule_name() {
-            known.base_spans.entry(p.item.node.kind_word()).or_default().entry(n.node.clone()).or_insert(p.item.span);
+            known.base_spans.entry(p.item.node.kind_word()).or_default().entry(n.node.clone()).or_insert((p.item.span, i));
         }
     }
     for p in placed {
@@ -443,7 +450,7 @@ fn describe(c: &mut Checker, known: &Known, base: &[Placed], op: &Spanned<Varian
                         .help("use `replace` to change an existing item"),
                 );
             } else if is_replace
-                && let Some(was) = base.iter().find(|p| is_item(&p.item.node, kind, &name))
+                && let Some(was) = known.base_item(base, kind, &name)
                 && let (Some(old), Some(new)) = (params_of(&was.item.node), params_of(&item.node))
                 && !same_params(old, new)
             {
