@@ -7,6 +7,7 @@ use arbiter_syntax::diag::Diag;
 use arbiter_syntax::source_map::SourceMap;
 use arbiter_syntax::span::{SourceFile, Span};
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -39,13 +40,13 @@ pub struct Project {
 /// and list the same files on disk each time.
 #[derive(Debug, Default)]
 struct ReadOnce {
-    sources: Mutex<HashMap<PathBuf, SourceFile>>,
-    listings: Mutex<HashMap<PathBuf, Vec<PathBuf>>>,
+    sources: Mutex<FxHashMap<PathBuf, SourceFile>>,
+    listings: Mutex<FxHashMap<PathBuf, Vec<PathBuf>>>,
 }
 
 /// What `known` holds for `path`, or what `make` gives, kept there (when it is `Ok`): the lock
 /// is not held while `make` runs, so threads read different files at once.
-fn once_for<V: Clone, E>(known: &Mutex<HashMap<PathBuf, V>>, path: &Path, make: impl FnOnce() -> Result<V, E>) -> Result<V, E> {
+fn once_for<V: Clone, E>(known: &Mutex<FxHashMap<PathBuf, V>>, path: &Path, make: impl FnOnce() -> Result<V, E>) -> Result<V, E> {
     if let Some(v) = known.lock().ok().and_then(|m| m.get(path).cloned()) {
         return Ok(v);
     }
@@ -654,7 +655,7 @@ pub fn peek(project: &Project, path: &Path) -> Result<Arc<File>, ProjectError> {
 
 /// `std::fs::canonicalize`, remembered: loading a game asks it of the same paths many times.
 pub fn canonical(p: &Path) -> Option<PathBuf> {
-    static SEEN: Mutex<Option<HashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
+    static SEEN: Mutex<Option<FxHashMap<PathBuf, Option<PathBuf>>>> = Mutex::new(None);
     if let Ok(guard) = SEEN.lock()
         && let Some(c) = guard.as_ref().and_then(|m| m.get(p))
     {
@@ -665,7 +666,7 @@ pub fn canonical(p: &Path) -> Option<PathBuf> {
     if c.is_some()
         && let Ok(mut guard) = SEEN.lock()
     {
-        guard.get_or_insert_with(HashMap::new).insert(p.to_path_buf(), c.clone());
+        guard.get_or_insert_with(FxHashMap::default).insert(p.to_path_buf(), c.clone());
     }
     c
 }
