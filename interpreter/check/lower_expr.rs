@@ -495,7 +495,7 @@ impl Checker {
                 .help(format!("`{name}({})`", params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "))),
             );
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let (x, t) = self.lower_expr(a, sc, cx);
             if let Some((_, want)) = params.get(i) {
@@ -511,8 +511,10 @@ impl Checker {
         let span = c.span;
         let mk = |kind| ExprIr { kind, span };
         if let Some(&fid) = self.func_by_name.get(name) {
-            let params = self.func_params.get(fid as usize).cloned().unwrap_or_default();
-            let args = self.lower_args(&c.args, &params, name, span, sc, cx);
+            // The table is shared: held here, it is not copied for each call.
+            let all = std::sync::Arc::clone(&self.func_params);
+            let params = all.get(fid as usize).map_or(&[][..], Vec::as_slice);
+            let args = self.lower_args(&c.args, params, name, span, sc, cx);
             let ty = self.func_types.get(fid as usize).cloned().unwrap_or(Ty::Any);
             // A small function written before this call runs in place (see `inline`).
             if let Some(f) = self.game.funcs.get(fid as usize).filter(|f| f.info.name == name)
@@ -523,16 +525,18 @@ impl Checker {
             return (mk(ExprKindIr::Call(fid, args)), ty);
         }
         if let Some(&cid) = self.check_by_name.get(name) {
-            let params = self.check_params.get(cid as usize).cloned().unwrap_or_default();
-            let args = self.lower_args(&c.args, &params, name, span, sc, cx);
+            let all = std::sync::Arc::clone(&self.check_params);
+            let params = all.get(cid as usize).map_or(&[][..], Vec::as_slice);
+            let args = self.lower_args(&c.args, params, name, span, sc, cx);
             return (mk(ExprKindIr::Check(cid, args)), Ty::Bool);
         }
         if name == "can" {
             if let [ast::Spanned { node: ast::ExprKind::Call(inner), .. }] = c.args.as_slice()
                 && let Some(&pid) = self.proc_by_name.get(&inner.name.node)
             {
-                let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
-                let args = self.lower_args(&inner.args, &params, &inner.name.node, inner.span, sc, cx);
+                let all = std::sync::Arc::clone(&self.proc_params);
+                let params = all.get(pid as usize).map_or(&[][..], Vec::as_slice);
+                let args = self.lower_args(&inner.args, params, &inner.name.node, inner.span, sc, cx);
                 return (mk(ExprKindIr::CanProc(pid, args)), Ty::Bool);
             }
             return self.bad(span, "`can` takes one procedure call, like `can(commit(u))`");
@@ -577,7 +581,7 @@ impl Checker {
                     .help(format!("`{name}`: {}", sig.doc)),
             );
         }
-        let mut args = Vec::new();
+        let mut args = Vec::with_capacity(c.args.len());
         let mut first_ty = Ty::Any;
         for (i, a) in c.args.iter().enumerate() {
             if let Some((pos, n)) = sig.lambda

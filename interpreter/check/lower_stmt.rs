@@ -48,9 +48,11 @@ impl Checker {
 
     pub fn lower_call(&mut self, c: &ast::CallExpr, sc: &mut Scope, cx: &LowerContext) -> CallIr {
         let name = c.name.node.as_str();
-        let mut args = Vec::new();
+        let mut args = Vec::with_capacity(c.args.len());
         if let Some(&pid) = self.proc_by_name.get(name) {
-            let params = self.proc_params.get(pid as usize).cloned().unwrap_or_default();
+            // The table is shared: held here, it is not copied for each call.
+            let all = std::sync::Arc::clone(&self.proc_params);
+            let params = all.get(pid as usize).map_or(&[][..], Vec::as_slice);
             if params.len() != c.args.len() {
                 self.error(
                     Diag::error(
