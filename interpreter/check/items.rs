@@ -455,9 +455,11 @@ impl Checker {
     }
 
     fn object_fields(&mut self, kind: KindId, o: &ast::ObjectItem) -> Vec<Option<Value>> {
-        let Some(kd) = self.game.kinds.get(kind as usize).cloned() else { return vec![] };
+        // The table is shared: held here, the kind is not copied for each object.
+        let kinds = std::sync::Arc::clone(&self.game.kinds);
+        let Some(kd) = kinds.get(kind as usize) else { return vec![] };
         let mut out: Vec<Option<Value>> = vec![None; kd.fields.len()];
-        let mut seen: Vec<(String, Span)> = Vec::new();
+        let mut seen: Vec<(&str, Span)> = Vec::with_capacity(o.props.len());
         let mut given = vec![false; kd.fields.len()];
         for p in &o.props {
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == p.key.node) {
@@ -470,7 +472,7 @@ impl Checker {
                 );
                 continue;
             }
-            seen.push((p.key.node.clone(), p.key.span));
+            seen.push((p.key.node.as_str(), p.key.span));
             let sym = self.game.sym_id(&p.key.node);
             let Some(idx) = sym.and_then(|s| kd.field_index.get(&s).copied()) else {
                 let cands: Vec<String> = kd.fields.iter().map(|f| self.game.sym(f.name).to_string()).collect();

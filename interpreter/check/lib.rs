@@ -142,7 +142,7 @@ impl Checker {
             symbols: Default::default(),
             sym_index: Default::default(),
             enums: vec![],
-            kinds: vec![],
+            kinds: Default::default(),
             zones: vec![],
             player_fields: vec![],
             global_fields: vec![],

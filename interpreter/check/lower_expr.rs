@@ -354,7 +354,7 @@ impl Checker {
                 if !known {
                     let mut cands: Vec<String> = self.game.player_fields.iter().map(|x| x.name.clone()).collect();
                     cands.extend(self.zone_by_name.keys().cloned());
-                    for k in &self.game.kinds {
+                    for k in self.game.kinds.iter() {
                         cands.extend(k.fields.iter().map(|fd| self.game.sym(fd.name).to_string()));
                     }
                     let help = did_you_mean(f, cands.iter().map(String::as_str));
@@ -385,7 +385,7 @@ impl Checker {
             }
             None => {
                 let mut found: Option<Ty> = None;
-                for kind in &self.game.kinds {
+                for kind in self.game.kinds.iter() {
                     if let Some(i) = kind.field_index.get(&sym)
                         && let Some(fd) = kind.fields.get(*i)
                     {

@@ -165,7 +165,7 @@ pub struct Game {
     pub symbols: std::sync::Arc<Vec<String>>,
     pub sym_index: std::sync::Arc<crate::NameMap<Sym>>,
     pub enums: Vec<EnumDef>,
-    pub kinds: Vec<KindDef>,
+    pub kinds: std::sync::Arc<Vec<KindDef>>,
     pub zones: Vec<ZoneDef>,
     pub player_fields: Vec<VarDef>,
     pub global_fields: Vec<VarDef>,
