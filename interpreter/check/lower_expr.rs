@@ -78,8 +78,9 @@ impl Checker {
             },
             ast::ExprKind::Field { base, field } => {
                 // `jump.destinations_drawn`: a constant with a dotted name, when no local hides it.
-                if let Some((root, path)) = dotted(base)
+                if let Some(root) = dotted_root(base)
                     && sc.lookup(root).is_none()
+                    && let Some(path) = dotted(base)
                     && let Some((i, ty)) = self.const_by_name.get(&format!("{path}.{}", field.node)).cloned()
                 {
                     return (mk(ExprKindIr::Const(i)), ty);
@@ -664,11 +665,20 @@ impl Checker {
     }
 }
 
-/// A chain of names `a.b.c` as its first name and the whole dotted text, or `None`.
-fn dotted(e: &ast::Expr) -> Option<(&str, String)> {
+/// A chain of names `a.b.c` as the whole dotted text, or `None`.
+fn dotted(e: &ast::Expr) -> Option<String> {
     match &e.node {
-        ast::ExprKind::Var(n) => Some((n.as_str(), n.clone())),
-        ast::ExprKind::Field { base, field } => dotted(base).map(|(root, path)| (root, format!("{path}.{}", field.node))),
+        ast::ExprKind::Var(n) => Some(n.clone()),
+        ast::ExprKind::Field { base, field } => dotted(base).map(|path| format!("{path}.{}", field.node)),
+        _ => None,
+    }
+}
+
+/// The name a dotted name (`dotted`) starts with, without making the whole: most are locals.
+fn dotted_root(e: &ast::Expr) -> Option<&str> {
+    match &e.node {
+        ast::ExprKind::Var(n) => Some(n.as_str()),
+        ast::ExprKind::Field { base, .. } => dotted_root(base),
         _ => None,
     }
 }
