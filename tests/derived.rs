@@ -5,7 +5,8 @@
 //! it was worked out, under the object's number alone). The probe changes each in turn between
 //! decisions — the top of a pile moves, a global the conditions read is set, a temporary change is
 //! made and expires — and at each decision the engine's evaluator, whose memo the previous
-//! decision filled, must give the values the rules give.
+//! decision filled, must give the values the rules give. And blankness is asked only where it
+//! decides something (an object's abilities in a slot it prints none in do not ask it).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, reason = "a test fails loudly by design")]
 
@@ -180,4 +181,67 @@ fn derived_facts_are_kept_until_what_they_read_changes() {
             vec![0, 2, 3],
         ]
     );
+}
+
+/// A blanking modifier whose condition fails for every object it is asked of, and two objects:
+/// one printing no ability in the slot `use`, one printing one.
+const BROKEN_BLANK: &str = r#"
+game blank-probe {
+  title "A blanking condition that fails"
+  players 2
+  setup setup.game
+  turn turn.play
+}
+
+kind gadget {
+  field n: int = 1
+  ability use many
+  active in table
+}
+
+zone table shared public ordered holds gadget
+
+global {
+  zero: int = 0
+}
+
+gadget "Plain" { n 1 }
+gadget "Tool" {
+  n 1
+  use "tinker" {
+    do { }
+  }
+}
+
+modifier broken cite "probe" {
+  to t when 1 / zero > 0
+  blank
+}
+
+proc setup.game() cite "probe" {
+  create "Plain" in table owned by first(players())
+  create "Tool" in table owned by first(players())
+}
+
+proc turn.play() cite "probe" {
+  end draw "done"
+}
+"#;
+
+/// The reading chosen (runtime/checks.rs, `abilities`): blankness takes abilities away, so an
+/// object printing none in a slot has none there whether it is blank or not, and its blankness is
+/// not worked out to say so; a blanking condition that fails is told where blankness decides
+/// something: an object's abilities in a slot it prints one in, or whether it is blank.
+#[test]
+fn an_objects_abilities_in_a_slot_it_prints_none_in_ask_nothing_of_its_blankness() {
+    let built = common::game_text("blank-probe.arb", BROKEN_BLANK);
+    let g = &built.game;
+    let engine = Engine::new(g);
+    let st = common::played_out(&engine);
+    let evaluator = Evaluator::new(g, &st);
+    let (plain, tool) = (0, 1);
+    assert_eq!(evaluator.abilities(plain, "use").unwrap(), Vec::<Value>::new(), "Plain prints no `use`");
+    let failed = evaluator.abilities(tool, "use").expect_err("Tool prints a `use`: whether it is blank decides it");
+    assert!(failed.message.contains("division by zero"), "the blanking condition's failure is told: {}", failed.message);
+    assert!(evaluator.is_blank(plain).is_err(), "asked whether Plain is blank, the condition fails for it too");
 }

@@ -54,7 +54,7 @@ impl Checker {
                     }
                     let id = self.game.kinds.len() as KindId;
                     Arc::make_mut(&mut self.kind_by_name).insert(k.name.node.clone(), id);
-                    std::sync::Arc::make_mut(&mut self.game.kinds).push(KindDef {
+                    Arc::make_mut(&mut self.game.kinds).push(KindDef {
                         name: k.name.node.clone(),
                         fields: vec![],
                         field_index: SymMap::default(),
@@ -156,7 +156,7 @@ impl Checker {
                         }
                     }
                 }
-                if let Some(kd) = std::sync::Arc::make_mut(&mut self.game.kinds).get_mut(id as usize) {
+                if let Some(kd) = Arc::make_mut(&mut self.game.kinds).get_mut(id as usize) {
                     kd.fields = fields;
                     kd.field_index = index;
                     kd.active_in = active;

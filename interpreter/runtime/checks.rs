@@ -141,7 +141,10 @@ impl<'a> Evaluator<'a> {
         let Some(ob) = self.state.obj(o) else { return Ok(vec![]) };
         let Some(def) = self.game.def(ob.def) else { return Ok(vec![]) };
         // Most objects print none in the slot asked for: then whether they are blank (worked
-        // out through the modifiers) does not matter.
+        // out through the modifiers) does not matter, and is not worked out here. So a blanking
+        // modifier's condition that fails for such an object fails where its blankness decides
+        // something (a field read, `active`), not here, and its steps are taken there: as a
+        // target's candidates after the first legal one are not tested (`first_target`).
         if !def.abilities.iter().any(|a| a.slot == slot) {
             return Ok(vec![]);
         }
