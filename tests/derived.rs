@@ -194,7 +194,6 @@ game blank-probe {
 }
 
 kind gadget {
-  field n: int = 1
   ability use many
   active in table
 }
@@ -205,9 +204,8 @@ global {
   zero: int = 0
 }
 
-gadget "Plain" { n 1 }
+gadget "Plain" { }
 gadget "Tool" {
-  n 1
   use "tinker" {
     do { }
   }
