@@ -776,3 +776,26 @@ fn a_name_that_begins_with_an_optional_keyword_is_a_name() {
     assert_eq!(outcomes.len(), 1);
     assert!(failures.is_empty(), "{failures:?}");
 }
+
+/// A control character between the words (a form feed, a vertical tab, an escape) is refused where
+/// it is; spaces, tabs and line ends separate words, and a text or a comment may hold any of them
+/// (the grammar's spaces are one range, `\t` to space: this keeps the characters between out).
+#[test]
+fn a_control_character_between_the_words_is_refused_where_it_is() {
+    use arbiter::syntax::parse_file;
+    use arbiter::syntax::span::FileId;
+    for c in ['\u{0B}', '\u{0C}', '\u{1B}', '\u{00}'] {
+        let src = format!("proc p() {{\n  log \"a\"{c}\n}}\n");
+        let e = parse_file(FileId::NOWHERE, &src).expect_err("a control character in the code");
+        assert_eq!(e.message, format!("a control character (U+{:04X}) between the words", u32::from(c)));
+        let at = src.find(c).unwrap();
+        assert_eq!((e.span.start as usize, e.span.end as usize), (at, at + 1));
+        for fine in [format!("proc p() {{\n  log \"a{c}b\"\n}}\n"), format!("proc p() {{ // a{c}b\n  log \"a\" /* {c} */\n}}\n")] {
+            assert!(parse_file(FileId::NOWHERE, &fine).is_ok(), "{fine:?}");
+        }
+    }
+    assert!(parse_file(FileId::NOWHERE, "proc p() {\r\n\tlog \"a\"\r\n}\r\n").is_ok()); // tab, CR LF
+    // A text ends at its line's end (the grammar refuses it there): what follows is code again.
+    let e = parse_file(FileId::NOWHERE, "proc p() {\n  log \"a\n  log \"b\u{0C}\"\n}\n").expect_err("an unclosed text");
+    assert!(!e.message.contains("control character"), "{}", e.message);
+}

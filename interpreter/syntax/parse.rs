@@ -26,7 +26,7 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
         }
         None => text,
     };
-    check_nesting(file, text)?;
+    scan_before_parsing(file, text)?;
     // Long chains of operators or `if .. then .. else` nest without brackets: parse on a stack
     // big enough for the largest file accepted (it is reserved, not used, unless needed). A
     // thread made with such a stack (`PARSE_STACK`: the checker's) parses on its own; any other
@@ -40,8 +40,12 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
 
 /// Refuse absurdly deep nesting before the recursive parser sees it: brackets, and `{..}` in a
 /// text, counted as the grammar reads them (not in comments, nor in a text outside its `{..}`;
-/// `\"`, `\\`, `{{` and `}}` in a text are characters, not quotes or braces).
-fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
+/// `\"`, `\\`, `{{` and `}}` in a text are characters, not quotes or braces; a text ends at its
+/// line's end, where the grammar refuses it). And refuse a control character other than a tab or
+/// a line end outside texts and comments: the grammar's `WHITESPACE` is one range, `\t` to space,
+/// which is cheaper for pest to test at every token than the four characters it means, and this
+/// is what makes the two the same.
+fn scan_before_parsing(file: FileId, text: &str) -> Result<(), Diag> {
     /// What an open bracket or brace is: a bracket in code, or a `{..}` in a text.
     #[derive(PartialEq)]
     enum Open {
@@ -55,7 +59,15 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
         let next = chars.peek().map(|&(_, c)| c);
         let opens = if in_text {
             match (ch, next) {
-                ('\\', _) | ('{', Some('{')) | ('}', Some('}')) => {
+                ('\n' | '\r', _) => {
+                    in_text = false;
+                    None
+                }
+                ('\\', Some(c)) if c != '\n' && c != '\r' => {
+                    chars.next();
+                    None
+                }
+                ('{', Some('{')) | ('}', Some('}')) => {
                     chars.next();
                     None
                 }
@@ -89,6 +101,14 @@ fn check_nesting(file: FileId, text: &str) -> Result<(), Diag> {
                         last = c;
                     }
                     None
+                }
+                (c, _) if stray_control(c) => {
+                    return Err(Diag::error(
+                        Span::new(file, i, i + 1),
+                        format!("a control character (U+{:04X}) between the words", u32::from(c)),
+                    )
+                    .label("not a space")
+                    .help("only spaces, tabs and line ends separate words: remove it (a text or a comment may hold it)"));
                 }
                 ('(' | '[' | '{', _) => Some(Open::Bracket),
                 (')' | ']' | '}', _) => {
@@ -162,6 +182,12 @@ fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(),
             .help(format!("put a space after `{before}`: a keyword or a number stands apart from the word after it")));
     }
     Ok(())
+}
+
+/// A control character that the grammar's `WHITESPACE` range (`\t` to space) would take for a
+/// space: all but the tab and the line ends (`\n`, `\r`).
+fn stray_control(c: char) -> bool {
+    c < ' ' && !matches!(c, '\t' | '\n' | '\r')
 }
 
 impl ParseContext {
