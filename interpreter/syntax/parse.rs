@@ -54,52 +54,51 @@ fn scan_before_parsing(file: FileId, text: &str) -> Result<(), Diag> {
     }
     let mut open: Vec<Open> = Vec::new();
     let mut in_text = false;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, ch)) = chars.next() {
-        let next = chars.peek().map(|&(_, c)| c);
+    // Byte by byte: every character this looks for is ASCII, and no byte of a character written
+    // in several bytes is (UTF-8), so those pass as any other.
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        let i = at;
+        let next = bytes.get(at + 1).copied();
+        at += 1;
         let opens = if in_text {
-            match (ch, next) {
-                ('\n' | '\r', _) => {
+            match (b, next) {
+                (b'\n' | b'\r', _) => {
                     in_text = false;
                     None
                 }
-                ('\\', Some(c)) if c != '\n' && c != '\r' => {
-                    chars.next();
+                (b'\\', Some(c)) if c != b'\n' && c != b'\r' => {
+                    at += 1;
                     None
                 }
-                ('{', Some('{')) | ('}', Some('}')) => {
-                    chars.next();
+                (b'{', Some(b'{')) | (b'}', Some(b'}')) => {
+                    at += 1;
                     None
                 }
-                ('"', _) => {
+                (b'"', _) => {
                     in_text = false;
                     None
                 }
-                ('{', _) => {
+                (b'{', _) => {
                     in_text = false;
                     Some(Open::Interp)
                 }
                 _ => None,
             }
         } else {
-            match (ch, next) {
-                ('"', _) => {
+            match (b, next) {
+                (b'"', _) => {
                     in_text = true;
                     None
                 }
-                ('/', Some('/')) => {
-                    while chars.next_if(|&(_, c)| c != '\n' && c != '\r').is_some() {}
+                (b'/', Some(b'/')) => {
+                    at = bytes.iter().skip(at).position(|&c| c == b'\n' || c == b'\r').map_or(bytes.len(), |k| at + k);
                     None
                 }
-                ('/', Some('*')) => {
-                    chars.next();
-                    let mut last = ' ';
-                    for (_, c) in chars.by_ref() {
-                        if last == '*' && c == '/' {
-                            break;
-                        }
-                        last = c;
-                    }
+                (b'/', Some(b'*')) => {
+                    // Past the closing `*/` (whose `*` is not the opening's), or to the end.
+                    at = text.get(at + 1..).and_then(|rest| rest.find("*/")).map_or(bytes.len(), |k| at + 1 + k + 2);
                     None
                 }
                 (c, _) if stray_control(c) => {
@@ -110,10 +109,10 @@ fn scan_before_parsing(file: FileId, text: &str) -> Result<(), Diag> {
                     .label("not a space")
                     .help("only spaces, tabs and line ends separate words: remove it (a text or a comment may hold it)"));
                 }
-                ('(' | '[' | '{', _) => Some(Open::Bracket),
-                (')' | ']' | '}', _) => {
+                (b'(' | b'[' | b'{', _) => Some(Open::Bracket),
+                (b')' | b']' | b'}', _) => {
                     // The `}` that closes a `{..}` in a text goes back into the text.
-                    in_text = open.pop() == Some(Open::Interp) && ch == '}';
+                    in_text = open.pop() == Some(Open::Interp) && b == b'}';
                     None
                 }
                 _ => None,
@@ -186,8 +185,8 @@ fn keywords_stand_apart(file: FileId, text: &str, root: &RulePair) -> Result<(),
 
 /// A control character that the grammar's `WHITESPACE` range (`\t` to space) would take for a
 /// space: all but the tab and the line ends (`\n`, `\r`).
-fn stray_control(c: char) -> bool {
-    c < ' ' && !matches!(c, '\t' | '\n' | '\r')
+fn stray_control(c: u8) -> bool {
+    c < b' ' && !matches!(c, b'\t' | b'\n' | b'\r')
 }
 
 impl ParseContext {

@@ -486,15 +486,31 @@ impl ParseContext {
         let deeper = |d: u32, s: Span| if d > EXPR_NESTING { Err(too_deep(s)) } else { Ok(d) };
         // The Pratt parser recurses once per prefix operator before it calls back: count first.
         let mut run = 0u32;
-        for x in p.clone().into_inner() {
+        // No operator but field accesses after the value (`x`, `f(a)`, `c.type`: most are).
+        let mut plain = true;
+        for (i, x) in p.clone().into_inner().enumerate() {
             if matches!(x.as_rule(), Rule::neg | Rule::not_op) {
                 run += 1;
+                plain = false;
                 if run > EXPR_NESTING {
                     return Err(too_deep(self.span(&x)));
                 }
             } else {
                 run = 0;
+                plain &= i == 0 || x.as_rule() == Rule::field_access;
             }
+        }
+        // Such an expression is built here, as the Pratt parser builds it (the value, then each
+        // field from the left): making the parser's map of boxed callbacks, and dropping it, cost
+        // more than building the tree (2.5% of parsing every file).
+        if plain {
+            let mut inner = p.into_inner();
+            let first = self.next(&mut inner, span, "expression")?;
+            let mut built = (self.build_primary(first)?, 1);
+            for op in inner {
+                built = self.build_field_access(built, op)?;
+            }
+            return Ok(built);
         }
         pratt()
             .map_primary(|x| Ok((self.build_primary(x)?, 1)))
@@ -505,15 +521,7 @@ impl ParseContext {
                 let op = if op.as_rule() == Rule::neg { UnOp::Neg } else { UnOp::Not };
                 Ok((Spanned::new(ExprKind::Unary { op, expr: Box::new(rhs) }, s), d))
             })
-            .map_postfix(|lhs, op| {
-                let (lhs, d) = lhs?;
-                let ospan = self.span(&op);
-                let field = self.next(&mut op.into_inner(), ospan, "field")?;
-                let field = self.name(field);
-                let s = lhs.span.to(ospan);
-                let d = deeper(d + 1, s)?;
-                Ok((Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s), d))
-            })
+            .map_postfix(|lhs, op| self.build_field_access(lhs?, op))
             .map_infix(|lhs, op, rhs| {
                 let ((lhs, dl), (rhs, dr)) = (lhs?, rhs?);
                 let s = lhs.span.to(rhs.span);
@@ -540,6 +548,19 @@ impl ParseContext {
                 Ok((Spanned::new(ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }, s), d))
             })
             .parse(p.into_inner())
+    }
+
+    /// `lhs.field`, one deeper than `lhs` (`(tree, depth)`), for the Pratt parser and the
+    /// expressions built without it.
+    fn build_field_access(&self, (lhs, d): (Expr, u32), op: RulePair) -> ParseResult<(Expr, u32)> {
+        let ospan = self.span(&op);
+        let field = self.next(&mut op.into_inner(), ospan, "field")?;
+        let field = self.name(field);
+        let s = lhs.span.to(ospan);
+        if d + 1 > EXPR_NESTING {
+            return Err(too_deep(s));
+        }
+        Ok((Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s), d + 1))
     }
 
     pub(super) fn build_primary(&self, p: RulePair) -> ParseResult<Expr> {
