@@ -40,11 +40,12 @@ pub fn parse_file(file: FileId, text: &str) -> Result<File, Diag> {
 
 /// Refuse absurdly deep nesting before the recursive parser sees it: brackets, and `{..}` in a
 /// text, counted as the grammar reads them (not in comments, nor in a text outside its `{..}`;
-/// `\"`, `\\`, `{{` and `}}` in a text are characters, not quotes or braces; a text ends at its
-/// line's end, where the grammar refuses it). And refuse a control character other than a tab or
-/// a line end outside texts and comments: the grammar's `WHITESPACE` is one range, `\t` to space,
-/// which is cheaper for pest to test at every token than the four characters it means, and this
-/// is what makes the two the same.
+/// `\"`, `\\`, `{{` and `}}` in a text are characters, not quotes or braces; a text left open at
+/// its line's end ends the scan, as it ends pest's reading). And refuse a control character other
+/// than a tab or a line end outside texts and comments: the grammar's `WHITESPACE` is one range,
+/// `\t` to space, which is cheaper for pest to test at every token than the four characters it
+/// means, and this is what makes the two the same. Either is told before any mistake pest would
+/// find earlier in the file, as the nesting always was.
 fn scan_before_parsing(file: FileId, text: &str) -> Result<(), Diag> {
     /// What an open bracket or brace is: a bracket in code, or a `{..}` in a text.
     #[derive(PartialEq)]
@@ -64,10 +65,10 @@ fn scan_before_parsing(file: FileId, text: &str) -> Result<(), Diag> {
         at += 1;
         let opens = if in_text {
             match (b, next) {
-                (b'\n' | b'\r', _) => {
-                    in_text = false;
-                    None
-                }
+                // A text left open at its line's end: pest refuses it there ("this text is not
+                // closed") and can read nothing past it (no rule but a text or a comment takes a
+                // `"`), so nothing past it is looked at here either.
+                (b'\n' | b'\r', _) => return Ok(()),
                 (b'\\', Some(c)) if c != b'\n' && c != b'\r' => {
                     at += 1;
                     None
