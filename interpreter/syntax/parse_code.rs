@@ -17,6 +17,11 @@ fn too_deep(span: Span) -> Diag {
         .help("split it into named functions")
 }
 
+/// `d`, the depth of a part of an expression at `s`, if it is within `EXPR_NESTING`.
+fn deeper(d: u32, s: Span) -> ParseResult<u32> {
+    if d > EXPR_NESTING { Err(too_deep(s)) } else { Ok(d) }
+}
+
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
     PRATT.get_or_init(|| {
@@ -483,7 +488,6 @@ impl ParseContext {
         if p.as_rule() != Rule::expr && p.as_rule() != Rule::term {
             return Ok((self.build_primary(p)?, 1));
         }
-        let deeper = |d: u32, s: Span| if d > EXPR_NESTING { Err(too_deep(s)) } else { Ok(d) };
         // The Pratt parser recurses once per prefix operator before it calls back: count first.
         let mut run = 0u32;
         // No operator but field accesses after the value (`x`, `f(a)`, `c.type`: most are).
@@ -557,10 +561,8 @@ impl ParseContext {
         let field = self.next(&mut op.into_inner(), ospan, "field")?;
         let field = self.name(field);
         let s = lhs.span.to(ospan);
-        if d + 1 > EXPR_NESTING {
-            return Err(too_deep(s));
-        }
-        Ok((Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s), d + 1))
+        let d = deeper(d + 1, s)?;
+        Ok((Spanned::new(ExprKind::Field { base: Box::new(lhs), field }, s), d))
     }
 
     pub(super) fn build_primary(&self, p: RulePair) -> ParseResult<Expr> {
