@@ -9,6 +9,7 @@ use arbiter_ir::*;
 use arbiter_syntax::ast::{self, BinOp, TextPart, UnOp};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::Span;
+use std::sync::Arc;
 
 /// What the code being lowered may refer to.
 #[derive(Debug, Clone, Default)]
@@ -477,15 +478,21 @@ impl Checker {
         (ExprIr { kind: ExprKindIr::Binary(super::operators::binary(op), Box::new(a), Box::new(b)), span }, ty)
     }
 
-    fn lower_args(
+    /// The arguments of a call of entry `id` of `table` (the procedures', functions' or checks'
+    /// parameters), checked against its parameters: their number, then each one's type. The table
+    /// is the shared one, held here so that the parameters are not copied for each call.
+    #[expect(clippy::too_many_arguments, reason = "a call's whole context, passed once")]
+    pub(super) fn lower_args(
         &mut self,
+        table: Arc<Vec<Vec<(String, Ty)>>>,
+        id: usize,
         args: &[ast::Expr],
-        params: &[(String, Ty)],
         name: &str,
         span: Span,
         sc: &mut Scope,
         cx: &LowerContext,
     ) -> Vec<ExprIr> {
+        let params = table.get(id).map_or(&[][..], Vec::as_slice);
         if args.len() != params.len() {
             self.error(
                 Diag::error(
@@ -512,10 +519,7 @@ impl Checker {
         let span = c.span;
         let mk = |kind| ExprIr { kind, span };
         if let Some(&fid) = self.func_by_name.get(name) {
-            // The table is shared: held here, it is not copied for each call.
-            let all = std::sync::Arc::clone(&self.func_params);
-            let params = all.get(fid as usize).map_or(&[][..], Vec::as_slice);
-            let args = self.lower_args(&c.args, params, name, span, sc, cx);
+            let args = self.lower_args(Arc::clone(&self.func_params), fid as usize, &c.args, name, span, sc, cx);
             let ty = self.func_types.get(fid as usize).cloned().unwrap_or(Ty::Any);
             // A small function written before this call runs in place (see `inline`).
             if let Some(f) = self.game.funcs.get(fid as usize).filter(|f| f.info.name == name)
@@ -526,18 +530,14 @@ impl Checker {
             return (mk(ExprKindIr::Call(fid, args)), ty);
         }
         if let Some(&cid) = self.check_by_name.get(name) {
-            let all = std::sync::Arc::clone(&self.check_params);
-            let params = all.get(cid as usize).map_or(&[][..], Vec::as_slice);
-            let args = self.lower_args(&c.args, params, name, span, sc, cx);
+            let args = self.lower_args(Arc::clone(&self.check_params), cid as usize, &c.args, name, span, sc, cx);
             return (mk(ExprKindIr::Check(cid, args)), Ty::Bool);
         }
         if name == "can" {
             if let [ast::Spanned { node: ast::ExprKind::Call(inner), .. }] = c.args.as_slice()
                 && let Some(&pid) = self.proc_by_name.get(&inner.name.node)
             {
-                let all = std::sync::Arc::clone(&self.proc_params);
-                let params = all.get(pid as usize).map_or(&[][..], Vec::as_slice);
-                let args = self.lower_args(&inner.args, params, &inner.name.node, inner.span, sc, cx);
+                let args = self.lower_args(Arc::clone(&self.proc_params), pid as usize, &inner.args, &inner.name.node, inner.span, sc, cx);
                 return (mk(ExprKindIr::CanProc(pid, args)), Ty::Bool);
             }
             return self.bad(span, "`can` takes one procedure call, like `can(commit(u))`");

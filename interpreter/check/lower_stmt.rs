@@ -8,6 +8,7 @@ use arbiter_ir::*;
 use arbiter_syntax::ast::{self, ChooseCount, ChooseForm, LetValue, MoveFlag};
 use arbiter_syntax::diag::{Diag, did_you_mean};
 use arbiter_syntax::span::Span;
+use std::sync::Arc;
 
 impl Checker {
     pub fn lower_block(&mut self, b: &ast::Block, sc: &mut Scope, cx: &LowerContext) -> BlockId {
@@ -50,31 +51,7 @@ impl Checker {
         let name = c.name.node.as_str();
         let mut args = Vec::with_capacity(c.args.len());
         if let Some(&pid) = self.proc_by_name.get(name) {
-            // The table is shared: held here, it is not copied for each call.
-            let all = std::sync::Arc::clone(&self.proc_params);
-            let params = all.get(pid as usize).map_or(&[][..], Vec::as_slice);
-            if params.len() != c.args.len() {
-                self.error(
-                    Diag::error(
-                        c.span,
-                        format!(
-                            "`{name}` takes {} argument{}, not {}",
-                            params.len(),
-                            if params.len() == 1 { "" } else { "s" },
-                            c.args.len()
-                        ),
-                    )
-                    .label("wrong number of arguments")
-                    .help(format!("`{name}({})`", params.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "))),
-                );
-            }
-            for (i, a) in c.args.iter().enumerate() {
-                let (x, t) = self.lower_expr(a, sc, cx);
-                if let Some((_, want)) = params.get(i) {
-                    self.expect_ty(&t, want, a.span);
-                }
-                args.push(x);
-            }
+            let args = self.lower_args(Arc::clone(&self.proc_params), pid as usize, &c.args, name, c.span, sc, cx);
             return CallIr { target: CallTarget::Proc(pid), args, span: c.span };
         }
         if let Some((slot, ty)) = sc.lookup(name).map(|(s, t)| (s, t.clone()))
