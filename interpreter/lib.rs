@@ -11,6 +11,7 @@
 //! ([`cli`]). The crates are re-exported here under their layer's name, so that a test or a tool
 //! built on Arbiter names them the way this package does (`arbiter::runtime::State`).
 
+pub mod alloc;
 pub mod cli;
 
 pub use arbiter_check as check;
