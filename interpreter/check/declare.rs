@@ -2,7 +2,7 @@
 //! the built-in events, then every other item's name, so that code may refer to an item written
 //! after it.
 
-use super::{Checker, Placed, cite_ranges};
+use super::{Checker, Ns, Placed, cite_ranges};
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
 use arbiter_syntax::ast::{self, Item, TypeKind};
@@ -27,7 +27,7 @@ impl Checker {
         for pl in items {
             match &pl.item.node {
                 Item::Enum(e) => {
-                    if !self.declare("type", &e.name) {
+                    if !self.declare(Ns::Type, &e.name) {
                         continue;
                     }
                     let id = self.game.enums.len() as u16;
@@ -49,7 +49,7 @@ impl Checker {
                     self.game.enums.push(EnumDef { name: e.name.node.clone(), open: e.open, members });
                 }
                 Item::Kind(k) => {
-                    if !self.declare("type", &k.name) {
+                    if !self.declare(Ns::Type, &k.name) {
                         continue;
                     }
                     let id = self.game.kinds.len() as KindId;
@@ -73,7 +73,7 @@ impl Checker {
     fn declare_zones(&mut self, items: &[Placed]) {
         for pl in items {
             if let Item::Zone(z) = &pl.item.node {
-                if !self.declare("zone", &z.name) {
+                if !self.declare(Ns::Zone, &z.name) {
                     continue;
                 }
                 let visibility = match z.visibility.as_ref().map(|v| v.node.as_str()) {
@@ -173,7 +173,7 @@ impl Checker {
                 Item::Player(decls) | Item::Global(decls) => {
                     let is_player = matches!(pl.item.node, Item::Player(_));
                     for d in decls {
-                        if !self.declare(if is_player { "player" } else { "global" }, &d.name) {
+                        if !self.declare(if is_player { Ns::Player } else { Ns::Global }, &d.name) {
                             continue;
                         }
                         let ty = self.resolve_type(&d.ty);
@@ -182,7 +182,7 @@ impl Checker {
                     }
                 }
                 Item::Const(c) => {
-                    if !self.declare("value", &c.name) {
+                    if !self.declare(Ns::Value, &c.name) {
                         continue;
                     }
                     let ty = self.resolve_type(&c.ty);
@@ -202,14 +202,14 @@ impl Checker {
                     ),
                 },
                 Item::Event(e) => {
-                    if !self.declare("event", &e.name) {
+                    if !self.declare(Ns::Event, &e.name) {
                         continue;
                     }
                     let params = self.params(&e.params);
                     self.add_event(&e.name.node, params);
                 }
                 Item::Proc(p) => {
-                    if !self.declare("proc", &p.name) {
+                    if !self.declare(Ns::Proc, &p.name) {
                         continue;
                     }
                     let params = self.params(&p.params);
@@ -223,7 +223,7 @@ impl Checker {
                         Item::Hint(_) => "hint",
                         _ => "function",
                     };
-                    if !self.not_builtin(&f.name, what) || !self.declare("func", &f.name) {
+                    if !self.not_builtin(&f.name, what) || !self.declare(Ns::Func, &f.name) {
                         continue;
                     }
                     let params = self.params(&f.params);
@@ -233,7 +233,7 @@ impl Checker {
                     Arc::make_mut(&mut self.func_types).push(Ty::Any);
                 }
                 Item::Check(f) => {
-                    if !self.not_builtin(&f.name, "check") || !self.declare("func", &f.name) {
+                    if !self.not_builtin(&f.name, "check") || !self.declare(Ns::Func, &f.name) {
                         continue;
                     }
                     let params = self.params(&f.params);
@@ -242,23 +242,22 @@ impl Checker {
                     Arc::make_mut(&mut self.check_params).push(params);
                 }
                 Item::Trigger(t) => {
-                    self.declare("trigger", &t.name);
+                    self.declare(Ns::Trigger, &t.name);
                 }
                 Item::Modifier(m) => {
-                    self.declare("modifier", &m.name);
+                    self.declare(Ns::Modifier, &m.name);
                 }
                 Item::Replace(r) => {
-                    self.declare("replace", &r.name);
+                    self.declare(Ns::Replace, &r.name);
                 }
                 Item::Always(a) => {
-                    self.declare("always", &a.name);
+                    self.declare(Ns::Always, &a.name);
                 }
                 Item::Permit(h) | Item::Forbid(h) => {
-                    let ns = if matches!(pl.item.node, Item::Permit(_)) { "permit" } else { "forbid" };
-                    let key = format!("{ns}:{}", h.name.node);
+                    let ns = if matches!(pl.item.node, Item::Permit(_)) { Ns::Permit } else { Ns::Forbid };
                     // Several permits may name the same check; they are told apart by position.
-                    if !self.declared.contains_key(&key) {
-                        Arc::make_mut(&mut self.declared).insert(key, h.name.span);
+                    if self.declared_in(ns, &h.name.node).is_none() {
+                        self.declare_first(ns, &h.name);
                     }
                 }
                 _ => {}

@@ -3,7 +3,7 @@
 
 use super::lower_expr::LowerContext;
 use super::scope::Scope;
-use super::{Checker, Placed, Role};
+use super::{Checker, Ns, Placed, Role};
 use arbiter_ir::value::Value;
 use arbiter_ir::*;
 use arbiter_syntax::ast::{self, Item, PropValue};
@@ -113,7 +113,7 @@ impl Checker {
                 Item::Func(f) | Item::Hint(ast::HintItem { func: f, .. }) => self.lower_func(pl, f, &pure),
                 Item::Check(f) => {
                     self.want_cite(role, &f.name, &f.cite);
-                    let declared = self.declared_here("func", &f.name).then(|| self.check_by_name.get(&f.name.node).copied()).flatten();
+                    let declared = self.declared_here(Ns::Func, &f.name).then(|| self.check_by_name.get(&f.name.node).copied()).flatten();
                     let params = match declared {
                         Some(id) => self.check_params.get(id as usize).cloned().unwrap_or_default(),
                         None => self.params(&f.params),
@@ -156,7 +156,7 @@ impl Checker {
         }
         // An item that did not declare its name (a second declaration, or a built-in's name) is
         // lowered with its own parameters, for its mistakes, and kept nowhere.
-        let declared = self.declared_here("func", &f.name).then(|| self.func_by_name.get(&f.name.node).copied()).flatten();
+        let declared = self.declared_here(Ns::Func, &f.name).then(|| self.func_by_name.get(&f.name.node).copied()).flatten();
         let params = match declared {
             Some(id) => self.func_params.get(id as usize).cloned().unwrap_or_default(),
             None => self.params(&f.params),
@@ -195,10 +195,10 @@ impl Checker {
         });
     }
 
-    /// Whether the item named `name` is the one its name was declared for (in `namespace`, as
+    /// Whether the item named `name` is the one its name was declared for (in namespace `ns`, as
     /// `declare` keys it): not a second declaration of it, nor one refused (a built-in's name).
-    fn declared_here(&self, namespace: &str, name: &ast::Name) -> bool {
-        self.declared.get(&format!("{namespace}:{}", name.node)) == Some(&name.span)
+    fn declared_here(&self, ns: Ns, name: &ast::Name) -> bool {
+        self.declared_in(ns, &name.node) == Some(name.span)
     }
 
     /// Procedures, permits and forbids, triggers, modifiers, replacements and `always` rules.
@@ -213,7 +213,7 @@ impl Checker {
                     self.want_cite(role, &p.name, &p.cite);
                     // A second declaration is lowered with its own parameters, for its mistakes,
                     // and kept nowhere.
-                    let declared = self.declared_here("proc", &p.name).then(|| self.proc_by_name.get(&p.name.node).copied()).flatten();
+                    let declared = self.declared_here(Ns::Proc, &p.name).then(|| self.proc_by_name.get(&p.name.node).copied()).flatten();
                     let params = match declared {
                         Some(id) => self.proc_params.get(id as usize).cloned().unwrap_or_default(),
                         None => self.params(&p.params),

@@ -75,8 +75,9 @@ pub struct Checker {
     pub func_types: Arc<Vec<Ty>>,
     pub check_by_name: Arc<NameMap<CheckId>>,
     pub check_params: Arc<Vec<Vec<(String, Ty)>>>,
-    /// Where each rule item was first declared, for duplicate errors.
-    declared: Arc<NameMap<Span>>,
+    /// Where each rule item was first declared, for duplicate errors: by namespace (`Ns`), then
+    /// name (one table each, so that a name is looked up as written, without making a key).
+    declared: Arc<[NameMap<Span>; Ns::COUNT]>,
     /// Words written in fields of type `any`, checked once every definition is read.
     pub loose_words: Vec<(Sym, Span)>,
     /// How deep lowering has recursed (expressions and blocks; see `Checker::deeper`).
@@ -112,6 +113,36 @@ impl std::ops::Deref for ItemRef<'_> {
             ItemRef::Changed(item) => item,
         }
     }
+}
+
+/// The namespaces of declared names (`Checker::declare`): a name may be a type and a zone, say,
+/// but is declared once in each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ns {
+    /// Enums and kinds.
+    Type,
+    Zone,
+    /// Constants.
+    Value,
+    /// Player fields.
+    Player,
+    /// Globals.
+    Global,
+    Event,
+    Proc,
+    /// Functions, hints, sides and checks.
+    Func,
+    Trigger,
+    Modifier,
+    Replace,
+    Always,
+    Permit,
+    Forbid,
+}
+
+impl Ns {
+    /// How many namespaces there are.
+    pub(crate) const COUNT: usize = 14;
 }
 
 impl Checker {
@@ -225,9 +256,8 @@ impl Checker {
     }
 
     /// Record a declaration; a second one with the same name in the same namespace is an error.
-    fn declare(&mut self, namespace: &str, name: &ast::Name) -> bool {
-        let key = format!("{namespace}:{}", name.node);
-        if let Some(first) = self.declared.get(&key).copied() {
+    fn declare(&mut self, ns: Ns, name: &ast::Name) -> bool {
+        if let Some(first) = self.declared_in(ns, &name.node) {
             let at = self.game.location(first);
             self.error(
                 Diag::error(name.span, format!("`{}` is declared twice", name.node))
@@ -237,8 +267,20 @@ impl Checker {
             );
             return false;
         }
-        Arc::make_mut(&mut self.declared).insert(key, name.span);
+        self.declare_first(ns, name);
         true
+    }
+
+    /// Where `name` was first declared in namespace `ns`, if it was.
+    fn declared_in(&self, ns: Ns, name: &str) -> Option<Span> {
+        self.declared.get(ns as usize).and_then(|names| names.get(name)).copied()
+    }
+
+    /// Record where `name` is declared in `ns` (as its first declaration).
+    fn declare_first(&mut self, ns: Ns, name: &ast::Name) {
+        if let Some(names) = Arc::make_mut(&mut self.declared).get_mut(ns as usize) {
+            names.insert(name.node.clone(), name.span);
+        }
     }
 
     /// A type written in the source.
