@@ -333,11 +333,20 @@ pub(super) fn always_still_quiet(game: &Game, st: &State) -> bool {
     if !st.triggers.is_empty() {
         return false;
     }
+    if game.always_reads.len() != game.always.len() || !memo_kept(st) {
+        return false;
+    }
+    // Each block's numbers compared with those kept as they are made (as `each_always_stamps`
+    // would make them, without the list).
     let mut at = 0;
-    each_always_stamps(game, st, |now| {
-        let same = quiet.get(at..at + now.len()) == Some(now);
-        at += now.len();
-        same
+    game.always_reads.iter().all(|deps| {
+        deps.as_deref().is_some_and(|deps| {
+            each_stamp(game, st, deps, &[], None, None, |now| {
+                let same = quiet.get(at) == Some(&now);
+                at += 1;
+                same
+            })
+        })
     }) && at == quiet.len()
 }
 
@@ -369,57 +378,82 @@ pub(super) fn object_stamp(st: &State, kept: bool, key: u64, o: ObjId, reads: Re
 #[inline]
 pub(super) fn stamps(game: &Game, st: &State, deps: &CallDeps, args: &[Value], you: Option<Seat>, me: Option<ObjId>) -> Option<Stamps> {
     let mut out = Stamps { numbers: [0; 32], len: 0 };
-    let mut put = |v: u64| -> Option<()> {
-        *out.numbers.get_mut(out.len)? = v;
+    each_stamp(game, st, deps, args, you, me, |v| {
+        let Some(n) = out.numbers.get_mut(out.len) else { return false };
+        *n = v;
         out.len += 1;
-        Some(())
+        true
+    })
+    .then_some(out)
+}
+
+/// Each of the numbers `stamps` gives, in order, to `visit`, while it says go on: whether they
+/// all could be made (at most `Stamps`' 32, each argument what the reads expect) and were
+/// visited. (`always_still_quiet` compares them as they come, without making the list.)
+#[inline]
+fn each_stamp(
+    game: &Game,
+    st: &State,
+    deps: &CallDeps,
+    args: &[Value],
+    you: Option<Seat>,
+    me: Option<ObjId>,
+    mut visit: impl FnMut(u64) -> bool,
+) -> bool {
+    let mut count = 0usize;
+    let mut put = |v: u64| -> Option<()> {
+        count += 1;
+        (count <= 32 && visit(v)).then_some(())
     };
     let seats = st.players.len();
-    for &(zone, owner) in &deps.zones {
-        let (zone, seat) = match owner {
-            ZoneOwner::Param(i) => match args.get(usize::from(i)) {
-                Some(Value::Player(p)) => (zone, Some(*p)),
-                _ => (zone, None),
-            },
-            ZoneOwner::You => (zone, you),
-            ZoneOwner::Seat(p) => (zone, Some(p)),
-            ZoneOwner::Any => (zone, None),
-            ZoneOwner::ZoneParam(i) => match args.get(usize::from(i)) {
-                Some(Value::Zone(z)) => (z.zone, z.owner),
-                _ => return None,
-            },
-        };
-        if !game.zone(zone).is_some_and(|d| d.per_player) {
-            put(st.zone_version(ZoneRef { zone, owner: None }))?;
-        } else if let Some(p) = seat {
-            put(st.zone_version(ZoneRef { zone, owner: Some(p) }))?;
-        } else {
-            for p in 0..seats {
-                put(st.zone_version(ZoneRef { zone, owner: Seat::try_from(p).ok() }))?;
+    let mut all = || -> Option<()> {
+        for &(zone, owner) in &deps.zones {
+            let (zone, seat) = match owner {
+                ZoneOwner::Param(i) => match args.get(usize::from(i)) {
+                    Some(Value::Player(p)) => (zone, Some(*p)),
+                    _ => (zone, None),
+                },
+                ZoneOwner::You => (zone, you),
+                ZoneOwner::Seat(p) => (zone, Some(p)),
+                ZoneOwner::Any => (zone, None),
+                ZoneOwner::ZoneParam(i) => match args.get(usize::from(i)) {
+                    Some(Value::Zone(z)) => (z.zone, z.owner),
+                    _ => return None,
+                },
+            };
+            if !game.zone(zone).is_some_and(|d| d.per_player) {
+                put(st.zone_version(ZoneRef { zone, owner: None }))?;
+            } else if let Some(p) = seat {
+                put(st.zone_version(ZoneRef { zone, owner: Some(p) }))?;
+            } else {
+                for p in 0..seats {
+                    put(st.zone_version(ZoneRef { zone, owner: Seat::try_from(p).ok() }))?;
+                }
             }
         }
-    }
-    for g in &deps.objects {
-        let o = match g {
-            GivenObject::Param(i) => match args.get(usize::from(*i)) {
-                Some(Value::Obj(o)) => Some(*o),
-                Some(Value::None) => None,
-                _ => return None,
-            },
-            GivenObject::SelfObj => me,
-        };
-        put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
-    }
-    if !deps.globals.is_empty() {
-        put(st.globals_number(deps.globals))?;
-    }
-    if !deps.players.is_empty() {
-        put(st.players_number(deps.players))?;
-    }
-    if deps.derived {
-        put(st.derived_globals)?;
-    }
-    Some(out)
+        for g in &deps.objects {
+            let o = match g {
+                GivenObject::Param(i) => match args.get(usize::from(*i)) {
+                    Some(Value::Obj(o)) => Some(*o),
+                    Some(Value::None) => None,
+                    _ => return None,
+                },
+                GivenObject::SelfObj => me,
+            };
+            put(o.and_then(|o| st.obj(o)).map_or(0, |x| x.version))?;
+        }
+        if !deps.globals.is_empty() {
+            put(st.globals_number(deps.globals))?;
+        }
+        if !deps.players.is_empty() {
+            put(st.players_number(deps.players))?;
+        }
+        if deps.derived {
+            put(st.derived_globals)?;
+        }
+        Some(())
+    };
+    all().is_some()
 }
 
 /// How one function's calls fared in the memo kept across versions (`Engine::kept_calls`).
