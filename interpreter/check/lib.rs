@@ -141,8 +141,8 @@ pub(crate) enum Ns {
 }
 
 impl Ns {
-    /// How many namespaces there are.
-    pub(crate) const COUNT: usize = 14;
+    /// How many namespaces there are (the last one's number, and one).
+    pub(crate) const COUNT: usize = Ns::Forbid as usize + 1;
 }
 
 impl Checker {

@@ -318,8 +318,8 @@ pub(super) fn memo_kept(st: &State) -> bool {
 /// call runs them every time.)
 pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u64]>> {
     let mut numbers = Vec::new();
-    each_always_stamps(game, st, |now| {
-        numbers.extend_from_slice(now);
+    each_always_stamp(game, st, |now| {
+        numbers.push(now);
         true
     })
     .then(|| numbers.into())
@@ -327,38 +327,28 @@ pub(super) fn always_stamps(game: &Game, st: &State) -> Option<std::sync::Arc<[u
 
 /// Whether the `always` blocks may be left unrun now: no trigger waits, and `always_stamps` would
 /// give what they read when they last all ran and left no mark (`State::always_quiet`). Worked
-/// out in place, without making the numbers: the engine asks at every quiet moment.
+/// out in place, each number compared with the kept one as it is made, without making the list:
+/// the engine asks at every quiet moment.
 pub(super) fn always_still_quiet(game: &Game, st: &State) -> bool {
     let Some(quiet) = st.always_quiet.as_deref() else { return false };
     if !st.triggers.is_empty() {
         return false;
     }
-    if game.always_reads.len() != game.always.len() || !memo_kept(st) {
-        return false;
-    }
-    // Each block's numbers compared with those kept as they are made (as `each_always_stamps`
-    // would make them, without the list).
     let mut at = 0;
-    game.always_reads.iter().all(|deps| {
-        deps.as_deref().is_some_and(|deps| {
-            each_stamp(game, st, deps, &[], None, None, |now| {
-                let same = quiet.get(at) == Some(&now);
-                at += 1;
-                same
-            })
-        })
+    each_always_stamp(game, st, |now| {
+        let same = quiet.get(at) == Some(&now);
+        at += 1;
+        same
     }) && at == quiet.len()
 }
 
-/// Each `always` block's numbers now, in order, to `visit`, while it says go on: whether they all
-/// could be made and were visited (see `always_stamps`).
-fn each_always_stamps(game: &Game, st: &State, mut visit: impl FnMut(&[u64]) -> bool) -> bool {
+/// Each number every `always` block reads now, block by block, to `visit`, while it says go on:
+/// whether they all could be made and were visited (see `always_stamps`).
+fn each_always_stamp(game: &Game, st: &State, mut visit: impl FnMut(u64) -> bool) -> bool {
     if game.always_reads.len() != game.always.len() || !memo_kept(st) {
         return false;
     }
-    game.always_reads
-        .iter()
-        .all(|deps| deps.as_deref().and_then(|deps| stamps(game, st, deps, &[], None, None)).is_some_and(|now| visit(now.as_slice())))
+    game.always_reads.iter().all(|deps| deps.as_deref().is_some_and(|deps| each_stamp(game, st, deps, &[], None, None, &mut visit)))
 }
 
 /// The stamp a fact about object `o` that reads `reads` is remembered under (see `Memo`): the
